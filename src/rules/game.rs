@@ -1,0 +1,1030 @@
+//! The game value: the whole state of a Football Chess game, changed only by [`Game::apply`]
+//! (a team's decision) and [`Game::expire`] (a clock the referee saw run out).
+//!
+//! This module owns the series of downs, the score, the quarters, the pre-snap phases and
+//! the end of every play (scores, first downs, turnovers, penalty enforcement). The action
+//! phase (moves, pushes, throws, contention) lives in [`super::play`].
+
+use arrayvec::ArrayVec;
+
+use super::action::{Action, Clock, Formation};
+use super::board::Board;
+use super::error::{ActionError, FormationError, FormationFault};
+use super::event::{Event, GameResult, PlayEnd};
+use super::penalty::{EnforceFrom, Foul, FoulKind};
+use super::types::{Bitboard, Dir, Rank, Role, Side, Square};
+
+/// Most events one action can cause (a move that scores and ends the game emits about 12).
+pub const MAX_EVENTS: usize = 32;
+
+/// The events one action caused, in order.
+pub type Events = ArrayVec<Event, MAX_EVENTS>;
+
+/// How long a quarter lasts (R18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuarterLength {
+    /// By wall time: the referee reports [`Clock::Game`] when it runs out.
+    Timed,
+    /// A fixed number of plays, for reproducible matches without clocks. Every snapped play
+    /// and every dead-ball foul counts as one play.
+    Plays(u16),
+}
+
+/// The settings a game is created with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    pub quarter: QuarterLength,
+}
+
+impl Settings {
+    /// Quarters of `n` plays each (R18).
+    pub const fn plays(n: u16) -> Settings {
+        Settings {
+            quarter: QuarterLength::Plays(n),
+        }
+    }
+    /// Quarters measured by the referee's wall clock.
+    pub const fn timed() -> Settings {
+        Settings {
+            quarter: QuarterLength::Timed,
+        }
+    }
+}
+
+/// Where the game stands, and who must decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The side places its formation: the offense first, then the defense (3.2).
+    Formation(Side),
+    /// The offense moves one piece in motion, or snaps (3.3, 3.4).
+    Motion,
+    /// The defense may answer the last motion (3.3).
+    Reaction,
+    /// The action phase: the side moves or throws (4).
+    Action(Side),
+    /// The ball is loose on a square with pieces on it: the side contests or passes (4.2).
+    Contention(Side),
+    /// The side decides on the opponent's flags of the finished play (7.3).
+    PenaltyChoice(Side),
+    GameOver,
+}
+
+/// What kind of decision is asked of a team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecisionKind {
+    Formation,
+    MotionOrSnap,
+    Reaction,
+    Move,
+    Contention,
+    PenaltyChoice,
+}
+
+impl DecisionKind {
+    pub const fn code(self) -> &'static str {
+        match self {
+            DecisionKind::Formation => "formation",
+            DecisionKind::MotionOrSnap => "motion",
+            DecisionKind::Reaction => "reaction",
+            DecisionKind::Move => "move",
+            DecisionKind::Contention => "contention",
+            DecisionKind::PenaltyChoice => "penalty",
+        }
+    }
+}
+
+/// Who must decide what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Decision {
+    pub side: Side,
+    pub kind: DecisionKind,
+}
+
+/// A pass in the air (4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Throw {
+    pub from: Square,
+    pub to: Square,
+    /// The throwing team.
+    pub side: Side,
+    pub forward: bool,
+    /// Thrown onto a friendly receiver (direct) or onto an empty square (indirect).
+    pub direct: bool,
+    /// Indirect throws: the opponent has had its turn to intercept.
+    pub defense_done: bool,
+}
+
+/// Where the ball is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ball {
+    /// Before the snap: on the line of scrimmage, under the snapper.
+    Spotted(Square),
+    /// Held by the topmost piece on the square.
+    Carried(Square),
+    /// On the ground, nobody on it.
+    Loose(Square),
+    /// Loose with pieces on it: in contention (4.2).
+    Contested(Square),
+    InFlight(Throw),
+}
+
+impl Ball {
+    /// The square the ball is on or flying to.
+    pub const fn square(self) -> Square {
+        match self {
+            Ball::Spotted(s) | Ball::Carried(s) | Ball::Loose(s) | Ball::Contested(s) => s,
+            Ball::InFlight(t) => t.to,
+        }
+    }
+}
+
+/// Bookkeeping of the current play, reset at every formation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PlayState {
+    /// Squares of offensive pieces that already went in motion (R4).
+    pub moved: Bitboard,
+    /// Action-phase turns taken (R13).
+    pub turns: u8,
+    /// The team that has, or last had, the ball.
+    pub possession: Side,
+    /// The ball changed hands during the play (R10).
+    pub changed: bool,
+    pub forward_pass: bool,
+    pub thrown: bool,
+    /// The offense carried the ball beyond the line of scrimmage (4.3).
+    pub crossed: bool,
+    /// The last turn's push: (pusher's square, pushed piece's square, pushing side).
+    pub last_push: Option<(Square, Square, Side)>,
+    /// Post-snap flags, at most one per team and kind.
+    pub fouls: ArrayVec<Foul, 8>,
+}
+
+impl PlayState {
+    fn new(offense: Side) -> PlayState {
+        PlayState {
+            moved: Bitboard::EMPTY,
+            turns: 0,
+            possession: offense,
+            changed: false,
+            forward_pass: false,
+            thrown: false,
+            crossed: false,
+            last_push: None,
+            fouls: ArrayVec::new(),
+        }
+    }
+}
+
+/// A finished play waiting for the penalty decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    pub end: PlayEnd,
+    pub at: Square,
+    pub possession: Side,
+}
+
+/// R13: a play still running after this many action-phase turns is whistled dead.
+pub const MAX_PLAY_TURNS: u8 = 64;
+/// Timeouts per team per half (6.4).
+pub const TIMEOUTS_PER_HALF: u8 = 3;
+
+/// A whole game of Football Chess.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub(crate) settings: Settings,
+    pub(crate) board: Board,
+    pub(crate) ball: Ball,
+    pub(crate) phase: Phase,
+    /// The team with the ball for this series of downs.
+    pub(crate) offense: Side,
+    pub(crate) down: u8,
+    /// The ball spot for the snap: its rank is the line of scrimmage (R3).
+    pub(crate) spot: Square,
+    /// The line to gain; the opponent's goal line when it is goal to go.
+    pub(crate) to_gain: Rank,
+    pub(crate) quarter: u8,
+    pub(crate) score: [u16; 2],
+    pub(crate) timeouts: [u8; 2],
+    pub(crate) clock_running: bool,
+    /// The game clock of this quarter ran out during a play: the quarter ends with it.
+    pub(crate) clock_expired: bool,
+    pub(crate) plays: u16,
+    pub(crate) play: PlayState,
+    pub(crate) pending: Option<Outcome>,
+    pub(crate) result: Option<GameResult>,
+}
+
+/// R2: where a side starts each drive, 20 yards (4 ranks) out of its own end zone.
+/// White on e5, Black on d4: the same spot seen from each side (a half-turn of the board).
+pub const fn drive_start(side: Side) -> Square {
+    match side {
+        Side::White => Square(4 * 8 + 4),
+        Side::Black => Square(3 * 8 + 3),
+    }
+}
+
+/// The line to gain from a spot: 10 yards (2 ranks) ahead, or the goal line (5.1).
+pub(crate) fn line_to_gain(offense: Side, spot: Square) -> Rank {
+    match spot.rank().offset(2 * offense.forward()) {
+        Some(r) if r != offense.goal() => r,
+        _ => offense.goal(),
+    }
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Settings::timed())
+    }
+}
+
+impl Game {
+    /// A new game: White has the ball on its own 20 (R1, R2) and forms first.
+    pub fn new(settings: Settings) -> Game {
+        let offense = Side::White;
+        let spot = drive_start(offense);
+        Game {
+            settings,
+            board: Board::new(),
+            ball: Ball::Spotted(spot),
+            phase: Phase::Formation(offense),
+            offense,
+            down: 1,
+            spot,
+            to_gain: line_to_gain(offense, spot),
+            quarter: 1,
+            score: [0, 0],
+            timeouts: [TIMEOUTS_PER_HALF; 2],
+            clock_running: false,
+            clock_expired: false,
+            plays: 0,
+            play: PlayState::new(offense),
+            pending: None,
+            result: None,
+        }
+    }
+
+    // ---- reading the state ----
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn ball(&self) -> Ball {
+        self.ball
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The team with the ball for this series of downs.
+    pub fn offense(&self) -> Side {
+        self.offense
+    }
+    pub fn defense(&self) -> Side {
+        self.offense.other()
+    }
+    /// The current down, 1..=4.
+    pub fn down(&self) -> u8 {
+        self.down
+    }
+    /// The ball spot of the current down; its rank is the line of scrimmage.
+    pub fn spot(&self) -> Square {
+        self.spot
+    }
+    pub fn line_of_scrimmage(&self) -> Rank {
+        self.spot.rank()
+    }
+    pub fn line_to_gain(&self) -> Rank {
+        self.to_gain
+    }
+    /// Yards to gain for a first down (5 per rank).
+    pub fn yards_to_go(&self) -> u8 {
+        self.offense.gain(self.spot.rank(), self.to_gain).unsigned_abs() * 5
+    }
+    pub fn is_goal_to_go(&self) -> bool {
+        self.to_gain == self.offense.goal()
+    }
+    /// The quarter, 1..=4.
+    pub fn quarter(&self) -> u8 {
+        self.quarter
+    }
+    pub fn score(&self, side: Side) -> u16 {
+        self.score[side.index()]
+    }
+    pub fn timeouts(&self, side: Side) -> u8 {
+        self.timeouts[side.index()]
+    }
+    /// Whether the game clock runs now (it stops at the events of 6.3 until the next snap).
+    pub fn clock_running(&self) -> bool {
+        self.clock_running
+    }
+    /// Plays counted in this quarter (R18).
+    pub fn plays_in_quarter(&self) -> u16 {
+        self.plays
+    }
+    /// Action-phase turns taken in this play (R13).
+    pub fn play_turns(&self) -> u8 {
+        self.play.turns
+    }
+    /// The team that has, or last had, the ball in this play.
+    pub fn possession(&self) -> Side {
+        self.play.possession
+    }
+    /// A forward pass was thrown in this play.
+    pub fn forward_pass_thrown(&self) -> bool {
+        self.play.forward_pass
+    }
+    /// The offense carried the ball beyond the line of scrimmage in this play.
+    pub fn ball_crossed_line(&self) -> bool {
+        self.play.crossed
+    }
+    /// Flags thrown in this play, not yet enforced.
+    pub fn flags(&self) -> &[Foul] {
+        &self.play.fouls
+    }
+    /// Squares of offensive pieces that already went in motion this play (R4).
+    pub fn moved_in_motion(&self) -> Bitboard {
+        self.play.moved
+    }
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    /// Who must decide what, or `None` once the game is over.
+    pub fn decision(&self) -> Option<Decision> {
+        let (side, kind) = match self.phase {
+            Phase::Formation(s) => (s, DecisionKind::Formation),
+            Phase::Motion => (self.offense, DecisionKind::MotionOrSnap),
+            Phase::Reaction => (self.defense(), DecisionKind::Reaction),
+            Phase::Action(s) => (s, DecisionKind::Move),
+            Phase::Contention(s) => (s, DecisionKind::Contention),
+            Phase::PenaltyChoice(s) => (s, DecisionKind::PenaltyChoice),
+            Phase::GameOver => return None,
+        };
+        Some(Decision { side, kind })
+    }
+
+    /// The side that must decide now.
+    pub fn to_move(&self) -> Option<Side> {
+        self.decision().map(|d| d.side)
+    }
+
+    fn expected(&self) -> String {
+        match self.decision() {
+            Some(d) => format!("{} must decide on a {}", d.side, d.kind.code()),
+            None => "the game is over".to_string(),
+        }
+    }
+
+    pub(crate) fn not_now(&self, action: &Action) -> ActionError {
+        ActionError::NotNow {
+            action: action.to_string(),
+            expected: self.expected(),
+        }
+    }
+
+    /// Whether the deciding team may call a timeout now (6.4: before the snap, with the game
+    /// clock running, with one left).
+    pub fn can_call_timeout(&self) -> bool {
+        self.check_timeout().is_ok()
+    }
+
+    fn check_timeout(&self) -> Result<Side, ActionError> {
+        let side = match self.phase {
+            Phase::Formation(s) => s,
+            Phase::Motion => self.offense,
+            Phase::Reaction => self.defense(),
+            _ => return Err(self.not_now(&Action::Timeout)),
+        };
+        if self.timeouts[side.index()] == 0 {
+            return Err(ActionError::NoTimeouts(side));
+        }
+        if !self.clock_running {
+            return Err(ActionError::ClockStopped);
+        }
+        Ok(side)
+    }
+
+    // ---- changing the state ----
+
+    /// Applies one team's decision. On error the game is unchanged.
+    pub fn apply(&mut self, action: &Action) -> Result<Events, ActionError> {
+        let mut ev = Events::new();
+        match (self.phase, *action) {
+            (Phase::GameOver, _) => return Err(ActionError::GameOver),
+            (_, Action::Timeout) => self.timeout(&mut ev)?,
+            (Phase::Formation(side), Action::Formation(f)) => self.form(side, &f, &mut ev)?,
+            (Phase::Motion, Action::Motion { from, to }) => self.motion(from, to, &mut ev)?,
+            (Phase::Reaction, Action::Motion { from, to }) => self.reaction(from, to, &mut ev)?,
+            (Phase::Motion | Phase::Reaction, Action::Enter { role, to }) => {
+                self.enter(role, to, &mut ev)?
+            }
+            (Phase::Motion | Phase::Reaction, Action::Exit { from }) => self.exit(from, &mut ev)?,
+            (Phase::Motion, Action::Snap) => self.snap(&mut ev),
+            (Phase::Reaction, Action::Pass) => {
+                ev.push(Event::Passed {
+                    side: self.defense(),
+                });
+                self.phase = Phase::Motion;
+            }
+            (Phase::Action(side), Action::Move { from, to, route }) => {
+                let plan = self.plan_move(side, from, to, route, false)?;
+                self.execute_move(side, plan, &mut ev);
+            }
+            (Phase::Action(side), Action::Throw { from, to }) => self.throw(side, from, to, &mut ev)?,
+            (Phase::Action(side), Action::Pass) => {
+                if self.has_any_move(side) {
+                    return Err(ActionError::PassNotAllowed);
+                }
+                ev.push(Event::Passed { side });
+                self.turn_without_move(side, &mut ev);
+            }
+            (Phase::Contention(side), Action::Move { from, to, route }) => {
+                let plan = self.plan_move(side, from, to, route, true)?;
+                self.execute_move(side, plan, &mut ev);
+            }
+            (Phase::Contention(side), Action::Pass) => {
+                ev.push(Event::Passed { side });
+                self.resolve_contention(&mut ev);
+            }
+            (Phase::PenaltyChoice(_), Action::Accept(kind)) => self.accept(kind, &mut ev)?,
+            (Phase::PenaltyChoice(_), Action::Decline) => self.decline(&mut ev),
+            _ => return Err(self.not_now(action)),
+        }
+        Ok(ev)
+    }
+
+    /// Applies the consequence of a clock the referee saw expire (6.2).
+    ///
+    /// - [`Clock::Play`] before the snap, while the offense decides: delay of game.
+    /// - [`Clock::Reaction`]: the defense's formation is locked as it is (none sent: an empty
+    ///   formation, an illegal formation); a reaction, action-phase turn (either team, R17) or
+    ///   contention is missed; an unanswered penalty choice accepts the first flag.
+    /// - [`Clock::Game`] (timed quarters, while the clock runs): between plays the period ends
+    ///   at once; during a play it ends when the play is over.
+    pub fn expire(&mut self, clock: Clock) -> Result<Events, ActionError> {
+        let mut ev = Events::new();
+        let not_running = |g: &Game| ActionError::ClockNotRunning {
+            clock: clock.to_string(),
+            expected: g.expected(),
+        };
+        match (clock, self.phase) {
+            (_, Phase::GameOver) => return Err(ActionError::GameOver),
+            (Clock::Play, Phase::Formation(s)) if s == self.offense => self.delay_of_game(&mut ev),
+            (Clock::Play, Phase::Motion) => self.delay_of_game(&mut ev),
+            (Clock::Reaction, Phase::Formation(s)) if s != self.offense => {
+                ev.push(Event::FormationLocked { side: s });
+                self.form(s, &Formation::empty(), &mut ev)?;
+            }
+            (Clock::Reaction, Phase::Reaction) => {
+                ev.push(Event::MissedTurn {
+                    side: self.defense(),
+                });
+                self.phase = Phase::Motion;
+            }
+            (Clock::Reaction, Phase::Action(side)) => {
+                ev.push(Event::MissedTurn { side });
+                self.turn_without_move(side, &mut ev);
+            }
+            (Clock::Reaction, Phase::Contention(side)) => {
+                ev.push(Event::MissedTurn { side });
+                self.resolve_contention(&mut ev);
+            }
+            (Clock::Reaction, Phase::PenaltyChoice(side)) => {
+                ev.push(Event::MissedTurn { side });
+                let kind = self.play.fouls[0].kind;
+                self.accept(kind, &mut ev)?;
+            }
+            (Clock::Game, phase) => {
+                if self.settings.quarter != QuarterLength::Timed || !self.clock_running {
+                    return Err(not_running(self));
+                }
+                self.clock_running = false;
+                match phase {
+                    Phase::Formation(_) | Phase::Motion | Phase::Reaction => {
+                        self.board.clear();
+                        self.play = PlayState::new(self.offense);
+                        self.end_period(&mut ev);
+                        self.push_next_play(&mut ev);
+                    }
+                    _ => self.clock_expired = true,
+                }
+            }
+            _ => return Err(not_running(self)),
+        }
+        Ok(ev)
+    }
+
+    // ---- formation (3.2) ----
+
+    /// Checks a formation for the side that must form now: `Ok` if it is legal,
+    /// [`FormationError`] if it cannot be placed at all, or the [`FormationFault`] that a
+    /// flag would be thrown for.
+    pub fn validate_formation(&self, formation: &Formation) -> Result<(), FormationCheck> {
+        let side = match self.phase {
+            Phase::Formation(s) => s,
+            _ => self.offense,
+        };
+        self.check_placeable(side, formation)
+            .map_err(FormationCheck::Unplaceable)?;
+        match self.formation_fault(side, formation) {
+            Some(fault) => Err(FormationCheck::Fault(fault)),
+            None => Ok(()),
+        }
+    }
+
+    fn check_placeable(&self, side: Side, f: &Formation) -> Result<(), FormationError> {
+        for role in Role::ALL {
+            let count = f.count(role) as u8;
+            if count > role.sideline_count() {
+                return Err(FormationError::NotOnSideline {
+                    role,
+                    count,
+                    max: role.sideline_count(),
+                });
+            }
+        }
+        let other = self.board.side(side.other());
+        if let Some((_, sq)) = f.iter().find(|&(_, sq)| other.contains(sq)) {
+            return Err(FormationError::SquareTaken(sq));
+        }
+        Ok(())
+    }
+
+    /// The first formation rule broken, in the order: too many men, too few pieces, too few
+    /// pawns, snapper (offense) or king (defense), side of the line.
+    fn formation_fault(&self, side: Side, f: &Formation) -> Option<FormationFault> {
+        let n = f.len() as u8;
+        if n > 7 {
+            return Some(FormationFault::TooManyMen(n));
+        }
+        if n < 7 {
+            return Some(FormationFault::TooFewPieces(n));
+        }
+        let pawns = f.count(Role::Pawn) as u8;
+        if pawns < 2 {
+            return Some(FormationFault::TooFewPawns(pawns));
+        }
+        let offense_half = Bitboard::at_or_behind(self.offense, self.spot.rank());
+        if side == self.offense {
+            if f.role_at(self.spot) != Some(Role::Pawn) {
+                return Some(FormationFault::NoSnapper(self.spot));
+            }
+        } else if let Some((_, sq)) = f.iter().find(|&(r, _)| r == Role::King) {
+            return Some(FormationFault::KingOnDefense(sq));
+        }
+        let wrong = f
+            .iter()
+            .find(|&(_, sq)| offense_half.contains(sq) != (side == self.offense));
+        wrong.map(|(_, sq)| FormationFault::WrongSide(sq))
+    }
+
+    fn form(&mut self, side: Side, f: &Formation, ev: &mut Events) -> Result<(), ActionError> {
+        self.check_placeable(side, f)?;
+        for (role, sq) in f.iter() {
+            self.board.put(sq, super::types::Piece::new(side, role));
+        }
+        ev.push(Event::FormationSet {
+            side,
+            pieces: f.len() as u8,
+        });
+        if let Some(fault) = self.formation_fault(side, f) {
+            self.dead_ball_foul(side, fault.foul(), ev);
+        } else if side == self.offense {
+            self.phase = Phase::Formation(side.other());
+        } else {
+            self.phase = Phase::Motion;
+        }
+        Ok(())
+    }
+
+    // ---- motion and reaction (3.3) ----
+
+    fn own_piece(&self, side: Side, sq: Square) -> Result<super::types::Piece, ActionError> {
+        let piece = self.board.piece_at(sq).ok_or(ActionError::NoPiece(sq))?;
+        if piece.side != side {
+            return Err(ActionError::NotYours {
+                square: sq,
+                owner: piece.side,
+            });
+        }
+        Ok(piece)
+    }
+
+    fn motion(&mut self, from: Square, to: Square, ev: &mut Events) -> Result<(), ActionError> {
+        let side = self.offense;
+        self.own_piece(side, from)?;
+        if from == self.spot {
+            return Err(ActionError::SnapperMoved(from));
+        }
+        if self.play.moved.contains(from) {
+            return Err(ActionError::AlreadyMoved(from));
+        }
+        if self.board.occupied().contains(to) {
+            return Err(ActionError::SquareTaken(to));
+        }
+        self.board.shift(from, to);
+        self.play.moved.insert(to);
+        ev.push(Event::Shifted { side, from, to });
+        if Bitboard::at_or_behind(side, self.spot.rank()).contains(to) {
+            self.phase = Phase::Reaction;
+        } else {
+            self.dead_ball_foul(side, FoulKind::FalseStart, ev);
+        }
+        Ok(())
+    }
+
+    fn reaction(&mut self, from: Square, to: Square, ev: &mut Events) -> Result<(), ActionError> {
+        let side = self.defense();
+        self.own_piece(side, from)?;
+        if self.board.occupied().contains(to) {
+            return Err(ActionError::SquareTaken(to));
+        }
+        self.board.shift(from, to);
+        ev.push(Event::Shifted { side, from, to });
+        if Bitboard::at_or_behind(self.offense, self.spot.rank()).contains(to) {
+            // R5: beyond the line next to an offensive piece is encroachment.
+            let touching = self
+                .board
+                .side(self.offense)
+                .any(|sq| sq.distance(to) == 1);
+            let kind = if touching {
+                FoulKind::Encroachment
+            } else {
+                FoulKind::Offsides
+            };
+            self.dead_ball_foul(side, kind, ev);
+        } else {
+            self.phase = Phase::Motion;
+        }
+        Ok(())
+    }
+
+    fn deciding_presnap_side(&self) -> Side {
+        if self.phase == Phase::Reaction {
+            self.defense()
+        } else {
+            self.offense
+        }
+    }
+
+    fn enter(&mut self, role: Role, to: Square, ev: &mut Events) -> Result<(), ActionError> {
+        let side = self.deciding_presnap_side();
+        if self.board.sideline(side)[role.index()] == 0 {
+            return Err(ActionError::NotOnSideline(role));
+        }
+        if self.board.occupied().contains(to) {
+            return Err(ActionError::SquareTaken(to));
+        }
+        self.board.put(to, super::types::Piece::new(side, role));
+        ev.push(Event::Substituted { side });
+        self.dead_ball_foul(side, FoulKind::IllegalSubstitution, ev);
+        Ok(())
+    }
+
+    fn exit(&mut self, from: Square, ev: &mut Events) -> Result<(), ActionError> {
+        let side = self.deciding_presnap_side();
+        self.own_piece(side, from)?;
+        self.board.take(from);
+        ev.push(Event::Substituted { side });
+        self.dead_ball_foul(side, FoulKind::IllegalSubstitution, ev);
+        Ok(())
+    }
+
+    // ---- snap (3.4) ----
+
+    /// The snap receiver's square: directly behind the snapper, else two behind.
+    pub fn snap_receiver(&self) -> Option<Square> {
+        let back = Dir::new(0, -self.offense.forward());
+        let one = self.spot.step(back)?;
+        if self.board.side(self.offense).contains(one) {
+            return Some(one);
+        }
+        let two = one.step(back)?;
+        self.board.side(self.offense).contains(two).then_some(two)
+    }
+
+    fn snap(&mut self, ev: &mut Events) {
+        let back = Dir::new(0, -self.offense.forward());
+        self.clock_running = true;
+        self.play.possession = self.offense;
+        self.phase = Phase::Action(self.offense);
+        match self.snap_receiver() {
+            Some(to) => {
+                self.ball = Ball::Carried(to);
+                ev.push(Event::Snap {
+                    from: self.spot,
+                    to,
+                });
+            }
+            None => {
+                // Two squares behind, or as far back as the field goes (R19).
+                let one = self.spot.step(back).unwrap_or(self.spot);
+                let at = one.step(back).unwrap_or(one);
+                ev.push(Event::SnapFumbled { at });
+                self.ball = Ball::Loose(at);
+            }
+        }
+    }
+
+    // ---- timeouts (6.4) ----
+
+    fn timeout(&mut self, ev: &mut Events) -> Result<(), ActionError> {
+        let side = self.check_timeout()?;
+        self.timeouts[side.index()] -= 1;
+        self.clock_running = false;
+        ev.push(Event::Timeout {
+            side,
+            left: self.timeouts[side.index()],
+        });
+        ev.push(Event::ClockStopped);
+        // The timeout permits a formation reset: both teams form again.
+        self.board.clear();
+        self.play = PlayState::new(self.offense);
+        self.phase = Phase::Formation(self.offense);
+        Ok(())
+    }
+
+    // ---- fouls (7) ----
+
+    fn delay_of_game(&mut self, ev: &mut Events) {
+        self.dead_ball_foul(self.offense, FoulKind::DelayOfGame, ev);
+    }
+
+    /// A pre-snap foul: enforced at once from the line of scrimmage, the down replayed (R6).
+    pub(crate) fn dead_ball_foul(&mut self, side: Side, kind: FoulKind, ev: &mut Events) {
+        let foul = Foul {
+            side,
+            kind,
+            spot: self.spot,
+        };
+        ev.push(Event::Flag(foul));
+        self.enforce(foul, ev);
+    }
+
+    /// Records a post-snap flag (the first of each kind per team stands).
+    pub(crate) fn flag(&mut self, foul: Foul, ev: &mut Events) {
+        let seen = self
+            .play
+            .fouls
+            .iter()
+            .any(|f| f.side == foul.side && f.kind == foul.kind);
+        if !seen && self.play.fouls.try_push(foul).is_ok() {
+            ev.push(Event::Flag(foul));
+        }
+    }
+
+    /// Moves the ball for an accepted or dead-ball foul and sets the down; the play that
+    /// the foul belongs to does not count (7.3, R15).
+    fn enforce(&mut self, foul: Foul, ev: &mut Events) {
+        let by_offense = foul.side == self.offense;
+        let e = foul.kind.enforcement(by_offense);
+        let base = match e.from {
+            EnforceFrom::PreviousSpot => self.spot,
+            EnforceFrom::SpotOfFoul => foul.spot,
+        };
+        let mut rank = base.rank();
+        if e.ranks == 0 && !self.offense.ahead(rank, self.spot.rank()) {
+            // Pass interference behind the line: the ball stays at the previous spot.
+            rank = self.spot.rank();
+        }
+        let step = if by_offense {
+            -self.offense.forward()
+        } else {
+            self.offense.forward()
+        };
+        for _ in 0..e.ranks {
+            rank = rank.offset(step).unwrap_or(rank);
+        }
+        let rank = rank.out_of_end_zones();
+        let spot = Square::new(base.file().in_bounds(), rank);
+        ev.push(Event::PenaltyEnforced(foul));
+        self.clock_running = false;
+        self.spot = spot;
+        if by_offense && e.loss_of_down {
+            self.next_down(ev);
+        } else if e.first_down || self.offense.gain(self.to_gain, spot.rank()) >= 0 {
+            self.first_down(ev);
+        }
+        self.after_play(ev);
+    }
+
+    fn accept(&mut self, kind: FoulKind, ev: &mut Events) -> Result<(), ActionError> {
+        let foul = *self
+            .play
+            .fouls
+            .iter()
+            .find(|f| f.kind == kind)
+            .ok_or(ActionError::NoSuchFoul(kind))?;
+        self.pending = None;
+        self.enforce(foul, ev);
+        Ok(())
+    }
+
+    fn decline(&mut self, ev: &mut Events) {
+        for f in self.play.fouls.clone() {
+            ev.push(Event::PenaltyDeclined { kind: f.kind });
+        }
+        if let Some(outcome) = self.pending.take() {
+            self.finish(outcome, ev);
+        }
+    }
+
+    // ---- the end of a play ----
+
+    /// The play is over: flags are assessed, then the result stands.
+    pub(crate) fn end_play(&mut self, end: PlayEnd, at: Square, possession: Side, ev: &mut Events) {
+        ev.push(Event::PlayOver { end });
+        let outcome = Outcome {
+            end,
+            at,
+            possession,
+        };
+        let fouls = &self.play.fouls;
+        if fouls.is_empty() {
+            self.finish(outcome, ev);
+            return;
+        }
+        let both = fouls.iter().any(|f| f.side == Side::White) && fouls.iter().any(|f| f.side == Side::Black);
+        if both {
+            // 7.3: offsetting penalties replay the down from the previous spot.
+            ev.push(Event::OffsettingPenalties);
+            self.clock_running = false;
+            self.after_play(ev);
+        } else {
+            self.pending = Some(outcome);
+            self.phase = Phase::PenaltyChoice(fouls[0].side.other());
+        }
+    }
+
+    /// Applies a play's result: score, downs, possession (5).
+    fn finish(&mut self, o: Outcome, ev: &mut Events) {
+        match o.end {
+            PlayEnd::Touchdown => {
+                self.score[o.possession.index()] += 7;
+                ev.push(Event::Touchdown { side: o.possession });
+                self.clock_running = false;
+                self.new_drive(o.possession.other(), ev);
+            }
+            PlayEnd::Incomplete => {
+                ev.push(Event::Incomplete);
+                self.clock_running = false;
+                self.next_down(ev);
+            }
+            _ if o.possession != self.offense => {
+                // An interception or a recovered fumble: the new offense starts at its own
+                // 20 (5.3), also when downed in its own end zone (a touchback, R14).
+                self.clock_running = false;
+                self.new_drive(o.possession, ev);
+            }
+            _ if o.at.rank() == self.offense.own_end_zone() => {
+                let scorer = self.offense.other();
+                self.score[scorer.index()] += 2;
+                ev.push(Event::Safety { side: scorer });
+                self.clock_running = false;
+                self.new_drive(scorer, ev);
+            }
+            end => {
+                if end == PlayEnd::OutOfBounds {
+                    self.clock_running = false;
+                }
+                self.spot = Square::new(o.at.file().in_bounds(), o.at.rank());
+                if self.offense.gain(self.to_gain, self.spot.rank()) >= 0 {
+                    self.first_down(ev);
+                } else {
+                    self.next_down(ev);
+                }
+            }
+        }
+        self.after_play(ev);
+    }
+
+    fn first_down(&mut self, ev: &mut Events) {
+        self.down = 1;
+        self.to_gain = line_to_gain(self.offense, self.spot);
+        ev.push(Event::FirstDown { side: self.offense });
+    }
+
+    fn next_down(&mut self, ev: &mut Events) {
+        if self.down == 4 {
+            ev.push(Event::TurnoverOnDowns { side: self.offense });
+            self.clock_running = false;
+            self.new_drive(self.offense.other(), ev);
+        } else {
+            self.down += 1;
+        }
+    }
+
+    /// A change of possession: `side` starts 20 yards out of its own end zone (5.3, R2).
+    fn new_drive(&mut self, side: Side, ev: &mut Events) {
+        if side != self.offense {
+            ev.push(Event::PossessionChanged { side });
+        }
+        self.offense = side;
+        self.spot = drive_start(side);
+        self.down = 1;
+        self.to_gain = line_to_gain(side, self.spot);
+    }
+
+    /// Between plays: clear the field, count the play, end the period if it is over.
+    fn after_play(&mut self, ev: &mut Events) {
+        if !self.clock_running {
+            ev.push(Event::ClockStopped);
+        }
+        self.board.clear();
+        self.pending = None;
+        self.play = PlayState::new(self.offense);
+        self.plays += 1;
+        let over = match self.settings.quarter {
+            QuarterLength::Plays(n) => self.plays >= n,
+            QuarterLength::Timed => self.clock_expired,
+        };
+        if over {
+            self.end_period(ev);
+        } else {
+            self.ball = Ball::Spotted(self.spot);
+            self.phase = Phase::Formation(self.offense);
+        }
+        self.push_next_play(ev);
+    }
+
+    fn push_next_play(&self, ev: &mut Events) {
+        if self.phase != Phase::GameOver {
+            ev.push(Event::NextPlay {
+                offense: self.offense,
+                down: self.down,
+                spot: self.spot,
+                to_gain: self.to_gain.number(),
+            });
+        }
+    }
+
+    /// The end of a quarter: halftime changes possession (R1), the fourth ends the game (R16).
+    fn end_period(&mut self, ev: &mut Events) {
+        ev.push(Event::PeriodEnd {
+            quarter: self.quarter,
+        });
+        self.plays = 0;
+        self.clock_expired = false;
+        self.clock_running = false;
+        if self.quarter == 4 {
+            let result = match self.score[0].cmp(&self.score[1]) {
+                std::cmp::Ordering::Greater => GameResult::Win(Side::White),
+                std::cmp::Ordering::Less => GameResult::Win(Side::Black),
+                std::cmp::Ordering::Equal => GameResult::Draw,
+            };
+            self.result = Some(result);
+            self.phase = Phase::GameOver;
+            ev.push(Event::GameOver { result });
+            return;
+        }
+        if self.quarter == 2 {
+            self.timeouts = [TIMEOUTS_PER_HALF; 2];
+            self.new_drive(Side::Black, ev);
+            self.play = PlayState::new(self.offense);
+        }
+        self.quarter += 1;
+        self.ball = Ball::Spotted(self.spot);
+        self.phase = Phase::Formation(self.offense);
+    }
+}
+
+/// The verdict on a formation that is not legal.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormationCheck {
+    /// It cannot be placed at all: applying it is an error.
+    #[error("{0}")]
+    Unplaceable(FormationError),
+    /// It can be placed, and draws this flag.
+    #[error("{0}")]
+    Fault(FormationFault),
+}
+
+impl Game {
+    /// The pre-snap foul an action would draw, if any: a motion beyond the line (false
+    /// start), a reaction onto the offense's side (offsides or encroachment), a substitution.
+    pub fn presnap_foul(&self, action: &Action) -> Option<FoulKind> {
+        let offense_half = Bitboard::at_or_behind(self.offense, self.spot.rank());
+        match (self.phase, *action) {
+            (Phase::Motion, Action::Motion { to, .. }) if !offense_half.contains(to) => {
+                Some(FoulKind::FalseStart)
+            }
+            (Phase::Reaction, Action::Motion { to, .. }) if offense_half.contains(to) => {
+                let touching = self.board.side(self.offense).any(|sq| sq.distance(to) == 1);
+                Some(if touching {
+                    FoulKind::Encroachment
+                } else {
+                    FoulKind::Offsides
+                })
+            }
+            (Phase::Motion | Phase::Reaction, Action::Enter { .. } | Action::Exit { .. }) => {
+                Some(FoulKind::IllegalSubstitution)
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The Football Chess rules engine: pure, deterministic, no I/O, no clocks, no threads.
+//!
+//! A [`Game`] changes only through [`Game::apply`] (a team's [`Action`]) and
+//! [`Game::expire`] (a [`Clock`] the referee saw run out); both return the [`Event`]s they
+//! caused, or a typed error that leaves the game as it was. The same game and the same
+//! input always give the same result.
+//!
+//! Layout:
+//! - `types`: sides, roles, squares, bitboards, directions
+//! - `board`: where the pieces stand, and the pile on the ball
+//! - `action`: the actions and their text notation
+//! - `game`: the game value, downs, score, quarters, formation, motion, snap, penalties
+//! - `play`: the action phase (moves, pushes, throws, contention) and legal-action generation
+//! - `penalty`: the fouls and what they cost
+//! - `event`: what happened
+//! - `error`: why an action was rejected
+//! - `diagram`: positions as readable text, for tests, perft and printing
+//! - `perft`: counting legal action sequences, to cross-check implementations
+//! - `playout`: seeded random play, for tests, benchmarks and the random bot
+//! - `ruleset`: the trait other rule sets will implement
+
+pub mod action;
+pub mod board;
+pub mod diagram;
+pub mod error;
+pub mod event;
+pub mod game;
+pub mod penalty;
+pub mod perft;
+pub mod play;
+pub mod playout;
+pub mod ruleset;
+pub mod types;
+
+pub use action::{Action, Clock, Formation, KnightRoute};
+pub use board::Board;
+pub use error::{ActionError, FormationError, FormationFault, NotationError};
+pub use event::{Event, GameResult, PlayEnd};
+pub use game::{Ball, Decision, DecisionKind, Events, FormationCheck, Game, Phase, QuarterLength, Settings, Throw};
+pub use penalty::{Foul, FoulKind};
+pub use play::ActionList;
+pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};

@@ -1,0 +1,150 @@
+//! Seeded random play: formations drawn at random within the rules, and a random choice
+//! among the legal actions. Used by property tests, the benchmark, `zebra play` and the
+//! random bot. Same seed, same game.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::action::{Action, Formation};
+use super::game::{Game, Phase};
+use super::play::ActionList;
+use super::types::{Bitboard, Dir, Role, Side, Square};
+
+/// A player that picks uniformly among legal actions, with a few football habits so that
+/// random games reach every phase: it snaps soon, rarely commits a pre-snap foul, and
+/// usually puts a receiver behind the snapper.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: ChaCha8Rng,
+    /// Chance of placing a formation that breaks a rule (to exercise the flags).
+    pub faulty_formation_rate: f64,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            faulty_formation_rate: 0.02,
+        }
+    }
+
+    /// Chooses the next action for whoever must decide; `list` is scratch space.
+    /// Returns `None` when the game is over.
+    pub fn choose(&mut self, game: &Game, list: &mut ActionList) -> Option<Action> {
+        match game.phase() {
+            Phase::GameOver => return None,
+            Phase::Formation(side) => {
+                if game.can_call_timeout() && self.rng.gen_bool(0.01) {
+                    return Some(Action::Timeout);
+                }
+                return Some(Action::Formation(self.formation(game, side)));
+            }
+            _ => {}
+        }
+        game.legal_actions(list);
+        let presnap = matches!(game.phase(), Phase::Motion | Phase::Reaction);
+        if presnap {
+            let stop = if game.phase() == Phase::Motion {
+                Action::Snap
+            } else {
+                Action::Pass
+            };
+            if self.rng.gen_bool(0.3) {
+                return Some(stop);
+            }
+            for _ in 0..20 {
+                let a = *list.choose(&mut self.rng).expect("pre-snap phases always have actions");
+                if a == Action::Timeout && !self.rng.gen_bool(0.05) {
+                    continue;
+                }
+                if game.presnap_foul(&a).is_none() || self.rng.gen_bool(0.02) {
+                    return Some(a);
+                }
+            }
+            return Some(stop);
+        }
+        list.choose(&mut self.rng).copied()
+    }
+
+    /// A random formation for `side`: legal, except at `faulty_formation_rate`.
+    pub fn formation(&mut self, game: &Game, side: Side) -> Formation {
+        let offense = game.offense();
+        let los = game.spot().rank();
+        let own_half = Bitboard::at_or_behind(offense, los);
+        let taken = game.board().occupied();
+        let region = if side == offense {
+            Bitboard(own_half.0 & !taken.0)
+        } else {
+            Bitboard(!own_half.0 & !taken.0)
+        };
+        let mut squares: Vec<Square> = if self.rng.gen_bool(self.faulty_formation_rate) {
+            Bitboard(!taken.0).collect()
+        } else {
+            region.collect()
+        };
+        squares.shuffle(&mut self.rng);
+        let faulty = squares.len() > region.count() as usize;
+        let mut pool: Vec<Role> = Vec::new();
+        for role in Role::ALL {
+            if side != offense && role == Role::King && !faulty {
+                continue;
+            }
+            for _ in 0..role.sideline_count() {
+                pool.push(role);
+            }
+        }
+        let mut f = Formation::empty();
+        let count = if faulty { self.rng.gen_range(5..=9) } else { 7 };
+        let mut placed: Vec<Role> = Vec::new();
+        if !faulty {
+            placed.push(Role::Pawn);
+            placed.push(Role::Pawn);
+            for _ in 0..2 {
+                let i = pool.iter().position(|&r| r == Role::Pawn).expect("pawns in the pool");
+                pool.swap_remove(i);
+            }
+        }
+        pool.shuffle(&mut self.rng);
+        while placed.len() < count {
+            placed.push(pool.pop().expect("16 pieces in the pool"));
+        }
+        let mut free = squares.into_iter();
+        if side == offense && !faulty {
+            let _ = f.place(Role::Pawn, game.spot());
+            placed.remove(0);
+            if self.rng.gen_bool(0.85) {
+                if let Some(behind) = game.spot().step(Dir::new(0, -offense.forward())) {
+                    if let Some(i) = placed.iter().position(|&r| r != Role::Pawn) {
+                        let role = placed.remove(i);
+                        let _ = f.place(role, behind);
+                    }
+                }
+            }
+        }
+        for role in placed {
+            for sq in free.by_ref() {
+                if f.role_at(sq).is_none() && f.place(role, sq).is_ok() {
+                    break;
+                }
+            }
+        }
+        f
+    }
+}
+
+/// Plays one whole seeded random game, calling `visit` before every action.
+pub fn play_random_game(
+    mut game: Game,
+    seed: u64,
+    mut visit: impl FnMut(&Game, &Action),
+) -> Game {
+    let mut player = RandomPlayer::new(seed);
+    let mut list = ActionList::new();
+    while let Some(action) = player.choose(&game, &mut list) {
+        visit(&game, &action);
+        game.apply(&action)
+            .unwrap_or_else(|e| panic!("random action {action} rejected: {e}\n{}", game.to_diagram()));
+    }
+    game
+}
