@@ -20,11 +20,25 @@ pub struct Pile {
 }
 
 /// The pieces on the field.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     sides: [u64; 2],
     roles: [u64; 6],
+    /// The topmost piece of each square, for a lookup without scanning the bitboards
+    /// (the legal-action generator asks this for every target square).
+    mailbox: [Option<Piece>; 64],
     pile: Pile,
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board {
+            sides: [0; 2],
+            roles: [0; 6],
+            mailbox: [None; 64],
+            pile: Pile::default(),
+        }
+    }
 }
 
 impl Board {
@@ -51,18 +65,7 @@ impl Board {
 
     /// The topmost piece on a square.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let bit = sq.bit();
-        let side = if self.sides[0] & bit != 0 {
-            Side::White
-        } else if self.sides[1] & bit != 0 {
-            Side::Black
-        } else {
-            return None;
-        };
-        let role = Role::ALL
-            .into_iter()
-            .find(|r| self.roles[r.index()] & bit != 0)?;
-        Some(Piece { side, role })
+        self.mailbox[sq.index()]
     }
 
     /// How many pieces of a side stand on the field, the pile included.
@@ -87,6 +90,7 @@ impl Board {
         debug_assert!(!self.occupied().contains(sq), "put on occupied {sq}");
         self.sides[piece.side.index()] |= sq.bit();
         self.roles[piece.role.index()] |= sq.bit();
+        self.mailbox[sq.index()] = Some(piece);
     }
 
     /// Lifts the (single, not piled) piece off a square.
@@ -95,6 +99,7 @@ impl Board {
         debug_assert!(self.pile.square != Some(sq), "take from a pile");
         self.sides[piece.side.index()] &= !sq.bit();
         self.roles[piece.role.index()] &= !sq.bit();
+        self.mailbox[sq.index()] = None;
         Some(piece)
     }
 
@@ -111,6 +116,7 @@ impl Board {
             debug_assert!(self.pile.square.is_none() || self.pile.square == Some(sq));
             self.sides[top.side.index()] &= !sq.bit();
             self.roles[top.role.index()] &= !sq.bit();
+            self.mailbox[sq.index()] = None;
             self.pile.square = Some(sq);
             self.pile.under.push(top);
         }

@@ -730,6 +730,12 @@ impl Game {
     fn gen_moves(&self, side: Side, out: &mut ActionList) {
         let carrier = self.carrier_of(side);
         let occupied = self.board.occupied();
+        // Empty squares where landing is not a plain move: the loose ball, a pass's target.
+        let special = match self.ball {
+            Ball::Loose(b) => Bitboard(b.bit()),
+            Ball::InFlight(t) => Bitboard(t.to.bit()),
+            _ => Bitboard::EMPTY,
+        };
         for from in self.board.side(side) {
             let piece = self.board.piece_at(from).expect("a piece of the side");
             let is_carrier = carrier == Some(from);
@@ -772,6 +778,13 @@ impl Game {
                                 .ok()
                                 .map(|l| (handoff, l))
                         };
+                        // Fast path: onto a plain empty square with no carrier near enough to
+                        // hand off, both routes do the same thing.
+                        let carrier_near = !is_carrier && carrier.is_some_and(|c| c.distance(from) <= 2);
+                        if !occupied.contains(to) && !special.contains(to) && !carrier_near {
+                            out.push(mv(to));
+                            continue;
+                        }
                         match (judge(KnightRoute::FileFirst), judge(KnightRoute::RankFirst)) {
                             (Some(a), Some(b)) if a == b => out.push(mv(to)),
                             (a, b) => {
@@ -799,7 +812,9 @@ impl Game {
                         let mut s = from.step(u);
                         while let Some(to) = s {
                             let gets_ball = is_carrier || handoff;
-                            if self.landing(side, to, u, gets_ball, false).is_ok() {
+                            if !occupied.contains(to) && !special.contains(to) {
+                                out.push(mv(to));
+                            } else if self.landing(side, to, u, gets_ball, false).is_ok() {
                                 out.push(mv(to));
                             }
                             if occupied.contains(to) {
