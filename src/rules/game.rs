@@ -892,7 +892,9 @@ impl Game {
                 if end == PlayEnd::OutOfBounds {
                     self.clock_running = false;
                 }
-                self.spot = Square::new(o.at.file().in_bounds(), o.at.rank());
+                // R49: a ball dead in the attacking end zone without a touchdown (a loose
+                // ball whistled dead there) is spotted on the 1-yard line.
+                self.spot = Square::new(o.at.file().in_bounds(), o.at.rank().out_of_end_zones());
                 if self.offense.gain(self.to_gain, self.spot.rank()) >= 0 {
                     self.first_down(ev);
                 } else {

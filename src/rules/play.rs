@@ -397,7 +397,13 @@ impl Game {
                 } else {
                     ev.push(Event::Truck { at: to });
                     self.ball = Ball::Carried(to);
-                    self.end_play(PlayEnd::Truck, to, side, ev);
+                    // Trucking into the attacking end zone still holds the ball there (5.2).
+                    let end = if to.rank() == side.goal() {
+                        PlayEnd::Touchdown
+                    } else {
+                        PlayEnd::Truck
+                    };
+                    self.end_play(end, to, side, ev);
                 }
                 return;
             }
@@ -812,9 +818,9 @@ impl Game {
                         let mut s = from.step(u);
                         while let Some(to) = s {
                             let gets_ball = is_carrier || handoff;
-                            if !occupied.contains(to) && !special.contains(to) {
-                                out.push(mv(to));
-                            } else if self.landing(side, to, u, gets_ball, false).is_ok() {
+                            // An empty plain square needs no judging (the fast path).
+                            let plain = !occupied.contains(to) && !special.contains(to);
+                            if plain || self.landing(side, to, u, gets_ball, false).is_ok() {
                                 out.push(mv(to));
                             }
                             if occupied.contains(to) {
