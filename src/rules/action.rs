@@ -252,7 +252,6 @@ impl fmt::Display for Action {
 
 fn parse_square(s: &str) -> Result<Square, NotationError> {
     s.parse::<Square>()
-        .map_err(|_| NotationError::BadSquare(s.to_string()))
 }
 
 impl FromStr for Action {

@@ -18,6 +18,8 @@ pub enum NotationError {
     BadRole(String),
     #[error("'{0}' has an unknown knight route (use /f or /r)")]
     BadRoute(String),
+    #[error("'{0}' is not a side (white or black)")]
+    BadSide(String),
     #[error("'{0}' is not a foul name")]
     BadFoul(String),
     #[error("the formation names {0} twice")]

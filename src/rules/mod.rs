@@ -5,6 +5,24 @@
 //! caused, or a typed error that leaves the game as it was. The same game and the same
 //! input always give the same result.
 //!
+//! ```
+//! use zebra::rules::{Action, ActionList, Ball, Game, Phase, Settings, Side};
+//!
+//! let mut game = Game::new(Settings::plays(10)); // quarters of 10 plays (R18)
+//! let white: Action = "[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5]".parse()?;
+//! let black: Action = "[Pd6,Pe6,Qe7,Nc7,Bf7,Rd8,Rg6]".parse()?;
+//! game.apply(&white)?;
+//! game.apply(&black)?;
+//! game.apply(&Action::Snap)?; // the king behind the snapper takes the ball (3.4)
+//! assert_eq!(game.ball(), Ball::Carried("e4".parse()?));
+//! assert_eq!(game.phase(), Phase::Action(Side::White));
+//!
+//! let mut list = ActionList::new(); // reusable; generation never allocates
+//! game.legal_actions(&mut list);
+//! assert!(list.contains(&"e4^h8".parse()?)); // the king throws anywhere (4.3)
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Layout:
 //! - `types`: sides, roles, squares, bitboards, directions
 //! - `board`: where the pieces stand, and the pile on the ball

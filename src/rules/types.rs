@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::error::NotationError;
+
 /// One of the two teams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
@@ -76,12 +78,12 @@ impl fmt::Display for Side {
 }
 
 impl FromStr for Side {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = NotationError;
+    fn from_str(s: &str) -> Result<Self, NotationError> {
         match s {
-            "white" | "w" => Ok(Side::White),
-            "black" | "b" => Ok(Side::Black),
-            _ => Err(format!("unknown side '{s}' (expected white or black)")),
+            "white" => Ok(Side::White),
+            "black" => Ok(Side::Black),
+            _ => Err(NotationError::BadSide(s.to_string())),
         }
     }
 }
@@ -343,13 +345,13 @@ impl fmt::Display for Square {
 }
 
 impl FromStr for Square {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = NotationError;
+    fn from_str(s: &str) -> Result<Self, NotationError> {
         let b = s.as_bytes();
         if b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]) {
             Ok(Square((b[1] - b'1') * 8 + (b[0] - b'a')))
         } else {
-            Err(format!("'{s}' is not a square (a1..h8)"))
+            Err(NotationError::BadSquare(s.to_string()))
         }
     }
 }
