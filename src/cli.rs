@@ -55,5 +55,11 @@ pub enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Measure legal-action generation alone (action-phase positions from random games).
+        #[arg(long)]
+        movegen: bool,
+        /// With --movegen: how many times each collected position is generated.
+        #[arg(long, default_value_t = 20, requires = "movegen")]
+        rounds: u32,
     },
 }

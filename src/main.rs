@@ -81,9 +81,26 @@ fn run(command: Command) -> Result<(), Failure> {
             seed,
             plays_per_quarter,
             json,
+            movegen,
+            rounds,
         } => {
             if games == 0 || plays_per_quarter == 0 {
                 return Err(Failure::Usage("--games and --plays-per-quarter must be at least 1".into()));
+            }
+            if movegen {
+                if rounds == 0 {
+                    return Err(Failure::Usage("--rounds must be at least 1".into()));
+                }
+                let report = zebra::bench::movegen(seed, rounds);
+                if json {
+                    println!("{}", serde_json::to_string(&report).expect("a report serializes"));
+                } else {
+                    println!(
+                        "{} positions x {} rounds: {:.0} generations/s, {:.0} listed actions/s (one core)",
+                        report.positions, rounds, report.generations_per_second, report.actions_listed_per_second
+                    );
+                }
+                return Ok(());
             }
             let report = zebra::bench::run(games, seed, plays_per_quarter);
             if json {

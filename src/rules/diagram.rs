@@ -38,15 +38,16 @@ use super::types::{Bitboard, Piece, Rank, Role, Side, Square};
 
 /// A diagram that does not describe a position.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("diagram line {line}: {message}")]
+#[error("{}{message}", line.map(|l| format!("diagram line {l}: ")).unwrap_or_else(|| "diagram: ".to_string()))]
 pub struct DiagramError {
-    pub line: usize,
+    /// The 1-based line at fault, when one line is.
+    pub line: Option<usize>,
     pub message: String,
 }
 
 fn err(line: usize, message: impl Into<String>) -> DiagramError {
     DiagramError {
-        line,
+        line: (line > 0).then_some(line),
         message: message.into(),
     }
 }
@@ -132,9 +133,6 @@ impl Game {
                     _ => return Err(err(n, format!("'{tok}' is not a square token"))),
                 }
             }
-        }
-        if let Some(r) = rows_seen.iter().position(|s| !s) {
-            return Err(err(0, format!("rank {} is missing", r + 1)));
         }
         for side in Side::ALL {
             for role in Role::ALL {
@@ -227,6 +225,9 @@ impl Game {
                 }
                 _ => return Err(err(n, format!("unknown key '{k}'"))),
             }
+        }
+        if let Some(r) = rows_seen.iter().position(|s| !s) {
+            return Err(err(0, format!("rank {} is missing", r + 1)));
         }
         let offense = game.offense;
         let turn = turn.unwrap_or(offense);
