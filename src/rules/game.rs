@@ -895,7 +895,9 @@ impl Game {
                 self.new_drive(scorer, ev);
             }
             end => {
-                if end == PlayEnd::OutOfBounds {
+                // R12: a play that ends with the ball on file a or h (out of bounds, or a
+                // tackle, truck or pile there) stops the clock.
+                if end == PlayEnd::OutOfBounds || o.at.file().is_sideline() {
                     self.clock_running = false;
                 }
                 // R49: a ball dead in the attacking end zone without a touchdown (a loose
