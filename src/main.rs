@@ -38,7 +38,9 @@ fn run(command: Command) -> Result<(), Failure> {
             quiet,
         } => {
             if plays_per_quarter == 0 {
-                return Err(Failure::Usage("--plays-per-quarter must be at least 1".into()));
+                return Err(Failure::Usage(
+                    "--plays-per-quarter must be at least 1".into(),
+                ));
             }
             play(seed, plays_per_quarter, quiet);
             Ok(())
@@ -52,17 +54,28 @@ fn run(command: Command) -> Result<(), Failure> {
             let game = match (position, diagram) {
                 (Some(name), _) => perft::position(&name).ok_or_else(|| {
                     let names: Vec<&str> = perft::POSITIONS.iter().map(|(n, _)| *n).collect();
-                    Failure::Usage(format!("unknown position '{name}'; known: {}", names.join(", ")))
+                    Failure::Usage(format!(
+                        "unknown position '{name}'; known: {}",
+                        names.join(", ")
+                    ))
                 })?,
                 (None, Some(path)) => {
-                    let text = std::fs::read_to_string(&path)
-                        .map_err(|e| Failure::Run(format!("cannot read {}: {e}", path.display())))?;
-                    Game::from_diagram(&text).map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?
+                    let text = std::fs::read_to_string(&path).map_err(|e| {
+                        Failure::Run(format!("cannot read {}: {e}", path.display()))
+                    })?;
+                    Game::from_diagram(&text)
+                        .map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?
                 }
-                (None, None) => return Err(Failure::Usage("give --position NAME or --diagram FILE".into())),
+                (None, None) => {
+                    return Err(Failure::Usage(
+                        "give --position NAME or --diagram FILE".into(),
+                    ))
+                }
             };
             if depth > 6 {
-                return Err(Failure::Usage(format!("--depth {depth} is too deep; use 6 or less")));
+                return Err(Failure::Usage(format!(
+                    "--depth {depth} is too deep; use 6 or less"
+                )));
             }
             if divide {
                 let mut total = 0;
@@ -85,7 +98,9 @@ fn run(command: Command) -> Result<(), Failure> {
             rounds,
         } => {
             if games == 0 || plays_per_quarter == 0 {
-                return Err(Failure::Usage("--games and --plays-per-quarter must be at least 1".into()));
+                return Err(Failure::Usage(
+                    "--games and --plays-per-quarter must be at least 1".into(),
+                ));
             }
             if movegen {
                 if rounds == 0 {
@@ -93,7 +108,10 @@ fn run(command: Command) -> Result<(), Failure> {
                 }
                 let report = zebra::bench::movegen(seed, rounds);
                 if json {
-                    println!("{}", serde_json::to_string(&report).expect("a report serializes"));
+                    println!(
+                        "{}",
+                        serde_json::to_string(&report).expect("a report serializes")
+                    );
                 } else {
                     println!(
                         "{} positions x {} rounds: {:.0} generations/s, {:.0} listed actions/s (one core)",
@@ -104,7 +122,10 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             let report = zebra::bench::run(games, seed, plays_per_quarter);
             if json {
-                println!("{}", serde_json::to_string(&report).expect("a report serializes"));
+                println!(
+                    "{}",
+                    serde_json::to_string(&report).expect("a report serializes")
+                );
             } else {
                 println!(
                     "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core)",
@@ -131,35 +152,50 @@ fn play(seed: u64, plays_per_quarter: u16, quiet: bool) {
             g.quarter(),
             g.offense(),
             ordinal(g.down()),
-            if g.is_goal_to_go() { "goal".to_string() } else { g.yards_to_go().to_string() },
+            if g.is_goal_to_go() {
+                "goal".to_string()
+            } else {
+                g.yards_to_go().to_string()
+            },
             g.spot(),
             g.score(zebra::rules::Side::White),
             g.score(zebra::rules::Side::Black),
         )
     };
     let mut replay = Game::new(Settings::plays(plays_per_quarter));
-    let end = play_random_game(Game::new(Settings::plays(plays_per_quarter)), seed, |g, action| {
-        if line.is_empty() {
-            line = header(g);
-        }
-        line.push(' ');
-        line.push_str(&action.to_string());
-        let events = replay.apply(action).expect("replaying the same action");
-        for e in &events {
-            if matches!(
-                e,
-                Event::Flag(_) | Event::Touchdown { .. } | Event::Safety { .. } | Event::TurnoverOnDowns { .. } | Event::PlayOver { .. }
-            ) {
-                line.push_str(&format!(" {{{e}}}"));
+    let end = play_random_game(
+        Game::new(Settings::plays(plays_per_quarter)),
+        seed,
+        |g, action| {
+            if line.is_empty() {
+                line = header(g);
             }
-        }
-        if events.iter().any(|e| matches!(e, Event::NextPlay { .. } | Event::GameOver { .. })) {
-            if !quiet {
-                println!("{line}");
+            line.push(' ');
+            line.push_str(&action.to_string());
+            let events = replay.apply(action).expect("replaying the same action");
+            for e in &events {
+                if matches!(
+                    e,
+                    Event::Flag(_)
+                        | Event::Touchdown { .. }
+                        | Event::Safety { .. }
+                        | Event::TurnoverOnDowns { .. }
+                        | Event::PlayOver { .. }
+                ) {
+                    line.push_str(&format!(" {{{e}}}"));
+                }
             }
-            line.clear();
-        }
-    });
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::NextPlay { .. } | Event::GameOver { .. }))
+            {
+                if !quiet {
+                    println!("{line}");
+                }
+                line.clear();
+            }
+        },
+    );
     let result = end.result().expect("a finished game has a result");
     println!(
         "result {} white {} black {} (seed {seed})",

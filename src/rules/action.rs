@@ -270,7 +270,8 @@ impl FromStr for Action {
             return Ok(Action::Formation(s.parse()?));
         }
         if let Some(code) = s.strip_prefix("accept:") {
-            let kind = FoulKind::from_code(code).ok_or_else(|| NotationError::BadFoul(code.to_string()))?;
+            let kind = FoulKind::from_code(code)
+                .ok_or_else(|| NotationError::BadFoul(code.to_string()))?;
             return Ok(Action::Accept(kind));
         }
         if let Some((a, b)) = s.split_once('>') {
@@ -281,13 +282,19 @@ impl FromStr for Action {
                     _ => None,
                 }
                 .ok_or_else(|| NotationError::BadRole(letter.to_string()))?;
-                return Ok(Action::Enter { role, to: parse_square(b)? });
+                return Ok(Action::Enter {
+                    role,
+                    to: parse_square(b)?,
+                });
             }
             let from = parse_square(a)?;
             if b == "@" {
                 return Ok(Action::Exit { from });
             }
-            return Ok(Action::Motion { from, to: parse_square(b)? });
+            return Ok(Action::Motion {
+                from,
+                to: parse_square(b)?,
+            });
         }
         if let Some((a, b)) = s.split_once('^') {
             return Ok(Action::Throw {

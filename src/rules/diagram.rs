@@ -89,19 +89,28 @@ impl Game {
                 .next()
                 .and_then(|t| t.parse::<u8>().ok())
                 .filter(|r| (1..=8).contains(r))
-                .ok_or_else(|| err(n, format!("expected 'key: value' or a board row, got '{line}'")))?;
+                .ok_or_else(|| {
+                    err(
+                        n,
+                        format!("expected 'key: value' or a board row, got '{line}'"),
+                    )
+                })?;
             if rows_seen[rank as usize - 1] {
                 return Err(err(n, format!("rank {rank} given twice")));
             }
             rows_seen[rank as usize - 1] = true;
             let tokens: Vec<&str> = tokens.collect();
             if tokens.len() != 8 {
-                return Err(err(n, format!("rank {rank} has {} squares, expected 8", tokens.len())));
+                return Err(err(
+                    n,
+                    format!("rank {rank} has {} squares, expected 8", tokens.len()),
+                ));
             }
             for (file, tok) in tokens.iter().enumerate() {
                 let sq = Square((rank - 1) * 8 + file as u8);
                 let put = |c: char, board: &mut super::board::Board, stack: bool| {
-                    let p = Piece::from_char(c).ok_or_else(|| err(n, format!("'{c}' is not a piece on {sq}")))?;
+                    let p = Piece::from_char(c)
+                        .ok_or_else(|| err(n, format!("'{c}' is not a piece on {sq}")))?;
                     if stack {
                         board.stack(sq, p);
                     } else {
@@ -137,7 +146,10 @@ impl Game {
         for side in Side::ALL {
             for role in Role::ALL {
                 if game.board.count(side, role) > role.sideline_count() {
-                    return Err(err(0, format!("{side} has more {role}s than its sideline holds")));
+                    return Err(err(
+                        0,
+                        format!("{side} has more {role}s than its sideline holds"),
+                    ));
                 }
             }
         }
@@ -169,15 +181,27 @@ impl Game {
                 "turn" => turn = Some(side()?),
                 "possession" => possession = Some(side()?),
                 "down" => {
-                    game.down = v.parse().ok().filter(|d| (1..=4).contains(d)).ok_or_else(bad)?;
+                    game.down = v
+                        .parse()
+                        .ok()
+                        .filter(|d| (1..=4).contains(d))
+                        .ok_or_else(bad)?;
                 }
                 "spot" => spot = Some(square()?),
                 "to-gain" => {
-                    let r: u8 = v.parse().ok().filter(|r| (1..=8).contains(r)).ok_or_else(bad)?;
+                    let r: u8 = v
+                        .parse()
+                        .ok()
+                        .filter(|r| (1..=8).contains(r))
+                        .ok_or_else(bad)?;
                     to_gain = Some(Rank(r - 1));
                 }
                 "quarter" => {
-                    game.quarter = v.parse().ok().filter(|q| (1..=4).contains(q)).ok_or_else(bad)?;
+                    game.quarter = v
+                        .parse()
+                        .ok()
+                        .filter(|q| (1..=4).contains(q))
+                        .ok_or_else(bad)?;
                 }
                 "score" => {
                     let (w, b) = pair(v).ok_or_else(bad)?;
@@ -191,7 +215,9 @@ impl Game {
                 "quarter-length" => {
                     game.settings.quarter = match v.as_str() {
                         "timed" => QuarterLength::Timed,
-                        _ => QuarterLength::Plays(v.parse().ok().filter(|&p| p > 0).ok_or_else(bad)?),
+                        _ => {
+                            QuarterLength::Plays(v.parse().ok().filter(|&p| p > 0).ok_or_else(bad)?)
+                        }
                     }
                 }
                 "clock" => {
@@ -265,8 +291,13 @@ impl Game {
         };
         game.ball = match (game.phase, carried, loose, contested, throw) {
             (Phase::Formation(_) | Phase::Motion | Phase::Reaction, None, None, None, None) => {
-                if game.phase != Phase::Formation(offense) && game.board.piece_at(spot) != Some(Piece::new(offense, Role::Pawn)) {
-                    return Err(err(0, format!("no {offense} pawn on the ball at {spot} to snap it")));
+                if game.phase != Phase::Formation(offense)
+                    && game.board.piece_at(spot) != Some(Piece::new(offense, Role::Pawn))
+                {
+                    return Err(err(
+                        0,
+                        format!("no {offense} pawn on the ball at {spot} to snap it"),
+                    ));
                 }
                 Ball::Spotted(spot)
             }
@@ -298,7 +329,12 @@ impl Game {
                 })
             }
             (Phase::Contention(_), None, None, Some(c), None) => Ball::Contested(c),
-            _ => return Err(err(0, format!("the ball markers do not fit the phase '{phase_name}'"))),
+            _ => {
+                return Err(err(
+                    0,
+                    format!("the ball markers do not fit the phase '{phase_name}'"),
+                ))
+            }
         };
         Ok(game)
     }
@@ -332,7 +368,15 @@ impl Game {
                 let _ = writeln!(s, "quarter-length: {n}");
             }
         }
-        let _ = writeln!(s, "clock: {}", if self.clock_running { "running" } else { "stopped" });
+        let _ = writeln!(
+            s,
+            "clock: {}",
+            if self.clock_running {
+                "running"
+            } else {
+                "stopped"
+            }
+        );
         let _ = writeln!(s, "possession: {}", self.play.possession);
         let _ = writeln!(s, "forward-pass: {}", yn(self.play.forward_pass));
         let _ = writeln!(s, "crossed: {}", yn(self.play.crossed));
@@ -344,7 +388,11 @@ impl Game {
         }
         if let Ball::InFlight(t) = self.ball {
             let _ = writeln!(s, "throw: {}^{}", t.from, t.to);
-            let _ = writeln!(s, "throw-stage: {}", if t.defense_done { "offense" } else { "defense" });
+            let _ = writeln!(
+                s,
+                "throw-stage: {}",
+                if t.defense_done { "offense" } else { "defense" }
+            );
         }
         for rank in (0..8u8).rev() {
             let _ = write!(s, "{}", rank + 1);

@@ -88,21 +88,35 @@ pub enum ActionError {
     #[error("{0}")]
     Formation(#[from] FormationError),
     #[error("a {role} cannot move from {from} to {to} (4.1)")]
-    Unreachable { role: Role, from: Square, to: Square },
+    Unreachable {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
     #[error("the path from {from} to {to} is blocked at {at} (4.1, R8)")]
-    Blocked { from: Square, to: Square, at: Square },
+    Blocked {
+        from: Square,
+        to: Square,
+        at: Square,
+    },
     #[error("the push of the piece on {at} would leave the board (4.1, R9)")]
     PushOffBoard { at: Square },
     #[error("the push of the piece on {at} would land on {dest}, which is taken or holds the ball (4.1, R9)")]
     PushBlocked { at: Square, dest: Square },
-    #[error("a pawn moves diagonally only to tackle, to play the ball or to join a pile (R7): {to}")]
+    #[error(
+        "a pawn moves diagonally only to tackle, to play the ball or to join a pile (R7): {to}"
+    )]
     PawnDiagonal { to: Square },
     #[error("both knight routes from {from} to {to} are legal and differ: add /f or /r (4.1)")]
     AmbiguousRoute { from: Square, to: Square },
     #[error("the piece on {0} does not have the ball")]
     NotCarrier(Square),
     #[error("a {role} cannot throw from {from} to {to}: only along its lines of movement (4.3)")]
-    ThrowDirection { role: Role, from: Square, to: Square },
+    ThrowDirection {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
     #[error("pass is allowed only when no move is legal (rule zero: no null moves)")]
     PassNotAllowed,
     #[error("during contention the only moves are onto the ball at {0}, or pass (4.2)")]

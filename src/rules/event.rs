@@ -55,47 +55,130 @@ impl GameResult {
 /// Something that happened on the field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
-    FormationSet { side: Side, pieces: u8 },
+    FormationSet {
+        side: Side,
+        pieces: u8,
+    },
     /// A pre-snap shift (motion or reaction).
-    Shifted { side: Side, from: Square, to: Square },
-    Substituted { side: Side },
-    Snap { from: Square, to: Square },
+    Shifted {
+        side: Side,
+        from: Square,
+        to: Square,
+    },
+    Substituted {
+        side: Side,
+    },
+    Snap {
+        from: Square,
+        to: Square,
+    },
     /// No receiver behind the snapper: the ball lies loose here (3.4).
-    SnapFumbled { at: Square },
-    Moved { side: Side, role: Role, from: Square, to: Square },
-    Pushed { from: Square, to: Square },
-    Handoff { from: Square, to: Square },
-    Tackle { at: Square },
-    Truck { at: Square },
-    Thrown { from: Square, to: Square, forward: bool },
-    Caught { at: Square },
-    Intercepted { side: Side, at: Square },
-    Batted { at: Square },
+    SnapFumbled {
+        at: Square,
+    },
+    Moved {
+        side: Side,
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    Pushed {
+        from: Square,
+        to: Square,
+    },
+    Handoff {
+        from: Square,
+        to: Square,
+    },
+    Tackle {
+        at: Square,
+    },
+    Truck {
+        at: Square,
+    },
+    Thrown {
+        from: Square,
+        to: Square,
+        forward: bool,
+    },
+    Caught {
+        at: Square,
+    },
+    Intercepted {
+        side: Side,
+        at: Square,
+    },
+    Batted {
+        at: Square,
+    },
     Incomplete,
-    Fumble { at: Square },
+    Fumble {
+        at: Square,
+    },
     /// A piece moved onto the loose ball; `pieces` is the size of the pile now.
-    Contested { side: Side, at: Square, pieces: u8 },
-    Recovered { side: Side, at: Square },
-    OutOfBounds { at: Square },
-    PossessionChanged { side: Side },
-    Touchdown { side: Side },
-    Safety { side: Side },
+    Contested {
+        side: Side,
+        at: Square,
+        pieces: u8,
+    },
+    Recovered {
+        side: Side,
+        at: Square,
+    },
+    OutOfBounds {
+        at: Square,
+    },
+    PossessionChanged {
+        side: Side,
+    },
+    Touchdown {
+        side: Side,
+    },
+    Safety {
+        side: Side,
+    },
     Flag(Foul),
     PenaltyEnforced(Foul),
-    PenaltyDeclined { kind: FoulKind },
+    PenaltyDeclined {
+        kind: FoulKind,
+    },
     OffsettingPenalties,
-    PlayOver { end: PlayEnd },
-    FirstDown { side: Side },
-    TurnoverOnDowns { side: Side },
+    PlayOver {
+        end: PlayEnd,
+    },
+    FirstDown {
+        side: Side,
+    },
+    TurnoverOnDowns {
+        side: Side,
+    },
     /// The next play: who has the ball, which down, where.
-    NextPlay { offense: Side, down: u8, spot: Square, to_gain: u8 },
+    NextPlay {
+        offense: Side,
+        down: u8,
+        spot: Square,
+        to_gain: u8,
+    },
     ClockStopped,
-    Timeout { side: Side, left: u8 },
-    MissedTurn { side: Side },
-    Passed { side: Side },
-    FormationLocked { side: Side },
-    PeriodEnd { quarter: u8 },
-    GameOver { result: GameResult },
+    Timeout {
+        side: Side,
+        left: u8,
+    },
+    MissedTurn {
+        side: Side,
+    },
+    Passed {
+        side: Side,
+    },
+    FormationLocked {
+        side: Side,
+    },
+    PeriodEnd {
+        quarter: u8,
+    },
+    GameOver {
+        result: GameResult,
+    },
 }
 
 impl fmt::Display for Event {
@@ -107,20 +190,35 @@ impl fmt::Display for Event {
             Substituted { side } => write!(f, "{side} substitution"),
             Snap { from, to } => write!(f, "snap {from} to {to}"),
             SnapFumbled { at } => write!(f, "snap fumbled, ball loose at {at}"),
-            Moved { side, role, from, to } => write!(f, "{side} {role} {from}-{to}"),
+            Moved {
+                side,
+                role,
+                from,
+                to,
+            } => write!(f, "{side} {role} {from}-{to}"),
             Pushed { from, to } => write!(f, "push {from} to {to}"),
             Handoff { from, to } => write!(f, "handoff at {from} to {to}"),
             Tackle { at } => write!(f, "tackle at {at}"),
             Truck { at } => write!(f, "truck at {at}"),
             Thrown { from, to, forward } => {
-                write!(f, "{} pass {from} to {to}", if forward { "forward" } else { "backward/lateral" })
+                write!(
+                    f,
+                    "{} pass {from} to {to}",
+                    if forward {
+                        "forward"
+                    } else {
+                        "backward/lateral"
+                    }
+                )
             }
             Caught { at } => write!(f, "caught at {at}"),
             Intercepted { side, at } => write!(f, "intercepted by {side} at {at}"),
             Batted { at } => write!(f, "pass batted at {at}"),
             Incomplete => write!(f, "incomplete"),
             Fumble { at } => write!(f, "fumble, ball loose at {at}"),
-            Contested { side, at, pieces } => write!(f, "{side} on the ball at {at} ({pieces} in the pile)"),
+            Contested { side, at, pieces } => {
+                write!(f, "{side} on the ball at {at} ({pieces} in the pile)")
+            }
             Recovered { side, at } => write!(f, "{side} recovers at {at}"),
             OutOfBounds { at } => write!(f, "out of bounds at {at}"),
             PossessionChanged { side } => write!(f, "{side} ball"),
@@ -133,8 +231,16 @@ impl fmt::Display for Event {
             PlayOver { end } => write!(f, "play over: {}", end.code()),
             FirstDown { side } => write!(f, "first down {side}"),
             TurnoverOnDowns { side } => write!(f, "turnover on downs by {side}"),
-            NextPlay { offense, down, spot, to_gain } => {
-                write!(f, "{offense} ball, down {down}, at {spot}, to gain rank {to_gain}")
+            NextPlay {
+                offense,
+                down,
+                spot,
+                to_gain,
+            } => {
+                write!(
+                    f,
+                    "{offense} ball, down {down}, at {spot}, to gain rank {to_gain}"
+                )
             }
             ClockStopped => write!(f, "clock stopped"),
             Timeout { side, left } => write!(f, "timeout {side} ({left} left)"),

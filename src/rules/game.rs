@@ -306,7 +306,10 @@ impl Game {
     }
     /// Yards to gain for a first down (5 per rank).
     pub fn yards_to_go(&self) -> u8 {
-        self.offense.gain(self.spot.rank(), self.to_gain).unsigned_abs() * 5
+        self.offense
+            .gain(self.spot.rank(), self.to_gain)
+            .unsigned_abs()
+            * 5
     }
     pub fn is_goal_to_go(&self) -> bool {
         self.to_gain == self.offense.goal()
@@ -441,7 +444,9 @@ impl Game {
                 let plan = self.plan_move(side, from, to, route, false)?;
                 self.execute_move(side, plan, &mut ev);
             }
-            (Phase::Action(side), Action::Throw { from, to }) => self.throw(side, from, to, &mut ev)?,
+            (Phase::Action(side), Action::Throw { from, to }) => {
+                self.throw(side, from, to, &mut ev)?
+            }
             (Phase::Action(side), Action::Pass) => {
                 if self.has_any_move(side) {
                     return Err(ActionError::PassNotAllowed);
@@ -654,10 +659,7 @@ impl Game {
         ev.push(Event::Shifted { side, from, to });
         if Bitboard::at_or_behind(self.offense, self.spot.rank()).contains(to) {
             // R5: beyond the line next to an offensive piece is encroachment.
-            let touching = self
-                .board
-                .side(self.offense)
-                .any(|sq| sq.distance(to) == 1);
+            let touching = self.board.side(self.offense).any(|sq| sq.distance(to) == 1);
             let kind = if touching {
                 FoulKind::Encroachment
             } else {
@@ -855,7 +857,8 @@ impl Game {
             self.finish(outcome, ev);
             return;
         }
-        let both = fouls.iter().any(|f| f.side == Side::White) && fouls.iter().any(|f| f.side == Side::Black);
+        let both = fouls.iter().any(|f| f.side == Side::White)
+            && fouls.iter().any(|f| f.side == Side::Black);
         if both {
             // 7.3: offsetting penalties replay the down from the previous spot.
             ev.push(Event::OffsettingPenalties);

@@ -54,7 +54,10 @@ pub use action::{Action, Clock, Formation, KnightRoute};
 pub use board::Board;
 pub use error::{ActionError, FormationError, FormationFault, NotationError};
 pub use event::{Event, GameResult, PlayEnd};
-pub use game::{Ball, Decision, DecisionKind, Events, FormationCheck, Game, Phase, QuarterLength, Settings, Throw};
+pub use game::{
+    Ball, Decision, DecisionKind, Events, FormationCheck, Game, Phase, QuarterLength, Settings,
+    Throw,
+};
 pub use penalty::{Foul, FoulKind};
 pub use play::ActionList;
 pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};

@@ -166,7 +166,11 @@ mod tests {
         for kind in FoulKind::ALL.into_iter().filter(|k| k.is_pre_snap()) {
             for by_offense in [true, false] {
                 let e = kind.enforcement(by_offense);
-                assert_eq!((e.ranks, e.loss_of_down, e.first_down), (1, false, false), "{kind}");
+                assert_eq!(
+                    (e.ranks, e.loss_of_down, e.first_down),
+                    (1, false, false),
+                    "{kind}"
+                );
             }
         }
     }
@@ -174,7 +178,10 @@ mod tests {
     #[test]
     fn rule_7_2_post_snap_table() {
         let ifp = FoulKind::IllegalForwardPass.enforcement(true);
-        assert_eq!((ifp.ranks, ifp.loss_of_down, ifp.from), (1, true, EnforceFrom::SpotOfFoul));
+        assert_eq!(
+            (ifp.ranks, ifp.loss_of_down, ifp.from),
+            (1, true, EnforceFrom::SpotOfFoul)
+        );
         let hold_o = FoulKind::Holding.enforcement(true);
         assert_eq!((hold_o.ranks, hold_o.first_down), (2, false));
         let hold_d = FoulKind::Holding.enforcement(false);
@@ -184,6 +191,9 @@ mod tests {
         let dpi = FoulKind::PassInterference.enforcement(false);
         assert_eq!((dpi.from, dpi.first_down), (EnforceFrom::SpotOfFoul, true));
         let opi = FoulKind::PassInterference.enforcement(true);
-        assert_eq!((opi.ranks, opi.loss_of_down, opi.from), (2, true, EnforceFrom::PreviousSpot));
+        assert_eq!(
+            (opi.ranks, opi.loss_of_down, opi.from),
+            (2, true, EnforceFrom::PreviousSpot)
+        );
     }
 }

@@ -21,8 +21,7 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
     let mut total = 0;
     for action in &list {
         let mut next = game.clone();
-        next.apply(action)
-            .expect("every generated action is legal");
+        next.apply(action).expect("every generated action is legal");
         total += perft(&next, depth - 1);
     }
     total

@@ -149,7 +149,10 @@ impl Game {
         route: Option<KnightRoute>,
         contention: bool,
     ) -> Result<MovePlan, ActionError> {
-        let piece = self.board.piece_at(from).ok_or(ActionError::NoPiece(from))?;
+        let piece = self
+            .board
+            .piece_at(from)
+            .ok_or(ActionError::NoPiece(from))?;
         if piece.side != side {
             return Err(ActionError::NotYours {
                 square: from,
@@ -169,7 +172,11 @@ impl Game {
         };
         let (df, dr) = delta(from, to);
         let is_carrier = self.ball == Ball::Carried(from);
-        let carrier = if is_carrier { None } else { self.carrier_of(side) };
+        let carrier = if is_carrier {
+            None
+        } else {
+            self.carrier_of(side)
+        };
         let plan = |handoff: Option<Square>, landing| MovePlan {
             from,
             to,
@@ -203,7 +210,8 @@ impl Game {
                 let judge = |r: KnightRoute| -> Result<MovePlan, ActionError> {
                     let (over, last) = r.path(from, d);
                     let handoff = over.into_iter().flatten().find(|&s| Some(s) == carrier);
-                    let landing = self.landing(side, to, last, is_carrier || handoff.is_some(), false)?;
+                    let landing =
+                        self.landing(side, to, last, is_carrier || handoff.is_some(), false)?;
                     Ok(plan(handoff, landing))
                 };
                 match route {
@@ -410,7 +418,11 @@ impl Game {
             Landing::JoinPile => {
                 self.board.stack(to, piece);
                 let pieces = self.board.stack_at(to).len() as u8;
-                ev.push(Event::Contested { side, at: to, pieces });
+                ev.push(Event::Contested {
+                    side,
+                    at: to,
+                    pieces,
+                });
                 self.next_turn(side, Phase::Contention(side.other()), ev);
                 return;
             }
@@ -524,7 +536,9 @@ impl Game {
         }
         let keeper = self.play.possession;
         match self.ball {
-            Ball::InFlight(t) if t.forward => self.end_play(PlayEnd::Incomplete, self.spot, t.side, ev),
+            Ball::InFlight(t) if t.forward => {
+                self.end_play(PlayEnd::Incomplete, self.spot, t.side, ev)
+            }
             Ball::Contested(_) => {
                 self.phase = next;
                 self.resolve_contention(ev);
@@ -574,8 +588,17 @@ impl Game {
 
     // ---- throws (4.3) ----
 
-    pub(crate) fn throw(&mut self, side: Side, from: Square, to: Square, ev: &mut Events) -> Result<(), ActionError> {
-        let piece = self.board.piece_at(from).ok_or(ActionError::NoPiece(from))?;
+    pub(crate) fn throw(
+        &mut self,
+        side: Side,
+        from: Square,
+        to: Square,
+        ev: &mut Events,
+    ) -> Result<(), ActionError> {
+        let piece = self
+            .board
+            .piece_at(from)
+            .ok_or(ActionError::NoPiece(from))?;
         if piece.side != side || self.ball != Ball::Carried(from) {
             return Err(ActionError::NotCarrier(from));
         }
@@ -611,7 +634,10 @@ impl Game {
         };
         match self.board.piece_at(to) {
             Some(q) if q.side == side => {
-                self.ball = Ball::InFlight(Throw { direct: true, ..throw });
+                self.ball = Ball::InFlight(Throw {
+                    direct: true,
+                    ..throw
+                });
             }
             Some(q) => {
                 // Thrown onto an opponent: intercepted at once.
@@ -786,7 +812,8 @@ impl Game {
                         };
                         // Fast path: onto a plain empty square with no carrier near enough to
                         // hand off, both routes do the same thing.
-                        let carrier_near = !is_carrier && carrier.is_some_and(|c| c.distance(from) <= 2);
+                        let carrier_near =
+                            !is_carrier && carrier.is_some_and(|c| c.distance(from) <= 2);
                         if !occupied.contains(to) && !special.contains(to) && !carrier_near {
                             out.push(mv(to));
                             continue;

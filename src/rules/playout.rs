@@ -54,7 +54,9 @@ impl RandomPlayer {
                 return Some(stop);
             }
             for _ in 0..20 {
-                let a = *list.choose(&mut self.rng).expect("pre-snap phases always have actions");
+                let a = *list
+                    .choose(&mut self.rng)
+                    .expect("pre-snap phases always have actions");
                 if a == Action::Timeout && !self.rng.gen_bool(0.05) {
                     continue;
                 }
@@ -101,7 +103,10 @@ impl RandomPlayer {
             placed.push(Role::Pawn);
             placed.push(Role::Pawn);
             for _ in 0..2 {
-                let i = pool.iter().position(|&r| r == Role::Pawn).expect("pawns in the pool");
+                let i = pool
+                    .iter()
+                    .position(|&r| r == Role::Pawn)
+                    .expect("pawns in the pool");
                 pool.swap_remove(i);
             }
         }
@@ -134,17 +139,17 @@ impl RandomPlayer {
 }
 
 /// Plays one whole seeded random game, calling `visit` before every action.
-pub fn play_random_game(
-    mut game: Game,
-    seed: u64,
-    mut visit: impl FnMut(&Game, &Action),
-) -> Game {
+pub fn play_random_game(mut game: Game, seed: u64, mut visit: impl FnMut(&Game, &Action)) -> Game {
     let mut player = RandomPlayer::new(seed);
     let mut list = ActionList::new();
     while let Some(action) = player.choose(&game, &mut list) {
         visit(&game, &action);
-        game.apply(&action)
-            .unwrap_or_else(|e| panic!("random action {action} rejected: {e}\n{}", game.to_diagram()));
+        game.apply(&action).unwrap_or_else(|e| {
+            panic!(
+                "random action {action} rejected: {e}\n{}",
+                game.to_diagram()
+            )
+        });
     }
     game
 }

@@ -102,10 +102,13 @@ mod tests {
     #[test]
     fn a_generic_driver_finishes_a_football_chess_game() {
         let mut player = crate::rules::playout::RandomPlayer::new(9);
-        let (game, steps) = drive(<Game as RuleSet>::new_game(&Settings::plays(3)), |g: &Game| {
-            let side = g.to_decide().expect("a decision").0;
-            Action::Formation(player.formation(g, side))
-        });
+        let (game, steps) = drive(
+            <Game as RuleSet>::new_game(&Settings::plays(3)),
+            |g: &Game| {
+                let side = g.to_decide().expect("a decision").0;
+                Action::Formation(player.formation(g, side))
+            },
+        );
         assert!(game.result().is_some());
         assert!(steps > 20);
         assert_eq!(<Game as RuleSet>::NAME, "football-chess");

@@ -367,8 +367,18 @@ impl Dir {
     pub const fn new(df: i8, dr: i8) -> Dir {
         Dir { df, dr }
     }
-    pub const ORTHOGONAL: [Dir; 4] = [Dir::new(0, 1), Dir::new(0, -1), Dir::new(1, 0), Dir::new(-1, 0)];
-    pub const DIAGONAL: [Dir; 4] = [Dir::new(1, 1), Dir::new(-1, 1), Dir::new(1, -1), Dir::new(-1, -1)];
+    pub const ORTHOGONAL: [Dir; 4] = [
+        Dir::new(0, 1),
+        Dir::new(0, -1),
+        Dir::new(1, 0),
+        Dir::new(-1, 0),
+    ];
+    pub const DIAGONAL: [Dir; 4] = [
+        Dir::new(1, 1),
+        Dir::new(-1, 1),
+        Dir::new(1, -1),
+        Dir::new(-1, -1),
+    ];
     pub const ALL: [Dir; 8] = [
         Dir::new(0, 1),
         Dir::new(0, -1),
