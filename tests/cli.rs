@@ -21,7 +21,9 @@ fn play_prints_a_whole_game_and_its_result() {
     let last = text.lines().last().expect("output");
     assert!(last.starts_with("result "), "{last}");
     assert!(last.ends_with("(seed 3)"), "{last}");
-    assert!(text.lines().any(|l| l.starts_with("Q1 white ball, 1st & 10 at e5")));
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("Q1 white ball, 1st & 10 at e5")));
     assert!(text.lines().any(|l| l.starts_with("Q4 ")));
 }
 
@@ -45,9 +47,21 @@ fn perft_matches_the_library() {
     let out = zebra(&["perft", "--position", "scramble", "--depth", "2"]);
     assert!(out.status.success());
     let game = zebra::rules::perft::position("scramble").unwrap();
-    assert_eq!(stdout(&out).trim(), zebra::rules::perft::perft(&game, 2).to_string());
-    let divided = stdout(&zebra(&["perft", "--position", "scramble", "--depth", "2", "--divide"]));
-    assert!(divided.trim_end().ends_with(&format!("total {}", zebra::rules::perft::perft(&game, 2))));
+    assert_eq!(
+        stdout(&out).trim(),
+        zebra::rules::perft::perft(&game, 2).to_string()
+    );
+    let divided = stdout(&zebra(&[
+        "perft",
+        "--position",
+        "scramble",
+        "--depth",
+        "2",
+        "--divide",
+    ]));
+    assert!(divided
+        .trim_end()
+        .ends_with(&format!("total {}", zebra::rules::perft::perft(&game, 2))));
 }
 
 #[test]
@@ -65,7 +79,10 @@ fn perft_reads_a_diagram_file() {
     let out = zebra(&["perft", "--diagram", bad.to_str().unwrap(), "--depth", "1"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("zebra: ") && err.contains("bad.txt") && err.contains("purple"), "{err}");
+    assert!(
+        err.starts_with("zebra: ") && err.contains("bad.txt") && err.contains("purple"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
 
     let missing = dir.join("missing.txt");
@@ -89,7 +106,10 @@ fn bad_usage_exits_with_2_and_one_line() {
         assert!(err.starts_with("zebra: "), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    assert_eq!(zebra(&["play", "--seed", "minus-one"]).status.code(), Some(2));
+    assert_eq!(
+        zebra(&["play", "--seed", "minus-one"]).status.code(),
+        Some(2)
+    );
     assert_eq!(zebra(&["frobnicate"]).status.code(), Some(2));
 }
 
