@@ -308,7 +308,10 @@ impl FromStr for Action {
             Some(_) => return Err(NotationError::BadRoute(s.to_string())),
             None => (s, None),
         };
-        if squares.len() != 4 || !squares.is_ascii() {
+        if squares.len() != 4
+            || !squares.is_ascii()
+            || !squares.starts_with(|c: char| c.is_ascii_lowercase())
+        {
             return Err(malformed());
         }
         Ok(Action::Move {

@@ -24,7 +24,8 @@
 //! snap, else the ball's square), `to-gain` (rank; default 10 yards ahead), `quarter` (1),
 //! `score` (0-0), `timeouts` (3-3), `plays` (plays this quarter, 0), `quarter-length`
 //! (`timed` or a number of plays; timed), `clock` (running or stopped; running after the
-//! snap), `possession` (the offense), `forward-pass`, `crossed`, `changed` (yes/no),
+//! snap), `possession` (the offense; during a pass in flight, the throwing team),
+//! `forward-pass`, `thrown` (any pass this play), `crossed`, `changed` (yes/no),
 //! `turns` (0), `moved` (squares that went in motion), `throw` (`d4^d7`, a pass in
 //! flight) and `throw-stage` (`defense` or `offense`: whose turn to reach an indirect
 //! pass). [`Game::to_diagram`] prints every key, and parsing it gives the game back.
@@ -33,6 +34,7 @@ use std::fmt::Write;
 
 use thiserror::Error;
 
+use super::board::MAX_PILE;
 use super::game::{line_to_gain, Ball, Game, Phase, PlayState, QuarterLength, Settings, Throw};
 use super::types::{Bitboard, Piece, Rank, Role, Side, Square};
 
@@ -74,6 +76,7 @@ impl Game {
         let mut carried = None;
         let mut loose = None;
         let mut contested = None;
+        let mut ball_markers = 0;
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.trim();
@@ -121,25 +124,44 @@ impl Game {
                 let chars: Vec<char> = tok.chars().collect();
                 match chars.as_slice() {
                     ['.'] => {}
-                    ['.', 'o'] => loose = Some(sq),
+                    ['.', 'o'] => {
+                        loose = Some(sq);
+                        ball_markers += 1;
+                    }
                     [c] => put(*c, &mut game.board, false)?,
                     [c, '*'] => {
                         put(*c, &mut game.board, false)?;
-                        if carried.replace(sq).is_some() {
-                            return Err(err(n, "more than one ball carrier"));
-                        }
+                        carried = Some(sq);
+                        ball_markers += 1;
                     }
                     [c, 'o'] => {
                         put(*c, &mut game.board, false)?;
                         contested = Some(sq);
+                        ball_markers += 1;
                     }
                     ['(', inner @ .., ')'] if inner.len() >= 2 => {
+                        if inner.len() > MAX_PILE {
+                            return Err(err(
+                                n,
+                                format!(
+                                    "the pile on {sq} has {} pieces; at most {MAX_PILE} fit",
+                                    inner.len()
+                                ),
+                            ));
+                        }
+                        if game.board.pile_square().is_some() {
+                            return Err(err(n, "only one pile: the one ball is in it"));
+                        }
+                        ball_markers += 1;
                         for c in inner {
                             put(*c, &mut game.board, true)?;
                         }
                         contested = Some(sq);
                     }
                     _ => return Err(err(n, format!("'{tok}' is not a square token"))),
+                }
+                if ball_markers > 1 {
+                    return Err(err(n, format!("more than one ball (a second one on {sq})")));
                 }
             }
         }
@@ -153,10 +175,6 @@ impl Game {
                 }
             }
         }
-        let balls = [carried, loose, contested].iter().flatten().count();
-        if balls > 1 {
-            return Err(err(0, "more than one ball"));
-        }
 
         let mut phase_name = "action".to_string();
         let mut turn = None;
@@ -167,6 +185,7 @@ impl Game {
         let mut possession = None;
         let mut clock = None;
         let mut flags = (false, false, false);
+        let mut thrown = false;
         let mut turns = 0;
         let mut moved = Bitboard::EMPTY;
         for (n, k, v) in &keys {
@@ -230,6 +249,7 @@ impl Game {
                 "forward-pass" => flags.0 = flag()?,
                 "crossed" => flags.1 = flag()?,
                 "changed" => flags.2 = flag()?,
+                "thrown" => thrown = flag()?,
                 "turns" => turns = v.parse().ok().filter(|&t| t < 64).ok_or_else(bad)?,
                 "moved" => {
                     for s in v.split_whitespace() {
@@ -256,7 +276,10 @@ impl Game {
             return Err(err(0, format!("rank {} is missing", r + 1)));
         }
         let offense = game.offense;
-        let turn = turn.unwrap_or(offense);
+        let turn = turn.unwrap_or(match phase_name.as_str() {
+            "reaction" => offense.other(),
+            _ => offense,
+        });
         let ball_square = carried.or(loose).or(contested);
         let pre_snap = matches!(phase_name.as_str(), "formation" | "motion" | "reaction");
         let spot = match (spot, ball_square) {
@@ -275,7 +298,7 @@ impl Game {
             possession: possession.unwrap_or(offense),
             changed: flags.2,
             forward_pass: flags.0,
-            thrown: flags.0 || throw.is_some(),
+            thrown: thrown || flags.0 || throw.is_some(),
             crossed: flags.1,
             last_push: None,
             fouls: Default::default(),
@@ -289,6 +312,25 @@ impl Game {
             "contention" => Phase::Contention(turn),
             other => return Err(err(0, format!("unknown phase '{other}'"))),
         };
+        let decider = match game.phase {
+            Phase::Motion => offense,
+            Phase::Reaction => offense.other(),
+            _ => turn,
+        };
+        if decider != turn {
+            return Err(err(
+                0,
+                format!("in the {phase_name} phase {decider} decides, not {turn}"),
+            ));
+        }
+        if let QuarterLength::Plays(n) = game.settings.quarter {
+            if game.plays >= n {
+                return Err(err(
+                    0,
+                    format!("{} plays already played in a quarter of {n}", game.plays),
+                ));
+            }
+        }
         game.ball = match (game.phase, carried, loose, contested, throw) {
             (Phase::Formation(_) | Phase::Motion | Phase::Reaction, None, None, None, None) => {
                 if game.phase != Phase::Formation(offense)
@@ -309,11 +351,19 @@ impl Game {
             }
             (Phase::Action(_), None, Some(l), None, None) => Ball::Loose(l),
             (Phase::Action(_), None, None, None, Some((from, to))) => {
-                let thrower = game
-                    .board
-                    .piece_at(from)
-                    .ok_or_else(|| err(0, format!("no thrower on {from}")))?
-                    .side;
+                // The thrower may have been pushed off its square since: the throwing team
+                // is the possession key, else the piece on the square thrown from.
+                let thrower = match possession {
+                    Some(side) => side,
+                    None => {
+                        game.board
+                            .piece_at(from)
+                            .ok_or_else(|| {
+                                err(0, format!("no thrower on {from}; give 'possession'"))
+                            })?
+                            .side
+                    }
+                };
                 let direct = game.board.side(thrower).contains(to);
                 if game.board.side(thrower.other()).contains(to) {
                     return Err(err(0, "a pass onto an opponent is already intercepted"));
@@ -381,6 +431,7 @@ impl Game {
         let _ = writeln!(s, "forward-pass: {}", yn(self.play.forward_pass));
         let _ = writeln!(s, "crossed: {}", yn(self.play.crossed));
         let _ = writeln!(s, "changed: {}", yn(self.play.changed));
+        let _ = writeln!(s, "thrown: {}", yn(self.play.thrown));
         let _ = writeln!(s, "turns: {}", self.play.turns);
         if !self.play.moved.is_empty() {
             let moved: Vec<String> = self.play.moved.map(|q| q.to_string()).collect();

@@ -109,6 +109,8 @@ pub enum ActionError {
     PawnDiagonal { to: Square },
     #[error("both knight routes from {from} to {to} are legal and differ: add /f or /r (4.1)")]
     AmbiguousRoute { from: Square, to: Square },
+    #[error("only knights take a route (/f or /r); the piece on {0} is not a knight (4.1)")]
+    RouteForNonKnight(Square),
     #[error("the piece on {0} does not have the ball")]
     NotCarrier(Square),
     #[error("a {role} cannot throw from {from} to {to}: only along its lines of movement (4.3)")]

@@ -792,14 +792,16 @@ impl Game {
         let by_offense = foul.side == self.offense;
         let e = foul.kind.enforcement(by_offense);
         let base = match e.from {
+            // Pass interference behind the line: the ball stays at the previous spot.
+            EnforceFrom::SpotOfFoul
+                if e.ranks == 0 && !self.offense.ahead(foul.spot.rank(), self.spot.rank()) =>
+            {
+                self.spot
+            }
             EnforceFrom::PreviousSpot => self.spot,
             EnforceFrom::SpotOfFoul => foul.spot,
         };
         let mut rank = base.rank();
-        if e.ranks == 0 && !self.offense.ahead(rank, self.spot.rank()) {
-            // Pass interference behind the line: the ball stays at the previous spot.
-            rank = self.spot.rank();
-        }
         let step = if by_offense {
             -self.offense.forward()
         } else {
@@ -813,10 +815,13 @@ impl Game {
         ev.push(Event::PenaltyEnforced(foul));
         self.clock_running = false;
         self.spot = spot;
-        if by_offense && e.loss_of_down {
-            self.next_down(ev);
-        } else if e.first_down || self.offense.gain(self.to_gain, spot.rank()) >= 0 {
+        // A ball left at or beyond the line to gain is a first down, whatever the foul
+        // (an illegal forward pass thrown from beyond the line can leave it there).
+        let reached = self.offense.gain(self.to_gain, spot.rank()) >= 0;
+        if reached || (e.first_down && !by_offense) {
             self.first_down(ev);
+        } else if by_offense && e.loss_of_down {
+            self.next_down(ev);
         }
         self.after_play(ev);
     }
@@ -879,10 +884,17 @@ impl Game {
                 self.clock_running = false;
                 self.new_drive(o.possession.other(), ev);
             }
-            PlayEnd::Incomplete => {
+            PlayEnd::Incomplete if o.possession == self.offense => {
                 ev.push(Event::Incomplete);
                 self.clock_running = false;
                 self.next_down(ev);
+            }
+            PlayEnd::Incomplete => {
+                // A pass by the team that took the ball away fell: the change of
+                // possession stands (R10, R37).
+                ev.push(Event::Incomplete);
+                self.clock_running = false;
+                self.new_drive(o.possession, ev);
             }
             _ if o.possession != self.offense => {
                 // An interception or a recovered fumble: the new offense starts at its own

@@ -90,7 +90,9 @@ impl FoulKind {
         use EnforceFrom::*;
         let (ranks, from, loss_of_down, first_down) = match (self, by_offense) {
             (FoulKind::IllegalForwardPass, true) => (1, SpotOfFoul, true, false),
-            (FoulKind::IllegalForwardPass, false) => (1, SpotOfFoul, false, false),
+            // By the team that took the ball away: measured from the previous spot, so that
+            // accepting it never costs the team that snapped (its spot of foul may lie behind).
+            (FoulKind::IllegalForwardPass, false) => (1, PreviousSpot, false, false),
             (FoulKind::Holding, true) => (2, PreviousSpot, false, false),
             (FoulKind::Holding, false) => (2, PreviousSpot, false, true),
             (FoulKind::IllegalContact, _) => (1, PreviousSpot, false, !by_offense),

@@ -165,6 +165,9 @@ impl Game {
                 return Err(ActionError::NotOntoPile(pile));
             }
         }
+        if route.is_some() && piece.role != Role::Knight {
+            return Err(ActionError::RouteForNonKnight(from));
+        }
         let unreachable = ActionError::Unreachable {
             role: piece.role,
             from,

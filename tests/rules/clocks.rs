@@ -1,6 +1,8 @@
 //! Tests: clocks and timeouts (6, R17, R45, R46, R47).
 
-use zebra::rules::{ActionError, Ball, Clock, Event, Foul, FoulKind, Game, Phase, PlayEnd, Settings, Side};
+use zebra::rules::{
+    ActionError, Ball, Clock, Event, Foul, FoulKind, Game, Phase, PlayEnd, Settings, Side,
+};
 
 use super::support::{action, game, is_legal, play, sq};
 
@@ -19,7 +21,9 @@ const EMPTY_BOARD: &str = "8 . . . . . . . .
 
 /// White to form at e5 with the game clock running (it ran on after a play in bounds).
 fn formation_running(keys: &str) -> Game {
-    game(&format!("offense: white\nphase: formation\nspot: e5\nclock: running\n{keys}\n{EMPTY_BOARD}"))
+    game(&format!(
+        "offense: white\nphase: formation\nspot: e5\nclock: running\n{keys}\n{EMPTY_BOARD}"
+    ))
 }
 
 /// White in motion at e5 with the game clock running.
@@ -31,13 +35,18 @@ fn motion_running(keys: &str) -> Game {
 }
 
 fn expire(g: &mut Game, clock: Clock) -> Vec<Event> {
-    g.expire(clock).unwrap_or_else(|e| panic!("{clock} rejected: {e}")).to_vec()
+    g.expire(clock)
+        .unwrap_or_else(|e| panic!("{clock} rejected: {e}"))
+        .to_vec()
 }
 
 fn expire_rejected(g: &mut Game, clock: Clock) {
     let before = g.clone();
     let err = g.expire(clock).unwrap_err();
-    assert!(matches!(err, ActionError::ClockNotRunning { .. }), "{clock}: {err:?}");
+    assert!(
+        matches!(err, ActionError::ClockNotRunning { .. }),
+        "{clock}: {err:?}"
+    );
     assert_eq!(*g, before);
 }
 
@@ -61,7 +70,12 @@ fn tackle_in_bounds(keys: &str) -> (Game, Vec<Event>) {
 "#,
     );
     let ev = play(&mut g, &["d8e6"]);
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Tackle }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Tackle
+        }),
+        "{ev:?}"
+    );
     (g, ev)
 }
 
@@ -78,7 +92,10 @@ fn r45_a_tackle_in_bounds_keeps_the_game_clock_running() {
 #[test]
 fn r45_a_first_down_does_not_stop_the_game_clock() {
     let (g, ev) = tackle_in_bounds("to-gain: 6");
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert!(g.clock_running());
 }
 
@@ -146,7 +163,10 @@ fn r45_a_score_stops_the_game_clock() {
 #[test]
 fn r45_a_turnover_on_downs_stops_the_game_clock() {
     let (g, ev) = tackle_in_bounds("down: 4");
-    assert!(ev.contains(&Event::TurnoverOnDowns { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::TurnoverOnDowns { side: Side::White }),
+        "{ev:?}"
+    );
     assert!(ev.contains(&Event::ClockStopped), "{ev:?}");
     assert!(!g.clock_running());
 }
@@ -167,7 +187,10 @@ fn r45_a_change_of_possession_stops_the_game_clock() {
 "#,
     );
     let ev = play(&mut g, &["e1c2"]);
-    assert!(ev.contains(&Event::PossessionChanged { side: Side::Black }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
     assert!(!g.clock_running());
 }
 
@@ -231,7 +254,16 @@ fn r46_a_timeout_stops_the_clock_and_costs_one_of_three() {
     let mut g = formation_running("");
     assert!(g.can_call_timeout());
     let ev = play(&mut g, &["timeout"]);
-    assert_eq!(ev, vec![Event::Timeout { side: Side::White, left: 2 }, Event::ClockStopped]);
+    assert_eq!(
+        ev,
+        vec![
+            Event::Timeout {
+                side: Side::White,
+                left: 2
+            },
+            Event::ClockStopped
+        ]
+    );
     assert_eq!((g.timeouts(Side::White), g.timeouts(Side::Black)), (2, 3));
     assert!(!g.clock_running());
 }
@@ -254,7 +286,10 @@ fn r46_no_timeout_with_none_left() {
     let mut g = formation_running("timeouts: 0-3");
     let before = g.clone();
     assert!(!g.can_call_timeout());
-    assert_eq!(g.apply(&action("timeout")), Err(ActionError::NoTimeouts(Side::White)));
+    assert_eq!(
+        g.apply(&action("timeout")),
+        Err(ActionError::NoTimeouts(Side::White))
+    );
     assert_eq!(g, before);
 }
 
@@ -263,18 +298,36 @@ fn r46_the_team_that_must_decide_calls_the_timeout() {
     let mut g = formation_running("");
     play(&mut g, &[WHITE_OFFENSE]);
     let ev = play(&mut g, &["timeout"]);
-    assert_eq!(ev[0], Event::Timeout { side: Side::Black, left: 2 });
+    assert_eq!(
+        ev[0],
+        Event::Timeout {
+            side: Side::Black,
+            left: 2
+        }
+    );
     assert_eq!((g.timeouts(Side::White), g.timeouts(Side::Black)), (3, 2));
 
     let mut g = motion_running("");
     let ev = play(&mut g, &["timeout"]);
-    assert_eq!(ev[0], Event::Timeout { side: Side::White, left: 2 });
+    assert_eq!(
+        ev[0],
+        Event::Timeout {
+            side: Side::White,
+            left: 2
+        }
+    );
 
     let mut g = motion_running("timeouts: 3-1");
     play(&mut g, &["c3>b3"]);
     assert!(is_legal(&g, "timeout"));
     let ev = play(&mut g, &["timeout"]);
-    assert_eq!(ev[0], Event::Timeout { side: Side::Black, left: 0 });
+    assert_eq!(
+        ev[0],
+        Event::Timeout {
+            side: Side::Black,
+            left: 0
+        }
+    );
 }
 
 #[test]
@@ -285,7 +338,10 @@ fn r46_a_timeout_resets_both_formations_and_keeps_down_and_spot() {
     assert!(g.board().occupied().is_empty());
     assert!(g.moved_in_motion().is_empty());
     assert_eq!(g.phase(), Phase::Formation(Side::White));
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (3, sq("e5"), 6));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (3, sq("e5"), 6)
+    );
     assert_eq!(g.board().sideline(Side::White), [8, 2, 2, 2, 1, 1]);
     // The offense forms again, then the defense.
     play(&mut g, &[WHITE_OFFENSE, BLACK_DEFENSE, "snap"]);
@@ -309,7 +365,10 @@ fn r46_no_timeout_after_the_snap() {
     );
     assert!(g.clock_running());
     let before = g.clone();
-    assert!(matches!(g.apply(&action("timeout")), Err(ActionError::NotNow { .. })));
+    assert!(matches!(
+        g.apply(&action("timeout")),
+        Err(ActionError::NotNow { .. })
+    ));
     assert!(!g.can_call_timeout());
     assert!(!is_legal(&g, "timeout"));
     assert_eq!(g, before);
@@ -396,7 +455,13 @@ fn r47_the_reaction_clock_locks_an_unsent_defensive_formation() {
         spot: sq("e5"),
     };
     assert_eq!(ev[0], Event::FormationLocked { side: Side::Black });
-    assert_eq!(ev[1], Event::FormationSet { side: Side::Black, pieces: 0 });
+    assert_eq!(
+        ev[1],
+        Event::FormationSet {
+            side: Side::Black,
+            pieces: 0
+        }
+    );
     assert_eq!(ev[2], Event::Flag(f));
     assert_eq!(ev[3], Event::PenaltyEnforced(f));
     assert_eq!((g.down(), g.spot()), (1, sq("e6")));
@@ -483,7 +548,13 @@ spot: e5
     );
     let ev = expire(&mut g, Clock::Reaction);
     assert_eq!(ev[0], Event::MissedTurn { side: Side::Black });
-    assert!(ev.contains(&Event::Recovered { side: Side::White, at: sq("e3") }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Recovered {
+            side: Side::White,
+            at: sq("e3")
+        }),
+        "{ev:?}"
+    );
     assert_eq!(g.ball(), Ball::Carried(sq("e3")));
 }
 
@@ -514,7 +585,10 @@ fn r47_the_reaction_clock_on_a_penalty_choice_accepts_the_first_flag() {
             spot: sq("d7")
         })
     );
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (1, sq("e7"), 8));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (1, sq("e7"), 8)
+    );
 }
 
 #[test]
@@ -534,7 +608,10 @@ fn r47_the_game_clock_between_plays_ends_the_period_at_once() {
     assert_eq!(g.quarter(), 2);
     assert!(g.board().occupied().is_empty());
     assert_eq!(g.phase(), Phase::Formation(Side::White));
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (3, sq("e5"), 6));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (3, sq("e5"), 6)
+    );
     assert!(!g.clock_running());
 }
 
@@ -544,14 +621,22 @@ fn r47_the_game_clock_at_the_end_of_the_half_gives_black_the_ball() {
     let ev = expire(&mut g, Clock::Game);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 2 }), "{ev:?}");
     assert_eq!(g.quarter(), 3);
-    assert_eq!((g.offense(), g.down(), g.spot()), (Side::Black, 1, sq("d4")));
+    assert_eq!(
+        (g.offense(), g.down(), g.spot()),
+        (Side::Black, 1, sq("d4"))
+    );
 }
 
 #[test]
 fn r47_the_game_clock_at_the_end_of_the_fourth_quarter_ends_the_game() {
     let mut g = formation_running("quarter: 4\nscore: 0-3");
     let ev = expire(&mut g, Clock::Game);
-    assert!(ev.contains(&Event::GameOver { result: zebra::rules::GameResult::Win(Side::Black) }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::GameOver {
+            result: zebra::rules::GameResult::Win(Side::Black)
+        }),
+        "{ev:?}"
+    );
     assert!(g.is_over());
 }
 
@@ -571,15 +656,26 @@ fn r47_the_game_clock_during_a_play_lets_the_play_finish() {
 "#,
     );
     let ev = expire(&mut g, Clock::Game);
-    assert!(!ev.iter().any(|e| matches!(e, Event::PeriodEnd { .. })), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::PeriodEnd { .. })),
+        "{ev:?}"
+    );
     assert_eq!(g.phase(), Phase::Action(Side::White));
     assert_eq!(g.quarter(), 1);
     // The clock has run out: it cannot run out again.
     expire_rejected(&mut g, Clock::Game);
     let ev = play(&mut g, &["e4e5"]);
-    assert!(!ev.iter().any(|e| matches!(e, Event::PeriodEnd { .. })), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::PeriodEnd { .. })),
+        "{ev:?}"
+    );
     let ev = play(&mut g, &["d7e5"]);
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Tackle }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Tackle
+        }),
+        "{ev:?}"
+    );
     assert!(ev.contains(&Event::PeriodEnd { quarter: 1 }), "{ev:?}");
     assert_eq!(g.quarter(), 2);
     assert_eq!((g.down(), g.spot()), (2, sq("e5")));
@@ -603,7 +699,10 @@ fn r47_the_game_clock_during_a_play_waits_for_the_penalty_decision() {
     play(&mut g, &["d6d5"]);
     expire(&mut g, Clock::Game);
     let ev = play(&mut g, &["d4d5", "a6c4"]);
-    assert!(!ev.iter().any(|e| matches!(e, Event::PeriodEnd { .. })), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::PeriodEnd { .. })),
+        "{ev:?}"
+    );
     assert_eq!(g.phase(), Phase::PenaltyChoice(Side::Black));
     let ev = play(&mut g, &["accept:holding"]);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 1 }), "{ev:?}");
@@ -618,4 +717,12 @@ fn r47_the_game_clock_cannot_run_out_while_stopped() {
     let mut g = formation_running("");
     play(&mut g, &["timeout"]);
     expire_rejected(&mut g, Clock::Game);
+}
+
+#[test]
+fn r45_the_end_of_a_quarter_stops_the_game_clock() {
+    let (g, ev) = tackle_in_bounds("quarter-length: 1");
+    assert!(ev.contains(&Event::PeriodEnd { quarter: 1 }), "{ev:?}");
+    assert!(!g.clock_running());
+    assert!(!g.can_call_timeout());
 }

@@ -1,8 +1,8 @@
 //! Tests: setup and formation (3.1, 3.2, R2, R3, R21, R22).
 
 use zebra::rules::{
-    ActionError, Event, Foul, FoulKind, Formation, FormationCheck, FormationError, FormationFault, Game, Phase,
-    Settings, Side,
+    ActionError, Event, Formation, FormationCheck, FormationError, FormationFault, Foul, FoulKind,
+    Game, Phase, Settings, Side,
 };
 
 use super::support::{action, game, play, sq};
@@ -38,17 +38,34 @@ spot: d4
 /// A white formation at e5 that draws a dead-ball flag: the flag, the 5 yards, the down replayed.
 fn assert_white_formation_foul(text: &str, kind: FoulKind, fault: FormationFault) {
     let mut g = Game::new(Settings::timed());
-    assert_eq!(g.validate_formation(&formation(text)), Err(FormationCheck::Fault(fault)), "{text}");
+    assert_eq!(
+        g.validate_formation(&formation(text)),
+        Err(FormationCheck::Fault(fault)),
+        "{text}"
+    );
     let ev = play(&mut g, &[text]);
     let foul = Foul {
         side: Side::White,
         kind,
         spot: sq("e5"),
     };
-    assert!(matches!(ev[0], Event::FormationSet { side: Side::White, .. }), "{ev:?}");
+    assert!(
+        matches!(
+            ev[0],
+            Event::FormationSet {
+                side: Side::White,
+                ..
+            }
+        ),
+        "{ev:?}"
+    );
     assert_eq!(ev[1], Event::Flag(foul), "{text}");
     assert_eq!(ev[2], Event::PenaltyEnforced(foul), "{text}");
-    assert_eq!((g.spot(), g.down(), g.offense()), (sq("e4"), 1, Side::White), "{text}");
+    assert_eq!(
+        (g.spot(), g.down(), g.offense()),
+        (sq("e4"), 1, Side::White),
+        "{text}"
+    );
     assert_eq!(g.phase(), Phase::Formation(Side::White));
     assert!(g.board().occupied().is_empty());
 }
@@ -57,7 +74,11 @@ fn assert_white_formation_foul(text: &str, kind: FoulKind, fault: FormationFault
 fn assert_black_defense_foul(text: &str, kind: FoulKind, fault: FormationFault) {
     let mut g = Game::new(Settings::timed());
     play(&mut g, &[WHITE_OFFENSE]);
-    assert_eq!(g.validate_formation(&formation(text)), Err(FormationCheck::Fault(fault)), "{text}");
+    assert_eq!(
+        g.validate_formation(&formation(text)),
+        Err(FormationCheck::Fault(fault)),
+        "{text}"
+    );
     let ev = play(&mut g, &[text]);
     let foul = Foul {
         side: Side::Black,
@@ -66,7 +87,11 @@ fn assert_black_defense_foul(text: &str, kind: FoulKind, fault: FormationFault) 
     };
     assert!(ev.contains(&Event::Flag(foul)), "{text}: {ev:?}");
     assert!(ev.contains(&Event::PenaltyEnforced(foul)), "{text}: {ev:?}");
-    assert_eq!((g.spot(), g.down(), g.offense()), (sq("e6"), 1, Side::White), "{text}");
+    assert_eq!(
+        (g.spot(), g.down(), g.offense()),
+        (sq("e6"), 1, Side::White),
+        "{text}"
+    );
     assert_eq!(g.phase(), Phase::Formation(Side::White));
     assert!(g.board().occupied().is_empty());
 }
@@ -99,7 +124,10 @@ spot: e5
 "#,
     );
     play(&mut g, &["e7e8"]);
-    assert_eq!((g.offense(), g.spot(), g.down()), (Side::Black, sq("d4"), 1));
+    assert_eq!(
+        (g.offense(), g.spot(), g.down()),
+        (Side::Black, sq("d4"), 1)
+    );
     assert_eq!(g.line_to_gain().number(), 2);
     // A white drive after a black touchdown.
     let mut g = game(
@@ -118,7 +146,10 @@ spot: d4
 "#,
     );
     play(&mut g, &["d2d1"]);
-    assert_eq!((g.offense(), g.spot(), g.down()), (Side::White, sq("e5"), 1));
+    assert_eq!(
+        (g.offense(), g.spot(), g.down()),
+        (Side::White, sq("e5"), 1)
+    );
     assert_eq!(g.line_to_gain().number(), 7);
 }
 
@@ -126,10 +157,22 @@ spot: d4
 fn rule_3_2_the_offense_forms_first_then_the_defense() {
     let mut g = Game::new(Settings::timed());
     let ev = play(&mut g, &[WHITE_OFFENSE]);
-    assert_eq!(ev, vec![Event::FormationSet { side: Side::White, pieces: 7 }]);
+    assert_eq!(
+        ev,
+        vec![Event::FormationSet {
+            side: Side::White,
+            pieces: 7
+        }]
+    );
     assert_eq!(g.phase(), Phase::Formation(Side::Black));
     let ev = play(&mut g, &[BLACK_DEFENSE]);
-    assert_eq!(ev, vec![Event::FormationSet { side: Side::Black, pieces: 7 }]);
+    assert_eq!(
+        ev,
+        vec![Event::FormationSet {
+            side: Side::Black,
+            pieces: 7
+        }]
+    );
     assert_eq!(g.phase(), Phase::Motion);
     assert!(g.flags().is_empty());
     assert_eq!(g.board().count_side(Side::White), 7);
@@ -150,7 +193,10 @@ fn rule_3_2_black_offense_forms_at_or_behind_rank_4() {
 #[test]
 fn r3_the_offense_may_stand_on_the_line_of_scrimmage() {
     let g = Game::new(Settings::timed());
-    assert_eq!(g.validate_formation(&formation("[Pa5,Pb5,Nc5,Bd5,Pe5,Rf5,Qg5]")), Ok(()));
+    assert_eq!(
+        g.validate_formation(&formation("[Pa5,Pb5,Nc5,Bd5,Pe5,Rf5,Qg5]")),
+        Ok(())
+    );
 }
 
 #[test]
@@ -279,18 +325,35 @@ fn r22_faults_are_checked_in_the_published_order() {
     play(&mut g, &[WHITE_OFFENSE]);
     assert_eq!(
         g.validate_formation(&formation("[Rb8,Kd8,Nc7,Bf7,Rg7,Pd6,Ph4]")),
-        Err(FormationCheck::Fault(FormationFault::KingOnDefense(sq("d8"))))
+        Err(FormationCheck::Fault(FormationFault::KingOnDefense(sq(
+            "d8"
+        ))))
     );
 }
 
 #[test]
 fn r22_faults_draw_the_fouls_of_7_1() {
     assert_eq!(FormationFault::TooManyMen(8).foul(), FoulKind::TooManyMen);
-    assert_eq!(FormationFault::TooFewPieces(6).foul(), FoulKind::IllegalFormation);
-    assert_eq!(FormationFault::TooFewPawns(1).foul(), FoulKind::IllegalFormation);
-    assert_eq!(FormationFault::NoSnapper(sq("e5")).foul(), FoulKind::IllegalFormation);
-    assert_eq!(FormationFault::KingOnDefense(sq("d8")).foul(), FoulKind::IllegalFormation);
-    assert_eq!(FormationFault::WrongSide(sq("a5")).foul(), FoulKind::Offsides);
+    assert_eq!(
+        FormationFault::TooFewPieces(6).foul(),
+        FoulKind::IllegalFormation
+    );
+    assert_eq!(
+        FormationFault::TooFewPawns(1).foul(),
+        FoulKind::IllegalFormation
+    );
+    assert_eq!(
+        FormationFault::NoSnapper(sq("e5")).foul(),
+        FoulKind::IllegalFormation
+    );
+    assert_eq!(
+        FormationFault::KingOnDefense(sq("d8")).foul(),
+        FoulKind::IllegalFormation
+    );
+    assert_eq!(
+        FormationFault::WrongSide(sq("a5")).foul(),
+        FoulKind::Offsides
+    );
 }
 
 #[test]
@@ -303,7 +366,10 @@ fn r22_a_black_offense_beyond_its_line_is_offsides_toward_rank_8() {
         spot: sq("d4"),
     };
     assert!(ev.contains(&Event::PenaltyEnforced(foul)), "{ev:?}");
-    assert_eq!((g.offense(), g.spot(), g.down()), (Side::Black, sq("d5"), 1));
+    assert_eq!(
+        (g.offense(), g.spot(), g.down()),
+        (Side::Black, sq("d5"), 1)
+    );
 }
 
 #[test]
@@ -317,14 +383,19 @@ fn r22_a_white_defense_beyond_its_line_moves_black_forward() {
         spot: sq("d4"),
     };
     assert!(ev.contains(&Event::PenaltyEnforced(foul)), "{ev:?}");
-    assert_eq!((g.offense(), g.spot(), g.down()), (Side::Black, sq("d3"), 1));
+    assert_eq!(
+        (g.offense(), g.spot(), g.down()),
+        (Side::Black, sq("d3"), 1)
+    );
 }
 
 #[test]
 fn r21_more_pieces_of_a_role_than_the_sideline_is_rejected() {
     let mut g = Game::new(Settings::timed());
     let before = g.clone();
-    let err = g.apply(&action("[Pd5,Pe5,Qe4,Ke3,Rc3,Rf4,Rg5]")).unwrap_err();
+    let err = g
+        .apply(&action("[Pd5,Pe5,Qe4,Ke3,Rc3,Rf4,Rg5]"))
+        .unwrap_err();
     assert_eq!(
         err,
         ActionError::Formation(FormationError::NotOnSideline {
@@ -341,12 +412,19 @@ fn r21_a_square_the_other_team_holds_is_rejected() {
     let mut g = Game::new(Settings::timed());
     play(&mut g, &[WHITE_OFFENSE]);
     let before = g.clone();
-    let err = g.apply(&action("[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe5]")).unwrap_err();
-    assert_eq!(err, ActionError::Formation(FormationError::SquareTaken(sq("e5"))));
+    let err = g
+        .apply(&action("[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe5]"))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ActionError::Formation(FormationError::SquareTaken(sq("e5")))
+    );
     assert_eq!(g, before);
     assert_eq!(
         g.validate_formation(&formation("[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe5]")),
-        Err(FormationCheck::Unplaceable(FormationError::SquareTaken(sq("e5"))))
+        Err(FormationCheck::Unplaceable(FormationError::SquareTaken(
+            sq("e5")
+        )))
     );
 }
 
@@ -387,6 +465,12 @@ to-gain: 6
     );
     play(&mut g, &[WHITE_OFFENSE]);
     let ev = play(&mut g, &["[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Kf6]"]);
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
-    assert_eq!((g.spot(), g.down(), g.line_to_gain().number()), (sq("e6"), 1, 8));
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
+    assert_eq!(
+        (g.spot(), g.down(), g.line_to_gain().number()),
+        (sq("e6"), 1, 8)
+    );
 }

@@ -69,7 +69,10 @@ fn rule_3_3_motion_may_be_skipped() {
 #[test]
 fn rule_3_3_motion_continues_one_piece_at_a_time_until_the_snap() {
     let mut g = in_motion();
-    play(&mut g, &["c3>b3", "pass", "g5>h5", "c7>c6", "f4>f2", "pass"]);
+    play(
+        &mut g,
+        &["c3>b3", "pass", "g5>h5", "c7>c6", "f4>f2", "pass"],
+    );
     assert_eq!(g.phase(), Phase::Motion);
     let ev = play(&mut g, &["snap"]);
     assert_eq!(
@@ -95,19 +98,34 @@ fn r4_each_offensive_piece_moves_at_most_once() {
     let mut g = in_motion();
     play(&mut g, &["c3>b3", "pass"]);
     let before = g.clone();
-    assert_eq!(g.apply(&action("b3>a3")), Err(ActionError::AlreadyMoved(sq("b3"))));
+    assert_eq!(
+        g.apply(&action("b3>a3")),
+        Err(ActionError::AlreadyMoved(sq("b3")))
+    );
     assert_eq!(g, before);
-    assert!(!g.legal_action_list().iter().any(|a| matches!(a, Action::Motion { from, .. } if *from == sq("b3"))));
+    assert!(!g
+        .legal_action_list()
+        .iter()
+        .any(|a| matches!(a, Action::Motion { from, .. } if *from == sq("b3"))));
 }
 
 #[test]
 fn r4_the_snapper_may_not_move() {
     let mut g = in_motion();
     let before = g.clone();
-    assert_eq!(g.apply(&action("e5>a1")), Err(ActionError::SnapperMoved(sq("e5"))));
-    assert_eq!(g.apply(&action("e5>e6")), Err(ActionError::SnapperMoved(sq("e5"))));
+    assert_eq!(
+        g.apply(&action("e5>a1")),
+        Err(ActionError::SnapperMoved(sq("e5")))
+    );
+    assert_eq!(
+        g.apply(&action("e5>e6")),
+        Err(ActionError::SnapperMoved(sq("e5")))
+    );
     assert_eq!(g, before);
-    assert!(!g.legal_action_list().iter().any(|a| matches!(a, Action::Motion { from, .. } if *from == sq("e5"))));
+    assert!(!g
+        .legal_action_list()
+        .iter()
+        .any(|a| matches!(a, Action::Motion { from, .. } if *from == sq("e5"))));
 }
 
 #[test]
@@ -124,7 +142,10 @@ fn r4_a_motion_may_go_to_any_empty_square_at_or_behind_the_line() {
 fn r4_a_motion_onto_a_taken_square_is_rejected() {
     let mut g = in_motion();
     let before = g.clone();
-    assert_eq!(g.apply(&action("c3>e3")), Err(ActionError::SquareTaken(sq("e3"))));
+    assert_eq!(
+        g.apply(&action("c3>e3")),
+        Err(ActionError::SquareTaken(sq("e3")))
+    );
     assert_eq!(g, before);
 }
 
@@ -175,9 +196,17 @@ fn r5_a_reaction_onto_the_line_of_scrimmage_is_offsides() {
 fn r5_a_reaction_next_to_an_offensive_piece_is_encroachment() {
     let mut g = in_motion();
     play(&mut g, &["c3>b3"]);
-    assert_eq!(g.presnap_foul(&action("c7>c4")), Some(FoulKind::Encroachment));
+    assert_eq!(
+        g.presnap_foul(&action("c7>c4")),
+        Some(FoulKind::Encroachment)
+    );
     let ev = play(&mut g, &["c7>c4"]);
-    assert_dead_ball(&g, &ev, foul(Side::Black, FoulKind::Encroachment, "e5"), "e6");
+    assert_dead_ball(
+        &g,
+        &ev,
+        foul(Side::Black, FoulKind::Encroachment, "e5"),
+        "e6",
+    );
 }
 
 #[test]
@@ -203,10 +232,18 @@ fn r5_reaction_fouls_are_legal_actions() {
 fn r25_bringing_a_piece_from_the_sideline_in_motion_is_illegal_substitution() {
     let mut g = in_motion();
     assert!(is_legal(&g, "@N>a1"));
-    assert_eq!(g.presnap_foul(&action("@N>a1")), Some(FoulKind::IllegalSubstitution));
+    assert_eq!(
+        g.presnap_foul(&action("@N>a1")),
+        Some(FoulKind::IllegalSubstitution)
+    );
     let ev = play(&mut g, &["@N>a1"]);
     assert_eq!(ev[0], Event::Substituted { side: Side::White });
-    assert_dead_ball(&g, &ev, foul(Side::White, FoulKind::IllegalSubstitution, "e5"), "e4");
+    assert_dead_ball(
+        &g,
+        &ev,
+        foul(Side::White, FoulKind::IllegalSubstitution, "e5"),
+        "e4",
+    );
 }
 
 #[test]
@@ -215,7 +252,12 @@ fn r25_taking_a_piece_to_the_sideline_in_motion_is_illegal_substitution() {
     assert!(is_legal(&g, "c3>@"));
     let ev = play(&mut g, &["c3>@"]);
     assert_eq!(ev[0], Event::Substituted { side: Side::White });
-    assert_dead_ball(&g, &ev, foul(Side::White, FoulKind::IllegalSubstitution, "e5"), "e4");
+    assert_dead_ball(
+        &g,
+        &ev,
+        foul(Side::White, FoulKind::IllegalSubstitution, "e5"),
+        "e4",
+    );
 }
 
 #[test]
@@ -225,12 +267,22 @@ fn r25_a_defensive_substitution_in_reaction_is_illegal_substitution() {
     assert!(is_legal(&g, "@P>a8"));
     let ev = play(&mut g, &["@P>a8"]);
     assert_eq!(ev[0], Event::Substituted { side: Side::Black });
-    assert_dead_ball(&g, &ev, foul(Side::Black, FoulKind::IllegalSubstitution, "e5"), "e6");
+    assert_dead_ball(
+        &g,
+        &ev,
+        foul(Side::Black, FoulKind::IllegalSubstitution, "e5"),
+        "e6",
+    );
 
     let mut g = in_motion();
     play(&mut g, &["c3>b3"]);
     let ev = play(&mut g, &["c7>@"]);
-    assert_dead_ball(&g, &ev, foul(Side::Black, FoulKind::IllegalSubstitution, "e5"), "e6");
+    assert_dead_ball(
+        &g,
+        &ev,
+        foul(Side::Black, FoulKind::IllegalSubstitution, "e5"),
+        "e6",
+    );
 }
 
 #[test]

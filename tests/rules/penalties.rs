@@ -1,7 +1,8 @@
 //! Tests: penalties (7.1, 7.2, 7.3, R6, R15, R39-R43).
 
 use zebra::rules::{
-    Action, ActionError, Clock, Decision, DecisionKind, Event, Foul, FoulKind, Game, Phase, PlayEnd, Settings, Side,
+    Action, ActionError, Clock, Decision, DecisionKind, Event, Foul, FoulKind, Game, Phase,
+    PlayEnd, Settings, Side,
 };
 
 use super::support::{action, game, play, sq};
@@ -64,7 +65,12 @@ fn defensive_holding() -> (Game, Vec<Event>) {
     assert_eq!(g.phase(), Phase::Action(Side::White));
     assert_eq!(g.flags(), &[f]);
     let ev = play(&mut g, &["c4a4"]);
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::OutOfBounds }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::OutOfBounds
+        }),
+        "{ev:?}"
+    );
     penalty_choice(&g, Side::White);
     (g, ev)
 }
@@ -86,7 +92,10 @@ fn offensive_holding() -> Game {
 "#,
     );
     let ev = play(&mut g, &["d6d5", "d4d5"]);
-    assert!(ev.contains(&Event::Flag(foul(Side::White, FoulKind::Holding, "d4"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Flag(foul(Side::White, FoulKind::Holding, "d4"))),
+        "{ev:?}"
+    );
     let ev = play(&mut g, &["a6c4"]);
     assert!(ev.contains(&Event::Tackle { at: sq("c4") }), "{ev:?}");
     penalty_choice(&g, Side::Black);
@@ -99,15 +108,60 @@ fn offensive_holding() -> Game {
 fn rule_7_1_every_pre_snap_foul_costs_five_yards_from_the_line_and_replays_the_down() {
     let white_in_motion = [WHITE_OFFENSE, BLACK_DEFENSE];
     let cases: Vec<(Vec<&str>, Option<Clock>, Side, FoulKind)> = vec![
-        (vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>c6"], None, Side::White, FoulKind::FalseStart),
-        (vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>b3", "c7>h2"], None, Side::Black, FoulKind::Offsides),
-        (vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>b3", "c7>c4"], None, Side::Black, FoulKind::Encroachment),
-        (vec!["[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5,Ra1]"], None, Side::White, FoulKind::TooManyMen),
-        (vec![WHITE_OFFENSE, "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6,Pa6]"], None, Side::Black, FoulKind::TooManyMen),
-        (vec!["[Pd5,Pf5,Qe4,Ke3,Nc3,Bf4,Rg5]"], None, Side::White, FoulKind::IllegalFormation),
-        (white_in_motion.to_vec(), Some(Clock::Play), Side::White, FoulKind::DelayOfGame),
-        (vec![WHITE_OFFENSE, BLACK_DEFENSE, "@P>a1"], None, Side::White, FoulKind::IllegalSubstitution),
-        (vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>b3", "b8>@"], None, Side::Black, FoulKind::IllegalSubstitution),
+        (
+            vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>c6"],
+            None,
+            Side::White,
+            FoulKind::FalseStart,
+        ),
+        (
+            vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>b3", "c7>h2"],
+            None,
+            Side::Black,
+            FoulKind::Offsides,
+        ),
+        (
+            vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>b3", "c7>c4"],
+            None,
+            Side::Black,
+            FoulKind::Encroachment,
+        ),
+        (
+            vec!["[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5,Ra1]"],
+            None,
+            Side::White,
+            FoulKind::TooManyMen,
+        ),
+        (
+            vec![WHITE_OFFENSE, "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6,Pa6]"],
+            None,
+            Side::Black,
+            FoulKind::TooManyMen,
+        ),
+        (
+            vec!["[Pd5,Pf5,Qe4,Ke3,Nc3,Bf4,Rg5]"],
+            None,
+            Side::White,
+            FoulKind::IllegalFormation,
+        ),
+        (
+            white_in_motion.to_vec(),
+            Some(Clock::Play),
+            Side::White,
+            FoulKind::DelayOfGame,
+        ),
+        (
+            vec![WHITE_OFFENSE, BLACK_DEFENSE, "@P>a1"],
+            None,
+            Side::White,
+            FoulKind::IllegalSubstitution,
+        ),
+        (
+            vec![WHITE_OFFENSE, BLACK_DEFENSE, "c3>b3", "b8>@"],
+            None,
+            Side::Black,
+            FoulKind::IllegalSubstitution,
+        ),
     ];
     for (actions, clock, side, kind) in cases {
         let mut g = game(
@@ -140,11 +194,23 @@ to-gain: 8
             panic!("{kind}: rejected");
         };
         let f = foul(side, kind, "e5");
-        let at = ev.iter().position(|e| *e == Event::Flag(f)).unwrap_or_else(|| panic!("{kind}: {ev:?}"));
+        let at = ev
+            .iter()
+            .position(|e| *e == Event::Flag(f))
+            .unwrap_or_else(|| panic!("{kind}: {ev:?}"));
         let tail = ev.split_off(at);
         assert_eq!(tail[1], Event::PenaltyEnforced(f), "{kind}");
         let new_spot = if side == Side::White { "e4" } else { "e6" };
-        assert_eq!(tail.last(), Some(&Event::NextPlay { offense: Side::White, down: 3, spot: sq(new_spot), to_gain: 8 }), "{kind}");
+        assert_eq!(
+            tail.last(),
+            Some(&Event::NextPlay {
+                offense: Side::White,
+                down: 3,
+                spot: sq(new_spot),
+                to_gain: 8
+            }),
+            "{kind}"
+        );
         assert_series(&g, Side::White, 3, new_spot, 8);
         // Dead-ball fouls are enforced at once: no choice, a cleared field, a stopped clock.
         assert_eq!(g.phase(), Phase::Formation(Side::White), "{kind}");
@@ -160,8 +226,14 @@ fn r6_a_dead_ball_foul_cannot_be_accepted_or_declined() {
     let mut g = Game::new(Settings::timed());
     play(&mut g, &[WHITE_OFFENSE, BLACK_DEFENSE, "c3>c6"]);
     let before = g.clone();
-    assert!(matches!(g.apply(&action("decline")), Err(ActionError::NotNow { .. })));
-    assert!(matches!(g.apply(&action("accept:false-start")), Err(ActionError::NotNow { .. })));
+    assert!(matches!(
+        g.apply(&action("decline")),
+        Err(ActionError::NotNow { .. })
+    ));
+    assert!(matches!(
+        g.apply(&action("accept:false-start")),
+        Err(ActionError::NotNow { .. })
+    ));
     assert_eq!(g, before);
 }
 
@@ -185,7 +257,10 @@ to-gain: 6
 "#,
     );
     let ev = play(&mut g, &["d6>a2"]);
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "e6", 8);
 }
 
@@ -208,7 +283,14 @@ spot: d4
 "#,
     );
     let ev = g.expire(Clock::Play).unwrap();
-    assert!(ev.contains(&Event::PenaltyEnforced(foul(Side::Black, FoulKind::DelayOfGame, "d4"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PenaltyEnforced(foul(
+            Side::Black,
+            FoulKind::DelayOfGame,
+            "d4"
+        ))),
+        "{ev:?}"
+    );
     assert_series(&g, Side::Black, 2, "d5", 2);
 }
 
@@ -233,7 +315,14 @@ spot: e2
 "#,
     );
     let ev = g.expire(Clock::Play).unwrap();
-    assert!(ev.contains(&Event::PenaltyEnforced(foul(Side::White, FoulKind::DelayOfGame, "e2"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PenaltyEnforced(foul(
+            Side::White,
+            FoulKind::DelayOfGame,
+            "e2"
+        ))),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 2, "e2", 4);
 }
 
@@ -257,12 +346,20 @@ spot: e7
     );
     play(&mut g, &["[Pd7,Pe7,Qe6,Ke5,Nc5,Bf6,Rg7]"]);
     let ev = play(&mut g, &["[Pa8,Pb8,Nc8,Bd8,Re8,Qf8,Rg6]"]);
-    assert!(ev.contains(&Event::PenaltyEnforced(foul(Side::Black, FoulKind::Offsides, "e7"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PenaltyEnforced(foul(
+            Side::Black,
+            FoulKind::Offsides,
+            "e7"
+        ))),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 2, "e7", 8);
 }
 
 #[test]
-fn r15_ten_yards_against_the_offense_stop_at_its_2_yard_rank_and_r42_accepting_wipes_out_a_safety() {
+fn r15_ten_yards_against_the_offense_stop_at_its_2_yard_rank_and_r42_accepting_wipes_out_a_safety()
+{
     let mut g = action_phase(
         "offense: white\nturn: black\nspot: e3",
         r#"
@@ -277,7 +374,10 @@ fn r15_ten_yards_against_the_offense_stop_at_its_2_yard_rank_and_r42_accepting_w
 "#,
     );
     let ev = play(&mut g, &["d4d3", "d2d3"]);
-    assert!(ev.contains(&Event::Flag(foul(Side::White, FoulKind::Holding, "d2"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Flag(foul(Side::White, FoulKind::Holding, "d2"))),
+        "{ev:?}"
+    );
     play(&mut g, &["f3e1"]);
     penalty_choice(&g, Side::Black);
     let mut declined = g.clone();
@@ -286,7 +386,10 @@ fn r15_ten_yards_against_the_offense_stop_at_its_2_yard_rank_and_r42_accepting_w
     assert_eq!(declined.score(Side::Black), 2);
 
     let ev = play(&mut g, &["accept:holding"]);
-    assert!(!ev.iter().any(|e| matches!(e, Event::Safety { .. })), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Safety { .. })),
+        "{ev:?}"
+    );
     assert_eq!(g.score(Side::Black), 0);
     assert_series(&g, Side::White, 1, "e2", 5);
 }
@@ -307,11 +410,26 @@ fn r15_defensive_pass_interference_in_the_end_zone_is_spotted_at_the_1_yard_line
 "#,
     );
     let ev = play(&mut g, &["e4^e8", "b8c8"]);
-    assert!(ev.contains(&Event::Flag(foul(Side::Black, FoulKind::PassInterference, "c8"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Flag(foul(
+            Side::Black,
+            FoulKind::PassInterference,
+            "c8"
+        ))),
+        "{ev:?}"
+    );
     let ev = play(&mut g, &["b2b3"]);
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Incomplete }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Incomplete
+        }),
+        "{ev:?}"
+    );
     let ev = play(&mut g, &["accept:pass-interference"]);
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "c7", 8);
 }
 
@@ -327,7 +445,10 @@ fn r39_defensive_holding_is_10_yards_and_an_automatic_first_down() {
     let ev = play(&mut g, &["accept:holding"]);
     let f = foul(Side::Black, FoulKind::Holding, "d7");
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "e7", 8);
     assert!(!g.clock_running());
     assert!(g.flags().is_empty());
@@ -337,8 +458,16 @@ fn r39_defensive_holding_is_10_yards_and_an_automatic_first_down() {
 fn r42_declining_lets_the_play_stand() {
     let (mut g, _) = defensive_holding();
     let ev = play(&mut g, &["decline"]);
-    assert_eq!(ev[0], Event::PenaltyDeclined { kind: FoulKind::Holding });
-    assert!(!ev.iter().any(|e| matches!(e, Event::PenaltyEnforced(_))), "{ev:?}");
+    assert_eq!(
+        ev[0],
+        Event::PenaltyDeclined {
+            kind: FoulKind::Holding
+        }
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::PenaltyEnforced(_))),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 3, "b4", 7);
 }
 
@@ -346,8 +475,14 @@ fn r42_declining_lets_the_play_stand() {
 fn r39_offensive_holding_is_10_yards_from_the_previous_spot_and_replays_the_down() {
     let mut g = offensive_holding();
     let ev = play(&mut g, &["accept:holding"]);
-    assert_eq!(ev[0], Event::PenaltyEnforced(foul(Side::White, FoulKind::Holding, "d4")));
-    assert!(!ev.iter().any(|e| matches!(e, Event::FirstDown { .. })), "{ev:?}");
+    assert_eq!(
+        ev[0],
+        Event::PenaltyEnforced(foul(Side::White, FoulKind::Holding, "d4"))
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::FirstDown { .. })),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "e3", 7);
     assert_eq!(g.yards_to_go(), 20);
 
@@ -398,7 +533,10 @@ fn r40_illegal_contact_is_5_yards_and_an_automatic_first_down() {
     penalty_choice(&g, Side::White);
     let ev = play(&mut g, &["accept:illegal-contact"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "e6", 8);
 }
 
@@ -419,7 +557,13 @@ fn r40_contact_with_a_pawn_or_within_5_yards_or_after_a_pass_is_not_illegal_cont
 "#,
     );
     let ev = play(&mut g, &["c8c7"]);
-    assert!(ev.contains(&Event::Pushed { from: sq("c7"), to: sq("c6") }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Pushed {
+            from: sq("c7"),
+            to: sq("c6")
+        }),
+        "{ev:?}"
+    );
     assert!(g.flags().is_empty());
     // One rank beyond the line is within 5 yards.
     let mut g = action_phase(
@@ -440,6 +584,22 @@ fn r40_contact_with_a_pawn_or_within_5_yards_or_after_a_pass_is_not_illegal_cont
     // After a pass of the play.
     let mut g = action_phase(
         "offense: white\nturn: black\nspot: e5\nforward-pass: yes",
+        r#"
+8 . . r . . . . .
+7 . . B . . . . .
+6 . . . . . . . .
+5 . . . . . . . .
+4 . . Q* . . . . .
+3 . . . . . . . .
+2 . . . . . . . .
+1 . . . . . . . .
+"#,
+    );
+    play(&mut g, &["c8c7"]);
+    assert!(g.flags().is_empty());
+    // After the offense carried the ball beyond the line.
+    let mut g = action_phase(
+        "offense: white\nturn: black\nspot: e5\ncrossed: yes",
         r#"
 8 . . r . . . . .
 7 . . B . . . . .
@@ -474,19 +634,26 @@ fn r41_defensive_pass_interference_is_spotted_at_the_foul_with_an_automatic_firs
     let f = foul(Side::Black, FoulKind::PassInterference, "c6");
     assert!(ev.contains(&Event::Flag(f)), "{ev:?}");
     let ev = play(&mut g, &["b2b3"]);
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Incomplete }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Incomplete
+        }),
+        "{ev:?}"
+    );
     penalty_choice(&g, Side::White);
     let mut declined = g.clone();
     play(&mut declined, &["decline"]);
     assert_series(&declined, Side::White, 4, "e5", 7);
     let ev = play(&mut g, &["accept:pass-interference"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
-    assert!(ev.contains(&Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "c6", 8);
 }
 
 #[test]
-#[ignore = "engine bug: DPI behind the line keeps the foul's file (c5) instead of the previous spot e5"]
 fn r41_defensive_pass_interference_behind_the_line_is_enforced_from_the_previous_spot() {
     let mut g = action_phase(
         "offense: white\nspot: e5\ndown: 3",
@@ -502,7 +669,14 @@ fn r41_defensive_pass_interference_behind_the_line_is_enforced_from_the_previous
 "#,
     );
     let ev = play(&mut g, &["e4^c7", "b4c4"]);
-    assert!(ev.contains(&Event::Flag(foul(Side::Black, FoulKind::PassInterference, "c4"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Flag(foul(
+            Side::Black,
+            FoulKind::PassInterference,
+            "c4"
+        ))),
+        "{ev:?}"
+    );
     play(&mut g, &["g2g3", "accept:pass-interference"]);
     assert_series(&g, Side::White, 1, "e5", 7);
 }
@@ -525,7 +699,12 @@ fn r41_offensive_pass_interference_is_10_yards_and_loss_of_down() {
     let ev = play(&mut g, &["e4^e8", "h8g6", "c5c6"]);
     let f = foul(Side::White, FoulKind::PassInterference, "c6");
     assert!(ev.contains(&Event::Flag(f)), "{ev:?}");
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Incomplete }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Incomplete
+        }),
+        "{ev:?}"
+    );
     penalty_choice(&g, Side::Black);
     let ev = play(&mut g, &["accept:pass-interference"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
@@ -548,7 +727,13 @@ fn r41_a_push_while_a_direct_pass_is_in_flight_is_not_pass_interference() {
 "#,
     );
     play(&mut g, &["e4^e7", "c7c6"]);
-    assert!(!g.flags().iter().any(|f| f.kind == FoulKind::PassInterference), "{:?}", g.flags());
+    assert!(
+        !g.flags()
+            .iter()
+            .any(|f| f.kind == FoulKind::PassInterference),
+        "{:?}",
+        g.flags()
+    );
 }
 
 #[test]
@@ -570,7 +755,12 @@ fn r34_an_illegal_forward_pass_is_5_yards_from_the_spot_of_the_pass_and_loss_of_
     let f = foul(Side::White, FoulKind::IllegalForwardPass, "e7");
     assert!(ev.contains(&Event::Flag(f)), "{ev:?}");
     let ev = play(&mut g, &["h2f1", "b2b3"]);
-    assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Incomplete }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Incomplete
+        }),
+        "{ev:?}"
+    );
     penalty_choice(&g, Side::Black);
     let ev = play(&mut g, &["accept:illegal-forward-pass"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
@@ -594,21 +784,39 @@ fn r42_accepting_an_illegal_forward_pass_wipes_out_the_touchdown() {
 "#,
         );
         let ev = play(&mut g, &["d4^e8", "a1b3"]);
-        assert!(ev.contains(&Event::PlayOver { end: PlayEnd::Touchdown }), "{ev:?}");
-        assert_eq!(g.flags(), &[foul(Side::White, FoulKind::IllegalForwardPass, "d4")]);
-        assert_eq!(g.score(Side::White), 0, "the score waits for the penalty decision");
+        assert!(
+            ev.contains(&Event::PlayOver {
+                end: PlayEnd::Touchdown
+            }),
+            "{ev:?}"
+        );
+        assert_eq!(
+            g.flags(),
+            &[foul(Side::White, FoulKind::IllegalForwardPass, "d4")]
+        );
+        assert_eq!(
+            g.score(Side::White),
+            0,
+            "the score waits for the penalty decision"
+        );
         penalty_choice(&g, Side::Black);
         g
     };
     let mut g = build();
     let ev = play(&mut g, &["accept:illegal-forward-pass"]);
-    assert!(!ev.iter().any(|e| matches!(e, Event::Touchdown { .. })), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Touchdown { .. })),
+        "{ev:?}"
+    );
     assert_eq!(g.score(Side::White), 0);
     assert_series(&g, Side::White, 2, "d3", 7);
 
     let mut g = build();
     let ev = play(&mut g, &["decline"]);
-    assert!(ev.contains(&Event::Touchdown { side: Side::White }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Touchdown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_eq!(g.score(Side::White), 7);
     assert_series(&g, Side::Black, 1, "d4", 2);
 }
@@ -630,8 +838,14 @@ fn r43_a_loss_of_down_on_fourth_down_is_a_turnover_on_downs() {
     );
     play(&mut g, &["e4^e8", "h8g6", "c5c6"]);
     let ev = play(&mut g, &["accept:pass-interference"]);
-    assert!(ev.contains(&Event::TurnoverOnDowns { side: Side::White }), "{ev:?}");
-    assert!(ev.contains(&Event::PossessionChanged { side: Side::Black }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::TurnoverOnDowns { side: Side::White }),
+        "{ev:?}"
+    );
+    assert!(
+        ev.contains(&Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::Black, 1, "d4", 2);
 }
 
@@ -657,9 +871,9 @@ fn r34_an_illegal_forward_pass_by_the_other_team_is_5_yards_for_the_snapping_tea
     penalty_choice(&g, Side::White);
     let ev = play(&mut g, &["accept:illegal-forward-pass"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
-    // The play is wiped out: White keeps the ball, 5 yards ahead of the spot of the pass,
+    // The play is wiped out: White keeps the ball, 5 yards ahead of the previous spot,
     // the down replayed.
-    assert_series(&g, Side::White, 2, "d5", 7);
+    assert_series(&g, Side::White, 2, "e6", 7);
 }
 
 // ---- 7.3: enforcement ----
@@ -693,7 +907,10 @@ fn r42_with_several_flags_on_one_team_only_one_is_enforced() {
         ]
     );
     let ev = play(&mut g, &["accept:illegal-contact"]);
-    let enforced: Vec<&Event> = ev.iter().filter(|e| matches!(e, Event::PenaltyEnforced(_))).collect();
+    let enforced: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::PenaltyEnforced(_)))
+        .collect();
     assert_eq!(enforced, vec![&Event::PenaltyEnforced(contact)]);
     assert_series(&g, Side::White, 1, "e6", 8);
 }
@@ -715,8 +932,18 @@ fn r42_decline_declines_every_flag() {
     );
     play(&mut g, &["d5d6", "d7d6", "c4b4", "f8f7", "b4a4"]);
     let ev = play(&mut g, &["decline"]);
-    assert_eq!(ev[0], Event::PenaltyDeclined { kind: FoulKind::Holding });
-    assert_eq!(ev[1], Event::PenaltyDeclined { kind: FoulKind::IllegalContact });
+    assert_eq!(
+        ev[0],
+        Event::PenaltyDeclined {
+            kind: FoulKind::Holding
+        }
+    );
+    assert_eq!(
+        ev[1],
+        Event::PenaltyDeclined {
+            kind: FoulKind::IllegalContact
+        }
+    );
     assert_series(&g, Side::White, 2, "b4", 7);
 }
 
@@ -737,7 +964,10 @@ fn r42_only_the_first_flag_of_a_kind_per_team_counts() {
     );
     let ev = play(&mut g, &["d5d6", "d7d6", "f5f6", "f7f6"]);
     let flags: Vec<&Event> = ev.iter().filter(|e| matches!(e, Event::Flag(_))).collect();
-    assert_eq!(flags, vec![&Event::Flag(foul(Side::Black, FoulKind::Holding, "d7"))]);
+    assert_eq!(
+        flags,
+        vec![&Event::Flag(foul(Side::Black, FoulKind::Holding, "d7"))]
+    );
     assert_eq!(g.flags(), &[foul(Side::Black, FoulKind::Holding, "d7")]);
 }
 
@@ -757,11 +987,20 @@ fn rule_7_3_offsetting_penalties_replay_the_down() {
 "#,
     );
     let ev = play(&mut g, &["d6d5", "d4d5", "d6d5"]);
-    assert!(ev.contains(&Event::Flag(foul(Side::White, FoulKind::Holding, "d4"))), "{ev:?}");
-    assert!(ev.contains(&Event::Flag(foul(Side::Black, FoulKind::Holding, "d6"))), "{ev:?}");
+    assert!(
+        ev.contains(&Event::Flag(foul(Side::White, FoulKind::Holding, "d4"))),
+        "{ev:?}"
+    );
+    assert!(
+        ev.contains(&Event::Flag(foul(Side::Black, FoulKind::Holding, "d6"))),
+        "{ev:?}"
+    );
     let ev = play(&mut g, &["c4a4"]);
     assert!(ev.contains(&Event::OffsettingPenalties), "{ev:?}");
-    assert!(!ev.iter().any(|e| matches!(e, Event::PenaltyEnforced(_))), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::PenaltyEnforced(_))),
+        "{ev:?}"
+    );
     assert_eq!(
         ev.last(),
         Some(&Event::NextPlay {
@@ -794,7 +1033,13 @@ fn r42_accepting_a_defensive_foul_wipes_out_an_interception() {
         );
         // Black holds, then intercepts a throw onto its knight and runs out of bounds.
         let ev = play(&mut g, &["d4d5", "d6d5", "e4^f7"]);
-        assert!(ev.contains(&Event::Intercepted { side: Side::Black, at: sq("f7") }), "{ev:?}");
+        assert!(
+            ev.contains(&Event::Intercepted {
+                side: Side::Black,
+                at: sq("f7")
+            }),
+            "{ev:?}"
+        );
         let ev = play(&mut g, &["f7h6"]);
         assert!(ev.contains(&Event::OutOfBounds { at: sq("h6") }), "{ev:?}");
         penalty_choice(&g, Side::White);
@@ -802,11 +1047,120 @@ fn r42_accepting_a_defensive_foul_wipes_out_an_interception() {
     };
     let mut g = build();
     let ev = play(&mut g, &["accept:holding"]);
-    assert!(!ev.iter().any(|e| matches!(e, Event::PossessionChanged { .. })), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::PossessionChanged { .. })),
+        "{ev:?}"
+    );
     assert_series(&g, Side::White, 1, "e7", 8);
 
     let mut g = build();
     let ev = play(&mut g, &["decline"]);
-    assert!(ev.contains(&Event::PossessionChanged { side: Side::Black }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
     assert_series(&g, Side::Black, 1, "d4", 2);
+}
+
+// ---- the same table with Black on offense (toward rank 1) ----
+
+#[test]
+fn r39_defensive_holding_against_black_moves_the_ball_toward_rank_1() {
+    let mut g = action_phase(
+        "offense: black\nspot: d4\ndown: 3",
+        r#"
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . . . . .
+5 . . . . . q* . .
+4 . . . . . . . .
+3 . . . r . . . .
+2 . . . P . . . .
+1 . . . . . . . .
+"#,
+    );
+    // Black's rook pushes the d2 pawn to d1; the pawn pushes the rook straight back: holding.
+    let ev = play(&mut g, &["d3d2", "d1d2"]);
+    let f = foul(Side::White, FoulKind::Holding, "d1");
+    assert!(ev.contains(&Event::Flag(f)), "{ev:?}");
+    let ev = play(&mut g, &["f5h5"]);
+    assert!(ev.contains(&Event::OutOfBounds { at: sq("h5") }), "{ev:?}");
+    penalty_choice(&g, Side::Black);
+    let ev = play(&mut g, &["accept:holding"]);
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::Black }),
+        "{ev:?}"
+    );
+    assert_series(&g, Side::Black, 1, "d2", 1);
+}
+
+#[test]
+fn r34_an_illegal_forward_pass_by_black_is_5_yards_back_toward_rank_8() {
+    let mut g = action_phase(
+        "offense: black\nspot: d4\ndown: 1\ncrossed: yes",
+        r#"
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . . . . .
+5 . . . . . . . .
+4 . . . . . . . .
+3 . . . . . . . .
+2 . . . k* . . . .
+1 . . . . . . N .
+"#,
+    );
+    let ev = play(&mut g, &["d2^b1", "g1h3", "d2c2"]);
+    assert!(
+        ev.contains(&Event::Flag(foul(
+            Side::Black,
+            FoulKind::IllegalForwardPass,
+            "d2"
+        ))),
+        "{ev:?}"
+    );
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Incomplete
+        }),
+        "{ev:?}"
+    );
+    play(&mut g, &["accept:illegal-forward-pass"]);
+    assert_series(&g, Side::Black, 2, "d3", 2);
+}
+
+#[test]
+fn r15_black_defensive_pass_interference_in_whites_end_zone_is_spotted_on_rank_2() {
+    let mut g = action_phase(
+        "offense: black\nspot: d4",
+        r#"
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . . . . .
+5 . . . . k* . . .
+4 . . . . . . . .
+3 . . . . . . . .
+2 . . . . . . . .
+1 . R r . . . . .
+"#,
+    );
+    // Black throws to e1; White's rook on b1 pushes Black's rook on c1 (which could reach e1).
+    let ev = play(&mut g, &["e5^e1", "b1c1"]);
+    assert!(
+        ev.contains(&Event::Flag(foul(
+            Side::White,
+            FoulKind::PassInterference,
+            "c1"
+        ))),
+        "{ev:?}"
+    );
+    let ev = play(&mut g, &["e5d5"]);
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::Incomplete
+        }),
+        "{ev:?}"
+    );
+    play(&mut g, &["accept:pass-interference"]);
+    assert_series(&g, Side::Black, 1, "c2", 1);
 }

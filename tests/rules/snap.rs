@@ -6,13 +6,21 @@ use super::support::{action, game, play, sq};
 
 /// A motion-phase diagram for `offense` with the ball on `spot` and the given board rows.
 fn motion(offense: &str, spot: &str, rows: &str) -> Game {
-    game(&format!("offense: {offense}\nphase: motion\nspot: {spot}\n{rows}"))
+    game(&format!(
+        "offense: {offense}\nphase: motion\nspot: {spot}\n{rows}"
+    ))
 }
 
 #[test]
 fn rule_3_4_the_snap_goes_to_the_piece_directly_behind_the_snapper() {
     let mut g = Game::new(Settings::timed());
-    play(&mut g, &["[Pd5,Pe5,Ke4,Qe3,Nc3,Bf4,Rg5]", "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]"]);
+    play(
+        &mut g,
+        &[
+            "[Pd5,Pe5,Ke4,Qe3,Nc3,Bf4,Rg5]",
+            "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]",
+        ],
+    );
     assert!(!g.clock_running());
     assert_eq!(g.snap_receiver(), Some(sq("e4")));
     let ev = play(&mut g, &["snap"]);
@@ -228,7 +236,10 @@ fn r56_after_the_snap_the_offense_moves_first_then_the_teams_alternate() {
     );
     play(&mut g, &["snap"]);
     assert_eq!(g.phase(), Phase::Action(Side::White));
-    assert_eq!(g.decision().map(|d| (d.side, d.kind)), Some((Side::White, DecisionKind::Move)));
+    assert_eq!(
+        g.decision().map(|d| (d.side, d.kind)),
+        Some((Side::White, DecisionKind::Move))
+    );
     assert_eq!(g.play_turns(), 0);
     play(&mut g, &["e4f3"]);
     assert_eq!(g.phase(), Phase::Action(Side::Black));
@@ -252,13 +263,25 @@ fn r56_after_the_snap_the_offense_moves_first_then_the_teams_alternate() {
 fn rule_3_4_the_snap_is_only_possible_in_motion() {
     let mut g = Game::new(Settings::timed());
     let before = g.clone();
-    assert!(matches!(g.apply(&action("snap")), Err(ActionError::NotNow { .. })));
+    assert!(matches!(
+        g.apply(&action("snap")),
+        Err(ActionError::NotNow { .. })
+    ));
     play(&mut g, &["[Pd5,Pe5,Ke4,Qe3,Nc3,Bf4,Rg5]"]);
-    assert!(matches!(g.apply(&action("snap")), Err(ActionError::NotNow { .. })));
+    assert!(matches!(
+        g.apply(&action("snap")),
+        Err(ActionError::NotNow { .. })
+    ));
     assert_ne!(g, before);
     play(&mut g, &["[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]", "c3>b3"]);
     // The defense's reaction is due: no snap now.
-    assert!(matches!(g.apply(&action("snap")), Err(ActionError::NotNow { .. })));
+    assert!(matches!(
+        g.apply(&action("snap")),
+        Err(ActionError::NotNow { .. })
+    ));
     play(&mut g, &["pass", "snap"]);
-    assert!(matches!(g.apply(&action("snap")), Err(ActionError::NotNow { .. })));
+    assert!(matches!(
+        g.apply(&action("snap")),
+        Err(ActionError::NotNow { .. })
+    ));
 }

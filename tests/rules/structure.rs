@@ -28,7 +28,9 @@ phase: formation
 }
 
 fn expire(g: &mut Game, clock: Clock) -> Vec<Event> {
-    g.expire(clock).unwrap_or_else(|e| panic!("{clock} rejected: {e}")).to_vec()
+    g.expire(clock)
+        .unwrap_or_else(|e| panic!("{clock} rejected: {e}"))
+        .to_vec()
 }
 
 #[test]
@@ -91,50 +93,79 @@ fn r1_spot_down_and_distance_carry_over_from_quarter_1_to_2() {
     );
     assert_eq!(g.quarter(), 2);
     assert_eq!(g.offense(), Side::White);
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (2, sq("b4"), 7));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (2, sq("b4"), 7)
+    );
     assert_eq!(g.phase(), Phase::Formation(Side::White));
     assert_eq!(g.plays_in_quarter(), 0);
 }
 
 #[test]
 fn r1_black_has_the_first_possession_of_the_second_half() {
-    let mut g = before_formation("offense: white\nspot: e6\ndown: 3\nquarter: 2\nquarter-length: 1");
+    let mut g =
+        before_formation("offense: white\nspot: e6\ndown: 3\nquarter: 2\nquarter-length: 1");
     let ev = expire(&mut g, Clock::Play);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 2 }), "{ev:?}");
-    assert!(ev.contains(&Event::PossessionChanged { side: Side::Black }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
     assert_eq!(g.quarter(), 3);
     assert_eq!(g.offense(), Side::Black);
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (1, sq("d4"), 2));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (1, sq("d4"), 2)
+    );
     assert_eq!(g.phase(), Phase::Formation(Side::Black));
 }
 
 #[test]
 fn r1_black_driving_at_halftime_restarts_at_its_own_20() {
-    let mut g = before_formation("offense: black\nspot: c2\ndown: 3\nto-gain: 1\nquarter: 2\nquarter-length: 1");
+    let mut g = before_formation(
+        "offense: black\nspot: c2\ndown: 3\nto-gain: 1\nquarter: 2\nquarter-length: 1",
+    );
     expire(&mut g, Clock::Play);
     assert_eq!(g.quarter(), 3);
     assert_eq!(g.offense(), Side::Black);
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (1, sq("d4"), 2));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (1, sq("d4"), 2)
+    );
 }
 
 #[test]
 fn r1_spot_down_and_distance_carry_over_from_quarter_3_to_4() {
-    let mut g = before_formation("offense: black\nspot: d6\ndown: 2\nquarter: 3\nquarter-length: 1");
+    let mut g =
+        before_formation("offense: black\nspot: d6\ndown: 2\nquarter: 3\nquarter-length: 1");
     let ev = expire(&mut g, Clock::Play);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 3 }), "{ev:?}");
-    assert!(!ev.iter().any(|e| matches!(e, Event::PossessionChanged { .. })), "{ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::PossessionChanged { .. })),
+        "{ev:?}"
+    );
     assert_eq!(g.quarter(), 4);
     assert_eq!(g.offense(), Side::Black);
     // Delay of game: 5 yards back (toward rank 8 for Black), down replayed.
-    assert_eq!((g.down(), g.spot(), g.line_to_gain().number()), (2, sq("d7"), 4));
+    assert_eq!(
+        (g.down(), g.spot(), g.line_to_gain().number()),
+        (2, sq("d7"), 4)
+    );
 }
 
 #[test]
 fn r16_a_tie_after_four_quarters_is_a_draw() {
-    let mut g = before_formation("offense: white\nspot: e5\nquarter: 4\nscore: 7-7\nquarter-length: 1");
+    let mut g =
+        before_formation("offense: white\nspot: e5\nquarter: 4\nscore: 7-7\nquarter-length: 1");
     let ev = expire(&mut g, Clock::Play);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 4 }), "{ev:?}");
-    assert_eq!(ev.last(), Some(&Event::GameOver { result: GameResult::Draw }));
+    assert_eq!(
+        ev.last(),
+        Some(&Event::GameOver {
+            result: GameResult::Draw
+        })
+    );
     assert_eq!(g.result(), Some(GameResult::Draw));
     assert_eq!(GameResult::Draw.pgn(), "1/2-1/2");
     assert!(g.is_over());
@@ -142,12 +173,19 @@ fn r16_a_tie_after_four_quarters_is_a_draw() {
 
 #[test]
 fn rule_1_1_more_points_after_four_quarters_wins() {
-    let mut g = before_formation("offense: white\nspot: e5\nquarter: 4\nscore: 9-7\nquarter-length: 1");
+    let mut g =
+        before_formation("offense: white\nspot: e5\nquarter: 4\nscore: 9-7\nquarter-length: 1");
     let ev = expire(&mut g, Clock::Play);
-    assert_eq!(ev.last(), Some(&Event::GameOver { result: GameResult::Win(Side::White) }));
+    assert_eq!(
+        ev.last(),
+        Some(&Event::GameOver {
+            result: GameResult::Win(Side::White)
+        })
+    );
     assert_eq!(g.result().map(|r| r.pgn()), Some("1-0"));
 
-    let mut g = before_formation("offense: black\nspot: d4\nquarter: 4\nscore: 3-10\nquarter-length: 1");
+    let mut g =
+        before_formation("offense: black\nspot: d4\nquarter: 4\nscore: 3-10\nquarter-length: 1");
     expire(&mut g, Clock::Play);
     assert_eq!(g.result(), Some(GameResult::Win(Side::Black)));
     assert_eq!(g.result().map(|r| r.pgn()), Some("0-1"));
@@ -155,9 +193,13 @@ fn rule_1_1_more_points_after_four_quarters_wins() {
 
 #[test]
 fn r16_the_game_ends_after_the_fourth_quarter_not_before() {
-    let mut g = before_formation("offense: white\nspot: e5\nquarter: 3\nscore: 9-7\nquarter-length: 1");
+    let mut g =
+        before_formation("offense: white\nspot: e5\nquarter: 3\nscore: 9-7\nquarter-length: 1");
     let ev = expire(&mut g, Clock::Play);
-    assert!(!ev.iter().any(|e| matches!(e, Event::GameOver { .. })), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::GameOver { .. })),
+        "{ev:?}"
+    );
     assert_eq!(g.result(), None);
     assert_eq!(g.quarter(), 4);
 }
@@ -209,7 +251,13 @@ fn r44_every_dead_ball_foul_counts_one_play() {
 fn r44_timeouts_do_not_count_as_plays() {
     let mut g = before_formation("offense: white\nspot: e5\nquarter-length: 1\nclock: running");
     let ev = play(&mut g, &["timeout"]);
-    assert_eq!(ev[0], Event::Timeout { side: Side::White, left: 2 });
+    assert_eq!(
+        ev[0],
+        Event::Timeout {
+            side: Side::White,
+            left: 2
+        }
+    );
     assert_eq!(g.plays_in_quarter(), 0);
     assert_eq!(g.quarter(), 1);
 }
@@ -228,7 +276,10 @@ fn r18_timed_quarters_do_not_end_by_counting_plays() {
 fn r18_play_count_quarters_ignore_the_game_clock() {
     let mut g = before_formation("offense: white\nspot: e5\nquarter-length: 5\nclock: running");
     let before = g.clone();
-    assert!(matches!(g.expire(Clock::Game), Err(ActionError::ClockNotRunning { .. })));
+    assert!(matches!(
+        g.expire(Clock::Game),
+        Err(ActionError::ClockNotRunning { .. })
+    ));
     assert_eq!(g, before);
 }
 
@@ -253,8 +304,14 @@ spot: e5
     );
     assert_eq!(g.possession(), Side::White);
     let ev = play(&mut g, &["g5f3"]);
-    assert!(ev.contains(&Event::TurnoverOnDowns { side: Side::White }), "{ev:?}");
-    assert!(ev.contains(&Event::PossessionChanged { side: Side::Black }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::TurnoverOnDowns { side: Side::White }),
+        "{ev:?}"
+    );
+    assert!(
+        ev.contains(&Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
     assert_eq!(g.offense(), Side::Black);
     assert_eq!(g.phase(), Phase::Formation(Side::Black));
 }

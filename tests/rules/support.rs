@@ -14,7 +14,8 @@ pub fn sq(s: &str) -> Square {
 }
 
 pub fn action(s: &str) -> Action {
-    s.parse().unwrap_or_else(|e| panic!("bad test notation '{s}': {e}"))
+    s.parse()
+        .unwrap_or_else(|e| panic!("bad test notation '{s}': {e}"))
 }
 
 /// Applies actions in notation, one after the other, and returns every event.
