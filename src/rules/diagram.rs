@@ -28,7 +28,10 @@
 //! `forward-pass`, `thrown` (any pass this play), `crossed`, `changed` (yes/no),
 //! `turns` (0), `moved` (squares that went in motion), `throw` (`d4^d7`, a pass in
 //! flight) and `throw-stage` (`defense` or `offense`: whose turn to reach an indirect
-//! pass). [`Game::to_diagram`] prints every key, and parsing it gives the game back.
+//! pass). [`Game::to_diagram`] prints every key, and parsing it gives the same diagram back
+//! for every phase but two it cannot describe: a pending penalty choice (the flags and the
+//! finished play are not in diagrams) and a finished game. The last turn's push (for
+//! holding) and a game clock that ran out during the play are not kept either.
 
 use std::fmt::Write;
 

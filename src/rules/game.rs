@@ -995,7 +995,10 @@ impl Game {
         });
         self.plays = 0;
         self.clock_expired = false;
-        self.clock_running = false;
+        if self.clock_running {
+            self.clock_running = false;
+            ev.push(Event::ClockStopped);
+        }
         if self.quarter == 4 {
             let result = match self.score[0].cmp(&self.score[1]) {
                 std::cmp::Ordering::Greater => GameResult::Win(Side::White),
