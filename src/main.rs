@@ -106,40 +106,34 @@ fn run(command: Command) -> Result<(), Failure> {
                 if rounds == 0 {
                     return Err(Failure::Usage("--rounds must be at least 1".into()));
                 }
-                let report = zebra::bench::movegen(seed, rounds);
-                if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string(&report).expect("a report serializes")
-                    );
-                } else {
-                    println!(
-                        "{} positions x {} rounds: {:.0} generations/s, {:.0} listed actions/s (one core)",
-                        report.positions, rounds, report.generations_per_second, report.actions_listed_per_second
-                    );
-                }
+                let r = zebra::bench::movegen(seed, rounds);
+                let text = format!(
+                    "{} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed actions/s (one core)",
+                    r.positions, r.generations_per_second, r.actions_listed_per_second
+                );
+                print_report(json, &r, &text);
                 return Ok(());
             }
-            let report = zebra::bench::run(games, seed, plays_per_quarter);
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string(&report).expect("a report serializes")
-                );
-            } else {
-                println!(
-                    "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core)",
-                    report.games,
-                    report.actions,
-                    report.seconds,
-                    report.games_per_second,
-                    report.actions_per_second,
-                    report.seed,
-                    report.plays_per_quarter
-                );
-            }
+            let r = zebra::bench::run(games, seed, plays_per_quarter);
+            let text = format!(
+                "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core)",
+                r.games, r.actions, r.seconds, r.games_per_second, r.actions_per_second, r.seed, r.plays_per_quarter
+            );
+            print_report(json, &r, &text);
             Ok(())
         }
+    }
+}
+
+/// Prints a benchmark report as one JSON object or as one line of text.
+fn print_report(json: bool, report: &impl serde::Serialize, text: &str) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(report).expect("a report serializes")
+        );
+    } else {
+        println!("{text}");
     }
 }
 

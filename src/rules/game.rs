@@ -37,7 +37,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Quarters of `n` plays each (R18).
+    /// Quarters of `n` plays each (R18); 0 counts as 1.
     pub const fn plays(n: u16) -> Settings {
         Settings {
             quarter: QuarterLength::Plays(n),
@@ -965,7 +965,7 @@ impl Game {
         self.play = PlayState::new(self.offense);
         self.plays += 1;
         let over = match self.settings.quarter {
-            QuarterLength::Plays(n) => self.plays >= n,
+            QuarterLength::Plays(n) => self.plays >= n.max(1),
             QuarterLength::Timed => self.clock_expired,
         };
         if over {

@@ -275,8 +275,7 @@ impl Game {
     }
 
     /// The flags a push may draw: holding, illegal contact, pass interference (7.2).
-    fn push_fouls(&self, side: Side, plan: &MovePlan, ev: &mut Events) -> ArrayVec<Foul, 3> {
-        let _ = ev;
+    fn push_fouls(&self, side: Side, plan: &MovePlan) -> ArrayVec<Foul, 3> {
         let mut out = ArrayVec::new();
         let Some(q) = self.board.piece_at(plan.to) else {
             return out;
@@ -327,7 +326,7 @@ impl Game {
             landing,
         } = plan;
         let fouls = if matches!(landing, Landing::Push { .. }) {
-            self.push_fouls(side, &plan, ev)
+            self.push_fouls(side, &plan)
         } else {
             ArrayVec::new()
         };
@@ -373,7 +372,7 @@ impl Game {
                     at: to,
                     pieces: 1,
                 });
-                self.next_turn(side, Phase::Contention(side.other()), ev);
+                self.next_turn(Phase::Contention(side.other()), ev);
                 return;
             }
             Landing::Catch => {
@@ -426,7 +425,7 @@ impl Game {
                     at: to,
                     pieces,
                 });
-                self.next_turn(side, Phase::Contention(side.other()), ev);
+                self.next_turn(Phase::Contention(side.other()), ev);
                 return;
             }
         }
@@ -435,7 +434,7 @@ impl Game {
         }
         self.progress_throw(side, ev);
         if matches!(self.phase, Phase::Action(_)) {
-            self.next_turn(side, Phase::Action(side.other()), ev);
+            self.next_turn(Phase::Action(side.other()), ev);
         }
     }
 
@@ -490,7 +489,7 @@ impl Game {
             return;
         }
         self.ball = Ball::Contested(at);
-        self.next_turn(last, Phase::Contention(last.other()), ev);
+        self.next_turn(Phase::Contention(last.other()), ev);
     }
 
     /// The ball falls loose on an empty square (a lateral that was not caught).
@@ -530,8 +529,7 @@ impl Game {
     }
 
     /// Hands the turn on, or blows the whistle at the turn limit (R13).
-    fn next_turn(&mut self, mover: Side, next: Phase, ev: &mut Events) {
-        let _ = mover;
+    fn next_turn(&mut self, next: Phase, ev: &mut Events) {
         self.play.turns = self.play.turns.saturating_add(1);
         if self.play.turns < MAX_PLAY_TURNS {
             self.phase = next;
@@ -555,7 +553,7 @@ impl Game {
         self.play.last_push = None;
         self.progress_throw(side, ev);
         if matches!(self.phase, Phase::Action(_)) {
-            self.next_turn(side, Phase::Action(side.other()), ev);
+            self.next_turn(Phase::Action(side.other()), ev);
         }
     }
 
@@ -577,7 +575,7 @@ impl Game {
             // A single recoverer keeps the ball and the play goes on.
             if !self.check_carrier(ev) {
                 self.play.last_push = None;
-                self.next_turn(winner.other(), Phase::Action(winner), ev);
+                self.next_turn(Phase::Action(winner), ev);
             }
             return;
         }
@@ -652,7 +650,7 @@ impl Game {
             }
             None => self.ball = Ball::InFlight(throw),
         }
-        self.next_turn(side, Phase::Action(side.other()), ev);
+        self.next_turn(Phase::Action(side.other()), ev);
         Ok(())
     }
 
