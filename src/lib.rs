@@ -10,5 +10,8 @@
 //! - [`cli`]: the command line (raw flags; `main` validates and runs them)
 
 pub mod bench;
+pub mod botkit;
 pub mod cli;
+pub mod protocol;
+pub mod record;
 pub mod rules;

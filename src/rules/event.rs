@@ -6,7 +6,8 @@ use super::penalty::{Foul, FoulKind};
 use super::types::{Role, Side, Square};
 
 /// How a play ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PlayEnd {
     Tackle,
     Truck,
@@ -34,7 +35,8 @@ impl PlayEnd {
 }
 
 /// The final result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum GameResult {
     Win(Side),
     /// R16: level after four quarters.
@@ -52,8 +54,10 @@ impl GameResult {
     }
 }
 
-/// Something that happened on the field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Something that happened on the field. Serialized (for the bot protocol) as an object
+/// whose `event` is the variant name in snake case, e.g. `{"event":"tackle","at":"e4"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     FormationSet {
         side: Side,

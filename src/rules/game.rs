@@ -81,6 +81,15 @@ pub enum DecisionKind {
 }
 
 impl DecisionKind {
+    pub const ALL: [DecisionKind; 6] = [
+        DecisionKind::Formation,
+        DecisionKind::MotionOrSnap,
+        DecisionKind::Reaction,
+        DecisionKind::Move,
+        DecisionKind::Contention,
+        DecisionKind::PenaltyChoice,
+    ];
+
     pub const fn code(self) -> &'static str {
         match self {
             DecisionKind::Formation => "formation",

@@ -9,7 +9,8 @@ use std::fmt;
 use super::types::{Side, Square};
 
 /// Every foul the rules name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum FoulKind {
     /// 7.1: an offensive motion ends beyond the line of scrimmage.
     FalseStart,
@@ -137,7 +138,7 @@ pub struct Enforcement {
 }
 
 /// One flag thrown: who fouled, what, where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Foul {
     /// The penalized team.
     pub side: Side,

@@ -9,7 +9,8 @@ use std::str::FromStr;
 use super::error::NotationError;
 
 /// One of the two teams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     White,
     Black,
@@ -89,7 +90,8 @@ impl FromStr for Side {
 }
 
 /// A chess piece type, with its football position in the docs (rules 2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Lineman.
     Pawn,
@@ -290,9 +292,22 @@ impl fmt::Display for Rank {
     }
 }
 
-/// A square a1..h8; index = rank * 8 + file.
+/// A square a1..h8; index = rank * 8 + file. Serialized as its name, `"e4"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(pub(crate) u8);
+
+impl serde::Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Square, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 impl Square {
     pub const fn new(file: File, rank: Rank) -> Square {

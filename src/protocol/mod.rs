@@ -1,0 +1,194 @@
+//! The bot protocol: one JSON object per line over the bot's stdin and stdout.
+//!
+//! Every message has a `type`; both sides ignore fields they do not know; durations are
+//! integer milliseconds named `*_ms`. protocol/PROTOCOL.md is the contract for bot authors;
+//! this module is its one implementation on the referee's side.
+//!
+//! - `codec`: line framing with a hard length limit
+//! - `state`: the game state sent with every request
+
+pub mod codec;
+pub mod state;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::rules::{DecisionKind, Event, Side};
+
+pub use state::{ClockMsg, ClocksMsg, StateMsg};
+
+/// The protocol versions this referee speaks.
+pub const VERSIONS: &[u32] = &[1];
+/// The protocol's name in `hello`.
+pub const PROTOCOL_NAME: &str = "zebra";
+
+/// A message from the referee to a bot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToBot {
+    Hello {
+        protocol: String,
+        versions: Vec<u32>,
+        max_line_bytes: usize,
+        handshake_ms: u64,
+    },
+    GameStart {
+        version: u32,
+        rules: String,
+        rules_version: String,
+        side: Side,
+        opponent: String,
+        seed: u64,
+        time_control: TimeControlMsg,
+        /// The option values set for this bot (declared in its `ready`).
+        options: Map<String, Value>,
+    },
+    Request {
+        id: u64,
+        decision: DecisionKind,
+        side: Side,
+        state: StateMsg,
+        clocks: ClocksMsg,
+        /// Time left to answer, the one limit that binds this decision.
+        deadline_ms: u64,
+        /// Every legal action in notation, where they can be enumerated (not formations).
+        legal: Option<Vec<String>>,
+    },
+    Result {
+        id: u64,
+        status: ReplyStatus,
+        elapsed_ms: u64,
+        /// What the referee did: the bot's action, or the consequence applied instead.
+        applied: Option<String>,
+        reason: Option<String>,
+    },
+    Event {
+        events: Vec<Event>,
+    },
+    GameEnd {
+        result: String,
+        score: ScoreMsg,
+        termination: String,
+        reason: String,
+    },
+    Ping {
+        id: u64,
+    },
+    Quit,
+}
+
+/// A message from a bot to the referee.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromBot {
+    Ready {
+        version: u32,
+        name: String,
+        #[serde(default)]
+        author: String,
+        #[serde(default)]
+        bot_version: String,
+        #[serde(default)]
+        capabilities: Vec<String>,
+        #[serde(default)]
+        options: Vec<OptionDecl>,
+    },
+    Action {
+        id: u64,
+        action: String,
+    },
+    Pong {
+        id: u64,
+    },
+    Log {
+        message: String,
+    },
+}
+
+/// What became of a bot's reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyStatus {
+    Ok,
+    Illegal,
+    Timeout,
+    Late,
+}
+
+/// An option a bot declares in `ready` (UCI-style).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionDecl {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: OptionKind,
+    #[serde(default)]
+    pub default: Value,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    #[serde(default)]
+    pub choices: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKind {
+    Int,
+    Bool,
+    String,
+    Choice,
+}
+
+/// The time control, as sent in `game_start`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimeControlMsg {
+    /// Wall time per quarter, or `null` when quarters are counted in plays.
+    pub quarter_ms: Option<u64>,
+    pub plays_per_quarter: Option<u16>,
+    pub play_ms: u64,
+    pub reaction_ms: u64,
+    pub grace_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreMsg {
+    pub white: u16,
+    pub black: u16,
+}
+
+impl serde::Serialize for DecisionKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DecisionKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<DecisionKind, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        DecisionKind::ALL
+            .into_iter()
+            .find(|k| k.code() == s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown decision '{s}'")))
+    }
+}
+
+/// Why a line from a bot is not a message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    #[error("not a message: {0}")]
+    NotMessage(String),
+}
+
+/// Parses one line from a bot.
+pub fn parse_from_bot(line: &str) -> Result<FromBot, ParseError> {
+    let value: Value = serde_json::from_str(line).map_err(|e| ParseError::NotJson(e.to_string()))?;
+    serde_json::from_value(value).map_err(|e| ParseError::NotMessage(e.to_string()))
+}
+
+/// Serializes a message as one line (no trailing newline).
+pub fn to_line(msg: &ToBot) -> String {
+    serde_json::to_string(msg).expect("protocol messages always serialize")
+}
