@@ -1,1 +1,366 @@
-//! Plumbing for bots written in Rust on the engine: read requests, answer them.
+//! A tiny synchronous client for bots written in Rust on the engine: read the referee's
+//! messages from stdin, answer them on stdout.
+//!
+//! A bot implements [`Bot`] (its `ready` information and a [`Bot::decide`] method) and
+//! calls [`run`]. The loop answers `hello` with `ready`, `ping` with `pong`, every `request`
+//! with the action `decide` returns, and ends on `quit` or at the end of stdin. Every reply
+//! is one line, flushed at once. Lines it cannot read are logged to stderr and skipped; a
+//! panic in `decide` is caught and answered with [`fallback`].
+//!
+//! ```no_run
+//! use zebra::botkit::{self, Bot, BotInfo, Request};
+//!
+//! struct First;
+//! impl Bot for First {
+//!     fn info(&self) -> BotInfo {
+//!         BotInfo::named("first")
+//!     }
+//!     fn decide(&mut self, req: &Request) -> String {
+//!         match req.legal.as_deref() {
+//!             Some([first, ..]) => first.clone(),
+//!             _ => botkit::fallback(req), // formations: a legal one from the engine
+//!         }
+//!     }
+//! }
+//!
+//! fn main() -> std::io::Result<()> {
+//!     botkit::run(&mut First)
+//! }
+//! ```
+//!
+//! The state of every request carries the engine diagram: [`game_of`] (or
+//! [`Request::game`]) turns it back into a [`Game`] to try actions on. Diagrams cannot
+//! describe a pending penalty choice; decide those from `legal` and `state.flags`.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::{Map, Value};
+
+use crate::protocol::{
+    ClockMsg, ClocksMsg, FromBot, OptionDecl, StateMsg, TimeControlMsg, ToBot,
+};
+use crate::rules::playout::RandomPlayer;
+use crate::rules::{DecisionKind, Formation, Game, Side};
+
+/// What a bot says about itself in `ready`.
+#[derive(Clone, Debug, Default)]
+pub struct BotInfo {
+    pub name: String,
+    pub author: String,
+    pub version: String,
+    /// Settings the user may give (UCI-style); their values arrive in [`GameStart::options`].
+    pub options: Vec<OptionDecl>,
+}
+
+impl BotInfo {
+    /// Just a name; author and version empty, no options.
+    pub fn named(name: &str) -> BotInfo {
+        BotInfo {
+            name: name.to_string(),
+            ..BotInfo::default()
+        }
+    }
+}
+
+/// The `game_start` message: side, opponent, seed, clocks and option values.
+#[derive(Clone, Debug)]
+pub struct GameStart {
+    pub side: Side,
+    pub opponent: String,
+    pub seed: u64,
+    pub time_control: TimeControlMsg,
+    pub options: Map<String, Value>,
+}
+
+/// One `request`: decide now.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub id: u64,
+    pub decision: DecisionKind,
+    /// The team that must decide (the bot's own).
+    pub side: Side,
+    pub state: StateMsg,
+    pub clocks: ClocksMsg,
+    /// Answer within this many milliseconds.
+    pub deadline_ms: u64,
+    /// Every legal action in notation; `None` for formations.
+    pub legal: Option<Vec<String>>,
+}
+
+impl Request {
+    /// The position as an engine game, or `None` in a penalty phase (see [`game_of`]).
+    pub fn game(&self) -> Option<Game> {
+        game_of(&self.state)
+    }
+
+    /// The legal list, empty for formations.
+    pub fn legal_list(&self) -> &[String] {
+        self.legal.as_deref().unwrap_or(&[])
+    }
+
+    /// The request a referee would send for `game`'s next decision (`None` once it is
+    /// over), with a 10 s deadline and no running clocks: for tests and local harnesses.
+    pub fn from_game(id: u64, game: &Game) -> Option<Request> {
+        let d = game.decision()?;
+        let legal = (d.kind != DecisionKind::Formation).then(|| {
+            game.legal_action_list()
+                .iter()
+                .map(|a| a.to_string())
+                .collect()
+        });
+        let clock = |owner: &str| ClockMsg {
+            owner: owner.to_string(),
+            remaining_ms: None,
+            running: false,
+        };
+        Some(Request {
+            id,
+            decision: d.kind,
+            side: d.side,
+            state: StateMsg::of(game),
+            clocks: ClocksMsg {
+                game: None,
+                play: clock(game.offense().name()),
+                reaction: clock(game.defense().name()),
+            },
+            deadline_ms: 10_000,
+            legal,
+        })
+    }
+
+    /// The request as the protocol message.
+    pub fn to_message(&self) -> ToBot {
+        ToBot::Request {
+            id: self.id,
+            decision: self.decision,
+            side: self.side,
+            state: self.state.clone(),
+            clocks: self.clocks.clone(),
+            deadline_ms: self.deadline_ms,
+            legal: self.legal.clone(),
+        }
+    }
+}
+
+/// A bot: its `ready` information and its decisions.
+pub trait Bot {
+    /// Name, author, version and options, sent in `ready`.
+    fn info(&self) -> BotInfo;
+    /// A game begins (side, seed, option values). Called before its first request.
+    fn game_start(&mut self, _start: &GameStart) {}
+    /// The action for this request, in notation (`e4e5`, `snap`, `[Pd5,...]`).
+    fn decide(&mut self, req: &Request) -> String;
+    /// Every other message (`result`, `event`, `game_end`), for bots that keep state.
+    fn observe(&mut self, _msg: &ToBot) {}
+}
+
+/// The position of a state as an engine game: `Game::from_diagram(&state.diagram)`.
+///
+/// `None` when the diagram does not load, notably in a penalty phase (diagrams cannot
+/// describe a pending penalty choice): decide those from the request's `legal` list.
+pub fn game_of(state: &StateMsg) -> Option<Game> {
+    if state.phase == "penalty" {
+        return None;
+    }
+    Game::from_diagram(&state.diagram).ok()
+}
+
+/// A legal formation for `side` (7 pieces, at least 2 pawns, the snapper on the ball for
+/// the offense, no king on defense, everything on the right side of the line), drawn at
+/// random from `seed` by the engine's [`RandomPlayer::formation`].
+pub fn formation(game: &Game, side: Side, seed: u64) -> Formation {
+    let mut player = RandomPlayer::new(seed);
+    player.faulty_formation_rate = 0.0;
+    formation_with(&mut player, game, side)
+}
+
+/// [`formation`] with a player the bot keeps (so that successive formations differ).
+pub fn formation_with(player: &mut RandomPlayer, game: &Game, side: Side) -> Formation {
+    player.faulty_formation_rate = 0.0;
+    let mut f = player.formation(game, side);
+    for _ in 0..8 {
+        if game.validate_formation(&f).is_ok() {
+            break;
+        }
+        f = player.formation(game, side);
+    }
+    f
+}
+
+/// A safe answer to any request: the first legal action; for formations a legal one from
+/// the engine; `pass` if nothing else can be worked out.
+pub fn fallback(req: &Request) -> String {
+    if let Some(first) = req.legal_list().first() {
+        return first.clone();
+    }
+    match req.game() {
+        Some(game) if req.decision == DecisionKind::Formation => {
+            formation(&game, req.side, req.id).to_string()
+        }
+        _ => "pass".to_string(),
+    }
+}
+
+/// Runs `bot` on stdin and stdout until `quit` or the end of stdin.
+pub fn run<B: Bot>(bot: &mut B) -> io::Result<()> {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    run_on(bot, stdin.lock(), stdout.lock())
+}
+
+/// Runs `bot` on any line source and sink (what [`run`] does with stdin and stdout).
+pub fn run_on<B: Bot>(bot: &mut B, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut buf = Vec::new();
+    let mut first = true;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(()); // end of stdin: the referee is gone
+        }
+        let mut bytes = buf.as_slice();
+        if first {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            first = false;
+        }
+        let Ok(line) = std::str::from_utf8(bytes) else {
+            eprintln!("botkit: skipped a line that is not UTF-8");
+            continue;
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let msg = match serde_json::from_str::<ToBot>(line) {
+            Ok(msg) => msg,
+            Err(e) => {
+                eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
+                continue;
+            }
+        };
+        let reply = match msg {
+            ToBot::Hello { versions, .. } => {
+                if !versions.contains(&1) {
+                    eprintln!("botkit: the referee offers versions {versions:?}; this kit speaks 1");
+                }
+                let info = bot.info();
+                Some(FromBot::Ready {
+                    version: 1,
+                    name: info.name,
+                    author: info.author,
+                    bot_version: info.version,
+                    capabilities: Vec::new(),
+                    options: info.options,
+                })
+            }
+            ToBot::GameStart {
+                side,
+                opponent,
+                seed,
+                time_control,
+                options,
+                ..
+            } => {
+                bot.game_start(&GameStart {
+                    side,
+                    opponent,
+                    seed,
+                    time_control,
+                    options,
+                });
+                None
+            }
+            ToBot::Request {
+                id,
+                decision,
+                side,
+                state,
+                clocks,
+                deadline_ms,
+                legal,
+            } => {
+                let req = Request {
+                    id,
+                    decision,
+                    side,
+                    state,
+                    clocks,
+                    deadline_ms,
+                    legal,
+                };
+                let action = match catch_unwind(AssertUnwindSafe(|| bot.decide(&req))) {
+                    Ok(action) => action,
+                    Err(_) => {
+                        eprintln!("botkit: decide panicked on request {id}; answering a fallback");
+                        fallback(&req)
+                    }
+                };
+                Some(FromBot::Action { id, action })
+            }
+            ToBot::Ping { id } => Some(FromBot::Pong { id }),
+            ToBot::Quit => return Ok(()),
+            other => {
+                bot.observe(&other);
+                None
+            }
+        };
+        if let Some(reply) = reply {
+            let line = serde_json::to_string(&reply).map_err(io::Error::other)?;
+            output.write_all(line.as_bytes())?;
+            output.write_all(b"\n")?;
+            output.flush()?;
+        }
+    }
+}
+
+fn clip(line: &str) -> &str {
+    match line.char_indices().nth(120) {
+        Some((i, _)) => &line[..i],
+        None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Settings;
+
+    struct First;
+    impl Bot for First {
+        fn info(&self) -> BotInfo {
+            BotInfo::named("first")
+        }
+        fn decide(&mut self, req: &Request) -> String {
+            fallback(req)
+        }
+    }
+
+    #[test]
+    fn answers_hello_ping_request_and_stops_at_quit() {
+        let game = Game::new(Settings::plays(3));
+        let req = Request::from_game(7, &game).unwrap();
+        let input = format!(
+            "\u{feff}{}\n\nnot json\r\n{}\n{}\n{}\n{}\n",
+            r#"{"type":"hello","protocol":"zebra","versions":[1],"max_line_bytes":65536,"handshake_ms":10000}"#,
+            r#"{"type":"ping","id":3}"#,
+            crate::protocol::to_line(&req.to_message()),
+            r#"{"type":"quit"}"#,
+            r#"{"type":"ping","id":4}"#,
+        );
+        let mut out = Vec::new();
+        run_on(&mut First, input.as_bytes(), &mut out).unwrap();
+        let lines: Vec<FromBot> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| crate::protocol::parse_from_bot(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(matches!(&lines[0], FromBot::Ready { version: 1, name, .. } if name == "first"));
+        assert_eq!(lines[1], FromBot::Pong { id: 3 });
+        let FromBot::Action { id: 7, action } = &lines[2] else {
+            panic!("{:?}", lines[2])
+        };
+        let f: Formation = action.parse().unwrap();
+        assert_eq!(game.validate_formation(&f), Ok(()));
+    }
+}

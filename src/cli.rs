@@ -14,8 +14,53 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Play one whole game between two seeded random players and print it play by play.
+    /// Play one refereed game between two bot programs (default: the bundled greedy bot as
+    /// White against the bundled random bot as Black).
     Play {
+        /// The White bot's command line (program and arguments, split on spaces).
+        #[arg(long)]
+        white: Option<String>,
+        /// The Black bot's command line.
+        #[arg(long)]
+        black: Option<String>,
+        /// The White bot's name in records (default: the program's file name).
+        #[arg(long)]
+        white_name: Option<String>,
+        #[arg(long)]
+        black_name: Option<String>,
+        /// An option for the White bot, NAME=VALUE (repeatable).
+        #[arg(long = "white-option", value_name = "NAME=VALUE")]
+        white_options: Vec<String>,
+        #[arg(long = "black-option", value_name = "NAME=VALUE")]
+        black_options: Vec<String>,
+        /// Time control: blitz, standard, unlimited, or items such as
+        /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s.
+        #[arg(long, default_value = "plays=10,play=5s,reaction=1s")]
+        tc: String,
+        /// The game's seed, sent to both bots.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Append the game record to this file (PGN-style, see protocol/RECORD.md).
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        /// Write the protocol transcript of the game into this directory.
+        #[arg(long)]
+        log_dir: Option<PathBuf>,
+        /// Invalid or illegal replies a bot may send before it forfeits.
+        #[arg(long, default_value_t = 3)]
+        max_illegal: u32,
+        /// Print only the result line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Verify game records: replay every action of every game through the engine.
+    Verify {
+        /// A record file (one or more games).
+        file: PathBuf,
+    },
+    /// Play one whole game between two seeded random players inside the engine (no bot
+    /// processes) and print it play by play.
+    Demo {
         /// Seed of the random players (same seed, same game).
         #[arg(long, default_value_t = 1)]
         seed: u64,

@@ -10,8 +10,10 @@
 //! - [`cli`]: the command line (raw flags; `main` validates and runs them)
 
 pub mod bench;
+pub mod bot;
 pub mod botkit;
 pub mod cli;
 pub mod protocol;
 pub mod record;
+pub mod referee;
 pub mod rules;

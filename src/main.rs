@@ -8,7 +8,13 @@ use clap::Parser;
 use zebra::cli::{Cli, Command};
 use zebra::rules::perft::{self, perft};
 use zebra::rules::playout::play_random_game;
-use zebra::rules::{Event, Game, Settings};
+use std::io::Write;
+use std::path::Path;
+
+use zebra::bot::BotSpec;
+use zebra::record::{verify_text, write_game, Termination};
+use zebra::referee::{GameConfig, Referee, TimeControl};
+use zebra::rules::{Event, Game, Settings, Side};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -22,29 +28,67 @@ fn main() -> ExitCode {
             eprintln!("zebra: {msg}");
             ExitCode::from(1)
         }
+        Err(Failure::Forfeit) => ExitCode::from(3),
     }
 }
 
 enum Failure {
     Usage(String),
     Run(String),
+    /// The game was played but ended by forfeit (already reported on stdout).
+    Forfeit,
 }
 
 fn run(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Play {
+        Command::Demo {
             seed,
             plays_per_quarter,
             quiet,
         } => {
             if plays_per_quarter == 0 {
-                return Err(Failure::Usage(
-                    "--plays-per-quarter must be at least 1".into(),
-                ));
+                return Err(Failure::Usage("--plays-per-quarter must be at least 1".into()));
             }
-            play(seed, plays_per_quarter, quiet);
+            demo(seed, plays_per_quarter, quiet);
             Ok(())
         }
+        Command::Play {
+            white,
+            black,
+            white_name,
+            black_name,
+            white_options,
+            black_options,
+            tc,
+            seed,
+            pgn,
+            log_dir,
+            max_illegal,
+            quiet,
+        } => {
+            let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
+            if max_illegal == 0 {
+                return Err(Failure::Usage("--max-illegal must be at least 1".into()));
+            }
+            let white = bot_spec("white", white.as_deref(), white_name, &white_options, "zebra-greedy-bot")?;
+            let black = bot_spec("black", black.as_deref(), black_name, &black_options, "zebra-random-bot")?;
+            let transcript = log_dir.map(|dir| {
+                dir.join(format!(
+                    "{}-vs-{}-seed{seed}.log",
+                    file_safe(&white.name),
+                    file_safe(&black.name)
+                ))
+            });
+            let cfg = GameConfig {
+                tc,
+                seed,
+                max_illegal,
+                transcript,
+                ..GameConfig::default()
+            };
+            play(&white, &black, &cfg, pgn.as_deref(), quiet)
+        }
+        Command::Verify { file } => verify(&file),
         Command::Perft {
             position,
             diagram,
@@ -138,7 +182,7 @@ fn print_report(json: bool, report: &impl serde::Serialize, text: &str) {
 }
 
 /// Plays and prints one random game, a line per play.
-fn play(seed: u64, plays_per_quarter: u16, quiet: bool) {
+fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
     let mut line = String::new();
     let header = |g: &Game| {
         format!(
@@ -205,5 +249,138 @@ fn ordinal(down: u8) -> &'static str {
         2 => "2nd",
         3 => "3rd",
         _ => "4th",
+    }
+}
+
+/// A bot from its command line, or the bundled bot `default` next to this executable.
+fn bot_spec(side: &str, command: Option<&str>, name: Option<String>, options: &[String], default: &str) -> Result<BotSpec, Failure> {
+    let mut spec = match command {
+        Some(cmd) => BotSpec::from_command("", cmd)
+            .ok_or_else(|| Failure::Usage(format!("--{side} is empty: give the bot's command line")))?,
+        None => {
+            let exe = std::env::current_exe().map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+            let path = exe.with_file_name(default);
+            if !path.exists() {
+                return Err(Failure::Run(format!(
+                    "the bundled bot {} is missing: build it with 'cargo build --release', or give --{side} CMD",
+                    path.display()
+                )));
+            }
+            BotSpec::from_command("", &path.display().to_string()).expect("a path is a command")
+        }
+    };
+    spec.name = name.unwrap_or_else(|| {
+        spec.program
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| side.to_string())
+    });
+    for item in options {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| Failure::Usage(format!("--{side}-option '{item}': write it as NAME=VALUE")))?;
+        let value = if let Ok(n) = v.parse::<i64>() {
+            serde_json::Value::from(n)
+        } else if let Ok(b) = v.parse::<bool>() {
+            serde_json::Value::from(b)
+        } else {
+            serde_json::Value::from(v)
+        };
+        spec.options.insert(k.to_string(), value);
+    }
+    Ok(spec)
+}
+
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect()
+}
+
+/// Plays one refereed game, shows it as it goes, appends its record.
+fn play(white: &BotSpec, black: &BotSpec, cfg: &GameConfig, pgn: Option<&Path>, quiet: bool) -> Result<(), Failure> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+    let report = runtime.block_on(Referee::play(white, black, cfg, |game, events| {
+        if quiet {
+            return;
+        }
+        for e in events {
+            match e {
+                Event::Touchdown { .. } | Event::Safety { .. } | Event::Flag(_) | Event::TurnoverOnDowns { .. } | Event::PeriodEnd { .. } => {
+                    println!("  {e}")
+                }
+                Event::NextPlay { .. } => println!(
+                    "Q{} {}-{}  {} ball, {} & {} at {}",
+                    game.quarter(),
+                    game.score(Side::White),
+                    game.score(Side::Black),
+                    game.offense(),
+                    ordinal(game.down()),
+                    if game.is_goal_to_go() { "goal".to_string() } else { game.yards_to_go().to_string() },
+                    game.spot()
+                ),
+                _ => {}
+            }
+        }
+    }));
+    if let Some(path) = pgn {
+        let text = write_game(&report.record).map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Failure::Run(format!("cannot open {}: {e}", path.display())))?;
+        file.write_all(text.as_bytes())
+            .and_then(|_| file.sync_all())
+            .map_err(|e| Failure::Run(format!("cannot write {}: {e}", path.display())))?;
+    }
+    for (side, bot) in Side::ALL.iter().zip(&report.bots) {
+        if bot.illegal + bot.timeouts + bot.discarded > 0 {
+            println!(
+                "{side} {}: {} illegal or invalid, {} timed out, {} discarded replies",
+                bot.name, bot.illegal, bot.timeouts, bot.discarded
+            );
+        }
+    }
+    println!(
+        "result {} ({}) white {} {} black {} {}{}",
+        report.result.map_or("*", |r| r.pgn()),
+        report.termination,
+        white.name,
+        report.score[0],
+        black.name,
+        report.score[1],
+        if report.termination == Termination::Normal { String::new() } else { format!(": {}", report.reason) }
+    );
+    if report.termination == Termination::Normal {
+        Ok(())
+    } else {
+        Err(Failure::Forfeit)
+    }
+}
+
+/// Replays every game of a record file through the engine.
+fn verify(path: &Path) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::Run(format!("cannot read {}: {e}", path.display())))?;
+    let games = verify_text(&text).map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?;
+    let mut bad = 0;
+    for (i, g) in games.iter().enumerate() {
+        match g {
+            Ok(v) => println!("game {}: ok, {} ({}, {} actions, {} clock expiries)", i + 1, v.result.map_or("*", |r| r.pgn()), v.termination, v.actions, v.expiries),
+            Err(d) => {
+                bad += 1;
+                println!("game {}: {d}", i + 1);
+            }
+        }
+    }
+    if bad == 0 {
+        println!("{} games verified", games.len());
+        Ok(())
+    } else {
+        Err(Failure::Run(format!("{bad} of {} games diverge from the rules", games.len())))
     }
 }

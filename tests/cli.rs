@@ -15,7 +15,7 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn play_prints_a_whole_game_and_its_result() {
-    let out = zebra(&["play", "--seed", "3", "--plays-per-quarter", "4"]);
+    let out = zebra(&["demo", "--seed", "3", "--plays-per-quarter", "4"]);
     assert!(out.status.success());
     let text = stdout(&out);
     let last = text.lines().last().expect("output");
@@ -29,16 +29,16 @@ fn play_prints_a_whole_game_and_its_result() {
 
 #[test]
 fn play_is_reproducible_with_the_same_seed() {
-    let a = stdout(&zebra(&["play", "--seed", "11"]));
-    let b = stdout(&zebra(&["play", "--seed", "11"]));
-    let c = stdout(&zebra(&["play", "--seed", "12"]));
+    let a = stdout(&zebra(&["demo", "--seed", "11"]));
+    let b = stdout(&zebra(&["demo", "--seed", "11"]));
+    let c = stdout(&zebra(&["demo", "--seed", "12"]));
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
 
 #[test]
 fn quiet_play_prints_one_line() {
-    let out = zebra(&["play", "--seed", "5", "--quiet"]);
+    let out = zebra(&["demo", "--seed", "5", "--quiet"]);
     assert_eq!(stdout(&out).lines().count(), 1);
 }
 
@@ -97,7 +97,7 @@ fn bad_usage_exits_with_2_and_one_line() {
         &["perft", "--position", "nowhere"][..],
         &["perft"][..],
         &["perft", "--position", "shotgun", "--depth", "9"][..],
-        &["play", "--plays-per-quarter", "0"][..],
+        &["demo", "--plays-per-quarter", "0"][..],
         &["bench", "--games", "0"][..],
     ] {
         let out = zebra(args);
@@ -107,7 +107,7 @@ fn bad_usage_exits_with_2_and_one_line() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     assert_eq!(
-        zebra(&["play", "--seed", "minus-one"]).status.code(),
+        zebra(&["demo", "--seed", "minus-one"]).status.code(),
         Some(2)
     );
     assert_eq!(zebra(&["frobnicate"]).status.code(), Some(2));

@@ -1,0 +1,238 @@
+//! One bot process: spawned in its own process group, stdio wired to the transport tasks,
+//! stderr drained into a capped buffer, and at the end quit, grace, kill, reap.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, Command};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::transport::{read_lines, write_lines, Incoming, Outgoing, MAX_QUEUED_BYTES};
+
+/// How to start a bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotSpec {
+    /// The name used in records and logs.
+    pub name: String,
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    pub env: Vec<(String, String)>,
+    /// Option values sent in `game_start`.
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+impl BotSpec {
+    /// A bot from a command line: the first word is the program, the rest its arguments
+    /// (split on whitespace; quote-free by design, use a config file for anything fancier).
+    pub fn from_command(name: &str, command: &str) -> Option<BotSpec> {
+        let mut words = command.split_whitespace();
+        let program = PathBuf::from(words.next()?);
+        Some(BotSpec {
+            name: name.to_string(),
+            program,
+            args: words.map(str::to_string).collect(),
+            dir: None,
+            env: Vec::new(),
+            options: serde_json::Map::new(),
+        })
+    }
+}
+
+/// A bot that could not be started at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start bot '{name}' ({program}): {source}")]
+pub struct SpawnError {
+    pub name: String,
+    pub program: String,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// How a bot process ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// The exit code, or `None` if it was killed by a signal.
+    pub code: Option<i32>,
+    /// It had to be killed after the grace period.
+    pub killed: bool,
+    /// The start of its stderr (at most the cap), and how many bytes were dropped.
+    pub stderr: Vec<u8>,
+    pub stderr_dropped: u64,
+}
+
+/// Bytes of a bot's stderr kept per game.
+pub const STDERR_CAP: usize = 1024 * 1024;
+
+/// A running bot.
+pub struct BotProcess {
+    pub name: String,
+    child: Child,
+    pgid: Option<i32>,
+    to_bot: Option<mpsc::UnboundedSender<Outgoing>>,
+    queued: Arc<AtomicUsize>,
+    from_bot: mpsc::UnboundedReceiver<Incoming>,
+    stderr: JoinHandle<(Vec<u8>, u64)>,
+    writer: JoinHandle<()>,
+    reader: JoinHandle<()>,
+}
+
+impl BotProcess {
+    /// Starts the bot in a new process group with piped stdio.
+    pub fn spawn(spec: &BotSpec, max_line: usize) -> Result<BotProcess, SpawnError> {
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            // Its own group, so that killing the group also takes its children.
+            .process_group(0);
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        for (k, v) in &spec.env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().map_err(|source| SpawnError {
+            name: spec.name.clone(),
+            program: spec.program.display().to_string(),
+            source,
+        })?;
+        let pgid = child.id().map(|id| id as i32);
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+
+        let (in_tx, in_rx) = mpsc::unbounded_channel();
+        let reader = tokio::spawn(read_lines(stdout, max_line, in_tx));
+        let (out_tx, out_rx) = mpsc::unbounded_channel();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let writer = tokio::spawn(write_lines(stdin, out_rx, queued.clone()));
+        // Drained continuously so a chatty bot never blocks on a full stderr pipe.
+        let stderr = tokio::spawn(async move {
+            let mut kept = Vec::new();
+            let mut dropped = 0u64;
+            let mut buf = vec![0u8; 16 * 1024];
+            loop {
+                match stderr.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        let room = STDERR_CAP.saturating_sub(kept.len()).min(n);
+                        kept.extend_from_slice(&buf[..room]);
+                        dropped += (n - room) as u64;
+                    }
+                }
+            }
+            (kept, dropped)
+        });
+        Ok(BotProcess {
+            name: spec.name.clone(),
+            child,
+            pgid,
+            to_bot: Some(out_tx),
+            queued,
+            from_bot: in_rx,
+            stderr,
+            writer,
+            reader,
+        })
+    }
+
+    /// The bot's process id (also its process group id).
+    pub fn pid(&self) -> Option<i32> {
+        self.pgid
+    }
+
+    /// Queues a line; returns a receiver for the instant it was flushed, or `None` if the
+    /// bot's stdin is closed or it has stopped reading (more than the queue cap is waiting).
+    pub fn send(&self, line: String) -> Option<oneshot::Receiver<Instant>> {
+        let tx = self.to_bot.as_ref()?;
+        let len = line.len() + 1;
+        if self.queued.fetch_add(len, Ordering::Relaxed) + len > MAX_QUEUED_BYTES {
+            self.queued.fetch_sub(len, Ordering::Relaxed);
+            return None;
+        }
+        let (flushed, rx) = oneshot::channel();
+        tx.send(Outgoing {
+            line,
+            flushed: Some(flushed),
+        })
+        .ok()?;
+        Some(rx)
+    }
+
+    /// The next thing from the bot's stdout, or `None` if nothing came before `deadline`.
+    pub async fn recv_until(&mut self, deadline: Instant) -> Option<Incoming> {
+        match tokio::time::timeout_at(deadline, self.from_bot.recv()).await {
+            Ok(Some(msg)) => Some(msg),
+            // The reader is gone: it already reported Closed.
+            Ok(None) => Some(Incoming::Closed { at: Instant::now() }),
+            Err(_) => None,
+        }
+    }
+
+    /// Whatever the bot has already sent, without waiting.
+    pub fn try_recv(&mut self) -> Option<Incoming> {
+        self.from_bot.try_recv().ok()
+    }
+
+    /// Ends the bot: closes its stdin (the caller sends `quit` first), waits up to `grace`
+    /// for it to exit, then kills its whole process group, and reaps it.
+    pub async fn shutdown(mut self, grace: Duration) -> ExitInfo {
+        // Dropping the sender lets the writer flush what is queued and close the pipe.
+        self.to_bot.take();
+        let _ = tokio::time::timeout(grace, &mut self.writer).await;
+        let exited = tokio::time::timeout(grace, self.child.wait()).await;
+        let (status, killed) = match exited {
+            Ok(Ok(status)) => (Some(status), false),
+            _ => (None, true),
+        };
+        // Always kill the group: the bot may be gone while its children live on.
+        self.kill_group();
+        let status = match status {
+            Some(s) => Some(s),
+            None => self.child.wait().await.ok(),
+        };
+        self.writer.abort();
+        let (stderr, stderr_dropped) = match tokio::time::timeout(grace, &mut self.stderr).await {
+            Ok(Ok(v)) => v,
+            _ => {
+                self.stderr.abort();
+                (Vec::new(), 0)
+            }
+        };
+        self.reader.abort();
+        ExitInfo {
+            code: status.and_then(|s| s.code()),
+            killed,
+            stderr,
+            stderr_dropped,
+        }
+    }
+
+    fn kill_group(&self) {
+        if let Some(pgid) = self.pgid {
+            // SAFETY: killpg only sends a signal; a group that is already gone yields ESRCH.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        // A game dropped mid-way (a panic, a cancelled task) still leaves no process behind.
+        self.kill_group();
+        self.reader.abort();
+        self.writer.abort();
+        self.stderr.abort();
+    }
+}

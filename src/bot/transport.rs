@@ -1,0 +1,96 @@
+//! The two tasks between the referee and a bot's pipes.
+//!
+//! The reader stamps every line with the instant its newline was read, so that a busy
+//! referee never charges its own delay to the bot; it holds at most one line of bytes. The
+//! writer owns stdin, so a bot that stops reading never blocks the referee: lines queue up
+//! (to a cap) and a request's clock starts when its line has been flushed.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::protocol::codec::{Frame, LineSplitter};
+
+/// Something the bot's stdout produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incoming {
+    Line { at: Instant, text: String },
+    TooLong { at: Instant, len: usize },
+    NotUtf8 { at: Instant },
+    /// stdout closed (the bot exited or closed it).
+    Closed { at: Instant },
+}
+
+impl Incoming {
+    pub fn at(&self) -> Instant {
+        match self {
+            Incoming::Line { at, .. }
+            | Incoming::TooLong { at, .. }
+            | Incoming::NotUtf8 { at }
+            | Incoming::Closed { at } => *at,
+        }
+    }
+}
+
+/// Reads `stdout` until it closes, sending frames as they complete.
+pub async fn read_lines(mut stdout: impl AsyncRead + Unpin, max_line: usize, tx: mpsc::UnboundedSender<Incoming>) {
+    let mut splitter = LineSplitter::new(max_line);
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut frames = Vec::new();
+    loop {
+        let n = match stdout.read(&mut buf).await {
+            Ok(0) | Err(_) => 0,
+            Ok(n) => n,
+        };
+        let at = Instant::now();
+        if n == 0 {
+            splitter.finish(&mut frames);
+        } else {
+            splitter.push(&buf[..n], &mut frames);
+        }
+        for frame in frames.drain(..) {
+            let msg = match frame {
+                Frame::Line(text) => Incoming::Line { at, text },
+                Frame::TooLong { len } => Incoming::TooLong { at, len },
+                Frame::NotUtf8 => Incoming::NotUtf8 { at },
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
+        }
+        if n == 0 {
+            let _ = tx.send(Incoming::Closed { at });
+            return;
+        }
+    }
+}
+
+/// A line to write, and who wants to know when it was flushed.
+pub struct Outgoing {
+    pub line: String,
+    pub flushed: Option<oneshot::Sender<Instant>>,
+}
+
+/// Most bytes queued for a bot that does not read its stdin.
+pub const MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
+
+/// Writes queued lines to `stdin`, flushing each; stops when the pipe breaks or the queue
+/// closes (closing the pipe, which is the bot's EOF).
+pub async fn write_lines(mut stdin: impl AsyncWrite + Unpin, mut rx: mpsc::UnboundedReceiver<Outgoing>, queued: Arc<AtomicUsize>) {
+    while let Some(out) = rx.recv().await {
+        let len = out.line.len() + 1;
+        let ok = stdin.write_all(out.line.as_bytes()).await.is_ok()
+            && stdin.write_all(b"\n").await.is_ok()
+            && stdin.flush().await.is_ok();
+        queued.fetch_sub(len, Ordering::Relaxed);
+        if !ok {
+            return;
+        }
+        if let Some(tx) = out.flushed {
+            let _ = tx.send(Instant::now());
+        }
+    }
+}

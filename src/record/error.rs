@@ -1,0 +1,79 @@
+//! Why a record cannot be read or written.
+//!
+//! Reading errors name the line (1-based) and the offending text; writing errors name the
+//! tag or the entry (0-based index). Disagreements between a readable record and the
+//! engine are not errors but divergences: see [`super::verify`].
+
+use thiserror::Error;
+
+use crate::rules::ActionError;
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RecordError {
+    // ---- reading ----
+    #[error("line {line}: bad tag line '{text}' (expected [Name \"value\"])")]
+    BadTagLine { line: usize, text: String },
+    #[error("line {line}: tag {name} given twice")]
+    DuplicateTag { line: usize, name: String },
+    #[error("line {line}: unknown token '{token}': {reason}")]
+    UnknownToken {
+        line: usize,
+        token: String,
+        reason: String,
+    },
+    #[error("line {line}: unterminated comment (a '{{' without its '}}')")]
+    UnterminatedComment { line: usize },
+    #[error("line {line}: missing result token (1-0, 0-1, 1/2-1/2 or *) before {before}")]
+    MissingResult { line: usize, before: &'static str },
+    #[error("line {line}: result token {token} differs from the Result tag \"{tag}\"")]
+    ResultMismatch {
+        line: usize,
+        token: String,
+        tag: String,
+    },
+    #[error("line {line}: text after the result token: '{text}'")]
+    AfterResult { line: usize, text: String },
+    #[error("line {line}: bad command '[%{command}' in a comment (expected [%emt 1.250] or [%clk 0:09:58])")]
+    BadCommand { line: usize, command: String },
+    #[error(
+        "line {line}: [%{command}] follows no action (times belong to the action before them)"
+    )]
+    TimeWithoutAction { line: usize, command: String },
+
+    // ---- tags, and writing ----
+    #[error("the record has no {0} tag")]
+    MissingTag(&'static str),
+    #[error("tag {name} has a bad value \"{value}\" (expected {expected})")]
+    BadTagValue {
+        name: String,
+        value: String,
+        expected: &'static str,
+    },
+    #[error("bad tag name '{0}' (letters, digits and _ only)")]
+    BadTagName(String),
+    #[error("entry {index} ({entry}) does not replay: {error}")]
+    Replay {
+        index: usize,
+        entry: String,
+        error: ActionError,
+    },
+}
+
+impl RecordError {
+    /// The line a reading error names.
+    pub fn line(&self) -> Option<usize> {
+        use RecordError::*;
+        match *self {
+            BadTagLine { line, .. }
+            | DuplicateTag { line, .. }
+            | UnknownToken { line, .. }
+            | UnterminatedComment { line }
+            | MissingResult { line, .. }
+            | ResultMismatch { line, .. }
+            | AfterResult { line, .. }
+            | BadCommand { line, .. }
+            | TimeWithoutAction { line, .. } => Some(line),
+            MissingTag(_) | BadTagValue { .. } | BadTagName(_) | Replay { .. } => None,
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! Text to records: one game or many, as the writer writes them or as a person edits them.
+//!
+//! The reader goes line by line. Before a game's first movetext token, a line that opens
+//! with `[`, a tag name and a blank (or a quote) is a tag pair; a formation such as
+//! `[Pd5,Pe5]` never has a blank or a quote after its first piece, so the two cannot be
+//! confused. In the movetext, tokens are separated by blanks; `{...}` comments (which may
+//! span lines) and `;` comments (to the end of the line) are skipped, except the
+//! `[%emt ...]` and `[%clk ...]` commands, which fill the action before them. A result
+//! token ends the game. The reader only checks the syntax: whether the game is legal is
+//! [`super::verify`]'s question.
+
+use super::error::RecordError;
+use super::tags::{self, is_tag_name};
+use super::time::parse_time;
+use super::{Entry, GameRecord};
+use crate::rules::{Action, Clock};
+
+/// Reads every game of `text`. An empty text (or only blank lines) holds no game.
+pub fn read_games(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    let mut reader = Reader::default();
+    let mut last = 0;
+    for (i, line) in text.lines().enumerate() {
+        last = i + 1;
+        reader.line(last, line)?;
+    }
+    reader.finish(last)
+}
+
+/// A `{` comment still open at the end of a line.
+struct OpenComment {
+    line: usize,
+    text: String,
+}
+
+#[derive(Default)]
+struct Reader {
+    games: Vec<GameRecord>,
+    current: GameRecord,
+    /// A tag or a movetext token of the current game has been seen.
+    started: bool,
+    /// A movetext token or comment has been seen: tag pairs are over.
+    in_movetext: bool,
+    comment: Option<OpenComment>,
+}
+
+/// Whether a line is meant as a tag pair: `[`, a name, then a blank or a quote.
+fn is_tag_line(line: &str) -> bool {
+    let Some(after) = line.trim_start().strip_prefix('[') else {
+        return false;
+    };
+    let name_len = after
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(after.len());
+    name_len > 0 && after[name_len..].starts_with(|c: char| c.is_whitespace() || c == '"')
+}
+
+/// Parses `[Name "value"]`, with `\\` and `\"` escapes in the value.
+fn parse_tag(n: usize, line: &str) -> Result<(String, String), RecordError> {
+    let text = line.trim();
+    let bad = || RecordError::BadTagLine {
+        line: n,
+        text: text.to_string(),
+    };
+    let inner = text.strip_prefix('[').ok_or_else(bad)?;
+    let name_len = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let name = &inner[..name_len];
+    if !is_tag_name(name) {
+        return Err(bad());
+    }
+    let rest = inner[name_len..].trim_start();
+    let rest = rest.strip_prefix('"').ok_or_else(bad)?;
+    let mut value = String::new();
+    let mut chars = rest.char_indices();
+    let mut close = None;
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next().ok_or_else(bad)?.1),
+            '"' => {
+                close = Some(i + 1);
+                break;
+            }
+            c => value.push(c),
+        }
+    }
+    let after = rest[close.ok_or_else(bad)?..].trim_start();
+    if after.strip_prefix(']').map(str::trim) != Some("") {
+        return Err(bad());
+    }
+    Ok((name.to_string(), value))
+}
+
+impl Reader {
+    fn line(&mut self, n: usize, line: &str) -> Result<(), RecordError> {
+        if let Some(mut open) = self.comment.take() {
+            open.text.push('\n');
+            let Some(end) = line.find('}') else {
+                open.text.push_str(line);
+                self.comment = Some(open);
+                return Ok(());
+            };
+            open.text.push_str(&line[..end]);
+            self.comment_text(open.line, &open.text)?;
+            return self.movetext(n, &line[end + 1..]);
+        }
+        if is_tag_line(line) {
+            if self.in_movetext {
+                return Err(RecordError::MissingResult {
+                    line: n,
+                    before: "the next tag pair",
+                });
+            }
+            let (name, value) = parse_tag(n, line)?;
+            if self.current.tags.get(&name).is_some() {
+                return Err(RecordError::DuplicateTag { line: n, name });
+            }
+            self.current.tags.set(name, value);
+            self.started = true;
+            return Ok(());
+        }
+        self.movetext(n, line)
+    }
+
+    /// Reads the movetext on (the rest of) line `n`.
+    fn movetext(&mut self, n: usize, mut rest: &str) -> Result<(), RecordError> {
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() || rest.starts_with(';') {
+                return Ok(());
+            }
+            self.started = true;
+            self.in_movetext = true;
+            if let Some(after) = rest.strip_prefix('{') {
+                match after.find('}') {
+                    Some(end) => {
+                        self.comment_text(n, &after[..end])?;
+                        rest = &after[end + 1..];
+                    }
+                    None => {
+                        self.comment = Some(OpenComment {
+                            line: n,
+                            text: after.to_string(),
+                        });
+                        return Ok(());
+                    }
+                }
+                continue;
+            }
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{' || c == ';')
+                .unwrap_or(rest.len());
+            let (token, after) = rest.split_at(end);
+            rest = after;
+            if self.token(n, token)? {
+                let trailing = rest.trim();
+                if !trailing.is_empty() {
+                    return Err(RecordError::AfterResult {
+                        line: n,
+                        text: trailing.to_string(),
+                    });
+                }
+                return Ok(());
+            }
+        }
+    }
+
+    /// Takes one movetext token; `true` when it was the result and ended the game.
+    fn token(&mut self, n: usize, token: &str) -> Result<bool, RecordError> {
+        if let Some(result) = tags::parse_result(token) {
+            match self.current.tags.get(tags::RESULT) {
+                Some(tag) if tag != token => {
+                    return Err(RecordError::ResultMismatch {
+                        line: n,
+                        token: token.to_string(),
+                        tag: tag.to_string(),
+                    })
+                }
+                Some(_) => {}
+                None => self
+                    .current
+                    .tags
+                    .set(tags::RESULT, tags::result_token(result)),
+            }
+            self.games.push(std::mem::take(&mut self.current));
+            self.started = false;
+            self.in_movetext = false;
+            return Ok(true);
+        }
+        let unknown = |reason: String| RecordError::UnknownToken {
+            line: n,
+            token: token.to_string(),
+            reason,
+        };
+        let entry = if let Some(code) = token.strip_prefix('!') {
+            let clock: Clock = code.parse().map_err(|_| {
+                unknown("not a clock (!play-clock, !reaction-clock, !game-clock)".to_string())
+            })?;
+            Entry::Expiry { clock }
+        } else {
+            let action: Action = token.parse().map_err(|e| unknown(format!("{e}")))?;
+            Entry::action(action)
+        };
+        self.current.entries.push(entry);
+        Ok(false)
+    }
+
+    /// Applies the `[%emt]` and `[%clk]` commands of a comment to the entry before it;
+    /// other commands and all other text are for people.
+    fn comment_text(&mut self, n: usize, text: &str) -> Result<(), RecordError> {
+        let mut rest = text;
+        while let Some(start) = rest.find("[%") {
+            let body = &rest[start + 2..];
+            let Some(end) = body.find(']') else {
+                return Err(RecordError::BadCommand {
+                    line: n,
+                    command: body.trim().to_string(),
+                });
+            };
+            let command = body[..end].trim();
+            rest = &body[end + 1..];
+            let (name, value) = command
+                .split_once(char::is_whitespace)
+                .map(|(a, b)| (a, b.trim()))
+                .unwrap_or((command, ""));
+            if name != "emt" && name != "clk" {
+                continue;
+            }
+            let ms = parse_time(value).ok_or_else(|| RecordError::BadCommand {
+                line: n,
+                command: command.to_string(),
+            })?;
+            match self.current.entries.last_mut() {
+                Some(Entry::Action { emt_ms, clk_ms, .. }) => {
+                    *(if name == "emt" { emt_ms } else { clk_ms }) = Some(ms);
+                }
+                _ => {
+                    return Err(RecordError::TimeWithoutAction {
+                        line: n,
+                        command: name.to_string(),
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, last: usize) -> Result<Vec<GameRecord>, RecordError> {
+        if let Some(open) = self.comment {
+            return Err(RecordError::UnterminatedComment { line: open.line });
+        }
+        if self.started {
+            return Err(RecordError::MissingResult {
+                line: last,
+                before: "the end of the text",
+            });
+        }
+        Ok(self.games)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_lines_and_formations_are_told_apart() {
+        assert!(is_tag_line("[Event \"x\"]"));
+        assert!(is_tag_line("  [Event\t\"x\"]"));
+        assert!(is_tag_line("[Event\"x\"]"));
+        assert!(is_tag_line("[Event x]"));
+        assert!(!is_tag_line("[Pd5,Pe5,Ke4] [pd6] snap"));
+        assert!(!is_tag_line("[Pd5] snap"));
+        assert!(!is_tag_line("[] pass"));
+        assert!(!is_tag_line("e4e5 [Event \"x\"]"));
+    }
+
+    #[test]
+    fn parse_tag_unescapes_and_rejects_junk() {
+        assert_eq!(
+            parse_tag(1, r#"[White "a \"b\" \\c"]"#).unwrap(),
+            ("White".to_string(), r#"a "b" \c"#.to_string())
+        );
+        assert_eq!(
+            parse_tag(1, r#"[Site "]"]  "#).unwrap(),
+            ("Site".to_string(), "]".to_string())
+        );
+        for bad in [
+            r#"[Event x]"#,
+            r#"[Event "x"] y"#,
+            r#"[Event "x""#,
+            r#"[Event "x]"#,
+            r#"[Event "x\"]"#,
+            r#"[Event "x" "y"]"#,
+        ] {
+            match parse_tag(7, bad) {
+                Err(RecordError::BadTagLine { line: 7, .. }) => {}
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+}

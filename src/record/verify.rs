@@ -1,0 +1,171 @@
+//! Replaying a record through the engine, to find the first place where they disagree.
+//!
+//! The checks, in order: the tags the replay needs (QuarterLength, Termination, Result);
+//! every entry, which the engine must accept; then the end: a normal termination needs the
+//! engine's game over with the same result, any other termination needs it not over (the
+//! game stopped early) and, for a forfeit, a winner; a Score tag, when present, must be the
+//! engine's score.
+
+use thiserror::Error;
+
+use super::error::RecordError;
+use super::notes::{play_header, situation};
+use super::read::read_games;
+use super::tags::{self, Termination};
+use super::{Entry, GameRecord};
+use crate::rules::{Action, ActionError, Clock, Event, Game, GameResult};
+
+/// A record that replays: the final game, how it ended, and what it held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// The engine's game after the last entry.
+    pub game: Game,
+    pub termination: Termination,
+    /// The record's result: the engine's for a normal end, the forfeit's otherwise
+    /// (`None` for `*`).
+    pub result: Option<GameResult>,
+    pub actions: usize,
+    pub expiries: usize,
+    pub snaps: usize,
+}
+
+/// The first disagreement between a record and the engine.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("entry {index} ({play}): {kind}")]
+pub struct Divergence {
+    /// The entry (0-based) the engine rejects; for a problem with the tags, 0; for a
+    /// problem with the end of the game, the number of entries.
+    pub index: usize,
+    /// Where the game stood: the header of the play, `tags`, or `game over`.
+    pub play: String,
+    pub kind: DivergenceKind,
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum DivergenceKind {
+    #[error("{0}")]
+    Tags(RecordError),
+    #[error("the engine rejects {action}: {error}")]
+    ActionRejected { action: Action, error: ActionError },
+    #[error("the engine rejects the expiry !{clock}: {error}")]
+    ExpiryRejected { clock: Clock, error: ActionError },
+    #[error("the record ends normally but the engine's game is not over ({expected})")]
+    NotOver { expected: String },
+    #[error("the record says {termination} but the engine's game is over ({result})")]
+    AlreadyOver {
+        termination: Termination,
+        result: &'static str,
+    },
+    #[error("a {termination} needs a winner, but the Result tag is \"{tag}\"")]
+    NoWinner {
+        termination: Termination,
+        tag: &'static str,
+    },
+    #[error("the Score tag \"{tag}\" differs from the engine's score {engine}")]
+    Score { tag: String, engine: String },
+    #[error("the Result tag \"{tag}\" differs from the engine's result {engine}")]
+    Result {
+        tag: &'static str,
+        engine: &'static str,
+    },
+}
+
+/// Replays `rec` and reports the first divergence, or what the record holds.
+pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
+    let tag_problem = |e: RecordError| Divergence {
+        index: 0,
+        play: "tags".to_string(),
+        kind: DivergenceKind::Tags(e),
+    };
+    let settings = rec.settings().map_err(tag_problem)?;
+    let termination = rec.termination().map_err(tag_problem)?;
+    let result = rec.result().map_err(tag_problem)?;
+
+    let mut game = Game::new(settings);
+    let mut play = String::new();
+    let (mut actions, mut expiries, mut snaps) = (0, 0, 0);
+    for (index, entry) in rec.entries.iter().enumerate() {
+        if let Some(header) = play_header(&game) {
+            play = header;
+        }
+        let events = entry.apply_to(&mut game).map_err(|error| Divergence {
+            index,
+            play: play.clone(),
+            kind: match *entry {
+                Entry::Action { action, .. } => DivergenceKind::ActionRejected { action, error },
+                Entry::Expiry { clock } => DivergenceKind::ExpiryRejected { clock, error },
+            },
+        })?;
+        match entry {
+            Entry::Action { .. } => actions += 1,
+            Entry::Expiry { .. } => expiries += 1,
+        }
+        snaps += events
+            .iter()
+            .filter(|e| matches!(e, Event::Snap { .. } | Event::SnapFumbled { .. }))
+            .count();
+    }
+
+    let end = |kind: DivergenceKind| Divergence {
+        index: rec.entries.len(),
+        play: if game.is_over() {
+            "game over".to_string()
+        } else {
+            situation(&game)
+        },
+        kind,
+    };
+    let engine_result = tags::result_token(game.result());
+    match (termination, game.decision()) {
+        (Termination::Normal, Some(d)) => {
+            return Err(end(DivergenceKind::NotOver {
+                expected: format!("{} must decide on a {}", d.side, d.kind),
+            }))
+        }
+        (Termination::Normal, None) => {}
+        (_, None) => {
+            return Err(end(DivergenceKind::AlreadyOver {
+                termination,
+                result: engine_result,
+            }))
+        }
+        (_, Some(_))
+            if termination.needs_winner() && !matches!(result, Some(GameResult::Win(_))) =>
+        {
+            return Err(end(DivergenceKind::NoWinner {
+                termination,
+                tag: tags::result_token(result),
+            }))
+        }
+        (_, Some(_)) => {}
+    }
+    if let Some(tag) = rec.tags.get(tags::SCORE) {
+        let engine = tags::score_value(&game);
+        if tag != engine {
+            return Err(end(DivergenceKind::Score {
+                tag: tag.to_string(),
+                engine,
+            }));
+        }
+    }
+    if termination == Termination::Normal && result != game.result() {
+        return Err(end(DivergenceKind::Result {
+            tag: tags::result_token(result),
+            engine: engine_result,
+        }));
+    }
+    Ok(Verified {
+        game,
+        termination,
+        result,
+        actions,
+        expiries,
+        snaps,
+    })
+}
+
+/// Reads a file of one or more games and verifies each; the outer error is a text that
+/// cannot be read at all.
+pub fn verify_text(text: &str) -> Result<Vec<Result<Verified, Divergence>>, RecordError> {
+    Ok(read_games(text)?.iter().map(verify).collect())
+}

@@ -1,0 +1,390 @@
+//! The three clocks of rule 6 as plain arithmetic over durations: which clocks run for a
+//! decision, what limit binds it, what expires first, and what a decision's time costs.
+//!
+//! Nothing here reads a clock; the game loop measures and this module decides.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::rules::{Clock, Game, Phase, QuarterLength, Settings};
+
+/// How quarters end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuarterMode {
+    /// Wall time of the game clock.
+    Timed(Duration),
+    /// A number of plays (R18): reproducible, no game clock.
+    Plays(u16),
+}
+
+/// A time control: the clocks of rule 6.1 plus the grace margin for scheduler jitter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub quarter: QuarterMode,
+    pub play: Duration,
+    pub reaction: Duration,
+    /// Extra time the referee waits past a deadline before calling it missed.
+    pub grace: Duration,
+}
+
+/// A time control that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    #[error("unknown time control item '{0}': use blitz, standard, unlimited, or key=value with keys quarter, plays, play, reaction, grace")]
+    UnknownItem(String),
+    #[error("'{0}' is not a duration: write it like 500ms, 20s, 2m or 1.5s")]
+    BadDuration(String),
+    #[error("'{0}' is not a number of plays (1..=1000)")]
+    BadPlays(String),
+    #[error("{0} must be longer than zero")]
+    Zero(&'static str),
+    #[error("give either quarter=DURATION or plays=N, not both")]
+    BothQuarterKinds,
+}
+
+const MS: fn(u64) -> Duration = Duration::from_millis;
+
+impl TimeControl {
+    /// Short, fast games (6.5).
+    pub const fn blitz() -> TimeControl {
+        TimeControl {
+            quarter: QuarterMode::Timed(Duration::from_secs(120)),
+            play: Duration::from_secs(5),
+            reaction: Duration::from_secs(1),
+            grace: Duration::from_millis(100),
+        }
+    }
+    /// Balanced, football-like timing (6.5).
+    pub const fn standard() -> TimeControl {
+        TimeControl {
+            quarter: QuarterMode::Timed(Duration::from_secs(600)),
+            play: Duration::from_secs(20),
+            reaction: Duration::from_secs(5),
+            grace: Duration::from_millis(100),
+        }
+    }
+    /// No game or play clock pressure; reaction clocks still keep the game moving (6.5).
+    /// Quarters are 15 plays; the 5-minute play clock only guards against a hung bot.
+    pub const fn unlimited() -> TimeControl {
+        TimeControl {
+            quarter: QuarterMode::Plays(15),
+            play: Duration::from_secs(300),
+            reaction: Duration::from_secs(10),
+            grace: Duration::from_millis(100),
+        }
+    }
+
+    /// Reads `blitz`, `standard`, `unlimited`, or `key=value` items separated by commas,
+    /// optionally after a preset: `blitz,reaction=2s`, `quarter=20s,play=2s,reaction=500ms`,
+    /// `plays=10,play=2s,reaction=500ms,grace=50ms`. Unset keys come from the preset
+    /// (blitz when none is named).
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let mut tc = TimeControl::blitz();
+        let (mut quarter, mut plays) = (None, None);
+        for (i, item) in text.split(',').map(str::trim).enumerate() {
+            match (i, item) {
+                (0, "blitz") => tc = TimeControl::blitz(),
+                (0, "standard") => tc = TimeControl::standard(),
+                (0, "unlimited") => tc = TimeControl::unlimited(),
+                _ => {
+                    let (k, v) = item
+                        .split_once('=')
+                        .ok_or_else(|| TimeControlError::UnknownItem(item.to_string()))?;
+                    match k.trim() {
+                        "quarter" => quarter = Some(positive(parse_duration(v)?, "quarter")?),
+                        "plays" => {
+                            let n: u16 = v
+                                .trim()
+                                .parse()
+                                .ok()
+                                .filter(|n| (1..=1000).contains(n))
+                                .ok_or_else(|| TimeControlError::BadPlays(v.to_string()))?;
+                            plays = Some(n);
+                        }
+                        "play" => tc.play = positive(parse_duration(v)?, "play")?,
+                        "reaction" => tc.reaction = positive(parse_duration(v)?, "reaction")?,
+                        "grace" => tc.grace = parse_duration(v)?,
+                        _ => return Err(TimeControlError::UnknownItem(item.to_string())),
+                    }
+                }
+            }
+        }
+        match (quarter, plays) {
+            (Some(_), Some(_)) => return Err(TimeControlError::BothQuarterKinds),
+            (Some(q), None) => tc.quarter = QuarterMode::Timed(q),
+            (None, Some(n)) => tc.quarter = QuarterMode::Plays(n),
+            (None, None) => {}
+        }
+        Ok(tc)
+    }
+
+    /// The engine settings this time control plays under.
+    pub fn settings(&self) -> Settings {
+        match self.quarter {
+            QuarterMode::Timed(_) => Settings::timed(),
+            QuarterMode::Plays(n) => Settings::plays(n),
+        }
+    }
+}
+
+fn positive(d: Duration, what: &'static str) -> Result<Duration, TimeControlError> {
+    if d.is_zero() {
+        Err(TimeControlError::Zero(what))
+    } else {
+        Ok(d)
+    }
+}
+
+/// `500ms`, `20s`, `1.5s`, `2m`.
+pub fn parse_duration(text: &str) -> Result<Duration, TimeControlError> {
+    let t = text.trim();
+    let bad = || TimeControlError::BadDuration(text.to_string());
+    let (num, scale_ms) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000.0)
+    } else {
+        return Err(bad());
+    };
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    if !value.is_finite() || value < 0.0 || value * scale_ms > 1e12 {
+        return Err(bad());
+    }
+    Ok(MS((value * scale_ms).round() as u64))
+}
+
+fn fmt_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The canonical `key=value` form, which [`TimeControl::parse`] reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.quarter {
+            QuarterMode::Timed(q) => write!(f, "quarter={}", fmt_duration(q))?,
+            QuarterMode::Plays(n) => write!(f, "plays={n}")?,
+        }
+        write!(
+            f,
+            ",play={},reaction={},grace={}",
+            fmt_duration(self.play),
+            fmt_duration(self.reaction),
+            fmt_duration(self.grace)
+        )
+    }
+}
+
+/// What one decision may take and which clocks it spends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The time the bot is told it has.
+    pub limit: Duration,
+    /// The clock whose consequence applies if the bot does not answer in time.
+    pub expires: Clock,
+    /// The decision's time runs the play clock (offense before the snap).
+    pub play_clock: bool,
+    /// The decision's time runs the game clock (offense thinking while it runs, R17).
+    pub game_clock: bool,
+}
+
+/// The clocks of one game in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    pub tc: TimeControl,
+    /// Left in this quarter (timed quarters only).
+    pub game_left: Option<Duration>,
+    /// Left for the offense to snap in this play.
+    pub play_left: Duration,
+}
+
+impl Clocks {
+    pub fn new(tc: TimeControl) -> Clocks {
+        Clocks {
+            tc,
+            game_left: match tc.quarter {
+                QuarterMode::Timed(q) => Some(q),
+                QuarterMode::Plays(_) => None,
+            },
+            play_left: tc.play,
+        }
+    }
+
+    /// A new play: the play clock starts again (6.3).
+    pub fn new_play(&mut self) {
+        self.play_left = self.tc.play;
+    }
+
+    /// A new quarter: the game clock starts full.
+    pub fn new_quarter(&mut self) {
+        if let QuarterMode::Timed(q) = self.tc.quarter {
+            self.game_left = Some(q);
+        }
+        self.new_play();
+    }
+
+    /// The budget of the decision the game asks for now.
+    pub fn budget(&self, game: &Game) -> Budget {
+        let offense_deciding = game.to_move() == Some(game.offense());
+        let game_runs = game.clock_running() && offense_deciding && game.settings().quarter == QuarterLength::Timed;
+        match game.phase() {
+            Phase::Formation(side) if side == game.offense() => self.pre_snap(game_runs),
+            Phase::Motion => self.pre_snap(game_runs),
+            _ => Budget {
+                limit: self.tc.reaction,
+                expires: Clock::Reaction,
+                play_clock: false,
+                game_clock: game_runs && matches!(game.phase(), Phase::Action(_) | Phase::Contention(_)),
+            },
+        }
+    }
+
+    fn pre_snap(&self, game_runs: bool) -> Budget {
+        let game_left = self.game_left.filter(|_| game_runs);
+        match game_left {
+            // Between plays the game clock ending first ends the quarter (6.2).
+            Some(g) if g < self.play_left => Budget {
+                limit: g,
+                expires: Clock::Game,
+                play_clock: true,
+                game_clock: true,
+            },
+            _ => Budget {
+                limit: self.play_left,
+                expires: Clock::Play,
+                play_clock: true,
+                game_clock: game_left.is_some(),
+            },
+        }
+    }
+
+    /// Spends `elapsed` of a decision's time on the clocks it runs; returns whether the game
+    /// clock reached zero with this decision.
+    pub fn charge(&mut self, budget: &Budget, elapsed: Duration) -> bool {
+        if budget.play_clock {
+            self.play_left = self.play_left.saturating_sub(elapsed);
+        }
+        if budget.game_clock {
+            if let Some(g) = self.game_left.as_mut() {
+                let was = *g;
+                *g = g.saturating_sub(elapsed);
+                return !was.is_zero() && g.is_zero();
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(diagram: &str) -> Game {
+        Game::from_diagram(diagram).unwrap()
+    }
+
+    const MOTION: &str = "offense: white\nphase: motion\nspot: e5\nclock: running\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p p p p . .\n5 . . . P P . . .\n4 . . . . K . . .\n3 . . . . Q . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
+
+    #[test]
+    fn time_controls_parse_and_print_back() {
+        let tc = TimeControl::parse("quarter=20s,play=2s,reaction=500ms").unwrap();
+        assert_eq!(tc.quarter, QuarterMode::Timed(MS(20_000)));
+        assert_eq!((tc.play, tc.reaction, tc.grace), (MS(2000), MS(500), MS(100)));
+        assert_eq!(tc.to_string(), "quarter=20s,play=2s,reaction=500ms,grace=100ms");
+        assert_eq!(TimeControl::parse(&tc.to_string()).unwrap(), tc);
+        let plays = TimeControl::parse("plays=10,play=2s,reaction=1.5s,grace=0ms").unwrap();
+        assert_eq!(plays.quarter, QuarterMode::Plays(10));
+        assert_eq!(plays.reaction, MS(1500));
+        assert_eq!(TimeControl::parse("standard").unwrap(), TimeControl::standard());
+        assert_eq!(TimeControl::parse("blitz,reaction=2s").unwrap().reaction, MS(2000));
+        assert_eq!(TimeControl::parse("unlimited").unwrap().quarter, QuarterMode::Plays(15));
+        assert_eq!(parse_duration("2m").unwrap(), MS(120_000));
+    }
+
+    #[test]
+    fn bad_time_controls_say_what_is_wrong() {
+        for (text, want) in [
+            ("fast", "unknown time control item 'fast'"),
+            ("play=2", "'2' is not a duration"),
+            ("play=0s", "play must be longer than zero"),
+            ("plays=0", "'0' is not a number of plays"),
+            ("quarter=1m,plays=3", "either quarter"),
+            ("reaction=-1s", "not a duration"),
+            ("colour=red", "unknown time control item"),
+        ] {
+            let e = TimeControl::parse(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn rule_6_1_offense_before_the_snap_runs_the_play_clock_and_a_running_game_clock() {
+        let mut clocks = Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=1s").unwrap());
+        let g = game(MOTION);
+        let b = clocks.budget(&g);
+        assert_eq!((b.limit, b.expires, b.play_clock, b.game_clock), (MS(10_000), Clock::Play, true, true));
+        assert!(!clocks.charge(&b, MS(4000)));
+        assert_eq!((clocks.play_left, clocks.game_left), (MS(6000), Some(MS(56_000))));
+        // The next decision of the same play has what is left of the play clock.
+        assert_eq!(clocks.budget(&g).limit, MS(6000));
+        clocks.new_play();
+        assert_eq!(clocks.budget(&g).limit, MS(10_000));
+    }
+
+    #[test]
+    fn rule_6_2_a_game_clock_shorter_than_the_play_clock_binds_and_ends_the_quarter() {
+        let mut clocks = Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
+        let b = clocks.budget(&game(MOTION));
+        assert_eq!((b.limit, b.expires), (MS(3000), Clock::Game));
+        assert!(clocks.charge(&b, MS(3500)), "the game clock reached zero");
+        assert_eq!(clocks.game_left, Some(Duration::ZERO));
+        assert!(!clocks.charge(&b, MS(10)), "reported once");
+    }
+
+    #[test]
+    fn rule_6_3_a_stopped_game_clock_does_not_run_before_the_snap() {
+        let mut clocks = Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
+        let g = game(&MOTION.replace("clock: running", "clock: stopped"));
+        let b = clocks.budget(&g);
+        assert_eq!((b.limit, b.expires, b.game_clock), (MS(10_000), Clock::Play, false));
+        clocks.charge(&b, MS(5000));
+        assert_eq!(clocks.game_left, Some(MS(3000)));
+    }
+
+    #[test]
+    fn rule_6_1_the_reaction_clock_bounds_the_defense_and_pauses_the_others() {
+        let mut clocks = Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
+        let g = game(&MOTION.replace("phase: motion", "phase: reaction"));
+        let b = clocks.budget(&g);
+        assert_eq!((b.limit, b.expires, b.play_clock, b.game_clock), (MS(700), Clock::Reaction, false, false));
+        clocks.charge(&b, MS(600));
+        assert_eq!((clocks.play_left, clocks.game_left), (MS(10_000), Some(MS(60_000))));
+    }
+
+    #[test]
+    fn r17_action_turns_use_the_reaction_clock_and_offense_time_runs_the_game_clock() {
+        let mut clocks = Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
+        let action = "offense: white\nphase: action\nspot: e5\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p . . . . .\n5 . . . P . . . .\n4 . . . . K* . . .\n3 . . . . . . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
+        let white = clocks.budget(&game(action));
+        assert_eq!((white.limit, white.expires, white.game_clock), (MS(700), Clock::Reaction, true));
+        clocks.charge(&white, MS(500));
+        assert_eq!(clocks.game_left, Some(MS(59_500)));
+        let black = clocks.budget(&game(&action.replace("phase: action", "phase: action\nturn: black")));
+        assert!(!black.game_clock);
+    }
+
+    #[test]
+    fn r18_play_count_quarters_have_no_game_clock() {
+        let clocks = Clocks::new(TimeControl::parse("plays=10,play=10s,reaction=1s").unwrap());
+        assert_eq!(clocks.game_left, None);
+        let b = clocks.budget(&game(MOTION));
+        assert_eq!((b.expires, b.game_clock), (Clock::Play, false));
+        assert_eq!(TimeControl::parse("plays=10").unwrap().settings(), Settings::plays(10));
+    }
+}

@@ -1,0 +1,652 @@
+//! One refereed game: two bot processes, the protocol, the clocks, and the policy for
+//! everything a bot can do wrong.
+//!
+//! - `clock`: the clocks of rule 6 as pure arithmetic
+//! - `transcript`: the optional per-game log of every line sent and received
+//!
+//! The policy, in one place ([`Referee::judge`]): a reply that is not a legal action (bad
+//! JSON, a line over the limit, an illegal action) costs what a timeout costs, the
+//! consequence of the decision's clock; after `max_illegal` such replies the game is
+//! forfeited. A crash or closed pipe forfeits the game. Nothing a bot does stops the
+//! referee or leaves a process behind.
+
+pub mod clock;
+pub mod transcript;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
+use crate::protocol::{self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, TimeControlMsg, ToBot};
+use crate::record::{GameRecord, Termination};
+use crate::rules::{Action, Clock, Event, Game, GameResult, Phase, Side};
+
+pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError};
+use transcript::Transcript;
+
+/// Everything about one game that is not the bots.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub tc: TimeControl,
+    pub seed: u64,
+    pub max_line: usize,
+    pub handshake: Duration,
+    /// Invalid or illegal replies a bot may send before it forfeits.
+    pub max_illegal: u32,
+    /// How long a bot has to exit after `quit` before its process group is killed.
+    pub quit_grace: Duration,
+    /// PGN tags.
+    pub event: String,
+    pub site: String,
+    pub round: String,
+    /// Where to write the protocol transcript, if anywhere.
+    pub transcript: Option<PathBuf>,
+}
+
+impl Default for GameConfig {
+    fn default() -> GameConfig {
+        GameConfig {
+            tc: TimeControl::blitz(),
+            seed: 1,
+            max_line: 64 * 1024,
+            handshake: Duration::from_secs(10),
+            max_illegal: 3,
+            quit_grace: Duration::from_secs(1),
+            event: "Zebra game".to_string(),
+            site: "?".to_string(),
+            round: "1".to_string(),
+            transcript: None,
+        }
+    }
+}
+
+/// What a bot said about itself in `ready`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotInfo {
+    pub name: String,
+    pub author: String,
+    pub version: String,
+}
+
+/// How one bot behaved in one game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotReport {
+    pub name: String,
+    pub info: Option<BotInfo>,
+    pub decisions: u32,
+    pub illegal: u32,
+    pub timeouts: u32,
+    /// Replies discarded: late, duplicate or with a wrong id.
+    pub discarded: u32,
+    /// Lines before `ready` that were not `ready` (a banner, blank lines are not counted).
+    pub noise: u32,
+    pub think_ms: u64,
+    pub exit: Option<ExitInfo>,
+}
+
+/// The outcome of one game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    pub record: GameRecord,
+    pub result: Option<GameResult>,
+    pub termination: Termination,
+    pub reason: String,
+    pub score: [u16; 2],
+    pub bots: [BotReport; 2],
+}
+
+/// What became of one request.
+enum Reply {
+    Action { action: Action, elapsed: Duration },
+    Invalid { why: String, elapsed: Duration },
+    Timeout { elapsed: Duration },
+    Gone { why: String },
+}
+
+struct Seat {
+    side: Side,
+    spec: BotSpec,
+    bot: Option<BotProcess>,
+    report: BotReport,
+}
+
+/// Runs one game; see the module docs for the policy.
+pub struct Referee<'a> {
+    cfg: &'a GameConfig,
+    game: Game,
+    clocks: Clocks,
+    record: GameRecord,
+    seats: [Seat; 2],
+    next_id: u64,
+    transcript: Option<Transcript>,
+    start: Instant,
+}
+
+/// The end of a game before the engine's end: who is to blame and why.
+struct Forfeit {
+    termination: Termination,
+    loser: Option<Side>,
+    reason: String,
+}
+
+impl<'a> Referee<'a> {
+    /// Plays one game between `white` and `black`; `watch` sees the game after every step.
+    pub async fn play(white: &BotSpec, black: &BotSpec, cfg: &'a GameConfig, watch: impl FnMut(&Game, &[Event])) -> GameReport {
+        let settings = cfg.tc.settings();
+        // Quarters counted in plays make a game reproducible: its record then holds nothing
+        // that depends on the wall clock (no date, no thinking times), so that the same seed
+        // and deterministic bots give a byte-identical record.
+        let reproducible = matches!(cfg.tc.quarter, QuarterMode::Plays(_));
+        let mut record = GameRecord::new(settings);
+        for (k, v) in [
+            ("Event", cfg.event.clone()),
+            ("Site", cfg.site.clone()),
+            ("Date", if reproducible { "????.??.??".to_string() } else { today() }),
+            ("Round", cfg.round.clone()),
+            ("White", white.name.clone()),
+            ("Black", black.name.clone()),
+            ("TimeControl", cfg.tc.to_string()),
+            ("Seed", cfg.seed.to_string()),
+        ] {
+            record.tags.set(k, v);
+        }
+        let seat = |side, spec: &BotSpec| Seat {
+            side,
+            spec: spec.clone(),
+            bot: None,
+            report: BotReport {
+                name: spec.name.clone(),
+                ..BotReport::default()
+            },
+        };
+        let transcript = cfg.transcript.as_ref().and_then(|p| match Transcript::create(p) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                tracing::warn!("cannot write the transcript {}: {e}", p.display());
+                None
+            }
+        });
+        let mut referee = Referee {
+            cfg,
+            game: Game::new(settings),
+            clocks: Clocks::new(cfg.tc),
+            record,
+            seats: [seat(Side::White, white), seat(Side::Black, black)],
+            next_id: 1,
+            transcript,
+            start: Instant::now(),
+        };
+        let forfeit = referee.run(watch).await;
+        referee.finish(forfeit).await
+    }
+
+    async fn run(&mut self, mut watch: impl FnMut(&Game, &[Event])) -> Option<Forfeit> {
+        if let Some(f) = self.start_bots().await {
+            return Some(f);
+        }
+        while let Some(decision) = self.game.decision() {
+            let side = decision.side;
+            let budget = self.clocks.budget(&self.game);
+            let id = self.next_id;
+            self.next_id += 1;
+            let reply = self.ask(side, id, &budget).await;
+            let (events, status, applied, reason, elapsed) = match reply {
+                Reply::Gone { why } => {
+                    return Some(Forfeit {
+                        termination: Termination::Abandoned,
+                        loser: Some(side),
+                        reason: format!("{side} {why}"),
+                    })
+                }
+                Reply::Action { action, elapsed } => match self.game.apply(&action) {
+                    Ok(events) => {
+                        // Times only where the game is timed (see `play`): play-count records
+                        // stay byte-identical from run to run.
+                        match self.clocks.game_left {
+                            Some(g) => {
+                                let clk = g.saturating_sub(if budget.game_clock { elapsed } else { Duration::ZERO });
+                                self.record.push_action(action, Some(elapsed.as_millis() as u64), Some(clk.as_millis() as u64));
+                            }
+                            None => self.record.push_action(action, None, None),
+                        }
+                        (events.to_vec(), ReplyStatus::Ok, action.to_string(), None, elapsed)
+                    }
+                    Err(e) => match self.illegal(side, format!("illegal action '{action}': {e}"), &budget) {
+                        Ok((events, applied, why)) => (events, ReplyStatus::Illegal, applied, Some(why), elapsed),
+                        Err(f) => return Some(f),
+                    },
+                },
+                Reply::Invalid { why, elapsed } => match self.illegal(side, why, &budget) {
+                    Ok((events, applied, why)) => (events, ReplyStatus::Illegal, applied, Some(why), elapsed),
+                    Err(f) => return Some(f),
+                },
+                Reply::Timeout { elapsed } => {
+                    self.seat(side).report.timeouts += 1;
+                    tracing::info!("{side} timed out after {} ms", elapsed.as_millis());
+                    match self.expire(budget.expires) {
+                        Ok(events) => (events, ReplyStatus::Timeout, format!("!{}", budget.expires.code()), None, elapsed),
+                        Err(f) => return Some(f),
+                    }
+                }
+            };
+            let report = &mut self.seat(side).report;
+            report.decisions += 1;
+            report.think_ms += elapsed.as_millis() as u64;
+            self.send(
+                side,
+                &ToBot::Result {
+                    id,
+                    status,
+                    elapsed_ms: elapsed.as_millis() as u64,
+                    applied: Some(applied),
+                    reason,
+                },
+            );
+            let mut all_events = events;
+            if self.clocks.charge(&budget, elapsed) && self.game.clock_running() {
+                match self.expire(Clock::Game) {
+                    Ok(more) => all_events.extend(more),
+                    Err(f) => return Some(f),
+                }
+            }
+            self.follow_clocks(&all_events);
+            self.broadcast(&ToBot::Event {
+                events: all_events.clone(),
+            });
+            watch(&self.game, &all_events);
+        }
+        None
+    }
+
+    fn seat(&mut self, side: Side) -> &mut Seat {
+        &mut self.seats[side.index()]
+    }
+
+    /// Spawns both bots and completes both handshakes, then sends `game_start`.
+    async fn start_bots(&mut self) -> Option<Forfeit> {
+        for seat in &mut self.seats {
+            match BotProcess::spawn(&seat.spec, self.cfg.max_line) {
+                Ok(bot) => seat.bot = Some(bot),
+                Err(e) => {
+                    return Some(Forfeit {
+                        termination: Termination::Abandoned,
+                        loser: Some(seat.side),
+                        reason: e.to_string(),
+                    })
+                }
+            }
+        }
+        let hello = ToBot::Hello {
+            protocol: protocol::PROTOCOL_NAME.to_string(),
+            versions: protocol::VERSIONS.to_vec(),
+            max_line_bytes: self.cfg.max_line,
+            handshake_ms: self.cfg.handshake.as_millis() as u64,
+        };
+        self.broadcast(&hello);
+        let deadline = Instant::now() + self.cfg.handshake;
+        for side in Side::ALL {
+            if let Err(why) = self.handshake(side, deadline).await {
+                return Some(Forfeit {
+                    termination: Termination::Abandoned,
+                    loser: Some(side),
+                    reason: format!("{side} {why}"),
+                });
+            }
+        }
+        let tc = self.cfg.tc;
+        for side in Side::ALL {
+            let opponent = self.seats[side.other().index()].report.name.clone();
+            let options = self.seats[side.index()].spec.options.clone();
+            self.send(
+                side,
+                &ToBot::GameStart {
+                    version: 1,
+                    rules: "football-chess".to_string(),
+                    rules_version: "0.1".to_string(),
+                    side,
+                    opponent,
+                    seed: self.cfg.seed,
+                    time_control: TimeControlMsg {
+                        quarter_ms: match tc.quarter {
+                            QuarterMode::Timed(q) => Some(q.as_millis() as u64),
+                            QuarterMode::Plays(_) => None,
+                        },
+                        plays_per_quarter: match tc.quarter {
+                            QuarterMode::Plays(n) => Some(n),
+                            QuarterMode::Timed(_) => None,
+                        },
+                        play_ms: tc.play.as_millis() as u64,
+                        reaction_ms: tc.reaction.as_millis() as u64,
+                        grace_ms: tc.grace.as_millis() as u64,
+                    },
+                    options,
+                },
+            );
+        }
+        None
+    }
+
+    /// Waits for `ready`; lines before it that are not `ready` are ignored and counted.
+    async fn handshake(&mut self, side: Side, deadline: Instant) -> Result<(), String> {
+        loop {
+            let seat = &mut self.seats[side.index()];
+            let bot = seat.bot.as_mut().expect("spawned");
+            let Some(incoming) = bot.recv_until(deadline).await else {
+                return Err(format!("sent no ready within {} ms (handshake)", self.cfg.handshake.as_millis()));
+            };
+            self.log_in(side, &incoming);
+            let seat = &mut self.seats[side.index()];
+            match incoming {
+                Incoming::Closed { .. } => return Err("exited or closed its output before ready".to_string()),
+                Incoming::Line { text, .. } => match protocol::parse_from_bot(&text) {
+                    Ok(FromBot::Ready {
+                        version,
+                        name,
+                        author,
+                        bot_version,
+                        ..
+                    }) => {
+                        if !protocol::VERSIONS.contains(&version) {
+                            return Err(format!("chose protocol version {version}, which was not offered"));
+                        }
+                        seat.report.info = Some(BotInfo {
+                            name,
+                            author,
+                            version: bot_version.clone(),
+                        });
+                        let tag = if side == Side::White { "WhiteVersion" } else { "BlackVersion" };
+                        if !bot_version.is_empty() {
+                            self.record.tags.set(tag, bot_version);
+                        }
+                        return Ok(());
+                    }
+                    _ => {
+                        seat.report.noise += 1;
+                        tracing::info!("{side} said something before ready: {}", abbreviate(&text));
+                    }
+                },
+                _ => seat.report.noise += 1,
+            }
+        }
+    }
+
+    /// Sends the request for the current decision and waits for the answer.
+    async fn ask(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
+        let decision = self.game.decision().expect("a decision is pending");
+        let legal = match decision.kind {
+            crate::rules::DecisionKind::Formation => None,
+            _ => Some(self.game.legal_action_list().iter().map(|a| a.to_string()).collect()),
+        };
+        let request = ToBot::Request {
+            id,
+            decision: decision.kind,
+            side,
+            state: StateMsg::of(&self.game),
+            clocks: self.clocks_msg(budget),
+            deadline_ms: budget.limit.as_millis() as u64,
+            legal,
+        };
+        let Some(flushed) = self.send(side, &request) else {
+            return Reply::Gone {
+                why: "stopped reading its input".to_string(),
+            };
+        };
+        let patience = budget.limit + self.cfg.tc.grace;
+        let sent_at = match tokio::time::timeout(patience, flushed).await {
+            Ok(Ok(at)) => at,
+            Ok(Err(_)) => {
+                return Reply::Gone {
+                    why: "closed its input".to_string(),
+                }
+            }
+            // The line could not even be written: the bot is not reading.
+            Err(_) => return Reply::Timeout { elapsed: patience },
+        };
+        let deadline = sent_at + patience;
+        loop {
+            let bot = self.seats[side.index()].bot.as_mut().expect("spawned");
+            let Some(incoming) = bot.recv_until(deadline).await else {
+                return Reply::Timeout { elapsed: patience };
+            };
+            self.log_in(side, &incoming);
+            let elapsed = incoming.at().saturating_duration_since(sent_at);
+            let text = match incoming {
+                Incoming::Closed { .. } => {
+                    return Reply::Gone {
+                        why: "exited or closed its output".to_string(),
+                    }
+                }
+                Incoming::TooLong { len, .. } => {
+                    return Reply::Invalid {
+                        why: format!("sent a line of {len} bytes, over the limit of {}", self.cfg.max_line),
+                        elapsed,
+                    }
+                }
+                Incoming::NotUtf8 { .. } => {
+                    return Reply::Invalid {
+                        why: "sent a line that is not UTF-8".to_string(),
+                        elapsed,
+                    }
+                }
+                Incoming::Line { text, .. } => text,
+            };
+            match protocol::parse_from_bot(&text) {
+                Err(e) => {
+                    return Reply::Invalid {
+                        why: format!("sent an invalid reply ({e}): {}", abbreviate(&text)),
+                        elapsed,
+                    }
+                }
+                Ok(FromBot::Action { id: got, action }) if got == id => {
+                    return match action.parse::<Action>() {
+                        Ok(action) => Reply::Action { action, elapsed },
+                        Err(e) => Reply::Invalid {
+                            why: format!("sent '{}', which is not an action: {e}", abbreviate(&action)),
+                            elapsed,
+                        },
+                    };
+                }
+                Ok(FromBot::Action { id: got, .. }) => {
+                    // A late answer to an expired request, a second answer, or a made-up id.
+                    let seat = self.seat(side);
+                    seat.report.discarded += 1;
+                    tracing::info!("{side} replied to request {got} while {id} was pending: discarded");
+                    if got < id {
+                        self.send(
+                            side,
+                            &ToBot::Result {
+                                id: got,
+                                status: ReplyStatus::Late,
+                                elapsed_ms: 0,
+                                applied: None,
+                                reason: Some(format!("request {got} is no longer pending")),
+                            },
+                        );
+                    }
+                }
+                Ok(FromBot::Log { message }) => tracing::debug!("{side} log: {}", abbreviate(&message)),
+                Ok(FromBot::Pong { .. } | FromBot::Ready { .. }) => {}
+            }
+        }
+    }
+
+    /// An invalid or illegal reply: counted, and either forfeits the game or costs what a
+    /// timeout of the decision's own clock costs.
+    fn illegal(&mut self, side: Side, why: String, budget: &Budget) -> Result<(Vec<Event>, String, String), Forfeit> {
+        let seat = self.seat(side);
+        seat.report.illegal += 1;
+        let count = seat.report.illegal;
+        tracing::info!("{side} {why}");
+        if count >= self.cfg.max_illegal {
+            return Err(Forfeit {
+                termination: Termination::RulesInfraction,
+                loser: Some(side),
+                reason: format!("{side} sent {count} invalid or illegal replies; the last: {why}"),
+            });
+        }
+        // The game clock is not the decision's own: an illegal pre-snap reply is a delay of game.
+        let clock = match budget.expires {
+            Clock::Game => Clock::Play,
+            c => c,
+        };
+        let events = self.expire(clock)?;
+        Ok((events, format!("!{}", clock.code()), why))
+    }
+
+    /// Applies a clock's consequence and records it.
+    fn expire(&mut self, clock: Clock) -> Result<Vec<Event>, Forfeit> {
+        match self.game.expire(clock) {
+            Ok(events) => {
+                self.record.push_expiry(clock);
+                Ok(events.to_vec())
+            }
+            Err(e) => Err(Forfeit {
+                termination: Termination::Unterminated,
+                loser: None,
+                reason: format!("internal error: the engine refused the {clock} expiry: {e}"),
+            }),
+        }
+    }
+
+    /// New plays restart the play clock; new quarters the game clock.
+    fn follow_clocks(&mut self, events: &[Event]) {
+        for e in events {
+            match e {
+                Event::PeriodEnd { .. } => self.clocks.new_quarter(),
+                Event::NextPlay { .. } => self.clocks.new_play(),
+                _ => {}
+            }
+        }
+    }
+
+    fn clocks_msg(&self, budget: &Budget) -> ClocksMsg {
+        let offense = self.game.offense().to_string();
+        let deciding = self.game.to_move().map(|s| s.to_string()).unwrap_or_default();
+        let ms = |d: Duration| Some(d.as_millis() as u64);
+        ClocksMsg {
+            game: self.clocks.game_left.map(|g| ClockMsg {
+                owner: "both".to_string(),
+                remaining_ms: ms(g),
+                running: budget.game_clock,
+            }),
+            play: ClockMsg {
+                owner: offense,
+                remaining_ms: ms(self.clocks.play_left),
+                running: budget.play_clock,
+            },
+            reaction: ClockMsg {
+                owner: deciding,
+                remaining_ms: ms(self.cfg.tc.reaction),
+                running: budget.expires == Clock::Reaction,
+            },
+        }
+    }
+
+    /// Queues a message for one bot; `None` if it cannot take it.
+    fn send(&mut self, side: Side, msg: &ToBot) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
+        let line = protocol::to_line(msg);
+        let at = self.start.elapsed();
+        if let Some(t) = self.transcript.as_mut() {
+            t.sent(at, side, &line);
+        }
+        self.seats[side.index()].bot.as_ref()?.send(line)
+    }
+
+    fn broadcast(&mut self, msg: &ToBot) {
+        for side in Side::ALL {
+            let _ = self.send(side, msg);
+        }
+    }
+
+    fn log_in(&mut self, side: Side, incoming: &Incoming) {
+        let at = incoming.at().saturating_duration_since(self.start);
+        if let Some(t) = self.transcript.as_mut() {
+            t.received(at, side, incoming);
+        }
+    }
+
+    /// Records the end, tells the bots, and ends their processes.
+    async fn finish(mut self, forfeit: Option<Forfeit>) -> GameReport {
+        let (termination, result, reason) = match forfeit {
+            None => (
+                Termination::Normal,
+                self.game.result(),
+                "four quarters played".to_string(),
+            ),
+            Some(f) => (f.termination, f.loser.map(|l| GameResult::Win(l.other())), f.reason),
+        };
+        self.record.finish(&self.game, termination, result);
+        if termination != Termination::Normal {
+            self.record.tags.set("TerminationReason", reason.clone());
+        }
+        let score = [self.game.score(Side::White), self.game.score(Side::Black)];
+        let end = ToBot::GameEnd {
+            result: result.map_or("*", |r| r.pgn()).to_string(),
+            score: ScoreMsg {
+                white: score[0],
+                black: score[1],
+            },
+            termination: termination.code().to_string(),
+            reason: reason.clone(),
+        };
+        self.broadcast(&end);
+        self.broadcast(&ToBot::Quit);
+        let grace = self.cfg.quit_grace;
+        let [white, black] = &mut self.seats;
+        let (w, b) = tokio::join!(shutdown(white.bot.take(), grace), shutdown(black.bot.take(), grace));
+        white.report.exit = w;
+        black.report.exit = b;
+        if let Some(t) = self.transcript.as_mut() {
+            t.finish();
+        }
+        let [white, black] = self.seats;
+        GameReport {
+            record: self.record,
+            result,
+            termination,
+            reason,
+            score,
+            bots: [white.report, black.report],
+        }
+    }
+}
+
+async fn shutdown(bot: Option<BotProcess>, grace: Duration) -> Option<ExitInfo> {
+    Some(bot?.shutdown(grace).await)
+}
+
+/// The first 120 characters of a bot's line, for logs and reasons.
+fn abbreviate(text: &str) -> String {
+    let mut out: String = text.chars().take(120).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (secs / 86_400) as i64;
+    // Civil-from-days (proleptic Gregorian), after Howard Hinnant's public-domain algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Whether the phase is before the snap (used by callers that show progress).
+pub fn is_pre_snap(phase: Phase) -> bool {
+    matches!(phase, Phase::Formation(_) | Phase::Motion | Phase::Reaction)
+}
