@@ -53,6 +53,15 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Check a bot against the protocol: handshake, every kind of decision as White and as
+    /// Black, ping, game end and quit; every problem in plain words.
+    CheckBot {
+        /// The bot's command line (program and arguments, split on spaces; quote it).
+        command: String,
+        /// Time the bot has for each decision, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        decision_ms: u64,
+    },
     /// Verify game records: replay every action of every game through the engine.
     Verify {
         /// A record file (one or more games).

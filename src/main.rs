@@ -5,14 +5,15 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use std::io::Write;
+use std::path::Path;
 use zebra::cli::{Cli, Command};
 use zebra::rules::perft::{self, perft};
 use zebra::rules::playout::play_random_game;
-use std::io::Write;
-use std::path::Path;
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify_text, write_game, Termination};
+use zebra::referee::check::{check_bot, CheckLimits};
 use zebra::referee::{GameConfig, Referee, TimeControl};
 use zebra::rules::{Event, Game, Settings, Side};
 
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Err(Failure::Forfeit) => ExitCode::from(3),
+        Err(Failure::BotProblems) => ExitCode::from(4),
     }
 }
 
@@ -37,6 +39,8 @@ enum Failure {
     Run(String),
     /// The game was played but ended by forfeit (already reported on stdout).
     Forfeit,
+    /// check-bot found problems (already reported on stdout).
+    BotProblems,
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -47,7 +51,9 @@ fn run(command: Command) -> Result<(), Failure> {
             quiet,
         } => {
             if plays_per_quarter == 0 {
-                return Err(Failure::Usage("--plays-per-quarter must be at least 1".into()));
+                return Err(Failure::Usage(
+                    "--plays-per-quarter must be at least 1".into(),
+                ));
             }
             demo(seed, plays_per_quarter, quiet);
             Ok(())
@@ -70,8 +76,20 @@ fn run(command: Command) -> Result<(), Failure> {
             if max_illegal == 0 {
                 return Err(Failure::Usage("--max-illegal must be at least 1".into()));
             }
-            let white = bot_spec("white", white.as_deref(), white_name, &white_options, "zebra-greedy-bot")?;
-            let black = bot_spec("black", black.as_deref(), black_name, &black_options, "zebra-random-bot")?;
+            let white = bot_spec(
+                "white",
+                white.as_deref(),
+                white_name,
+                &white_options,
+                "zebra-greedy-bot",
+            )?;
+            let black = bot_spec(
+                "black",
+                black.as_deref(),
+                black_name,
+                &black_options,
+                "zebra-random-bot",
+            )?;
             let transcript = log_dir.map(|dir| {
                 dir.join(format!(
                     "{}-vs-{}-seed{seed}.log",
@@ -89,6 +107,39 @@ fn run(command: Command) -> Result<(), Failure> {
             play(&white, &black, &cfg, pgn.as_deref(), quiet)
         }
         Command::Verify { file } => verify(&file),
+        Command::CheckBot {
+            command,
+            decision_ms,
+        } => {
+            let spec = BotSpec::from_command("bot", &command)
+                .ok_or_else(|| Failure::Usage("check-bot needs the bot's command line".into()))?;
+            if decision_ms == 0 {
+                return Err(Failure::Usage("--decision-ms must be at least 1".into()));
+            }
+            let limits = CheckLimits {
+                decision: std::time::Duration::from_millis(decision_ms),
+                ..CheckLimits::default()
+            };
+            let runtime = runtime()?;
+            let report = runtime.block_on(check_bot(&spec, limits));
+            for line in &report.lines {
+                println!(
+                    "{} {}",
+                    if line.ok { "ok     " } else { "PROBLEM" },
+                    line.what
+                );
+            }
+            match report.problems() {
+                0 => {
+                    println!("no problems found");
+                    Ok(())
+                }
+                n => {
+                    println!("{n} problem(s) found");
+                    Err(Failure::BotProblems)
+                }
+            }
+        }
         Command::Perft {
             position,
             diagram,
@@ -253,12 +304,20 @@ fn ordinal(down: u8) -> &'static str {
 }
 
 /// A bot from its command line, or the bundled bot `default` next to this executable.
-fn bot_spec(side: &str, command: Option<&str>, name: Option<String>, options: &[String], default: &str) -> Result<BotSpec, Failure> {
+fn bot_spec(
+    side: &str,
+    command: Option<&str>,
+    name: Option<String>,
+    options: &[String],
+    default: &str,
+) -> Result<BotSpec, Failure> {
     let mut spec = match command {
-        Some(cmd) => BotSpec::from_command("", cmd)
-            .ok_or_else(|| Failure::Usage(format!("--{side} is empty: give the bot's command line")))?,
+        Some(cmd) => BotSpec::from_command("", cmd).ok_or_else(|| {
+            Failure::Usage(format!("--{side} is empty: give the bot's command line"))
+        })?,
         None => {
-            let exe = std::env::current_exe().map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+            let exe = std::env::current_exe()
+                .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
             let path = exe.with_file_name(default);
             if !path.exists() {
                 return Err(Failure::Run(format!(
@@ -276,9 +335,9 @@ fn bot_spec(side: &str, command: Option<&str>, name: Option<String>, options: &[
             .unwrap_or_else(|| side.to_string())
     });
     for item in options {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| Failure::Usage(format!("--{side}-option '{item}': write it as NAME=VALUE")))?;
+        let (k, v) = item.split_once('=').ok_or_else(|| {
+            Failure::Usage(format!("--{side}-option '{item}': write it as NAME=VALUE"))
+        })?;
         let value = if let Ok(n) = v.parse::<i64>() {
             serde_json::Value::from(n)
         } else if let Ok(b) = v.parse::<bool>() {
@@ -293,24 +352,36 @@ fn bot_spec(side: &str, command: Option<&str>, name: Option<String>, options: &[
 
 fn file_safe(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
 /// Plays one refereed game, shows it as it goes, appends its record.
-fn play(white: &BotSpec, black: &BotSpec, cfg: &GameConfig, pgn: Option<&Path>, quiet: bool) -> Result<(), Failure> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+fn play(
+    white: &BotSpec,
+    black: &BotSpec,
+    cfg: &GameConfig,
+    pgn: Option<&Path>,
+    quiet: bool,
+) -> Result<(), Failure> {
+    let runtime = runtime()?;
     let report = runtime.block_on(Referee::play(white, black, cfg, |game, events| {
         if quiet {
             return;
         }
         for e in events {
             match e {
-                Event::Touchdown { .. } | Event::Safety { .. } | Event::Flag(_) | Event::TurnoverOnDowns { .. } | Event::PeriodEnd { .. } => {
+                Event::Touchdown { .. }
+                | Event::Safety { .. }
+                | Event::Flag(_)
+                | Event::TurnoverOnDowns { .. }
+                | Event::PeriodEnd { .. } => {
                     println!("  {e}")
                 }
                 Event::NextPlay { .. } => println!(
@@ -320,7 +391,11 @@ fn play(white: &BotSpec, black: &BotSpec, cfg: &GameConfig, pgn: Option<&Path>, 
                     game.score(Side::Black),
                     game.offense(),
                     ordinal(game.down()),
-                    if game.is_goal_to_go() { "goal".to_string() } else { game.yards_to_go().to_string() },
+                    if game.is_goal_to_go() {
+                        "goal".to_string()
+                    } else {
+                        game.yards_to_go().to_string()
+                    },
                     game.spot()
                 ),
                 _ => {}
@@ -328,7 +403,8 @@ fn play(white: &BotSpec, black: &BotSpec, cfg: &GameConfig, pgn: Option<&Path>, 
         }
     }));
     if let Some(path) = pgn {
-        let text = write_game(&report.record).map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
+        let text = write_game(&report.record)
+            .map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -354,7 +430,11 @@ fn play(white: &BotSpec, black: &BotSpec, cfg: &GameConfig, pgn: Option<&Path>, 
         report.score[0],
         black.name,
         report.score[1],
-        if report.termination == Termination::Normal { String::new() } else { format!(": {}", report.reason) }
+        if report.termination == Termination::Normal {
+            String::new()
+        } else {
+            format!(": {}", report.reason)
+        }
     );
     if report.termination == Termination::Normal {
         Ok(())
@@ -363,14 +443,30 @@ fn play(white: &BotSpec, black: &BotSpec, cfg: &GameConfig, pgn: Option<&Path>, 
     }
 }
 
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))
+}
+
 /// Replays every game of a record file through the engine.
 fn verify(path: &Path) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| Failure::Run(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Run(format!("cannot read {}: {e}", path.display())))?;
     let games = verify_text(&text).map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?;
     let mut bad = 0;
     for (i, g) in games.iter().enumerate() {
         match g {
-            Ok(v) => println!("game {}: ok, {} ({}, {} actions, {} clock expiries)", i + 1, v.result.map_or("*", |r| r.pgn()), v.termination, v.actions, v.expiries),
+            Ok(v) => println!(
+                "game {}: ok, {} ({}, {} actions, {} clock expiries)",
+                i + 1,
+                v.result.map_or("*", |r| r.pgn()),
+                v.termination,
+                v.actions,
+                v.expiries
+            ),
             Err(d) => {
                 bad += 1;
                 println!("game {}: {d}", i + 1);
@@ -381,6 +477,9 @@ fn verify(path: &Path) -> Result<(), Failure> {
         println!("{} games verified", games.len());
         Ok(())
     } else {
-        Err(Failure::Run(format!("{bad} of {} games diverge from the rules", games.len())))
+        Err(Failure::Run(format!(
+            "{bad} of {} games diverge from the rules",
+            games.len()
+        )))
     }
 }

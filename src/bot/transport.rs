@@ -17,11 +17,21 @@ use crate::protocol::codec::{Frame, LineSplitter};
 /// Something the bot's stdout produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Incoming {
-    Line { at: Instant, text: String },
-    TooLong { at: Instant, len: usize },
-    NotUtf8 { at: Instant },
+    Line {
+        at: Instant,
+        text: String,
+    },
+    TooLong {
+        at: Instant,
+        len: usize,
+    },
+    NotUtf8 {
+        at: Instant,
+    },
     /// stdout closed (the bot exited or closed it).
-    Closed { at: Instant },
+    Closed {
+        at: Instant,
+    },
 }
 
 impl Incoming {
@@ -36,7 +46,11 @@ impl Incoming {
 }
 
 /// Reads `stdout` until it closes, sending frames as they complete.
-pub async fn read_lines(mut stdout: impl AsyncRead + Unpin, max_line: usize, tx: mpsc::UnboundedSender<Incoming>) {
+pub async fn read_lines(
+    mut stdout: impl AsyncRead + Unpin,
+    max_line: usize,
+    tx: mpsc::UnboundedSender<Incoming>,
+) {
     let mut splitter = LineSplitter::new(max_line);
     let mut buf = vec![0u8; 16 * 1024];
     let mut frames = Vec::new();
@@ -79,7 +93,11 @@ pub const MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 
 /// Writes queued lines to `stdin`, flushing each; stops when the pipe breaks or the queue
 /// closes (closing the pipe, which is the bot's EOF).
-pub async fn write_lines(mut stdin: impl AsyncWrite + Unpin, mut rx: mpsc::UnboundedReceiver<Outgoing>, queued: Arc<AtomicUsize>) {
+pub async fn write_lines(
+    mut stdin: impl AsyncWrite + Unpin,
+    mut rx: mpsc::UnboundedReceiver<Outgoing>,
+    queued: Arc<AtomicUsize>,
+) {
     while let Some(out) = rx.recv().await {
         let len = out.line.len() + 1;
         let ok = stdin.write_all(out.line.as_bytes()).await.is_ok()

@@ -122,7 +122,10 @@ mod tests {
 
     #[test]
     fn lines_split_across_chunks() {
-        assert_eq!(split(100, &[b"{\"a\"", b":1}\n{\"b\":2}\n"]), vec![line("{\"a\":1}"), line("{\"b\":2}")]);
+        assert_eq!(
+            split(100, &[b"{\"a\"", b":1}\n{\"b\":2}\n"]),
+            vec![line("{\"a\":1}"), line("{\"b\":2}")]
+        );
     }
 
     #[test]
@@ -156,7 +159,10 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_a_frame_of_its_own() {
-        assert_eq!(split(100, &[b"\xff\xfe\n{}\n"]), vec![Frame::NotUtf8, line("{}")]);
+        assert_eq!(
+            split(100, &[b"\xff\xfe\n{}\n"]),
+            vec![Frame::NotUtf8, line("{}")]
+        );
     }
 
     #[test]

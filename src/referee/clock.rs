@@ -93,12 +93,12 @@ impl TimeControl {
                     match k.trim() {
                         "quarter" => quarter = Some(positive(parse_duration(v)?, "quarter")?),
                         "plays" => {
-                            let n: u16 = v
-                                .trim()
-                                .parse()
-                                .ok()
-                                .filter(|n| (1..=1000).contains(n))
-                                .ok_or_else(|| TimeControlError::BadPlays(v.to_string()))?;
+                            let n: u16 =
+                                v.trim()
+                                    .parse()
+                                    .ok()
+                                    .filter(|n| (1..=1000).contains(n))
+                                    .ok_or_else(|| TimeControlError::BadPlays(v.to_string()))?;
                             plays = Some(n);
                         }
                         "play" => tc.play = positive(parse_duration(v)?, "play")?,
@@ -232,7 +232,9 @@ impl Clocks {
     /// The budget of the decision the game asks for now.
     pub fn budget(&self, game: &Game) -> Budget {
         let offense_deciding = game.to_move() == Some(game.offense());
-        let game_runs = game.clock_running() && offense_deciding && game.settings().quarter == QuarterLength::Timed;
+        let game_runs = game.clock_running()
+            && offense_deciding
+            && game.settings().quarter == QuarterLength::Timed;
         match game.phase() {
             Phase::Formation(side) if side == game.offense() => self.pre_snap(game_runs),
             Phase::Motion => self.pre_snap(game_runs),
@@ -240,7 +242,8 @@ impl Clocks {
                 limit: self.tc.reaction,
                 expires: Clock::Reaction,
                 play_clock: false,
-                game_clock: game_runs && matches!(game.phase(), Phase::Action(_) | Phase::Contention(_)),
+                game_clock: game_runs
+                    && matches!(game.phase(), Phase::Action(_) | Phase::Contention(_)),
             },
         }
     }
@@ -295,15 +298,30 @@ mod tests {
     fn time_controls_parse_and_print_back() {
         let tc = TimeControl::parse("quarter=20s,play=2s,reaction=500ms").unwrap();
         assert_eq!(tc.quarter, QuarterMode::Timed(MS(20_000)));
-        assert_eq!((tc.play, tc.reaction, tc.grace), (MS(2000), MS(500), MS(100)));
-        assert_eq!(tc.to_string(), "quarter=20s,play=2s,reaction=500ms,grace=100ms");
+        assert_eq!(
+            (tc.play, tc.reaction, tc.grace),
+            (MS(2000), MS(500), MS(100))
+        );
+        assert_eq!(
+            tc.to_string(),
+            "quarter=20s,play=2s,reaction=500ms,grace=100ms"
+        );
         assert_eq!(TimeControl::parse(&tc.to_string()).unwrap(), tc);
         let plays = TimeControl::parse("plays=10,play=2s,reaction=1.5s,grace=0ms").unwrap();
         assert_eq!(plays.quarter, QuarterMode::Plays(10));
         assert_eq!(plays.reaction, MS(1500));
-        assert_eq!(TimeControl::parse("standard").unwrap(), TimeControl::standard());
-        assert_eq!(TimeControl::parse("blitz,reaction=2s").unwrap().reaction, MS(2000));
-        assert_eq!(TimeControl::parse("unlimited").unwrap().quarter, QuarterMode::Plays(15));
+        assert_eq!(
+            TimeControl::parse("standard").unwrap(),
+            TimeControl::standard()
+        );
+        assert_eq!(
+            TimeControl::parse("blitz,reaction=2s").unwrap().reaction,
+            MS(2000)
+        );
+        assert_eq!(
+            TimeControl::parse("unlimited").unwrap().quarter,
+            QuarterMode::Plays(15)
+        );
         assert_eq!(parse_duration("2m").unwrap(), MS(120_000));
     }
 
@@ -325,12 +343,19 @@ mod tests {
 
     #[test]
     fn rule_6_1_offense_before_the_snap_runs_the_play_clock_and_a_running_game_clock() {
-        let mut clocks = Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=1s").unwrap());
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=1s").unwrap());
         let g = game(MOTION);
         let b = clocks.budget(&g);
-        assert_eq!((b.limit, b.expires, b.play_clock, b.game_clock), (MS(10_000), Clock::Play, true, true));
+        assert_eq!(
+            (b.limit, b.expires, b.play_clock, b.game_clock),
+            (MS(10_000), Clock::Play, true, true)
+        );
         assert!(!clocks.charge(&b, MS(4000)));
-        assert_eq!((clocks.play_left, clocks.game_left), (MS(6000), Some(MS(56_000))));
+        assert_eq!(
+            (clocks.play_left, clocks.game_left),
+            (MS(6000), Some(MS(56_000)))
+        );
         // The next decision of the same play has what is left of the play clock.
         assert_eq!(clocks.budget(&g).limit, MS(6000));
         clocks.new_play();
@@ -339,7 +364,8 @@ mod tests {
 
     #[test]
     fn rule_6_2_a_game_clock_shorter_than_the_play_clock_binds_and_ends_the_quarter() {
-        let mut clocks = Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
         let b = clocks.budget(&game(MOTION));
         assert_eq!((b.limit, b.expires), (MS(3000), Clock::Game));
         assert!(clocks.charge(&b, MS(3500)), "the game clock reached zero");
@@ -349,33 +375,50 @@ mod tests {
 
     #[test]
     fn rule_6_3_a_stopped_game_clock_does_not_run_before_the_snap() {
-        let mut clocks = Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
         let g = game(&MOTION.replace("clock: running", "clock: stopped"));
         let b = clocks.budget(&g);
-        assert_eq!((b.limit, b.expires, b.game_clock), (MS(10_000), Clock::Play, false));
+        assert_eq!(
+            (b.limit, b.expires, b.game_clock),
+            (MS(10_000), Clock::Play, false)
+        );
         clocks.charge(&b, MS(5000));
         assert_eq!(clocks.game_left, Some(MS(3000)));
     }
 
     #[test]
     fn rule_6_1_the_reaction_clock_bounds_the_defense_and_pauses_the_others() {
-        let mut clocks = Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
         let g = game(&MOTION.replace("phase: motion", "phase: reaction"));
         let b = clocks.budget(&g);
-        assert_eq!((b.limit, b.expires, b.play_clock, b.game_clock), (MS(700), Clock::Reaction, false, false));
+        assert_eq!(
+            (b.limit, b.expires, b.play_clock, b.game_clock),
+            (MS(700), Clock::Reaction, false, false)
+        );
         clocks.charge(&b, MS(600));
-        assert_eq!((clocks.play_left, clocks.game_left), (MS(10_000), Some(MS(60_000))));
+        assert_eq!(
+            (clocks.play_left, clocks.game_left),
+            (MS(10_000), Some(MS(60_000)))
+        );
     }
 
     #[test]
     fn r17_action_turns_use_the_reaction_clock_and_offense_time_runs_the_game_clock() {
-        let mut clocks = Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
         let action = "offense: white\nphase: action\nspot: e5\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p . . . . .\n5 . . . P . . . .\n4 . . . . K* . . .\n3 . . . . . . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
         let white = clocks.budget(&game(action));
-        assert_eq!((white.limit, white.expires, white.game_clock), (MS(700), Clock::Reaction, true));
+        assert_eq!(
+            (white.limit, white.expires, white.game_clock),
+            (MS(700), Clock::Reaction, true)
+        );
         clocks.charge(&white, MS(500));
         assert_eq!(clocks.game_left, Some(MS(59_500)));
-        let black = clocks.budget(&game(&action.replace("phase: action", "phase: action\nturn: black")));
+        let black = clocks.budget(&game(
+            &action.replace("phase: action", "phase: action\nturn: black"),
+        ));
         assert!(!black.game_clock);
     }
 
@@ -385,6 +428,9 @@ mod tests {
         assert_eq!(clocks.game_left, None);
         let b = clocks.budget(&game(MOTION));
         assert_eq!((b.expires, b.game_clock), (Clock::Play, false));
-        assert_eq!(TimeControl::parse("plays=10").unwrap().settings(), Settings::plays(10));
+        assert_eq!(
+            TimeControl::parse("plays=10").unwrap().settings(),
+            Settings::plays(10)
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! One refereed game: two bot processes, the protocol, the clocks, and the policy for
 //! everything a bot can do wrong.
 //!
+//! - `check`: `zebra check-bot`, the compliance check for bot authors
 //! - `clock`: the clocks of rule 6 as pure arithmetic
 //! - `transcript`: the optional per-game log of every line sent and received
 //!
@@ -10,6 +11,7 @@
 //! forfeited. A crash or closed pipe forfeits the game. Nothing a bot does stops the
 //! referee or leaves a process behind.
 
+pub mod check;
 pub mod clock;
 pub mod transcript;
 
@@ -19,7 +21,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
-use crate::protocol::{self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, TimeControlMsg, ToBot};
+use crate::protocol::{
+    self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, TimeControlMsg, ToBot,
+};
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Action, Clock, Event, Game, GameResult, Phase, Side};
 
@@ -133,7 +137,12 @@ struct Forfeit {
 
 impl<'a> Referee<'a> {
     /// Plays one game between `white` and `black`; `watch` sees the game after every step.
-    pub async fn play(white: &BotSpec, black: &BotSpec, cfg: &'a GameConfig, watch: impl FnMut(&Game, &[Event])) -> GameReport {
+    pub async fn play(
+        white: &BotSpec,
+        black: &BotSpec,
+        cfg: &'a GameConfig,
+        watch: impl FnMut(&Game, &[Event]),
+    ) -> GameReport {
         let settings = cfg.tc.settings();
         // Quarters counted in plays make a game reproducible: its record then holds nothing
         // that depends on the wall clock (no date, no thinking times), so that the same seed
@@ -143,7 +152,14 @@ impl<'a> Referee<'a> {
         for (k, v) in [
             ("Event", cfg.event.clone()),
             ("Site", cfg.site.clone()),
-            ("Date", if reproducible { "????.??.??".to_string() } else { today() }),
+            (
+                "Date",
+                if reproducible {
+                    "????.??.??".to_string()
+                } else {
+                    today()
+                },
+            ),
             ("Round", cfg.round.clone()),
             ("White", white.name.clone()),
             ("Black", black.name.clone()),
@@ -161,13 +177,16 @@ impl<'a> Referee<'a> {
                 ..BotReport::default()
             },
         };
-        let transcript = cfg.transcript.as_ref().and_then(|p| match Transcript::create(p) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                tracing::warn!("cannot write the transcript {}: {e}", p.display());
-                None
-            }
-        });
+        let transcript = cfg
+            .transcript
+            .as_ref()
+            .and_then(|p| match Transcript::create(p) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    tracing::warn!("cannot write the transcript {}: {e}", p.display());
+                    None
+                }
+            });
         let mut referee = Referee {
             cfg,
             game: Game::new(settings),
@@ -206,27 +225,54 @@ impl<'a> Referee<'a> {
                         // stay byte-identical from run to run.
                         match self.clocks.game_left {
                             Some(g) => {
-                                let clk = g.saturating_sub(if budget.game_clock { elapsed } else { Duration::ZERO });
-                                self.record.push_action(action, Some(elapsed.as_millis() as u64), Some(clk.as_millis() as u64));
+                                let clk = g.saturating_sub(if budget.game_clock {
+                                    elapsed
+                                } else {
+                                    Duration::ZERO
+                                });
+                                self.record.push_action(
+                                    action,
+                                    Some(elapsed.as_millis() as u64),
+                                    Some(clk.as_millis() as u64),
+                                );
                             }
                             None => self.record.push_action(action, None, None),
                         }
-                        (events.to_vec(), ReplyStatus::Ok, action.to_string(), None, elapsed)
+                        (
+                            events.to_vec(),
+                            ReplyStatus::Ok,
+                            action.to_string(),
+                            None,
+                            elapsed,
+                        )
                     }
-                    Err(e) => match self.illegal(side, format!("illegal action '{action}': {e}"), &budget) {
-                        Ok((events, applied, why)) => (events, ReplyStatus::Illegal, applied, Some(why), elapsed),
-                        Err(f) => return Some(f),
-                    },
+                    Err(e) => {
+                        match self.illegal(side, format!("illegal action '{action}': {e}"), &budget)
+                        {
+                            Ok((events, applied, why)) => {
+                                (events, ReplyStatus::Illegal, applied, Some(why), elapsed)
+                            }
+                            Err(f) => return Some(f),
+                        }
+                    }
                 },
                 Reply::Invalid { why, elapsed } => match self.illegal(side, why, &budget) {
-                    Ok((events, applied, why)) => (events, ReplyStatus::Illegal, applied, Some(why), elapsed),
+                    Ok((events, applied, why)) => {
+                        (events, ReplyStatus::Illegal, applied, Some(why), elapsed)
+                    }
                     Err(f) => return Some(f),
                 },
                 Reply::Timeout { elapsed } => {
                     self.seat(side).report.timeouts += 1;
                     tracing::info!("{side} timed out after {} ms", elapsed.as_millis());
                     match self.expire(budget.expires) {
-                        Ok(events) => (events, ReplyStatus::Timeout, format!("!{}", budget.expires.code()), None, elapsed),
+                        Ok(events) => (
+                            events,
+                            ReplyStatus::Timeout,
+                            format!("!{}", budget.expires.code()),
+                            None,
+                            elapsed,
+                        ),
                         Err(f) => return Some(f),
                     }
                 }
@@ -334,12 +380,17 @@ impl<'a> Referee<'a> {
             let seat = &mut self.seats[side.index()];
             let bot = seat.bot.as_mut().expect("spawned");
             let Some(incoming) = bot.recv_until(deadline).await else {
-                return Err(format!("sent no ready within {} ms (handshake)", self.cfg.handshake.as_millis()));
+                return Err(format!(
+                    "sent no ready within {} ms (handshake)",
+                    self.cfg.handshake.as_millis()
+                ));
             };
             self.log_in(side, &incoming);
             let seat = &mut self.seats[side.index()];
             match incoming {
-                Incoming::Closed { .. } => return Err("exited or closed its output before ready".to_string()),
+                Incoming::Closed { .. } => {
+                    return Err("exited or closed its output before ready".to_string())
+                }
                 Incoming::Line { text, .. } => match protocol::parse_from_bot(&text) {
                     Ok(FromBot::Ready {
                         version,
@@ -349,14 +400,20 @@ impl<'a> Referee<'a> {
                         ..
                     }) => {
                         if !protocol::VERSIONS.contains(&version) {
-                            return Err(format!("chose protocol version {version}, which was not offered"));
+                            return Err(format!(
+                                "chose protocol version {version}, which was not offered"
+                            ));
                         }
                         seat.report.info = Some(BotInfo {
                             name,
                             author,
                             version: bot_version.clone(),
                         });
-                        let tag = if side == Side::White { "WhiteVersion" } else { "BlackVersion" };
+                        let tag = if side == Side::White {
+                            "WhiteVersion"
+                        } else {
+                            "BlackVersion"
+                        };
                         if !bot_version.is_empty() {
                             self.record.tags.set(tag, bot_version);
                         }
@@ -374,20 +431,7 @@ impl<'a> Referee<'a> {
 
     /// Sends the request for the current decision and waits for the answer.
     async fn ask(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
-        let decision = self.game.decision().expect("a decision is pending");
-        let legal = match decision.kind {
-            crate::rules::DecisionKind::Formation => None,
-            _ => Some(self.game.legal_action_list().iter().map(|a| a.to_string()).collect()),
-        };
-        let request = ToBot::Request {
-            id,
-            decision: decision.kind,
-            side,
-            state: StateMsg::of(&self.game),
-            clocks: self.clocks_msg(budget),
-            deadline_ms: budget.limit.as_millis() as u64,
-            legal,
-        };
+        let request = request(&self.game, id, &self.clocks, budget);
         let Some(flushed) = self.send(side, &request) else {
             return Reply::Gone {
                 why: "stopped reading its input".to_string(),
@@ -420,7 +464,10 @@ impl<'a> Referee<'a> {
                 }
                 Incoming::TooLong { len, .. } => {
                     return Reply::Invalid {
-                        why: format!("sent a line of {len} bytes, over the limit of {}", self.cfg.max_line),
+                        why: format!(
+                            "sent a line of {len} bytes, over the limit of {}",
+                            self.cfg.max_line
+                        ),
                         elapsed,
                     }
                 }
@@ -443,7 +490,10 @@ impl<'a> Referee<'a> {
                     return match action.parse::<Action>() {
                         Ok(action) => Reply::Action { action, elapsed },
                         Err(e) => Reply::Invalid {
-                            why: format!("sent '{}', which is not an action: {e}", abbreviate(&action)),
+                            why: format!(
+                                "sent '{}', which is not an action: {e}",
+                                abbreviate(&action)
+                            ),
                             elapsed,
                         },
                     };
@@ -452,7 +502,9 @@ impl<'a> Referee<'a> {
                     // A late answer to an expired request, a second answer, or a made-up id.
                     let seat = self.seat(side);
                     seat.report.discarded += 1;
-                    tracing::info!("{side} replied to request {got} while {id} was pending: discarded");
+                    tracing::info!(
+                        "{side} replied to request {got} while {id} was pending: discarded"
+                    );
                     if got < id {
                         self.send(
                             side,
@@ -466,7 +518,9 @@ impl<'a> Referee<'a> {
                         );
                     }
                 }
-                Ok(FromBot::Log { message }) => tracing::debug!("{side} log: {}", abbreviate(&message)),
+                Ok(FromBot::Log { message }) => {
+                    tracing::debug!("{side} log: {}", abbreviate(&message))
+                }
                 Ok(FromBot::Pong { .. } | FromBot::Ready { .. }) => {}
             }
         }
@@ -474,7 +528,12 @@ impl<'a> Referee<'a> {
 
     /// An invalid or illegal reply: counted, and either forfeits the game or costs what a
     /// timeout of the decision's own clock costs.
-    fn illegal(&mut self, side: Side, why: String, budget: &Budget) -> Result<(Vec<Event>, String, String), Forfeit> {
+    fn illegal(
+        &mut self,
+        side: Side,
+        why: String,
+        budget: &Budget,
+    ) -> Result<(Vec<Event>, String, String), Forfeit> {
         let seat = self.seat(side);
         seat.report.illegal += 1;
         let count = seat.report.illegal;
@@ -521,29 +580,6 @@ impl<'a> Referee<'a> {
         }
     }
 
-    fn clocks_msg(&self, budget: &Budget) -> ClocksMsg {
-        let offense = self.game.offense().to_string();
-        let deciding = self.game.to_move().map(|s| s.to_string()).unwrap_or_default();
-        let ms = |d: Duration| Some(d.as_millis() as u64);
-        ClocksMsg {
-            game: self.clocks.game_left.map(|g| ClockMsg {
-                owner: "both".to_string(),
-                remaining_ms: ms(g),
-                running: budget.game_clock,
-            }),
-            play: ClockMsg {
-                owner: offense,
-                remaining_ms: ms(self.clocks.play_left),
-                running: budget.play_clock,
-            },
-            reaction: ClockMsg {
-                owner: deciding,
-                remaining_ms: ms(self.cfg.tc.reaction),
-                running: budget.expires == Clock::Reaction,
-            },
-        }
-    }
-
     /// Queues a message for one bot; `None` if it cannot take it.
     fn send(&mut self, side: Side, msg: &ToBot) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
         let line = protocol::to_line(msg);
@@ -575,7 +611,11 @@ impl<'a> Referee<'a> {
                 self.game.result(),
                 "four quarters played".to_string(),
             ),
-            Some(f) => (f.termination, f.loser.map(|l| GameResult::Win(l.other())), f.reason),
+            Some(f) => (
+                f.termination,
+                f.loser.map(|l| GameResult::Win(l.other())),
+                f.reason,
+            ),
         };
         self.record.finish(&self.game, termination, result);
         if termination != Termination::Normal {
@@ -595,7 +635,10 @@ impl<'a> Referee<'a> {
         self.broadcast(&ToBot::Quit);
         let grace = self.cfg.quit_grace;
         let [white, black] = &mut self.seats;
-        let (w, b) = tokio::join!(shutdown(white.bot.take(), grace), shutdown(black.bot.take(), grace));
+        let (w, b) = tokio::join!(
+            shutdown(white.bot.take(), grace),
+            shutdown(black.bot.take(), grace)
+        );
         white.report.exit = w;
         black.report.exit = b;
         if let Some(t) = self.transcript.as_mut() {
@@ -610,6 +653,47 @@ impl<'a> Referee<'a> {
             score,
             bots: [white.report, black.report],
         }
+    }
+}
+
+/// The request for the decision `game` asks for now, exactly as a bot receives it.
+pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot {
+    let decision = game.decision().expect("a decision is pending");
+    let legal = match decision.kind {
+        crate::rules::DecisionKind::Formation => None,
+        _ => Some(
+            game.legal_action_list()
+                .iter()
+                .map(|a| a.to_string())
+                .collect(),
+        ),
+    };
+    let ms = |d: Duration| Some(d.as_millis() as u64);
+    let clocks_msg = ClocksMsg {
+        game: clocks.game_left.map(|g| ClockMsg {
+            owner: "both".to_string(),
+            remaining_ms: ms(g),
+            running: budget.game_clock,
+        }),
+        play: ClockMsg {
+            owner: game.offense().to_string(),
+            remaining_ms: ms(clocks.play_left),
+            running: budget.play_clock,
+        },
+        reaction: ClockMsg {
+            owner: decision.side.to_string(),
+            remaining_ms: ms(clocks.tc.reaction),
+            running: budget.expires == Clock::Reaction,
+        },
+    };
+    ToBot::Request {
+        id,
+        decision: decision.kind,
+        side: decision.side,
+        state: StateMsg::of(game),
+        clocks: clocks_msg,
+        deadline_ms: budget.limit.as_millis() as u64,
+        legal,
     }
 }
 

@@ -33,7 +33,9 @@ impl Transcript {
     pub fn received(&mut self, at: Duration, side: Side, incoming: &Incoming) {
         let text = match incoming {
             Incoming::Line { text, .. } => text.clone(),
-            Incoming::TooLong { len, .. } => format!("(a line of {len} bytes, over the limit, dropped)"),
+            Incoming::TooLong { len, .. } => {
+                format!("(a line of {len} bytes, over the limit, dropped)")
+            }
             Incoming::NotUtf8 { .. } => "(a line that is not UTF-8, dropped)".to_string(),
             Incoming::Closed { .. } => "(output closed)".to_string(),
         };

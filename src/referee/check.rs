@@ -1,0 +1,366 @@
+//! `zebra check-bot`: a compliance check for bot authors.
+//!
+//! The bot plays one session as White and one as Black. Each session goes through the
+//! handshake, `game_start`, one request of every kind of decision its side meets (positions
+//! taken from seeded random games, so every kind really occurs), a `ping`, `game_end` and
+//! `quit`. Every protocol problem is reported in plain words; nothing the bot does stops
+//! the check.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::bot::{BotProcess, BotSpec, Incoming};
+use crate::protocol::{self, FromBot, ScoreMsg, TimeControlMsg, ToBot};
+use crate::rules::playout::RandomPlayer;
+use crate::rules::{Action, ActionList, Decision, DecisionKind, Game, Settings, Side};
+
+use super::{request, Clocks, TimeControl};
+
+/// How a check went: one line per step, and whether any was a problem.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    pub lines: Vec<CheckLine>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckLine {
+    pub ok: bool,
+    pub what: String,
+}
+
+impl CheckReport {
+    fn ok(&mut self, what: impl Into<String>) {
+        self.lines.push(CheckLine {
+            ok: true,
+            what: what.into(),
+        });
+    }
+    fn problem(&mut self, what: impl Into<String>) {
+        self.lines.push(CheckLine {
+            ok: false,
+            what: what.into(),
+        });
+    }
+    pub fn problems(&self) -> usize {
+        self.lines.iter().filter(|l| !l.ok).count()
+    }
+}
+
+/// Limits of the check.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckLimits {
+    pub handshake: Duration,
+    /// The deadline given for every decision.
+    pub decision: Duration,
+    /// A handshake slower than this is reported.
+    pub slow_handshake: Duration,
+    pub quit_grace: Duration,
+}
+
+impl Default for CheckLimits {
+    fn default() -> CheckLimits {
+        CheckLimits {
+            handshake: Duration::from_secs(10),
+            decision: Duration::from_secs(2),
+            slow_handshake: Duration::from_secs(2),
+            quit_grace: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Positions where `side` must make each kind of decision, from seeded random games.
+fn scenarios(side: Side) -> Vec<(DecisionKind, Game)> {
+    let wanted: Vec<DecisionKind> = DecisionKind::ALL
+        .into_iter()
+        .filter(|k| match (side, k) {
+            // Who meets what: the offense forms first and moves in motion; the defense reacts.
+            (Side::Black, DecisionKind::MotionOrSnap) | (Side::White, DecisionKind::Reaction) => {
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    let mut found: Vec<(DecisionKind, Game)> = Vec::new();
+    let mut list = ActionList::new();
+    for seed in 1..200u64 {
+        let mut game = Game::new(Settings::plays(4));
+        let mut player = RandomPlayer::new(seed);
+        let mut steps = 0;
+        while let Some(Decision { side: s, kind }) = game.decision() {
+            if s == side && wanted.contains(&kind) && !found.iter().any(|(k, _)| *k == kind) {
+                found.push((kind, game.clone()));
+            }
+            let Some(action) = player.choose(&game, &mut list) else {
+                break;
+            };
+            if game.apply(&action).is_err() || steps > 5000 {
+                break;
+            }
+            steps += 1;
+        }
+        if found.len() == wanted.len() {
+            break;
+        }
+    }
+    found.sort_by_key(|(k, _)| DecisionKind::ALL.iter().position(|x| x == k));
+    found
+}
+
+/// Runs the whole check.
+pub async fn check_bot(spec: &BotSpec, limits: CheckLimits) -> CheckReport {
+    let mut report = CheckReport::default();
+    for side in Side::ALL {
+        session(spec, side, limits, &mut report).await;
+    }
+    report
+}
+
+async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut CheckReport) {
+    let max_line = 64 * 1024;
+    let mut bot = match BotProcess::spawn(spec, max_line) {
+        Ok(b) => b,
+        Err(e) => {
+            report.problem(e.to_string());
+            return;
+        }
+    };
+    let tag = format!("as {side}:");
+    let hello = ToBot::Hello {
+        protocol: protocol::PROTOCOL_NAME.to_string(),
+        versions: protocol::VERSIONS.to_vec(),
+        max_line_bytes: max_line,
+        handshake_ms: limits.handshake.as_millis() as u64,
+    };
+    let start = Instant::now();
+    let _ = bot.send(protocol::to_line(&hello));
+    let deadline = start + limits.handshake;
+    let mut noise = 0;
+    let ready = loop {
+        match bot.recv_until(deadline).await {
+            None => {
+                break Err(format!(
+                    "no ready within {} ms (does it flush stdout after each line?)",
+                    limits.handshake.as_millis()
+                ))
+            }
+            Some(Incoming::Closed { .. }) => {
+                break Err("exited or closed stdout before ready".to_string())
+            }
+            Some(Incoming::Line { text, at }) => match protocol::parse_from_bot(&text) {
+                Ok(FromBot::Ready { version, name, .. }) => break Ok((version, name, at - start)),
+                Ok(_) => noise += 1,
+                Err(_) => noise += 1,
+            },
+            Some(_) => noise += 1,
+        }
+    };
+    if noise > 0 {
+        report.problem(format!("{tag} printed {noise} line(s) before ready that are not protocol (stdout is for protocol only; log to stderr)"));
+    }
+    match ready {
+        Err(why) => {
+            report.problem(format!("{tag} handshake: {why}"));
+            bot.shutdown(limits.quit_grace).await;
+            return;
+        }
+        Ok((version, name, took)) => {
+            if !protocol::VERSIONS.contains(&version) {
+                report.problem(format!(
+                    "{tag} ready chose version {version}, which was not offered"
+                ));
+            }
+            if took > limits.slow_handshake {
+                report.problem(format!(
+                    "{tag} slow handshake: ready after {} ms",
+                    took.as_millis()
+                ));
+            } else {
+                report.ok(format!(
+                    "{tag} handshake, '{name}' ready after {} ms",
+                    took.as_millis()
+                ));
+            }
+        }
+    }
+    let tc = TimeControl {
+        reaction: limits.decision,
+        play: limits.decision,
+        ..TimeControl::parse("plays=4").expect("a valid time control")
+    };
+    let _ = bot.send(protocol::to_line(&ToBot::GameStart {
+        version: 1,
+        rules: "football-chess".to_string(),
+        rules_version: "0.1".to_string(),
+        side,
+        opponent: "zebra check-bot".to_string(),
+        seed: 1,
+        time_control: TimeControlMsg {
+            quarter_ms: None,
+            plays_per_quarter: Some(4),
+            play_ms: tc.play.as_millis() as u64,
+            reaction_ms: tc.reaction.as_millis() as u64,
+            grace_ms: tc.grace.as_millis() as u64,
+        },
+        options: spec.options.clone(),
+    }));
+    let mut id = 100;
+    for (kind, game) in scenarios(side) {
+        id += 1;
+        let clocks = Clocks::new(tc);
+        let budget = clocks.budget(&game);
+        let req = request(&game, id, &clocks, &budget);
+        let what = format!("{tag} {} decision", kind.code());
+        let Some(flushed) = bot.send(protocol::to_line(&req)) else {
+            report.problem(format!("{what}: the bot no longer reads its input"));
+            break;
+        };
+        let Ok(Ok(sent)) = tokio::time::timeout(limits.decision, flushed).await else {
+            report.problem(format!(
+                "{what}: the request could not be written (is the bot reading stdin?)"
+            ));
+            break;
+        };
+        if !judge_reply(&mut bot, &game, id, sent, limits.decision, &what, report).await {
+            break;
+        }
+    }
+    // A second reply to the last request, arriving soon after, is a protocol problem.
+    if let Some(Incoming::Line { text, .. }) = bot
+        .recv_until(Instant::now() + Duration::from_millis(200))
+        .await
+    {
+        if let Ok(FromBot::Action { id: got, .. }) = protocol::parse_from_bot(&text) {
+            report.problem(format!("{tag} sent a second reply to request {got}"));
+        }
+    }
+    let _ = bot.send(protocol::to_line(&ToBot::Ping { id: 7 }));
+    match bot.recv_until(Instant::now() + limits.decision).await {
+        Some(Incoming::Line { text, .. })
+            if protocol::parse_from_bot(&text) == Ok(FromBot::Pong { id: 7 }) =>
+        {
+            report.ok(format!("{tag} ping answered"))
+        }
+        Some(Incoming::Line { text, .. }) => {
+            report.problem(format!("{tag} answered ping with {}", short(&text)))
+        }
+        _ => report.problem(format!(
+            "{tag} no pong within {} ms",
+            limits.decision.as_millis()
+        )),
+    }
+    let _ = bot.send(protocol::to_line(&ToBot::GameEnd {
+        result: "1/2-1/2".to_string(),
+        score: ScoreMsg { white: 0, black: 0 },
+        termination: "unterminated".to_string(),
+        reason: "compliance check".to_string(),
+    }));
+    let _ = bot.send(protocol::to_line(&ToBot::Quit));
+    let exit = bot.shutdown(limits.quit_grace).await;
+    if exit.killed {
+        report.problem(format!(
+            "{tag} did not exit within {} ms of quit",
+            limits.quit_grace.as_millis()
+        ));
+    } else {
+        report.ok(format!("{tag} exited after quit"));
+    }
+}
+
+/// Waits for the reply to request `id` and reports what is wrong with it; returns whether
+/// the session can go on.
+async fn judge_reply(
+    bot: &mut BotProcess,
+    game: &Game,
+    id: u64,
+    sent: Instant,
+    limit: Duration,
+    what: &str,
+    report: &mut CheckReport,
+) -> bool {
+    let deadline = sent + limit;
+    loop {
+        let Some(incoming) = bot.recv_until(deadline).await else {
+            report.problem(format!(
+                "{what}: no reply within {} ms (does it flush stdout after each line?)",
+                limit.as_millis()
+            ));
+            return true;
+        };
+        let took = incoming.at().saturating_duration_since(sent);
+        let text = match incoming {
+            Incoming::Closed { .. } => {
+                report.problem(format!("{what}: the bot exited or closed stdout"));
+                return false;
+            }
+            Incoming::TooLong { len, .. } => {
+                report.problem(format!(
+                    "{what}: a line of {len} bytes, over the 65536-byte limit"
+                ));
+                return true;
+            }
+            Incoming::NotUtf8 { .. } => {
+                report.problem(format!("{what}: a line that is not UTF-8"));
+                return true;
+            }
+            Incoming::Line { text, .. } => text,
+        };
+        match protocol::parse_from_bot(&text) {
+            Err(e) => {
+                report.problem(format!(
+                    "{what}: not a protocol message ({e}): {}",
+                    short(&text)
+                ));
+                return true;
+            }
+            Ok(FromBot::Log { .. } | FromBot::Pong { .. }) => continue,
+            Ok(FromBot::Ready { .. }) => {
+                report.problem(format!("{what}: sent ready again"));
+                continue;
+            }
+            Ok(FromBot::Action { id: got, action }) => {
+                if got != id {
+                    report.problem(format!("{what}: the reply has id {got}, the request had {id} (echo the request's id)"));
+                    continue;
+                }
+                let verdict = match action.parse::<Action>() {
+                    Err(e) => Err(format!("'{}' is not an action: {e}", short(&action))),
+                    Ok(a) => {
+                        let mut g = game.clone();
+                        match (formation_flag(game, &a), g.apply(&a)) {
+                            (_, Err(e)) => Err(format!("illegal action '{a}': {e}")),
+                            (Some(fault), Ok(_)) => Err(format!(
+                                "formation '{a}' is legal but draws a flag: {fault}"
+                            )),
+                            (None, Ok(_)) => Ok(a),
+                        }
+                    }
+                };
+                match verdict {
+                    Ok(a) => report.ok(format!("{what}: '{a}' in {} ms", took.as_millis())),
+                    Err(why) => report.problem(format!("{what}: {why}")),
+                }
+                return true;
+            }
+        }
+    }
+}
+
+/// For a formation action, the flag it would draw (if any).
+fn formation_flag(game: &Game, action: &Action) -> Option<String> {
+    match action {
+        Action::Formation(f) => match game.validate_formation(f) {
+            Err(crate::rules::FormationCheck::Fault(fault)) => Some(fault.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn short(text: &str) -> String {
+    let mut s: String = text.chars().take(80).collect();
+    if s.len() < text.len() {
+        s.push('…');
+    }
+    s
+}
