@@ -37,9 +37,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{Map, Value};
 
-use crate::protocol::{
-    ClockMsg, ClocksMsg, FromBot, OptionDecl, StateMsg, TimeControlMsg, ToBot,
-};
+use crate::protocol::{ClockMsg, ClocksMsg, FromBot, OptionDecl, StateMsg, TimeControlMsg, ToBot};
 use crate::rules::playout::RandomPlayer;
 use crate::rules::{DecisionKind, Formation, Game, Side};
 
@@ -129,6 +127,30 @@ impl Request {
         })
     }
 
+    /// The request in a `request` message; `None` for any other message.
+    pub fn from_message(msg: &ToBot) -> Option<Request> {
+        match msg {
+            ToBot::Request {
+                id,
+                decision,
+                side,
+                state,
+                clocks,
+                deadline_ms,
+                legal,
+            } => Some(Request {
+                id: *id,
+                decision: *decision,
+                side: *side,
+                state: state.clone(),
+                clocks: clocks.clone(),
+                deadline_ms: *deadline_ms,
+                legal: legal.clone(),
+            }),
+            _ => None,
+        }
+    }
+
     /// The request as the protocol message.
     pub fn to_message(&self) -> ToBot {
         ToBot::Request {
@@ -210,7 +232,11 @@ pub fn run<B: Bot>(bot: &mut B) -> io::Result<()> {
 }
 
 /// Runs `bot` on any line source and sink (what [`run`] does with stdin and stdout).
-pub fn run_on<B: Bot>(bot: &mut B, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn run_on<B: Bot>(
+    bot: &mut B,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
     let mut buf = Vec::new();
     let mut first = true;
     loop {
@@ -238,70 +264,59 @@ pub fn run_on<B: Bot>(bot: &mut B, mut input: impl BufRead, mut output: impl Wri
                 continue;
             }
         };
-        let reply = match msg {
-            ToBot::Hello { versions, .. } => {
-                if !versions.contains(&1) {
-                    eprintln!("botkit: the referee offers versions {versions:?}; this kit speaks 1");
+        let reply = if let Some(req) = Request::from_message(&msg) {
+            let action = match catch_unwind(AssertUnwindSafe(|| bot.decide(&req))) {
+                Ok(action) => action,
+                Err(_) => {
+                    eprintln!(
+                        "botkit: decide panicked on request {}; answering a fallback",
+                        req.id
+                    );
+                    fallback(&req)
                 }
-                let info = bot.info();
-                Some(FromBot::Ready {
-                    version: 1,
-                    name: info.name,
-                    author: info.author,
-                    bot_version: info.version,
-                    capabilities: Vec::new(),
-                    options: info.options,
-                })
-            }
-            ToBot::GameStart {
-                side,
-                opponent,
-                seed,
-                time_control,
-                options,
-                ..
-            } => {
-                bot.game_start(&GameStart {
+            };
+            Some(FromBot::Action { id: req.id, action })
+        } else {
+            match msg {
+                ToBot::Hello { versions, .. } => {
+                    if !versions.contains(&1) {
+                        eprintln!(
+                            "botkit: the referee offers versions {versions:?}; this kit speaks 1"
+                        );
+                    }
+                    let info = bot.info();
+                    Some(FromBot::Ready {
+                        version: 1,
+                        name: info.name,
+                        author: info.author,
+                        bot_version: info.version,
+                        capabilities: Vec::new(),
+                        options: info.options,
+                    })
+                }
+                ToBot::GameStart {
                     side,
                     opponent,
                     seed,
                     time_control,
                     options,
-                });
-                None
-            }
-            ToBot::Request {
-                id,
-                decision,
-                side,
-                state,
-                clocks,
-                deadline_ms,
-                legal,
-            } => {
-                let req = Request {
-                    id,
-                    decision,
-                    side,
-                    state,
-                    clocks,
-                    deadline_ms,
-                    legal,
-                };
-                let action = match catch_unwind(AssertUnwindSafe(|| bot.decide(&req))) {
-                    Ok(action) => action,
-                    Err(_) => {
-                        eprintln!("botkit: decide panicked on request {id}; answering a fallback");
-                        fallback(&req)
-                    }
-                };
-                Some(FromBot::Action { id, action })
-            }
-            ToBot::Ping { id } => Some(FromBot::Pong { id }),
-            ToBot::Quit => return Ok(()),
-            other => {
-                bot.observe(&other);
-                None
+                    ..
+                } => {
+                    bot.game_start(&GameStart {
+                        side,
+                        opponent,
+                        seed,
+                        time_control,
+                        options,
+                    });
+                    None
+                }
+                ToBot::Ping { id } => Some(FromBot::Pong { id }),
+                ToBot::Quit => return Ok(()),
+                other => {
+                    bot.observe(&other);
+                    None
+                }
             }
         };
         if let Some(reply) = reply {

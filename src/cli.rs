@@ -95,8 +95,12 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Benchmark seeded random playouts on one core.
+    /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
+    /// (legal-action generation alone) or `referee` (the referee's own cost per decision,
+    /// with two instant bots, against a bare pipe ping-pong).
     Bench {
+        #[arg(value_enum, default_value = "engine")]
+        target: BenchTarget,
         /// Number of games.
         #[arg(long, default_value_t = 200)]
         games: u64,
@@ -109,11 +113,16 @@ pub enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// Measure legal-action generation alone (action-phase positions from random games).
-        #[arg(long)]
-        movegen: bool,
-        /// With --movegen: how many times each collected position is generated.
-        #[arg(long, default_value_t = 20, requires = "movegen")]
+        /// movegen: how many times each collected position is generated.
+        #[arg(long, default_value_t = 20)]
         rounds: u32,
     },
+}
+
+/// What `zebra bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchTarget {
+    Engine,
+    Movegen,
+    Referee,
 }

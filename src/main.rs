@@ -7,7 +7,7 @@ use clap::Parser;
 
 use std::io::Write;
 use std::path::Path;
-use zebra::cli::{Cli, Command};
+use zebra::cli::{BenchTarget, Cli, Command};
 use zebra::rules::perft::{self, perft};
 use zebra::rules::playout::play_random_game;
 
@@ -185,11 +185,11 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Bench {
+            target,
             games,
             seed,
             plays_per_quarter,
             json,
-            movegen,
             rounds,
         } => {
             if games == 0 || plays_per_quarter == 0 {
@@ -197,7 +197,20 @@ fn run(command: Command) -> Result<(), Failure> {
                     "--games and --plays-per-quarter must be at least 1".into(),
                 ));
             }
-            if movegen {
+            if target == BenchTarget::Referee {
+                let bot = bundled("zebra-random-bot")?;
+                let runtime = runtime()?;
+                let r = runtime
+                    .block_on(zebra::bench::referee(&bot, games.min(1000) as u32, seed))
+                    .map_err(Failure::Run)?;
+                let text = format!(
+                    "{} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision, bare pipe round trip {:.1} us",
+                    r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.pipe_round_trip_us
+                );
+                print_report(json, &r, &text);
+                return Ok(());
+            }
+            if target == BenchTarget::Movegen {
                 if rounds == 0 {
                     return Err(Failure::Usage("--rounds must be at least 1".into()));
                 }
@@ -315,18 +328,7 @@ fn bot_spec(
         Some(cmd) => BotSpec::from_command("", cmd).ok_or_else(|| {
             Failure::Usage(format!("--{side} is empty: give the bot's command line"))
         })?,
-        None => {
-            let exe = std::env::current_exe()
-                .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
-            let path = exe.with_file_name(default);
-            if !path.exists() {
-                return Err(Failure::Run(format!(
-                    "the bundled bot {} is missing: build it with 'cargo build --release', or give --{side} CMD",
-                    path.display()
-                )));
-            }
-            BotSpec::from_command("", &path.display().to_string()).expect("a path is a command")
-        }
+        None => bundled(default)?,
     };
     spec.name = name.unwrap_or_else(|| {
         spec.program
@@ -347,6 +349,22 @@ fn bot_spec(
         };
         spec.options.insert(k.to_string(), value);
     }
+    Ok(spec)
+}
+
+/// A bot bundled with Zebra: a binary next to this executable.
+fn bundled(program: &str) -> Result<BotSpec, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+    let path = exe.with_file_name(program);
+    if !path.exists() {
+        return Err(Failure::Run(format!(
+            "the bundled bot {} is missing: build it with 'cargo build --release'",
+            path.display()
+        )));
+    }
+    let mut spec = BotSpec::from_command(program, "bot").expect("a command");
+    spec.program = path;
     Ok(spec)
 }
 
@@ -443,9 +461,10 @@ fn play(
     }
 }
 
+/// One thread is enough for a game (the bots run in their own processes), and keeps every
+/// wake-up on that thread: cross-thread wake-ups were most of the referee's CPU time.
 fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))

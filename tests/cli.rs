@@ -121,7 +121,7 @@ fn bench_json_reports_rates() {
     assert!(v["games_per_second"].as_f64().unwrap() > 0.0);
     assert!(v["actions_per_second"].as_f64().unwrap() > 0.0);
     assert_eq!(v["games"], 5);
-    let out = zebra(&["bench", "--movegen", "--rounds", "1", "--json"]);
+    let out = zebra(&["bench", "movegen", "--rounds", "1", "--json"]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
     assert!(v["generations_per_second"].as_f64().unwrap() > 0.0);
 }

@@ -91,24 +91,33 @@ pub struct Outgoing {
 /// Most bytes queued for a bot that does not read its stdin.
 pub const MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
 
-/// Writes queued lines to `stdin`, flushing each; stops when the pipe breaks or the queue
-/// closes (closing the pipe, which is the bot's EOF).
+/// Writes queued lines to `stdin`; stops when the pipe breaks or the queue closes (closing
+/// the pipe, which is the bot's EOF). Lines queued together go out in one write: a result,
+/// the events and the next request cost the bot one wake-up, not three.
 pub async fn write_lines(
     mut stdin: impl AsyncWrite + Unpin,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
     queued: Arc<AtomicUsize>,
 ) {
-    while let Some(out) = rx.recv().await {
-        let len = out.line.len() + 1;
-        let ok = stdin.write_all(out.line.as_bytes()).await.is_ok()
-            && stdin.write_all(b"\n").await.is_ok()
-            && stdin.flush().await.is_ok();
-        queued.fetch_sub(len, Ordering::Relaxed);
+    let mut buf = Vec::new();
+    let mut waiting = Vec::new();
+    while let Some(first) = rx.recv().await {
+        let mut next = Some(first);
+        while let Some(out) = next {
+            buf.extend_from_slice(out.line.as_bytes());
+            buf.push(b'\n');
+            waiting.extend(out.flushed);
+            next = rx.try_recv().ok();
+        }
+        let ok = stdin.write_all(&buf).await.is_ok() && stdin.flush().await.is_ok();
+        queued.fetch_sub(buf.len(), Ordering::Relaxed);
+        buf.clear();
         if !ok {
             return;
         }
-        if let Some(tx) = out.flushed {
-            let _ = tx.send(Instant::now());
+        let at = Instant::now();
+        for tx in waiting.drain(..) {
+            let _ = tx.send(at);
         }
     }
 }

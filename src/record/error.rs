@@ -2,7 +2,7 @@
 //!
 //! Reading errors name the line (1-based) and the offending text; writing errors name the
 //! tag or the entry (0-based index). Disagreements between a readable record and the
-//! engine are not errors but divergences: see [`super::verify`].
+//! engine are not errors but divergences: see [`super::verify()`].
 
 use thiserror::Error;
 

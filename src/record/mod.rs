@@ -4,7 +4,7 @@
 //! game ended) and the entries in order, each a team's [`Action`] with its thinking time
 //! and the game clock after it, or a [`Clock`] the referee saw expire. Replaying the
 //! entries through a fresh [`Game`] built from the record's settings gives the game back,
-//! so a record is also the evidence that the referee applied the rules: [`verify`] replays
+//! so a record is also the evidence that the referee applied the rules: [`verify()`] replays
 //! it and reports the first place where record and engine disagree.
 //!
 //! The text format is specified in protocol/RECORD.md.

@@ -7,7 +7,7 @@
 //! span lines) and `;` comments (to the end of the line) are skipped, except the
 //! `[%emt ...]` and `[%clk ...]` commands, which fill the action before them. A result
 //! token ends the game. The reader only checks the syntax: whether the game is legal is
-//! [`super::verify`]'s question.
+//! [`super::verify()`]'s question.
 
 use super::error::RecordError;
 use super::tags::{self, is_tag_name};

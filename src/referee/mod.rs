@@ -86,7 +86,8 @@ pub struct BotReport {
     pub discarded: u32,
     /// Lines before `ready` that were not `ready` (a banner, blank lines are not counted).
     pub noise: u32,
-    pub think_ms: u64,
+    /// Total time from each request's flush to its reply, in microseconds.
+    pub think_us: u64,
     pub exit: Option<ExitInfo>,
 }
 
@@ -279,7 +280,7 @@ impl<'a> Referee<'a> {
             };
             let report = &mut self.seat(side).report;
             report.decisions += 1;
-            report.think_ms += elapsed.as_millis() as u64;
+            report.think_us += elapsed.as_micros() as u64;
             self.send(
                 side,
                 &ToBot::Result {

@@ -9,7 +9,9 @@ use std::fmt;
 use super::types::{Side, Square};
 
 /// Every foul the rules name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FoulKind {
     /// 7.1: an offensive motion ends beyond the line of scrimmage.
