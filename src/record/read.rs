@@ -38,7 +38,7 @@ struct Reader {
     current: GameRecord,
     /// A tag or a movetext token of the current game has been seen.
     started: bool,
-    /// A movetext token or comment has been seen: tag pairs are over.
+    /// A movetext token has been seen: tag pairs are over.
     in_movetext: bool,
     comment: Option<OpenComment>,
 }
@@ -129,8 +129,6 @@ impl Reader {
             if rest.is_empty() || rest.starts_with(';') {
                 return Ok(());
             }
-            self.started = true;
-            self.in_movetext = true;
             if let Some(after) = rest.strip_prefix('{') {
                 match after.find('}') {
                     Some(end) => {
@@ -152,6 +150,9 @@ impl Reader {
                 .unwrap_or(rest.len());
             let (token, after) = rest.split_at(end);
             rest = after;
+            // Only a token starts the movetext: a comment may stand before the tags.
+            self.started = true;
+            self.in_movetext = true;
             if self.token(n, token)? {
                 let trailing = rest.trim();
                 if !trailing.is_empty() {
