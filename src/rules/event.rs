@@ -34,9 +34,8 @@ impl PlayEnd {
     }
 }
 
-/// The final result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The final result of a game. Serialized as its PGN token (`"1-0"`, `"0-1"`, `"1/2-1/2"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     Win(Side),
     /// R16: level after four quarters.
@@ -51,6 +50,22 @@ impl GameResult {
             GameResult::Win(Side::Black) => "0-1",
             GameResult::Draw => "1/2-1/2",
         }
+    }
+}
+
+impl serde::Serialize for GameResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.pgn())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameResult {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        [GameResult::Win(Side::White), GameResult::Win(Side::Black), GameResult::Draw]
+            .into_iter()
+            .find(|r| r.pgn() == s)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a result (1-0, 0-1, 1/2-1/2)")))
     }
 }
 

@@ -1,0 +1,1882 @@
+//! The protocol's JSON Schemas (protocol/schemas/) and examples (protocol/examples/) held
+//! against the Rust message types and against the messages Zebra really sends.
+//!
+//! - every example parses into `ToBot`/`FromBot` and serializes back to the same JSON;
+//! - every example, and every line of the example transcript, validates against its schema;
+//! - every message built the way the referee builds it, over seeded random games with
+//!   clocks, timeouts and illegal replies, validates (every decision kind, every event
+//!   variant that occurs, every variant at least once from a hand-built sample);
+//! - the schemas' enums are exactly the Rust types' values;
+//! - the schemas reject obviously wrong messages and accept unknown fields.
+//!
+//! The schemas are checked by the small validator below, which implements only the subset
+//! of JSON Schema 2020-12 they use and panics on any other keyword, so that a schema cannot
+//! silently say more than is tested.
+//!
+//! `ZEBRA_BLESS=1 cargo test --test protocol` rewrites protocol/examples/request.json from
+//! the engine.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Map, Value};
+
+use zebra::protocol::{
+    self, ClockMsg, ClocksMsg, FromBot, OptionDecl, OptionKind, ReplyStatus, ScoreMsg, StateMsg,
+    TimeControlMsg, ToBot,
+};
+use zebra::record::Termination;
+use zebra::referee::{Budget, Clocks, QuarterMode, TimeControl};
+use zebra::rules::playout::RandomPlayer;
+use zebra::rules::{
+    Action, ActionList, Clock, DecisionKind, Event, Foul, FoulKind, Game, GameResult, PlayEnd,
+    Role, Settings, Side, Square,
+};
+
+// ---------------------------------------------------------------------------------------
+// A validator for the subset of JSON Schema 2020-12 the protocol's schemas use.
+// ---------------------------------------------------------------------------------------
+
+mod schema {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use serde_json::Value;
+
+    pub const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+    /// Keywords that only annotate (or hold definitions): no assertion.
+    const ANNOTATIONS: &[&str] = &[
+        "$schema",
+        "$comment",
+        "$defs",
+        "title",
+        "description",
+        "examples",
+        "default",
+    ];
+
+    /// Assertion and applicator keywords this validator implements.
+    const IMPLEMENTED: &[&str] = &[
+        "$ref",
+        "type",
+        "enum",
+        "const",
+        "required",
+        "properties",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "minLength",
+        "minimum",
+        "maximum",
+        "multipleOf",
+        "pattern",
+        "oneOf",
+        "anyOf",
+    ];
+
+    const TYPES: &[&str] = &[
+        "null", "boolean", "object", "array", "number", "string", "integer",
+    ];
+
+    /// Every schema document of a directory, by file name.
+    pub struct Schemas {
+        docs: BTreeMap<String, Value>,
+    }
+
+    impl Schemas {
+        /// Loads every `*.json` of `dir`; each must declare draft 2020-12 and pass [`lint`].
+        pub fn load(dir: &Path) -> Schemas {
+            let mut docs = BTreeMap::new();
+            for entry in std::fs::read_dir(dir).expect("protocol/schemas exists") {
+                let path = entry.expect("readable directory").path();
+                if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                    continue;
+                }
+                let name = path.file_name().unwrap().to_str().unwrap().to_string();
+                let text = std::fs::read_to_string(&path).unwrap();
+                let doc: Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{name} is not JSON: {e}"));
+                assert_eq!(
+                    doc.get("$schema").and_then(Value::as_str),
+                    Some(DRAFT),
+                    "{name} must declare $schema draft 2020-12"
+                );
+                docs.insert(name, doc);
+            }
+            let schemas = Schemas { docs };
+            for (name, doc) in &schemas.docs {
+                schemas.lint(name, doc, "#");
+            }
+            schemas
+        }
+
+        pub fn names(&self) -> impl Iterator<Item = &str> {
+            self.docs.keys().map(String::as_str)
+        }
+
+        pub fn get(&self, name: &str) -> &Value {
+            self.docs
+                .get(name)
+                .unwrap_or_else(|| panic!("no schema {name}"))
+        }
+
+        /// Validates `value` against the schema file `name`; the errors, one per line.
+        pub fn validate(&self, name: &str, value: &Value) -> Result<(), String> {
+            let mut errs = Vec::new();
+            let (doc, root) = self.resolve(name, name);
+            self.check(doc, root, value, "", &mut errs);
+            if errs.is_empty() {
+                Ok(())
+            } else {
+                Err(errs.join("\n"))
+            }
+        }
+
+        /// Resolves a `$ref` (`file.json`, `#/json/pointer` or `file.json#/json/pointer`)
+        /// made in document `doc`; panics if it does not resolve.
+        pub fn resolve<'a>(&'a self, doc: &str, reference: &str) -> (&'a str, &'a Value) {
+            let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+            let file = if file.is_empty() { doc } else { file };
+            let (name, root) = self
+                .docs
+                .get_key_value(file)
+                .unwrap_or_else(|| panic!("$ref '{reference}' in {doc}: no schema file {file}"));
+            if fragment.is_empty() {
+                return (name, root);
+            }
+            assert!(
+                fragment.starts_with('/'),
+                "$ref '{reference}' in {doc}: only JSON-pointer fragments are implemented"
+            );
+            let target = root
+                .pointer(fragment)
+                .unwrap_or_else(|| panic!("$ref '{reference}' in {doc} does not resolve"));
+            (name, target)
+        }
+
+        /// Checks a schema's shape: only known keywords, with arguments of the right kind,
+        /// every `$ref` resolving, every pattern within the implemented subset,
+        /// `additionalProperties` never closing an object, and `required` naming only
+        /// declared properties.
+        fn lint(&self, doc: &str, schema: &Value, at: &str) {
+            let obj = match schema {
+                Value::Bool(_) => return,
+                Value::Object(o) => o,
+                _ => panic!("{doc} {at}: a schema is an object or a boolean"),
+            };
+            for (key, arg) in obj {
+                let here = format!("{at}/{key}");
+                match key.as_str() {
+                    "$defs" | "properties" => {
+                        let map = arg
+                            .as_object()
+                            .unwrap_or_else(|| panic!("{doc} {here}: an object"));
+                        for (name, sub) in map {
+                            self.lint(doc, sub, &format!("{here}/{name}"));
+                        }
+                    }
+                    "items" => self.lint(doc, arg, &here),
+                    "oneOf" | "anyOf" => {
+                        let branches = arg
+                            .as_array()
+                            .unwrap_or_else(|| panic!("{doc} {here}: an array"));
+                        assert!(branches.len() >= 2, "{doc} {here}: two branches or more");
+                        for (i, sub) in branches.iter().enumerate() {
+                            self.lint(doc, sub, &format!("{here}/{i}"));
+                        }
+                    }
+                    "$ref" => {
+                        let r = arg
+                            .as_str()
+                            .unwrap_or_else(|| panic!("{doc} {here}: a string"));
+                        self.resolve(doc, r);
+                    }
+                    "type" => {
+                        for t in strings(arg, doc, &here) {
+                            assert!(TYPES.contains(&t), "{doc} {here}: unknown type {t}");
+                        }
+                    }
+                    "enum" => assert!(
+                        arg.as_array().is_some_and(|a| !a.is_empty()),
+                        "{doc} {here}: a non-empty array"
+                    ),
+                    "required" => {
+                        let names = strings(arg, doc, &here);
+                        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+                            for n in names {
+                                assert!(
+                                    props.contains_key(n),
+                                    "{doc} {here}: '{n}' is required but not declared"
+                                );
+                            }
+                        }
+                    }
+                    "additionalProperties" => assert_eq!(
+                        arg,
+                        &Value::Bool(true),
+                        "{doc} {here}: both sides ignore fields they do not know, so \
+                         objects stay open"
+                    ),
+                    "minItems" | "minLength" => {
+                        assert!(arg.is_u64(), "{doc} {here}: a non-negative integer")
+                    }
+                    "minimum" | "maximum" | "multipleOf" => {
+                        assert!(arg.is_number(), "{doc} {here}: a number")
+                    }
+                    "pattern" => {
+                        let p = arg
+                            .as_str()
+                            .unwrap_or_else(|| panic!("{doc} {here}: a string"));
+                        parse_pattern(p);
+                    }
+                    "const" => {}
+                    "title" | "description" | "$comment" | "$schema" => {
+                        assert!(arg.is_string(), "{doc} {here}: a string")
+                    }
+                    k if ANNOTATIONS.contains(&k) => {}
+                    other => panic!(
+                        "{doc} {at}: keyword '{other}' is not implemented by the validator in \
+                         tests/protocol.rs"
+                    ),
+                }
+            }
+        }
+
+        fn check(&self, doc: &str, schema: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
+            let obj = match schema {
+                Value::Bool(true) => return,
+                Value::Bool(false) => {
+                    errs.push(format!("{at}: no value is allowed here"));
+                    return;
+                }
+                Value::Object(o) => o,
+                _ => panic!("{doc}: a schema is an object or a boolean"),
+            };
+            let here = if at.is_empty() { "/" } else { at };
+            for (key, arg) in obj {
+                let key = key.as_str();
+                if ANNOTATIONS.contains(&key) {
+                    continue;
+                }
+                assert!(
+                    IMPLEMENTED.contains(&key),
+                    "{doc}: keyword '{key}' is not implemented"
+                );
+                match key {
+                    "$ref" => {
+                        let (d, s) = self.resolve(doc, arg.as_str().unwrap());
+                        self.check(d, s, v, at, errs);
+                    }
+                    "type" => {
+                        let types = strings(arg, doc, key);
+                        if !types.iter().any(|t| has_type(v, t)) {
+                            errs.push(format!(
+                                "{here}: expected {}, got {}",
+                                types.join(" or "),
+                                short(v)
+                            ));
+                        }
+                    }
+                    "enum" => {
+                        if !arg.as_array().unwrap().contains(v) {
+                            errs.push(format!("{here}: {} is not one of {arg}", short(v)));
+                        }
+                    }
+                    "const" => {
+                        if arg != v {
+                            errs.push(format!("{here}: {} is not {arg}", short(v)));
+                        }
+                    }
+                    "required" => {
+                        if let Value::Object(m) = v {
+                            for name in strings(arg, doc, key) {
+                                if !m.contains_key(name) {
+                                    errs.push(format!("{here}: '{name}' is missing"));
+                                }
+                            }
+                        }
+                    }
+                    "properties" => {
+                        if let Value::Object(m) = v {
+                            for (name, sub) in arg.as_object().unwrap() {
+                                if let Some(x) = m.get(name) {
+                                    self.check(doc, sub, x, &format!("{at}/{name}"), errs);
+                                }
+                            }
+                        }
+                    }
+                    // Always `true` (see `lint`): nothing to check.
+                    "additionalProperties" => {}
+                    "items" => {
+                        if let Value::Array(a) = v {
+                            for (i, x) in a.iter().enumerate() {
+                                self.check(doc, arg, x, &format!("{at}/{i}"), errs);
+                            }
+                        }
+                    }
+                    "minItems" => {
+                        if let Value::Array(a) = v {
+                            if (a.len() as u64) < arg.as_u64().unwrap() {
+                                errs.push(format!("{here}: fewer than {arg} items"));
+                            }
+                        }
+                    }
+                    "minLength" => {
+                        if let Value::String(s) = v {
+                            if (s.chars().count() as u64) < arg.as_u64().unwrap() {
+                                errs.push(format!("{here}: shorter than {arg} characters"));
+                            }
+                        }
+                    }
+                    "minimum" | "maximum" | "multipleOf" => {
+                        if let (Some(x), Some(limit)) = (v.as_f64(), arg.as_f64()) {
+                            let ok = match key {
+                                "minimum" => x >= limit,
+                                "maximum" => x <= limit,
+                                _ => (x / limit).fract() == 0.0,
+                            };
+                            if !ok {
+                                errs.push(format!("{here}: {x} breaks {key} {limit}"));
+                            }
+                        }
+                    }
+                    "pattern" => {
+                        if let Value::String(s) = v {
+                            let p = arg.as_str().unwrap();
+                            if !pattern_matches(p, s) {
+                                errs.push(format!("{here}: {s:?} does not match {p}"));
+                            }
+                        }
+                    }
+                    "oneOf" | "anyOf" => {
+                        let results: Vec<Vec<String>> = arg
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|b| {
+                                let mut e = Vec::new();
+                                self.check(doc, b, v, at, &mut e);
+                                e
+                            })
+                            .collect();
+                        let ok = results.iter().filter(|e| e.is_empty()).count();
+                        if ok == 0 {
+                            let closest = results.iter().min_by_key(|e| e.len()).unwrap();
+                            errs.push(format!(
+                                "{here}: matches none of the {key} branches; the closest: {}",
+                                closest.join("; ")
+                            ));
+                        } else if key == "oneOf" && ok > 1 {
+                            errs.push(format!("{here}: matches {ok} oneOf branches, not one"));
+                        }
+                    }
+                    _ => unreachable!("{key}"),
+                }
+            }
+        }
+    }
+
+    fn strings<'a>(arg: &'a Value, doc: &str, at: &str) -> Vec<&'a str> {
+        match arg {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a
+                .iter()
+                .map(|x| {
+                    x.as_str()
+                        .unwrap_or_else(|| panic!("{doc} {at}: strings expected"))
+                })
+                .collect(),
+            _ => panic!("{doc} {at}: a string or an array of strings"),
+        }
+    }
+
+    fn has_type(v: &Value, t: &str) -> bool {
+        match t {
+            "null" => v.is_null(),
+            "boolean" => v.is_boolean(),
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "number" => v.is_number(),
+            "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|x| x.fract() == 0.0),
+            _ => unreachable!("{t}"),
+        }
+    }
+
+    fn short(v: &Value) -> String {
+        let s = v.to_string();
+        if s.chars().count() > 60 {
+            format!("{}...", s.chars().take(60).collect::<String>())
+        } else {
+            s
+        }
+    }
+
+    /// A pattern of the implemented subset: `^`, then literal characters and bracket classes
+    /// of single characters and ranges (`[a-h]`), then `$`. One character class per
+    /// character of the string: no quantifiers, groups, alternatives or escapes.
+    fn parse_pattern(p: &str) -> Vec<Vec<(char, char)>> {
+        let body = p
+            .strip_prefix('^')
+            .and_then(|b| b.strip_suffix('$'))
+            .unwrap_or_else(|| panic!("pattern {p}: only anchored patterns ^...$ are implemented"));
+        let mut atoms = Vec::new();
+        let mut chars = body.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '[' => {
+                    let class: Vec<char> = chars.by_ref().take_while(|&c| c != ']').collect();
+                    assert!(
+                        !class.is_empty() && !class.iter().any(|c| "^\\[".contains(*c)),
+                        "pattern {p}: only plain classes like [a-h] are implemented"
+                    );
+                    let mut ranges = Vec::new();
+                    let mut i = 0;
+                    while i < class.len() {
+                        if i + 2 < class.len() && class[i + 1] == '-' {
+                            assert!(class[i] <= class[i + 2], "pattern {p}: empty range");
+                            ranges.push((class[i], class[i + 2]));
+                            i += 3;
+                        } else {
+                            ranges.push((class[i], class[i]));
+                            i += 1;
+                        }
+                    }
+                    atoms.push(ranges);
+                }
+                c if "\\.*+?{}()|^$]".contains(c) => {
+                    panic!("pattern {p}: '{c}' is not implemented by the validator")
+                }
+                c => atoms.push(vec![(c, c)]),
+            }
+        }
+        atoms
+    }
+
+    pub fn pattern_matches(p: &str, s: &str) -> bool {
+        let atoms = parse_pattern(p);
+        let chars: Vec<char> = s.chars().collect();
+        chars.len() == atoms.len()
+            && chars
+                .iter()
+                .zip(&atoms)
+                .all(|(c, ranges)| ranges.iter().any(|&(lo, hi)| lo <= *c && *c <= hi))
+    }
+}
+
+use schema::Schemas;
+
+// ---------------------------------------------------------------------------------------
+// Files and helpers
+// ---------------------------------------------------------------------------------------
+
+const TO_BOT: &[&str] = &[
+    "hello",
+    "game_start",
+    "request",
+    "result",
+    "event",
+    "game_end",
+    "ping",
+    "quit",
+];
+const FROM_BOT: &[&str] = &["ready", "action", "pong", "log"];
+
+fn protocol_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol")
+}
+
+fn schemas() -> Schemas {
+    Schemas::load(&protocol_dir().join("schemas"))
+}
+
+fn example(name: &str) -> Value {
+    let path = protocol_dir().join("examples").join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}.json is not JSON: {e}"))
+}
+
+fn must_validate(schemas: &Schemas, name: &str, value: &Value) {
+    if let Err(e) = schemas.validate(&format!("{name}.json"), value) {
+        panic!("{name} does not validate:\n{e}\n{value}");
+    }
+}
+
+fn must_reject(schemas: &Schemas, name: &str, value: &Value, why: &str) {
+    assert!(
+        schemas.validate(&format!("{name}.json"), value).is_err(),
+        "{name} schema accepts a message with {why}: {value}"
+    );
+}
+
+/// Validates a line Zebra sends: against the message's own schema and the union of all
+/// referee messages, and back through the Rust type unchanged.
+fn check_to_bot(schemas: &Schemas, msg: &ToBot) -> Value {
+    let line = protocol::to_line(msg);
+    assert!(!line.contains('\n'), "one line: {line}");
+    let value: Value = serde_json::from_str(&line).unwrap();
+    let kind = value["type"].as_str().unwrap().to_string();
+    assert!(TO_BOT.contains(&kind.as_str()), "{kind}");
+    must_validate(schemas, &kind, &value);
+    must_validate(schemas, "to_bot", &value);
+    let back: ToBot = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(&back, msg, "{line}");
+    value
+}
+
+fn check_from_bot(schemas: &Schemas, msg: &FromBot) -> Value {
+    let line = serde_json::to_string(msg).unwrap();
+    let value: Value = serde_json::from_str(&line).unwrap();
+    let kind = value["type"].as_str().unwrap().to_string();
+    assert!(FROM_BOT.contains(&kind.as_str()), "{kind}");
+    must_validate(schemas, &kind, &value);
+    must_validate(schemas, "from_bot", &value);
+    assert_eq!(&protocol::parse_from_bot(&line).unwrap(), msg, "{line}");
+    value
+}
+
+/// The enum of a definition in defs.json, as a set.
+fn defs_enum(schemas: &Schemas, def: &str) -> BTreeSet<String> {
+    let (_, s) = schemas.resolve("defs.json", &format!("#/$defs/{def}"));
+    s["enum"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{def} has an enum"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn set<I: IntoIterator<Item = S>, S: ToString>(items: I) -> BTreeSet<String> {
+    items.into_iter().map(|s| s.to_string()).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The schemas themselves
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn every_message_has_a_schema_and_nothing_else_is_there() {
+    let schemas = schemas();
+    let mut expected: BTreeSet<String> = TO_BOT
+        .iter()
+        .chain(FROM_BOT)
+        .map(|m| format!("{m}.json"))
+        .collect();
+    expected.extend(set(["defs.json", "to_bot.json", "from_bot.json"]));
+    assert_eq!(set(schemas.names()), expected);
+    for m in TO_BOT.iter().chain(FROM_BOT) {
+        let s = schemas.get(&format!("{m}.json"));
+        assert_eq!(s["properties"]["type"]["const"], json!(m), "{m}.json: type");
+        assert_eq!(s["type"], json!("object"), "{m}.json");
+        let required = s["required"].as_array().unwrap();
+        assert!(required.contains(&json!("type")), "{m}.json requires type");
+        // Durations are integer milliseconds named *_ms.
+        for (name, _) in s["properties"].as_object().unwrap() {
+            if name.ends_with("_ms") {
+                let (_, ms) = schemas.resolve("defs.json", "#/$defs/ms");
+                let p = &s["properties"][name];
+                assert!(
+                    p == &json!({"$ref": "defs.json#/$defs/ms"}) && ms["minimum"] == json!(0),
+                    "{m}.json: {name} is a duration"
+                );
+            }
+        }
+    }
+    let union = |name: &str| -> BTreeSet<String> {
+        schemas.get(name)["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                b["$ref"]
+                    .as_str()
+                    .unwrap()
+                    .trim_end_matches(".json")
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(union("to_bot.json"), set(TO_BOT.iter()));
+    assert_eq!(union("from_bot.json"), set(FROM_BOT.iter()));
+}
+
+#[test]
+fn the_validator_checks_what_it_claims() {
+    assert!(schema::pattern_matches("^[a-h][1-8]$", "e4"));
+    assert!(schema::pattern_matches("^[a-h][1-8]$", "h8"));
+    for bad in ["z9", "e9", "i1", "e", "e44", "E4", " e4", ""] {
+        assert!(!schema::pattern_matches("^[a-h][1-8]$", bad), "{bad}");
+    }
+    let schemas = schemas();
+    let (_, sq) = schemas.resolve("defs.json", "#/$defs/square");
+    assert_eq!(sq["pattern"], json!("^[a-h][1-8]$"));
+    // Integers: 3.0 is an integer in JSON Schema, 3.5 is not; minimum applies.
+    let ping = |id: Value| json!({"type": "ping", "id": id});
+    assert!(schemas.validate("ping.json", &ping(json!(3))).is_ok());
+    assert!(schemas.validate("ping.json", &ping(json!(3.0))).is_ok());
+    assert!(schemas.validate("ping.json", &ping(json!(3.5))).is_err());
+    assert!(schemas.validate("ping.json", &ping(json!(-1))).is_err());
+    assert!(schemas.validate("ping.json", &ping(json!("3"))).is_err());
+    // oneOf: exactly one branch. A ball carried is the first branch, one in flight the
+    // second; in flight without its pass fields is neither.
+    let ball =
+        |b: Value| schemas.validate("request.json", &with(&example("request"), "/state/ball", b));
+    assert!(ball(json!({"state": "carried", "square": "e4"})).is_ok());
+    assert!(ball(
+        json!({"state": "in_flight", "square": "h8", "thrown_from": "e4",
+        "thrown_by": "white", "forward": true, "direct": false})
+    )
+    .is_ok());
+    assert!(ball(json!({"state": "in_flight", "square": "h8"})).is_err());
+    assert!(ball(json!({"state": "rolling", "square": "h8"})).is_err());
+}
+
+#[test]
+fn schema_enums_are_exactly_the_rust_values() {
+    let schemas = schemas();
+    assert_eq!(
+        defs_enum(&schemas, "side"),
+        set(Side::ALL.map(|s| s.name()))
+    );
+    assert_eq!(
+        defs_enum(&schemas, "role"),
+        set(Role::ALL.map(|r| r.name()))
+    );
+    assert_eq!(
+        defs_enum(&schemas, "decision"),
+        set(DecisionKind::ALL.map(|d| d.code()))
+    );
+    assert_eq!(
+        defs_enum(&schemas, "foul_kind"),
+        set(FoulKind::ALL.map(|k| k.code()))
+    );
+    assert_eq!(
+        defs_enum(&schemas, "play_end"),
+        set(ALL_PLAY_ENDS.map(|e| e.code()))
+    );
+    // Serde names agree with the codes.
+    for k in FoulKind::ALL {
+        assert_eq!(serde_json::to_value(k).unwrap(), json!(k.code()));
+    }
+    for e in ALL_PLAY_ENDS {
+        assert_eq!(serde_json::to_value(e).unwrap(), json!(e.code()));
+    }
+    for r in Role::ALL {
+        assert_eq!(serde_json::to_value(r).unwrap(), json!(r.name()));
+    }
+    for d in DecisionKind::ALL {
+        assert_eq!(serde_json::to_value(d).unwrap(), json!(d.code()));
+    }
+    // Phases: every phase a request can be sent in.
+    assert_eq!(
+        defs_enum(&schemas, "phase"),
+        set([
+            "formation",
+            "motion",
+            "reaction",
+            "action",
+            "contention",
+            "penalty"
+        ])
+    );
+    let statuses = [
+        ReplyStatus::Ok,
+        ReplyStatus::Illegal,
+        ReplyStatus::Timeout,
+        ReplyStatus::Late,
+    ];
+    let result = schemas.get("result.json");
+    assert_eq!(
+        set(result["properties"]["status"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())),
+        set(statuses.map(|s| serde_json::to_value(s)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()))
+    );
+    let game_end = schemas.get("game_end.json");
+    assert_eq!(
+        set(game_end["properties"]["termination"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())),
+        set(Termination::ALL.map(|t| t.code()))
+    );
+    assert_eq!(
+        set(game_end["properties"]["result"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())),
+        set([
+            GameResult::Win(Side::White).pgn(),
+            GameResult::Win(Side::Black).pgn(),
+            GameResult::Draw.pgn(),
+            "*",
+        ])
+    );
+    let option_kinds = [
+        OptionKind::Int,
+        OptionKind::Bool,
+        OptionKind::String,
+        OptionKind::Choice,
+    ];
+    let (_, decl) = schemas.resolve("defs.json", "#/$defs/option_decl");
+    assert_eq!(
+        set(decl["properties"]["type"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())),
+        set(option_kinds.map(|k| serde_json::to_value(k)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()))
+    );
+    // Events: one branch per variant, named as serde names them.
+    let (_, event) = schemas.resolve("defs.json", "#/$defs/event");
+    let branches: BTreeSet<String> = event["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (_, s) = schemas.resolve("defs.json", b["$ref"].as_str().unwrap());
+            s["properties"]["event"]["const"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let samples = every_event();
+    assert_eq!(branches, set(samples.iter().map(event_name)));
+    for e in &samples {
+        assert_eq!(
+            serde_json::to_value(e).unwrap()["event"],
+            json!(event_name(e))
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Examples
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn examples_round_trip_through_the_rust_types() {
+    for name in TO_BOT {
+        let value = example(name);
+        assert_eq!(value["type"], json!(name), "{name}.json");
+        let msg: ToBot = serde_json::from_value(value.clone())
+            .unwrap_or_else(|e| panic!("{name}.json does not parse as ToBot: {e}"));
+        let back = serde_json::to_value(&msg).unwrap();
+        assert_eq!(back, value, "{name}.json changes through ToBot");
+        let line = protocol::to_line(&msg);
+        assert_eq!(
+            serde_json::from_str::<Value>(&line).unwrap(),
+            value,
+            "{name}.json"
+        );
+    }
+    for name in FROM_BOT {
+        let value = example(name);
+        assert_eq!(value["type"], json!(name), "{name}.json");
+        let line = serde_json::to_string(&value).unwrap();
+        let msg = protocol::parse_from_bot(&line)
+            .unwrap_or_else(|e| panic!("{name}.json does not parse as FromBot: {e}"));
+        let back = serde_json::to_value(&msg).unwrap();
+        assert_eq!(back, value, "{name}.json changes through FromBot");
+    }
+}
+
+#[test]
+fn examples_validate_against_their_schemas() {
+    let schemas = schemas();
+    for name in TO_BOT {
+        must_validate(&schemas, name, &example(name));
+        must_validate(&schemas, "to_bot", &example(name));
+        assert!(
+            schemas.validate("from_bot.json", &example(name)).is_err(),
+            "{name}"
+        );
+    }
+    for name in FROM_BOT {
+        must_validate(&schemas, name, &example(name));
+        must_validate(&schemas, "from_bot", &example(name));
+        assert!(
+            schemas.validate("to_bot.json", &example(name)).is_err(),
+            "{name}"
+        );
+    }
+}
+
+/// The transcript: `{"at_ms", "side", "from": "zebra"|"bot", "message"}` per line.
+#[test]
+fn the_example_transcript_is_a_valid_conversation() {
+    let schemas = schemas();
+    let path = protocol_dir().join("examples/transcript.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut kinds = Vec::new();
+    let mut last_at = 0;
+    let mut pending: BTreeMap<Side, u64> = BTreeMap::new();
+    let mut decisions = BTreeSet::new();
+    for (n, line) in text.lines().enumerate() {
+        let entry: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+        let at = entry["at_ms"].as_u64().expect("at_ms");
+        assert!(at >= last_at, "line {}: time goes forward", n + 1);
+        last_at = at;
+        let side: Side = serde_json::from_value(entry["side"].clone()).expect("side");
+        let msg = &entry["message"];
+        let kind = msg["type"].as_str().unwrap();
+        let text = serde_json::to_string(msg).unwrap();
+        match entry["from"].as_str() {
+            Some("zebra") => {
+                let parsed: ToBot = serde_json::from_str(&text).unwrap();
+                assert_eq!(
+                    &serde_json::to_value(&parsed).unwrap(),
+                    msg,
+                    "line {}",
+                    n + 1
+                );
+                must_validate(&schemas, kind, msg);
+                if let ToBot::Request {
+                    id,
+                    decision,
+                    side: s,
+                    ..
+                } = parsed
+                {
+                    assert_eq!(
+                        s,
+                        side,
+                        "line {}: a request goes to the deciding bot",
+                        n + 1
+                    );
+                    assert!(pending.insert(side, id).is_none(), "one request at a time");
+                    decisions.insert(decision.code());
+                }
+                if let ToBot::Result { id, .. } = parsed {
+                    assert_eq!(pending.remove(&side), Some(id), "line {}", n + 1);
+                }
+            }
+            Some("bot") => {
+                let parsed = protocol::parse_from_bot(&text).unwrap();
+                assert_eq!(
+                    &serde_json::to_value(&parsed).unwrap(),
+                    msg,
+                    "line {}",
+                    n + 1
+                );
+                must_validate(&schemas, kind, msg);
+                if let FromBot::Action { id, .. } = parsed {
+                    assert_eq!(
+                        pending.get(&side),
+                        Some(&id),
+                        "line {}: echoes the id",
+                        n + 1
+                    );
+                }
+            }
+            other => panic!("line {}: from {other:?}", n + 1),
+        }
+        kinds.push(kind.to_string());
+    }
+    assert_eq!(
+        kinds[..6],
+        [
+            "hello",
+            "hello",
+            "ready",
+            "ready",
+            "game_start",
+            "game_start"
+        ]
+    );
+    assert_eq!(kinds[kinds.len() - 2..], ["quit", "quit"]);
+    assert!(kinds.iter().any(|k| k == "game_end"));
+    assert!(decisions.len() >= 3, "{decisions:?}");
+}
+
+/// The request example is exactly what Zebra sends for a real position: the formations of
+/// the rules engine's doc example, a motion, no reaction, the snap, White's first turn.
+fn request_example() -> ToBot {
+    let mut game = Game::new(Settings::plays(10));
+    for text in [
+        "[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5]",
+        "[Pd6,Pe6,Qe7,Nc7,Bf7,Rd8,Rg6]",
+        "g5>h5",
+        "pass",
+        "snap",
+    ] {
+        let action: Action = text.parse().unwrap();
+        game.apply(&action)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    let tc = TimeControl::parse("plays=10,play=5s,reaction=1s").unwrap();
+    let mut clocks = Clocks::new(tc);
+    clocks.play_left = Duration::from_millis(3_120);
+    let budget = clocks.budget(&game);
+    let decision = game.decision().unwrap();
+    ToBot::Request {
+        id: 12,
+        decision: decision.kind,
+        side: decision.side,
+        state: StateMsg::of(&game),
+        clocks: clocks_msg(&clocks, &game, &budget),
+        deadline_ms: budget.limit.as_millis() as u64,
+        legal: Some(
+            game.legal_action_list()
+                .iter()
+                .map(|a| a.to_string())
+                .collect(),
+        ),
+    }
+}
+
+#[test]
+fn the_request_example_is_what_zebra_sends() {
+    let msg = request_example();
+    let value = serde_json::to_value(&msg).unwrap();
+    let path = protocol_dir().join("examples/request.json");
+    if std::env::var_os("ZEBRA_BLESS").is_some() {
+        let text = serde_json::to_string_pretty(&msg).unwrap() + "\n";
+        std::fs::write(&path, text).unwrap();
+    }
+    assert_eq!(
+        example("request"),
+        value,
+        "protocol/examples/request.json is stale: run ZEBRA_BLESS=1 cargo test --test protocol"
+    );
+    let ToBot::Request {
+        decision, legal, ..
+    } = &msg
+    else {
+        unreachable!()
+    };
+    assert_eq!(*decision, DecisionKind::Move);
+    let legal = legal.as_ref().unwrap();
+    // The action and result examples answer this request.
+    let action = example("action");
+    assert_eq!(action["id"], value["id"]);
+    assert!(
+        legal.iter().any(|a| json!(a) == action["action"]),
+        "{action}"
+    );
+    let result = example("result");
+    assert_eq!(
+        (&result["id"], &result["applied"]),
+        (&action["id"], &action["action"])
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Every message Zebra emits
+// ---------------------------------------------------------------------------------------
+
+const ALL_PLAY_ENDS: [PlayEnd; 7] = [
+    PlayEnd::Tackle,
+    PlayEnd::Truck,
+    PlayEnd::OutOfBounds,
+    PlayEnd::Incomplete,
+    PlayEnd::Touchdown,
+    PlayEnd::Pile,
+    PlayEnd::Whistle,
+];
+
+/// The protocol name of an event; exhaustive, so a new variant must be added here (and to
+/// the schema, which `schema_enums_are_exactly_the_rust_values` then checks).
+fn event_name(e: &Event) -> &'static str {
+    match e {
+        Event::FormationSet { .. } => "formation_set",
+        Event::Shifted { .. } => "shifted",
+        Event::Substituted { .. } => "substituted",
+        Event::Snap { .. } => "snap",
+        Event::SnapFumbled { .. } => "snap_fumbled",
+        Event::Moved { .. } => "moved",
+        Event::Pushed { .. } => "pushed",
+        Event::Handoff { .. } => "handoff",
+        Event::Tackle { .. } => "tackle",
+        Event::Truck { .. } => "truck",
+        Event::Thrown { .. } => "thrown",
+        Event::Caught { .. } => "caught",
+        Event::Intercepted { .. } => "intercepted",
+        Event::Batted { .. } => "batted",
+        Event::Incomplete => "incomplete",
+        Event::Fumble { .. } => "fumble",
+        Event::Contested { .. } => "contested",
+        Event::Recovered { .. } => "recovered",
+        Event::OutOfBounds { .. } => "out_of_bounds",
+        Event::PossessionChanged { .. } => "possession_changed",
+        Event::Touchdown { .. } => "touchdown",
+        Event::Safety { .. } => "safety",
+        Event::Flag(_) => "flag",
+        Event::PenaltyEnforced(_) => "penalty_enforced",
+        Event::PenaltyDeclined { .. } => "penalty_declined",
+        Event::OffsettingPenalties => "offsetting_penalties",
+        Event::PlayOver { .. } => "play_over",
+        Event::FirstDown { .. } => "first_down",
+        Event::TurnoverOnDowns { .. } => "turnover_on_downs",
+        Event::NextPlay { .. } => "next_play",
+        Event::ClockStopped => "clock_stopped",
+        Event::Timeout { .. } => "timeout",
+        Event::MissedTurn { .. } => "missed_turn",
+        Event::Passed { .. } => "passed",
+        Event::FormationLocked { .. } => "formation_locked",
+        Event::PeriodEnd { .. } => "period_end",
+        Event::GameOver { .. } => "game_over",
+    }
+}
+
+/// One sample of every event variant (and of every foul, play end and result).
+fn every_event() -> Vec<Event> {
+    let sq = |s: &str| s.parse::<Square>().unwrap();
+    let (w, b) = (Side::White, Side::Black);
+    let foul = |kind| Foul {
+        side: b,
+        kind,
+        spot: sq("d4"),
+    };
+    let mut events = vec![
+        Event::FormationSet { side: w, pieces: 7 },
+        Event::Shifted {
+            side: w,
+            from: sq("g5"),
+            to: sq("h5"),
+        },
+        Event::Substituted { side: b },
+        Event::Snap {
+            from: sq("e5"),
+            to: sq("e4"),
+        },
+        Event::SnapFumbled { at: sq("e4") },
+        Event::Moved {
+            side: w,
+            role: Role::King,
+            from: sq("e4"),
+            to: sq("e5"),
+        },
+        Event::Pushed {
+            from: sq("e5"),
+            to: sq("e6"),
+        },
+        Event::Handoff {
+            from: sq("e4"),
+            to: sq("d3"),
+        },
+        Event::Tackle { at: sq("e5") },
+        Event::Truck { at: sq("a1") },
+        Event::Thrown {
+            from: sq("e4"),
+            to: sq("h8"),
+            forward: true,
+        },
+        Event::Caught { at: sq("h8") },
+        Event::Intercepted {
+            side: b,
+            at: sq("f6"),
+        },
+        Event::Batted { at: sq("g7") },
+        Event::Incomplete,
+        Event::Fumble { at: sq("c3") },
+        Event::Contested {
+            side: b,
+            at: sq("c3"),
+            pieces: 2,
+        },
+        Event::Recovered {
+            side: w,
+            at: sq("c3"),
+        },
+        Event::OutOfBounds { at: sq("h4") },
+        Event::PossessionChanged { side: b },
+        Event::Touchdown { side: w },
+        Event::Safety { side: b },
+        Event::PenaltyDeclined {
+            kind: FoulKind::Holding,
+        },
+        Event::OffsettingPenalties,
+        Event::FirstDown { side: w },
+        Event::TurnoverOnDowns { side: w },
+        Event::NextPlay {
+            offense: b,
+            down: 1,
+            spot: sq("d4"),
+            to_gain: 2,
+        },
+        Event::ClockStopped,
+        Event::Timeout { side: w, left: 2 },
+        Event::MissedTurn { side: b },
+        Event::Passed { side: b },
+        Event::FormationLocked { side: b },
+        Event::PeriodEnd { quarter: 4 },
+    ];
+    for kind in FoulKind::ALL {
+        events.push(Event::Flag(foul(kind)));
+        events.push(Event::PenaltyEnforced(foul(kind)));
+    }
+    events.extend(ALL_PLAY_ENDS.map(|end| Event::PlayOver { end }));
+    events.extend(
+        [GameResult::Win(w), GameResult::Win(b), GameResult::Draw]
+            .map(|result| Event::GameOver { result }),
+    );
+    events
+}
+
+/// The clocks of a request, as the referee builds them.
+fn clocks_msg(clocks: &Clocks, game: &Game, budget: &Budget) -> ClocksMsg {
+    let ms = |d: Duration| Some(d.as_millis() as u64);
+    ClocksMsg {
+        game: clocks.game_left.map(|g| ClockMsg {
+            owner: "both".to_string(),
+            remaining_ms: ms(g),
+            running: budget.game_clock,
+        }),
+        play: ClockMsg {
+            owner: game.offense().to_string(),
+            remaining_ms: ms(clocks.play_left),
+            running: budget.play_clock,
+        },
+        reaction: ClockMsg {
+            owner: game.to_move().map(|s| s.to_string()).unwrap_or_default(),
+            remaining_ms: ms(clocks.tc.reaction),
+            running: budget.expires == Clock::Reaction,
+        },
+    }
+}
+
+/// What one simulated game produced.
+#[derive(Default)]
+struct Coverage {
+    messages: BTreeMap<String, usize>,
+    decisions: BTreeSet<&'static str>,
+    events: BTreeSet<&'static str>,
+    statuses: BTreeSet<String>,
+}
+
+impl Coverage {
+    fn note(&mut self, value: &Value) {
+        *self
+            .messages
+            .entry(value["type"].as_str().unwrap().to_string())
+            .or_default() += 1;
+    }
+}
+
+/// Plays one seeded game the way the referee runs it, with random thinking times, a few
+/// timeouts, illegal and late replies and pings, checking every message either side sends.
+fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
+    let tc = TimeControl::parse(tc).unwrap();
+    let settings = match tc.quarter {
+        QuarterMode::Timed(_) => Settings::timed(),
+        QuarterMode::Plays(n) => Settings::plays(n),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut player = RandomPlayer::new(seed);
+    player.faulty_formation_rate = 0.05;
+    let mut list = ActionList::new();
+    let mut game = Game::new(settings);
+    let mut clocks = Clocks::new(tc);
+    let ms = |d: Duration| d.as_millis() as u64;
+
+    let hello = ToBot::Hello {
+        protocol: protocol::PROTOCOL_NAME.to_string(),
+        versions: protocol::VERSIONS.to_vec(),
+        max_line_bytes: 65_536,
+        handshake_ms: 10_000,
+    };
+    cov.note(&check_to_bot(schemas, &hello));
+    for side in Side::ALL {
+        let ready = FromBot::Ready {
+            version: 1,
+            name: format!("bot-{seed}"),
+            author: "tests".to_string(),
+            bot_version: String::new(),
+            capabilities: vec![],
+            options: vec![
+                OptionDecl {
+                    name: "depth".to_string(),
+                    kind: OptionKind::Int,
+                    default: json!(3),
+                    min: Some(1),
+                    max: Some(9),
+                    choices: vec![],
+                },
+                OptionDecl {
+                    name: "style".to_string(),
+                    kind: OptionKind::Choice,
+                    default: json!("bold"),
+                    min: None,
+                    max: None,
+                    choices: vec!["safe".to_string(), "bold".to_string()],
+                },
+                OptionDecl {
+                    name: "book".to_string(),
+                    kind: OptionKind::Bool,
+                    default: json!(false),
+                    min: None,
+                    max: None,
+                    choices: vec![],
+                },
+                OptionDecl {
+                    name: "name".to_string(),
+                    kind: OptionKind::String,
+                    default: json!(""),
+                    min: None,
+                    max: None,
+                    choices: vec![],
+                },
+            ],
+        };
+        cov.note(&check_from_bot(schemas, &ready));
+        let mut options = Map::new();
+        options.insert("depth".to_string(), json!(5));
+        options.insert("style".to_string(), json!("safe"));
+        let start = ToBot::GameStart {
+            version: 1,
+            rules: "football-chess".to_string(),
+            rules_version: "0.1".to_string(),
+            side,
+            opponent: "other".to_string(),
+            seed,
+            time_control: TimeControlMsg {
+                quarter_ms: match tc.quarter {
+                    QuarterMode::Timed(q) => Some(ms(q)),
+                    QuarterMode::Plays(_) => None,
+                },
+                plays_per_quarter: match tc.quarter {
+                    QuarterMode::Plays(n) => Some(n),
+                    QuarterMode::Timed(_) => None,
+                },
+                play_ms: ms(tc.play),
+                reaction_ms: ms(tc.reaction),
+                grace_ms: ms(tc.grace),
+            },
+            options,
+        };
+        cov.note(&check_to_bot(schemas, &start));
+    }
+
+    let mut id = 0u64;
+    while let Some(decision) = game.decision() {
+        id += 1;
+        assert!(id < 20_000, "seed {seed}: the game does not end");
+        let budget = clocks.budget(&game);
+        let legal = (decision.kind != DecisionKind::Formation).then(|| {
+            game.legal_action_list()
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+        });
+        let request = ToBot::Request {
+            id,
+            decision: decision.kind,
+            side: decision.side,
+            state: StateMsg::of(&game),
+            clocks: clocks_msg(&clocks, &game, &budget),
+            deadline_ms: ms(budget.limit),
+            legal,
+        };
+        cov.note(&check_to_bot(schemas, &request));
+        cov.decisions.insert(decision.kind.code());
+        if rng.gen_bool(0.02) {
+            let ping_id = rng.gen_range(0..1000);
+            cov.note(&check_to_bot(schemas, &ToBot::Ping { id: ping_id }));
+            cov.note(&check_from_bot(schemas, &FromBot::Pong { id: ping_id }));
+        }
+        if rng.gen_bool(0.01) {
+            let log = FromBot::Log {
+                message: format!("thinking about request {id} \u{2014} \"deep\"\n"),
+            };
+            cov.note(&check_from_bot(schemas, &log));
+        }
+
+        let roll: f64 = rng.gen();
+        let (status, applied, reason, elapsed, mut events) = if roll < 0.03 {
+            // No reply in time: the decision's own clock expires.
+            let elapsed = budget.limit + tc.grace;
+            let events = game
+                .expire(budget.expires)
+                .unwrap_or_else(|e| panic!("seed {seed}: {} expiry refused: {e}", budget.expires));
+            (
+                ReplyStatus::Timeout,
+                format!("!{}", budget.expires.code()),
+                None,
+                elapsed,
+                events.to_vec(),
+            )
+        } else if roll < 0.05 {
+            // An illegal reply: what a timeout costs, the game clock counting as the play clock.
+            let elapsed = Duration::from_millis(rng.gen_range(0..=ms(budget.limit)));
+            let clock = match budget.expires {
+                Clock::Game => Clock::Play,
+                c => c,
+            };
+            cov.note(&check_from_bot(
+                schemas,
+                &FromBot::Action {
+                    id,
+                    action: "e9e10".to_string(),
+                },
+            ));
+            let events = game
+                .expire(clock)
+                .unwrap_or_else(|e| panic!("seed {seed}: {clock} expiry refused: {e}"));
+            (
+                ReplyStatus::Illegal,
+                format!("!{}", clock.code()),
+                Some(format!(
+                    "{} sent 'e9e10', which is not an action: bad square",
+                    decision.side
+                )),
+                elapsed,
+                events.to_vec(),
+            )
+        } else {
+            // Bots call timeouts more often than the random player does.
+            let action = if game.can_call_timeout() && rng.gen_bool(0.05) {
+                Action::Timeout
+            } else {
+                player
+                    .choose(&game, &mut list)
+                    .expect("a decision is pending")
+            };
+            let elapsed = Duration::from_millis(rng.gen_range(0..=ms(budget.limit).min(700)));
+            cov.note(&check_from_bot(
+                schemas,
+                &FromBot::Action {
+                    id,
+                    action: action.to_string(),
+                },
+            ));
+            let events = game
+                .apply(&action)
+                .unwrap_or_else(|e| panic!("seed {seed}: {action} rejected: {e}"));
+            (
+                ReplyStatus::Ok,
+                action.to_string(),
+                None,
+                elapsed,
+                events.to_vec(),
+            )
+        };
+        let result = ToBot::Result {
+            id,
+            status,
+            elapsed_ms: ms(elapsed),
+            applied: Some(applied),
+            reason,
+        };
+        cov.note(&check_to_bot(schemas, &result));
+        cov.statuses.insert(
+            serde_json::to_value(status)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+        if status == ReplyStatus::Timeout && rng.gen_bool(0.5) {
+            // The answer arrives after the next request went out: late, discarded.
+            let late = ToBot::Result {
+                id,
+                status: ReplyStatus::Late,
+                elapsed_ms: 0,
+                applied: None,
+                reason: Some(format!("request {id} is no longer pending")),
+            };
+            cov.note(&check_to_bot(schemas, &late));
+            cov.statuses.insert("late".to_string());
+        }
+        if clocks.charge(&budget, elapsed) && game.clock_running() {
+            events.extend(game.expire(Clock::Game).unwrap());
+        }
+        for e in &events {
+            match e {
+                Event::PeriodEnd { .. } => clocks.new_quarter(),
+                Event::NextPlay { .. } => clocks.new_play(),
+                _ => {}
+            }
+            cov.events.insert(event_name(e));
+        }
+        cov.note(&check_to_bot(schemas, &ToBot::Event { events }));
+    }
+
+    let result = game.result().expect("over");
+    let end = ToBot::GameEnd {
+        result: result.pgn().to_string(),
+        score: ScoreMsg {
+            white: game.score(Side::White),
+            black: game.score(Side::Black),
+        },
+        termination: Termination::Normal.code().to_string(),
+        reason: "four quarters played".to_string(),
+    };
+    cov.note(&check_to_bot(schemas, &end));
+    cov.note(&check_to_bot(schemas, &ToBot::Quit));
+}
+
+#[test]
+fn every_message_zebra_emits_validates() {
+    let schemas = schemas();
+    let mut cov = Coverage::default();
+    for seed in 0..24 {
+        let tc = match seed % 3 {
+            0 => "plays=6,play=5s,reaction=1s",
+            1 => "quarter=4s,play=2s,reaction=500ms,grace=50ms",
+            _ => "unlimited",
+        };
+        simulate(&schemas, seed, tc, &mut cov);
+    }
+    assert_eq!(
+        cov.decisions,
+        DecisionKind::ALL.map(|d| d.code()).into_iter().collect(),
+        "every decision kind is requested"
+    );
+    assert_eq!(cov.statuses, set(["ok", "illegal", "timeout", "late"]));
+    for m in TO_BOT.iter().chain(FROM_BOT) {
+        assert!(cov.messages.contains_key(*m), "no {m} message was checked");
+    }
+    // Events random play does not reach are still checked below from samples; the rest
+    // must occur, so that what the engine really emits is what is validated.
+    let rare = set(NOT_IN_RANDOM_PLAY);
+    let all = set(every_event().iter().map(event_name));
+    let missing: BTreeSet<String> = all.difference(&set(cov.events.iter())).cloned().collect();
+    assert!(
+        missing.is_subset(&rare),
+        "events that no longer occur in the seeded games: {:?}",
+        missing.difference(&rare).collect::<Vec<_>>()
+    );
+    eprintln!(
+        "checked {} messages; events not seen in play: {missing:?}",
+        cov.messages.values().sum::<usize>()
+    );
+}
+
+/// Event variants the seeded random games above do not produce.
+const NOT_IN_RANDOM_PLAY: &[&str] = &[];
+
+#[test]
+fn every_event_variant_validates() {
+    let schemas = schemas();
+    let events = every_event();
+    // One event at a time, and all in one message.
+    for e in &events {
+        let v = check_to_bot(&schemas, &ToBot::Event { events: vec![*e] });
+        assert_eq!(v["events"][0]["event"], json!(event_name(e)));
+    }
+    check_to_bot(&schemas, &ToBot::Event { events });
+    check_to_bot(&schemas, &ToBot::Event { events: vec![] });
+}
+
+#[test]
+fn every_other_message_variant_validates() {
+    let schemas = schemas();
+    for termination in Termination::ALL {
+        for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+            check_to_bot(
+                &schemas,
+                &ToBot::GameEnd {
+                    result: result.to_string(),
+                    score: ScoreMsg {
+                        white: 0,
+                        black: 21,
+                    },
+                    termination: termination.code().to_string(),
+                    reason: "white exited or closed its output".to_string(),
+                },
+            );
+        }
+    }
+    for status in [
+        ReplyStatus::Ok,
+        ReplyStatus::Illegal,
+        ReplyStatus::Timeout,
+        ReplyStatus::Late,
+    ] {
+        check_to_bot(
+            &schemas,
+            &ToBot::Result {
+                id: u64::MAX,
+                status,
+                elapsed_ms: 0,
+                applied: None,
+                reason: None,
+            },
+        );
+    }
+    check_from_bot(
+        &schemas,
+        &FromBot::Ready {
+            version: 1,
+            name: String::new(),
+            author: String::new(),
+            bot_version: String::new(),
+            capabilities: vec!["future".to_string()],
+            options: vec![],
+        },
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// What the schemas refuse, and what they let through
+// ---------------------------------------------------------------------------------------
+
+/// `value` with the JSON pointer `at` set to `new` (the parent must exist).
+fn with(value: &Value, at: &str, new: Value) -> Value {
+    let mut v = value.clone();
+    let (parent, key) = at.rsplit_once('/').unwrap();
+    match v.pointer_mut(parent).unwrap() {
+        Value::Object(m) => {
+            m.insert(key.to_string(), new);
+        }
+        Value::Array(a) => a[key.parse::<usize>().unwrap()] = new,
+        other => panic!("{at}: {other}"),
+    }
+    v
+}
+
+/// `value` without the field at `at`.
+fn without(value: &Value, at: &str) -> Value {
+    let mut v = value.clone();
+    let (parent, key) = at.rsplit_once('/').unwrap();
+    v.pointer_mut(parent)
+        .and_then(Value::as_object_mut)
+        .unwrap()
+        .remove(key)
+        .unwrap_or_else(|| panic!("no {at}"));
+    v
+}
+
+#[test]
+fn schemas_reject_wrong_messages() {
+    let schemas = schemas();
+    let request = example("request");
+    let event = example("event");
+    // (message, wrong value, what is wrong, whether the Rust types refuse it too)
+    let cases: Vec<(&str, Value, &str, bool)> = vec![
+        ("request", without(&request, "/id"), "no id", true),
+        ("result", without(&example("result"), "/id"), "no id", true),
+        ("action", without(&example("action"), "/id"), "no id", true),
+        ("ping", without(&example("ping"), "/id"), "no id", true),
+        ("pong", without(&example("pong"), "/id"), "no id", true),
+        (
+            "request",
+            with(&request, "/id", json!("12")),
+            "a string id",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/id", json!(-12)),
+            "a negative id",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/state/spot", json!("z9")),
+            "square z9",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/state/pieces/0/square", json!("e0")),
+            "square e0",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/state/moved_in_motion/0", json!("E5")),
+            "square E5",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/decision", json!("dance")),
+            "an unknown decision",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/decision", json!("formation")),
+            "a list for a formation",
+            false,
+        ),
+        (
+            "request",
+            with(&request, "/legal", Value::Null),
+            "no list for a move",
+            false,
+        ),
+        (
+            "request",
+            with(&request, "/legal", json!([])),
+            "an empty list for a move",
+            false,
+        ),
+        (
+            "request",
+            with(&request, "/side", json!("red")),
+            "side red",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/deadline_ms", json!(-1)),
+            "a negative deadline",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/deadline_ms", json!(1000.5)),
+            "a fractional deadline",
+            true,
+        ),
+        ("request", without(&request, "/state"), "no state", true),
+        (
+            "request",
+            without(&request, "/state/diagram"),
+            "no diagram",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/state/phase", json!("halftime")),
+            "an unknown phase",
+            false,
+        ),
+        (
+            "request",
+            with(&request, "/state/down", json!(5)),
+            "fifth down",
+            false,
+        ),
+        (
+            "request",
+            with(&request, "/state/pieces/0/role", json!("bishop-pair")),
+            "an unknown role",
+            true,
+        ),
+        (
+            "request",
+            with(
+                &request,
+                "/state/ball",
+                json!({"state": "in_flight", "square": "h8"}),
+            ),
+            "a pass without its thrower",
+            false,
+        ),
+        (
+            "request",
+            with(
+                &request,
+                "/state/flags",
+                json!([{"side": "black", "kind": "roughing", "spot": "e5"}]),
+            ),
+            "an unknown foul",
+            true,
+        ),
+        (
+            "request",
+            with(&request, "/clocks/play/owner", json!("nobody")),
+            "an unknown clock owner",
+            false,
+        ),
+        (
+            "request",
+            with(&request, "/clocks/reaction/remaining_ms", json!(-5)),
+            "negative time",
+            true,
+        ),
+        (
+            "request",
+            without(&request, "/clocks/game"),
+            "no game clock field",
+            false,
+        ),
+        (
+            "event",
+            with(&event, "/events/0/event", json!("teleport")),
+            "an unknown event",
+            true,
+        ),
+        (
+            "event",
+            without(&event, "/events/0/role"),
+            "a move without its role",
+            true,
+        ),
+        (
+            "event",
+            with(&event, "/events/1/at", json!("z9")),
+            "square z9 in an event",
+            true,
+        ),
+        (
+            "event",
+            with(&event, "/events/3/end", json!("out_of_bounds")),
+            "a snake-case play end",
+            true,
+        ),
+        ("event", without(&event, "/events"), "no events", true),
+        (
+            "result",
+            with(&example("result"), "/status", json!("maybe")),
+            "an unknown status",
+            true,
+        ),
+        (
+            "result",
+            without(&example("result"), "/reason"),
+            "no reason field",
+            false,
+        ),
+        (
+            "game_end",
+            with(&example("game_end"), "/result", json!("2-0")),
+            "result 2-0",
+            false,
+        ),
+        (
+            "game_end",
+            with(
+                &example("game_end"),
+                "/termination",
+                json!("rules-infraction"),
+            ),
+            "an unknown termination",
+            false,
+        ),
+        (
+            "hello",
+            with(&example("hello"), "/versions", json!([])),
+            "no versions",
+            false,
+        ),
+        (
+            "hello",
+            with(&example("hello"), "/protocol", json!("uci")),
+            "another protocol",
+            false,
+        ),
+        (
+            "ready",
+            without(&example("ready"), "/name"),
+            "no name",
+            true,
+        ),
+        (
+            "ready",
+            with(&example("ready"), "/options/0/type", json!("float")),
+            "an unknown option type",
+            true,
+        ),
+        (
+            "game_start",
+            with(&example("game_start"), "/time_control/play_ms", json!("5s")),
+            "a duration as text",
+            true,
+        ),
+        (
+            "action",
+            with(&example("action"), "/action", json!(["e4e5"])),
+            "an action that is no string",
+            true,
+        ),
+        (
+            "log",
+            with(&example("log"), "/message", Value::Null),
+            "no message text",
+            true,
+        ),
+        (
+            "quit",
+            with(&example("quit"), "/type", json!("exit")),
+            "type exit",
+            true,
+        ),
+    ];
+    for (name, value, why, rust_refuses) in &cases {
+        must_reject(&schemas, name, value, why);
+        let union = if TO_BOT.contains(name) {
+            "to_bot"
+        } else {
+            "from_bot"
+        };
+        must_reject(&schemas, union, value, why);
+        let text = serde_json::to_string(value).unwrap();
+        let rust_ok = if TO_BOT.contains(name) {
+            serde_json::from_str::<ToBot>(&text).is_ok()
+        } else {
+            protocol::parse_from_bot(&text).is_ok()
+        };
+        assert_eq!(
+            !rust_ok,
+            *rust_refuses,
+            "{name} with {why}: the Rust types {} it",
+            if rust_ok { "accept" } else { "refuse" }
+        );
+    }
+    // Not objects, or no type at all.
+    for bad in [
+        json!([]),
+        json!("hello"),
+        json!(null),
+        json!({"protocol": "zebra"}),
+    ] {
+        assert!(schemas.validate("to_bot.json", &bad).is_err(), "{bad}");
+        assert!(schemas.validate("from_bot.json", &bad).is_err(), "{bad}");
+    }
+}
+
+/// Adds `"x_future"` to every object inside `value`, except the values of open maps and
+/// enums: `game_start`'s option values (any name is an option) and option defaults.
+fn with_unknown_fields(value: &Value, key: &str) -> Value {
+    match value {
+        Value::Object(m) => {
+            let mut out: Map<String, Value> = m
+                .iter()
+                .map(|(k, v)| (k.clone(), with_unknown_fields(v, k)))
+                .collect();
+            if !["options", "default", "result"].contains(&key) {
+                out.insert("x_future".to_string(), json!({"nested": [1, 2]}));
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|v| with_unknown_fields(v, "")).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn unknown_fields_are_accepted_everywhere() {
+    let schemas = schemas();
+    for name in TO_BOT {
+        let value = with_unknown_fields(&example(name), "");
+        must_validate(&schemas, name, &value);
+        let msg: ToBot = serde_json::from_value(value.clone())
+            .unwrap_or_else(|e| panic!("{name} with unknown fields: {e}"));
+        assert_eq!(
+            serde_json::to_value(&msg).unwrap(),
+            example(name),
+            "{name}: unknown fields are dropped, nothing else changes"
+        );
+    }
+    for name in FROM_BOT {
+        let value = with_unknown_fields(&example(name), "");
+        must_validate(&schemas, name, &value);
+        let msg = protocol::parse_from_bot(&value.to_string())
+            .unwrap_or_else(|e| panic!("{name} with unknown fields: {e}"));
+        assert_eq!(serde_json::to_value(&msg).unwrap(), example(name), "{name}");
+    }
+}
