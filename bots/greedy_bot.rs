@@ -1,2 +1,547 @@
-//! (being written)
-fn main() {}
+//! `zebra-greedy-bot`: prefers yardage and scores.
+//!
+//! For each legal action it applies the action to a copy of the game (loaded from the
+//! request's diagram) and scores the result for its own team: the score, who has the ball,
+//! where the play would end, the down and the distance, flags. With `depth` 2 (the default)
+//! it also assumes the opponent's best reply by the same measure; `depth` 1 is pure greedy.
+//! Ties go to the first action in the request's `legal` order, so it is deterministic.
+//!
+//! - formation: a fixed, legal layout (offense: the snapper on the ball, the king right
+//!   behind it, pawns on the line; defense: pawns across the ball, fast pieces behind them)
+//! - motion: snap when a receiver is behind the snapper, else move the king (or queen)
+//!   behind it
+//! - reaction: pass
+//! - penalty: accept the opponent's flag unless declining leaves the team better off
+//!
+//! Flags: `--name NAME` (default `greedy`), `--depth N` (1 or 2; the `depth` option in
+//! `game_start` overrides it).
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+
+use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
+use zebra::protocol::{OptionDecl, OptionKind, ToBot};
+use zebra::rules::game::drive_start;
+use zebra::rules::penalty::EnforceFrom;
+use zebra::rules::{
+    Action, Ball, Bitboard, DecisionKind, Dir, Event, Formation, Foul, FoulKind, Game, GameResult,
+    Phase, Rank, Role, Side, Square,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "zebra-greedy-bot",
+    about = "A Football Chess bot that grabs yardage"
+)]
+struct Args {
+    /// The name sent in `ready`.
+    #[arg(long, default_value = "greedy")]
+    name: String,
+    /// Plies searched: 1 (greedy) or 2 (and the opponent's best reply).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    depth: u8,
+}
+
+/// The greedy bot: a one- or two-ply search over an evaluation of field position.
+pub struct GreedyBot {
+    name: String,
+    depth: u8,
+    /// The opponent's push on the last turn (pusher's square, where our piece went), from
+    /// the `event` messages: diagrams do not keep it, and pushing back is holding (R39).
+    last_push: Option<(Square, Square)>,
+}
+
+/// A touchdown is worth 7 points; each point this much.
+const POINT: i64 = 100;
+const WIN: i64 = 1_000_000;
+/// What a holding flag is assumed to cost (10 yards, or the play).
+const HOLDING: i64 = 150;
+
+impl GreedyBot {
+    pub fn new(name: &str, depth: u8) -> GreedyBot {
+        GreedyBot {
+            name: name.to_string(),
+            depth: depth.clamp(1, 3),
+            last_push: None,
+        }
+    }
+
+    /// The best legal action by search, in the order of `legal` on ties.
+    fn search(&self, game: &Game, me: Side, legal: &[String], deadline_ms: u64) -> Option<String> {
+        let start = Instant::now();
+        // Use a quarter of the deadline at most: the referee measures round trips.
+        let budget = Duration::from_millis(deadline_ms / 4);
+        let mut deep = self.depth > 1;
+        let mut best_shallow: Option<(i64, &String)> = None;
+        let mut best_deep: Option<(i64, &String)> = None;
+        for text in legal {
+            let Ok(action) = text.parse::<Action>() else {
+                continue;
+            };
+            if action == Action::Timeout {
+                continue;
+            }
+            let mut g = game.clone();
+            if g.apply(&action).is_err() {
+                continue;
+            }
+            // Pushing back the piece that just pushed ours is holding: the engine cannot see
+            // it from the diagram, so count it here.
+            let holding = match (action, self.last_push) {
+                (Action::Move { from, to, .. }, Some((pusher, pushed))) => {
+                    from == pushed && to == pusher
+                }
+                _ => false,
+            };
+            let malus = if holding { HOLDING } else { 0 };
+            let v = eval(&g, me) - malus;
+            if best_shallow.map_or(true, |(b, _)| v > b) {
+                best_shallow = Some((v, text));
+            }
+            if deep && start.elapsed() > budget {
+                deep = false; // out of time: finish greedily
+            }
+            if deep {
+                let v = value(&g, me, self.depth - 1) - malus;
+                if best_deep.map_or(true, |(b, _)| v > b) {
+                    best_deep = Some((v, text));
+                }
+            }
+        }
+        let pick = if deep { best_deep } else { best_shallow };
+        pick.map(|(_, t)| t.clone())
+    }
+
+    fn motion(&self, game: &Game, legal: &[String]) -> String {
+        if game.snap_receiver().is_some() {
+            return "snap".to_string();
+        }
+        let me = game.offense();
+        if let Some(behind) = game.spot().step(Dir::new(0, -me.forward())) {
+            for role in [
+                Role::King,
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+            ] {
+                for from in game.board().side(me) {
+                    if game.board().piece_at(from).map(|p| p.role) != Some(role) {
+                        continue;
+                    }
+                    let action = Action::Motion { from, to: behind };
+                    let text = action.to_string();
+                    if game.presnap_foul(&action).is_none() && legal.contains(&text) {
+                        return text;
+                    }
+                }
+            }
+        }
+        "snap".to_string()
+    }
+}
+
+/// The bot's formation: its fixed layout, or the engine's random one should the layout
+/// ever not be legal.
+pub fn greedy_formation(game: &Game, side: Side) -> Formation {
+    let f = layout(game, side);
+    if game.validate_formation(&f).is_ok() {
+        f
+    } else {
+        botkit::formation(game, side, 0)
+    }
+}
+
+/// The fixed layout (see the module docs), placed around the ball spot: each piece takes
+/// the first of its squares that is on the field, on its side of the line and free, else
+/// the free square nearest the ball.
+pub fn layout(game: &Game, side: Side) -> Formation {
+    let offense = game.offense();
+    let spot = game.spot();
+    let fwd = offense.forward();
+    let at = |df: i8, dr: i8| spot.step(Dir::new(df, dr * fwd));
+    let own = Bitboard::at_or_behind(offense, spot.rank());
+    let taken = game.board().occupied();
+    let mut nearest: Vec<Square> = Square::all().collect();
+    nearest.sort_by_key(|sq| (sq.distance(spot), sq.index()));
+    let mut f = Formation::empty();
+    let put = |f: &mut Formation, role: Role, choices: &[Option<Square>], offense_side: bool| {
+        let fits = |f: &Formation, sq: Square| {
+            own.contains(sq) == offense_side && !taken.contains(sq) && f.role_at(sq).is_none()
+        };
+        let choice = choices.iter().flatten().copied().find(|&sq| fits(f, sq));
+        if let Some(sq) = choice.or_else(|| nearest.iter().copied().find(|&sq| fits(f, sq))) {
+            let _ = f.place(role, sq);
+        }
+    };
+    if side == offense {
+        put(&mut f, Role::Pawn, &[at(0, 0)], true);
+        put(&mut f, Role::King, &[at(0, -1)], true);
+        put(&mut f, Role::Pawn, &[at(-1, 0), at(2, 0), at(-2, 0)], true);
+        put(&mut f, Role::Pawn, &[at(1, 0), at(-2, 0), at(2, 0)], true);
+        put(
+            &mut f,
+            Role::Queen,
+            &[at(-1, -1), at(1, -1), at(0, -2)],
+            true,
+        );
+        put(
+            &mut f,
+            Role::Bishop,
+            &[at(1, -1), at(-1, -1), at(1, -2)],
+            true,
+        );
+        put(
+            &mut f,
+            Role::Rook,
+            &[at(-3, 0), at(3, 0), at(2, -1), at(-2, -1), at(0, -2)],
+            true,
+        );
+    } else {
+        put(&mut f, Role::Pawn, &[at(0, 1), at(-2, 1), at(2, 1)], false);
+        put(&mut f, Role::Pawn, &[at(-1, 1), at(2, 1), at(-2, 1)], false);
+        put(&mut f, Role::Pawn, &[at(1, 1), at(-2, 1), at(2, 1)], false);
+        put(&mut f, Role::Queen, &[at(0, 2), at(-2, 1), at(2, 1)], false);
+        put(
+            &mut f,
+            Role::Rook,
+            &[at(-2, 2), at(-3, 1), at(-2, 1)],
+            false,
+        );
+        put(&mut f, Role::Rook, &[at(2, 2), at(3, 1), at(2, 1)], false);
+        put(
+            &mut f,
+            Role::Bishop,
+            &[at(0, 3), at(-1, 2), at(1, 2), at(-3, 1), at(3, 1)],
+            false,
+        );
+    }
+    f
+}
+
+/// The decision on the opponent's flags, from the state alone (diagrams cannot describe a
+/// penalty choice): accept the flag worth most unless the play as it stands is worth more.
+pub fn penalty_choice(req: &Request) -> String {
+    let legal = req.legal_list();
+    let me = req.side;
+    let st = &req.state;
+    let snapped = st.offense;
+    let end = st.ball.square;
+    let held = st.possession;
+    let accepts: Vec<(FoulKind, i64)> = st
+        .flags
+        .iter()
+        .filter(|f| f.side != me && legal.contains(&format!("accept:{}", f.kind)))
+        .map(|f| {
+            let e = f.kind.enforcement(f.side == snapped);
+            let ranks = if e.ranks == 0 {
+                i64::from(snapped.gain(st.spot.rank(), f.spot.rank()).max(0))
+            } else {
+                i64::from(e.ranks)
+            };
+            (
+                f.kind,
+                ranks + i64::from(e.first_down) + i64::from(e.loss_of_down),
+            )
+        })
+        .collect();
+    let Some(&(best_kind, best)) = accepts
+        .iter()
+        .fold(None, |acc: Option<&(FoulKind, i64)>, x| match acc {
+            Some(a) if a.1 >= x.1 => Some(a),
+            _ => Some(x),
+        })
+    else {
+        return if legal.iter().any(|a| a == "decline") {
+            "decline".to_string()
+        } else {
+            botkit::fallback(req)
+        };
+    };
+    let accept = format!("accept:{best_kind}");
+    let other = me.other();
+    // Scores and changes of possession decide by themselves.
+    if held == me && (me != snapped || end.rank() == me.goal()) {
+        return "decline".to_string();
+    }
+    if held == other && (other != snapped || end.rank() == other.goal()) {
+        return accept;
+    }
+    // The snapping team kept the ball: compare the play's yardage with the penalty's.
+    let gain = i64::from(snapped.gain(st.spot.rank(), end.rank()));
+    let to_gain = Rank::new(st.line_to_gain.saturating_sub(1)).unwrap_or(end.rank());
+    let reached = snapped.gain(to_gain, end.rank()) >= 0;
+    let decline = if me == snapped {
+        gain + i64::from(reached)
+    } else if reached {
+        -gain - 1
+    } else if st.down == 4 {
+        10 // the play as it stands is a turnover on downs
+    } else {
+        -gain + 1
+    };
+    if best >= decline {
+        accept
+    } else {
+        "decline".to_string()
+    }
+}
+
+/// The value of a position for `me`, searching `depth` more plies.
+fn value(game: &Game, me: Side, depth: u8) -> i64 {
+    let Some(decision) = game.decision() else {
+        return eval(game, me);
+    };
+    if depth == 0 || decision.kind == DecisionKind::Formation {
+        return eval(game, me);
+    }
+    let mut best: Option<i64> = None;
+    let maximize = decision.side == me;
+    for action in game.legal_action_list() {
+        if action == Action::Timeout {
+            continue;
+        }
+        let mut g = game.clone();
+        if g.apply(&action).is_err() {
+            continue;
+        }
+        let v = value(&g, me, depth - 1);
+        best = Some(match best {
+            None => v,
+            Some(b) if maximize => b.max(v),
+            Some(b) => b.min(v),
+        });
+    }
+    best.unwrap_or_else(|| eval(game, me))
+}
+
+/// Expected worth of having the ball for `side` at `rank`, on `down`, `to_gain` away.
+fn drive_value(side: Side, rank: Rank, down: u8, to_gain: Rank) -> i64 {
+    let pos = i64::from(side.gain(side.own_end_zone(), rank)); // 1..=6
+    let short = i64::from(side.gain(rank, to_gain).max(0));
+    pos * 40 - i64::from(down.saturating_sub(1)) * 15 - short * 10
+}
+
+/// A new drive for `side` at its own 20 (after a score or a change of possession).
+fn new_drive(side: Side) -> i64 {
+    let start = drive_start(side).rank();
+    drive_value(side, start, 1, start)
+}
+
+fn for_me(side: Side, me: Side, v: i64) -> i64 {
+    if side == me {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The value of the offense's series going on from `rank` after a play: a first down when
+/// it reached the line to gain (or `first_down`), else the next down (or the same one when
+/// `replay`), a turnover after a failed fourth down.
+fn series(game: &Game, rank: Rank, first_down: bool, replay: bool, me: Side) -> i64 {
+    let offense = game.offense();
+    let rank = rank.out_of_end_zones();
+    let v = if first_down || offense.gain(game.line_to_gain(), rank) >= 0 {
+        let to_gain = rank.offset(2 * offense.forward()).unwrap_or(offense.goal());
+        drive_value(offense, rank, 1, to_gain) + 20
+    } else if replay {
+        drive_value(offense, rank, game.down(), game.line_to_gain())
+    } else if game.down() == 4 {
+        -(60 + new_drive(offense.other()))
+    } else {
+        drive_value(offense, rank, game.down() + 1, game.line_to_gain())
+    };
+    for_me(offense, me, v)
+}
+
+/// The value of the play ending with `holder` downed (or scoring) on `at`.
+fn ended_at(game: &Game, holder: Side, at: Square, me: Side) -> i64 {
+    let offense = game.offense();
+    if at.rank() == holder.goal() {
+        return for_me(holder, me, 7 * POINT - new_drive(holder.other()));
+    }
+    if holder != offense {
+        return for_me(holder, me, 60 + new_drive(holder));
+    }
+    if at.rank() == offense.own_end_zone() {
+        let scorer = offense.other();
+        return for_me(scorer, me, 2 * POINT + new_drive(scorer));
+    }
+    series(game, at.rank(), false, false, me)
+}
+
+/// The value of the play ending now, flags aside.
+fn play_value(game: &Game, me: Side) -> i64 {
+    let offense = game.offense();
+    match game.ball() {
+        Ball::Carried(at) | Ball::Spotted(at) => {
+            let holder = game
+                .board()
+                .stack_at(at)
+                .last()
+                .map(|p| p.side)
+                .unwrap_or(game.possession());
+            ended_at(game, holder, at, me)
+        }
+        Ball::Loose(at) | Ball::Contested(at) => {
+            (ended_at(game, offense, at, me) + ended_at(game, offense.other(), at, me)) / 2
+        }
+        Ball::InFlight(t) => {
+            let caught = ended_at(game, t.side, t.to, me);
+            let failed = if t.forward && t.side == offense {
+                series(game, game.spot().rank(), false, false, me) // incomplete
+            } else if t.forward {
+                for_me(t.side, me, 60 + new_drive(t.side))
+            } else {
+                (caught + ended_at(game, t.side.other(), t.to, me)) / 2 // loose
+            };
+            if t.direct {
+                (3 * caught + failed) / 4
+            } else {
+                (caught + failed) / 2
+            }
+        }
+    }
+}
+
+/// What enforcing `foul` would be worth (7.3, R15, R43), as the engine enforces it.
+fn penalty_value(game: &Game, foul: Foul, me: Side) -> i64 {
+    let offense = game.offense();
+    let by_offense = foul.side == offense;
+    let e = foul.kind.enforcement(by_offense);
+    let base = match e.from {
+        EnforceFrom::SpotOfFoul
+            if e.ranks > 0 || offense.ahead(foul.spot.rank(), game.spot().rank()) =>
+        {
+            foul.spot
+        }
+        _ => game.spot(),
+    };
+    let step = if by_offense {
+        -offense.forward()
+    } else {
+        offense.forward()
+    };
+    let mut rank = base.rank();
+    for _ in 0..e.ranks {
+        rank = rank.offset(step).unwrap_or(rank);
+    }
+    let first_down = e.first_down && !by_offense;
+    let replay = !(by_offense && e.loss_of_down);
+    series(game, rank, first_down, replay, me)
+}
+
+/// The play's value once its flags are dealt with: offsetting flags replay the down; else
+/// the team not flagged takes the best of the play and each penalty.
+fn with_flags(game: &Game, play: i64, me: Side) -> i64 {
+    let flags = game.flags();
+    let Some(first) = flags.first() else {
+        return play;
+    };
+    if flags.iter().any(|f| f.side != first.side) {
+        return series(game, game.spot().rank(), false, true, me);
+    }
+    let chooser_is_me = first.side != me;
+    flags
+        .iter()
+        .map(|&f| penalty_value(game, f, me))
+        .fold(play, |best, v| {
+            if chooser_is_me {
+                best.max(v)
+            } else {
+                best.min(v)
+            }
+        })
+}
+
+/// The static value of a position for `me`: the score, then where the ball stands.
+fn eval(game: &Game, me: Side) -> i64 {
+    let v = (i64::from(game.score(me)) - i64::from(game.score(me.other()))) * POINT;
+    match game.phase() {
+        Phase::GameOver => {
+            return v + match game.result() {
+                Some(GameResult::Win(s)) => for_me(s, me, WIN),
+                _ => 0,
+            }
+        }
+        Phase::Formation(_) | Phase::Motion | Phase::Reaction => {
+            let o = game.offense();
+            let d = drive_value(o, game.spot().rank(), game.down(), game.line_to_gain());
+            return v + for_me(o, me, d);
+        }
+        Phase::Action(_) | Phase::Contention(_) | Phase::PenaltyChoice(_) => {}
+    }
+    let v = v + with_flags(game, play_value(game, me), me);
+    // Pursuit: the team without the ball wants its pieces near it.
+    let chaser = if game.possession() == me {
+        me.other()
+    } else {
+        me
+    };
+    let target = game.ball().square();
+    let near: i64 = game
+        .board()
+        .side(chaser)
+        .map(|sq| i64::from(sq.distance(target)))
+        .min()
+        .unwrap_or(8);
+    v + for_me(chaser, me, -2 * near)
+}
+
+impl Bot for GreedyBot {
+    fn info(&self) -> BotInfo {
+        BotInfo {
+            name: self.name.clone(),
+            author: "zebra".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            options: vec![OptionDecl {
+                name: "depth".to_string(),
+                kind: OptionKind::Int,
+                default: self.depth.into(),
+                min: Some(1),
+                max: Some(3),
+                choices: Vec::new(),
+            }],
+        }
+    }
+
+    fn game_start(&mut self, start: &GameStart) {
+        if let Some(d) = start.options.get("depth").and_then(|v| v.as_u64()) {
+            self.depth = d.clamp(1, 3) as u8;
+        }
+    }
+
+    fn observe(&mut self, msg: &ToBot) {
+        if let ToBot::Event { events } = msg {
+            self.last_push = events.iter().rev().find_map(|e| match *e {
+                Event::Pushed { from, to } => Some((from, to)),
+                _ => None,
+            });
+        }
+    }
+
+    fn decide(&mut self, req: &Request) -> String {
+        if req.decision == DecisionKind::PenaltyChoice {
+            return penalty_choice(req);
+        }
+        let Some(game) = req.game() else {
+            return botkit::fallback(req);
+        };
+        let legal = req.legal_list();
+        let action = match req.decision {
+            DecisionKind::Formation => Some(greedy_formation(&game, req.side).to_string()),
+            DecisionKind::MotionOrSnap => Some(self.motion(&game, legal)),
+            DecisionKind::Reaction => Some("pass".to_string()),
+            _ => self.search(&game, req.side, legal, req.deadline_ms),
+        };
+        action.unwrap_or_else(|| botkit::fallback(req))
+    }
+}
+
+fn main() -> std::io::Result<()> {
+    let args = Args::parse();
+    let mut bot = GreedyBot::new(&args.name, args.depth);
+    botkit::run(&mut bot)
+}

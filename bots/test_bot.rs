@@ -1,2 +1,325 @@
-//! (being written)
-fn main() {}
+//! `zebra-test-bot`: a bot that misbehaves on command, for the referee's tests.
+//!
+//! Without flags it behaves: it answers `hello`, `ping`, and every request with the first
+//! legal action (or a legal formation from the engine), and exits on `quit` or the end of
+//! stdin. Each flag below makes one misbehaviour really happen at the process level; they
+//! combine. "Requests answered" counts requests, whatever was sent for them.
+//!
+//! | flag | what the process does |
+//! |---|---|
+//! | `--crash-after N` | exits with code 3 once N requests are answered (0: right after `ready`) |
+//! | `--sleep-ms N` | sleeps N ms before each reply to a request |
+//! | `--sleep-after N` | ... but only for requests after the first N |
+//! | `--garbage` | replies to requests with a line that is not JSON |
+//! | `--non-utf8` | replies with a JSON-shaped line holding bytes that are not UTF-8 |
+//! | `--long-line BYTES` | replies with one line of exactly BYTES bytes (then `\n`): a valid action padded with a `pad` field when BYTES allows |
+//! | `--no-flush` | writes everything (also `ready`) into a 64 KiB buffer that is never flushed |
+//! | `--ignore-quit` | ignores `quit` and the end of stdin: sleeps forever |
+//! | `--ignore-sigterm` | ignores SIGTERM (only SIGKILL ends it) |
+//! | `--fork` | starts `sleep 1000` (holding the bot's stdout and stderr) and prints `child-pid N` to stderr |
+//! | `--no-ready` | never answers `hello` |
+//! | `--banner` | prints a banner line and two blank lines at start, before `ready` |
+//! | `--wrong-id` | before each real reply, sends a reply with an id never requested (id + 1000) |
+//! | `--stale-id` | before each real reply, sends a reply with the previous request's id (id - 1 for the first) |
+//! | `--double-reply` | sends each reply twice |
+//! | `--illegal` | replies with a well-formed but illegal action: a move from an empty square |
+//! | `--stderr-flood MB` | writes MB MiB to stderr at start, before `ready` |
+//! | `--close-stdout-after N` | closes stdout once N requests are answered, keeps running until `quit` |
+//! | `--name NAME` | the name in `ready` (default `test`) |
+//!
+//! The extra replies of `--wrong-id` and `--stale-id` carry an illegal action, so a
+//! referee that took one would show it (status `illegal`).
+
+use std::io::{self, BufRead, BufWriter, StdoutLock, Write};
+use std::process::{Command, Stdio};
+use std::thread::sleep;
+use std::time::Duration;
+
+use clap::Parser;
+
+use zebra::botkit::{self, Request};
+use zebra::protocol::{FromBot, ToBot};
+use zebra::rules::Square;
+
+#[derive(Parser, Debug, Default)]
+#[command(name = "zebra-test-bot", about = "A bot that misbehaves on command")]
+struct Args {
+    /// Exit with code 3 once N requests are answered.
+    #[arg(long, value_name = "N")]
+    crash_after: Option<u64>,
+    /// Sleep this long before each reply to a request.
+    #[arg(long, value_name = "MS")]
+    sleep_ms: Option<u64>,
+    /// Sleep only for requests after the first N.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    sleep_after: u64,
+    /// Reply with a line that is not JSON.
+    #[arg(long)]
+    garbage: bool,
+    /// Reply with a line that is not UTF-8.
+    #[arg(long)]
+    non_utf8: bool,
+    /// Reply with one line of exactly this many bytes.
+    #[arg(long, value_name = "BYTES")]
+    long_line: Option<usize>,
+    /// Never flush stdout (a 64 KiB buffer).
+    #[arg(long)]
+    no_flush: bool,
+    /// Ignore `quit` and the end of stdin; sleep forever.
+    #[arg(long)]
+    ignore_quit: bool,
+    /// Ignore SIGTERM.
+    #[arg(long)]
+    ignore_sigterm: bool,
+    /// Start a child process (`sleep 1000`) and print `child-pid N` to stderr.
+    #[arg(long)]
+    fork: bool,
+    /// Never answer `hello`.
+    #[arg(long)]
+    no_ready: bool,
+    /// Print a banner and blank lines before `ready`.
+    #[arg(long)]
+    banner: bool,
+    /// Also send a reply with an id never requested.
+    #[arg(long)]
+    wrong_id: bool,
+    /// Also send a reply with the previous request's id.
+    #[arg(long)]
+    stale_id: bool,
+    /// Send every reply twice.
+    #[arg(long)]
+    double_reply: bool,
+    /// Reply with a well-formed but illegal action.
+    #[arg(long)]
+    illegal: bool,
+    /// Write this many MiB to stderr at start.
+    #[arg(long, value_name = "MB")]
+    stderr_flood: Option<u64>,
+    /// Close stdout once N requests are answered, and keep running.
+    #[arg(long, value_name = "N")]
+    close_stdout_after: Option<u64>,
+    /// The name sent in `ready`.
+    #[arg(long, default_value = "test")]
+    name: String,
+}
+
+/// Where replies go: stdout flushed per line, a buffer never flushed, or nowhere.
+enum Out {
+    Flushing(StdoutLock<'static>),
+    Buffered(BufWriter<StdoutLock<'static>>),
+    Closed,
+}
+
+impl Out {
+    fn send(&mut self, bytes: &[u8]) {
+        let result = match self {
+            Out::Flushing(w) => w.write_all(bytes).and_then(|_| w.flush()),
+            Out::Buffered(w) => w.write_all(bytes),
+            Out::Closed => Ok(()),
+        };
+        if let Err(e) = result {
+            eprintln!("test-bot: cannot write to stdout: {e}");
+        }
+    }
+
+    fn close(&mut self) {
+        if let Out::Flushing(w) = self {
+            let _ = w.flush();
+        }
+        // SAFETY: closing our own stdout descriptor; nothing writes to it afterwards.
+        unsafe {
+            libc::close(1);
+        }
+        *self = Out::Closed;
+    }
+}
+
+fn line(msg: &FromBot) -> Vec<u8> {
+    let mut v = serde_json::to_vec(msg).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+fn sleep_forever() -> ! {
+    loop {
+        sleep(Duration::from_secs(3600));
+    }
+}
+
+/// A move from an empty square to another: well-formed, never legal.
+fn illegal_action(req: &Request) -> String {
+    let taken: Vec<Square> = req.state.pieces.iter().map(|p| p.square).collect();
+    let mut empty = Square::all().filter(|s| !taken.contains(s));
+    match (empty.next(), empty.next()) {
+        (Some(a), Some(b)) => format!("{a}{b}"),
+        _ => "a1a2".to_string(),
+    }
+}
+
+/// The reply line for one request, as the flags shape it.
+fn reply_bytes(args: &Args, id: u64, action: &str) -> Vec<u8> {
+    if args.garbage {
+        return b"this is not JSON {{{\n".to_vec();
+    }
+    if args.non_utf8 {
+        let mut v = format!(r#"{{"type":"action","id":{id},"action":""#).into_bytes();
+        v.extend_from_slice(b"\xff\xfe\xc3(");
+        v.extend_from_slice(b"\"}\n");
+        return v;
+    }
+    if let Some(n) = args.long_line {
+        let head = format!(r#"{{"type":"action","id":{id},"action":"{action}","pad":""#);
+        let mut v = head.into_bytes();
+        if v.len() + 2 <= n {
+            v.resize(n - 2, b'x');
+            v.extend_from_slice(b"\"}");
+        } else {
+            v = vec![b'x'; n];
+        }
+        v.push(b'\n');
+        return v;
+    }
+    line(&FromBot::Action {
+        id,
+        action: action.to_string(),
+    })
+}
+
+fn main() {
+    let args = Args::parse();
+    let stdout = io::stdout().lock();
+    let mut out = if args.no_flush {
+        Out::Buffered(BufWriter::with_capacity(64 * 1024, stdout))
+    } else {
+        Out::Flushing(stdout)
+    };
+    if args.ignore_sigterm {
+        // SAFETY: installing SIG_IGN for SIGTERM has no preconditions.
+        unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_IGN);
+        }
+    }
+    if let Some(mb) = args.stderr_flood {
+        let chunk = "flood ".repeat(1024 * 1024 / 6 / 16) + "\n";
+        let mut stderr = io::stderr().lock();
+        let mut left = mb * 1024 * 1024;
+        while left > 0 {
+            let n = (chunk.len() as u64).min(left) as usize;
+            if stderr.write_all(&chunk.as_bytes()[..n]).is_err() {
+                break;
+            }
+            left -= n as u64;
+        }
+    }
+    if args.fork {
+        match Command::new("sleep")
+            .arg("1000")
+            .stdin(Stdio::null())
+            .spawn()
+        {
+            Ok(child) => eprintln!("child-pid {}", child.id()),
+            Err(e) => eprintln!("test-bot: cannot start a child: {e}"),
+        }
+    }
+    if args.banner {
+        out.send(b"Zebra test bot 1.0 -- misbehaving since today\n\n\n");
+    }
+
+    let mut answered = 0u64;
+    let mut last_id: Option<u64> = None;
+    let after_answer = |answered: u64, out: &mut Out| {
+        if args.close_stdout_after == Some(answered) {
+            out.close();
+        }
+        if args.crash_after == Some(answered) {
+            std::process::exit(3);
+        }
+    };
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                if args.ignore_quit {
+                    sleep_forever();
+                }
+                std::process::exit(0);
+            }
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let text = text.trim().trim_start_matches('\u{feff}');
+        if text.is_empty() {
+            continue;
+        }
+        let msg = match serde_json::from_str::<ToBot>(text) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("test-bot: skipped a line ({e})");
+                continue;
+            }
+        };
+        match &msg {
+            ToBot::Hello { .. } => {
+                if args.no_ready {
+                    continue;
+                }
+                out.send(&line(&FromBot::Ready {
+                    version: 1,
+                    name: args.name.clone(),
+                    author: "zebra".to_string(),
+                    bot_version: env!("CARGO_PKG_VERSION").to_string(),
+                    capabilities: Vec::new(),
+                    options: Vec::new(),
+                }));
+                after_answer(answered, &mut out);
+            }
+            ToBot::Ping { id } => out.send(&line(&FromBot::Pong { id: *id })),
+            ToBot::Quit => {
+                if args.ignore_quit {
+                    sleep_forever();
+                }
+                std::process::exit(0);
+            }
+            ToBot::Request { .. } => {
+                let Some(req) = Request::from_message(&msg) else {
+                    continue;
+                };
+                let id = req.id;
+                if let Some(ms) = args.sleep_ms {
+                    if answered >= args.sleep_after {
+                        sleep(Duration::from_millis(ms));
+                    }
+                }
+                let action = if args.illegal {
+                    illegal_action(&req)
+                } else {
+                    botkit::fallback(&req)
+                };
+                let bad = |bad_id: u64| {
+                    line(&FromBot::Action {
+                        id: bad_id,
+                        action: illegal_action(&req),
+                    })
+                };
+                if args.wrong_id {
+                    out.send(&bad(id.wrapping_add(1000)));
+                }
+                if args.stale_id {
+                    out.send(&bad(last_id.unwrap_or(id.wrapping_sub(1))));
+                }
+                let reply = reply_bytes(&args, id, &action);
+                out.send(&reply);
+                if args.double_reply {
+                    out.send(&reply);
+                }
+                last_id = Some(id);
+                answered += 1;
+                after_answer(answered, &mut out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -435,7 +435,7 @@ impl<'a> Referee<'a> {
         let request = request(&self.game, id, &self.clocks, budget);
         let Some(flushed) = self.send(side, &request) else {
             return Reply::Gone {
-                why: "stopped reading its input".to_string(),
+                why: "exited, or stopped reading its input".to_string(),
             };
         };
         let patience = budget.limit + self.cfg.tc.grace;
@@ -443,7 +443,7 @@ impl<'a> Referee<'a> {
             Ok(Ok(at)) => at,
             Ok(Err(_)) => {
                 return Reply::Gone {
-                    why: "closed its input".to_string(),
+                    why: "exited, or closed its input".to_string(),
                 }
             }
             // The line could not even be written: the bot is not reading.
@@ -460,7 +460,7 @@ impl<'a> Referee<'a> {
             let text = match incoming {
                 Incoming::Closed { .. } => {
                     return Reply::Gone {
-                        why: "exited or closed its output".to_string(),
+                        why: "exited, or closed its output".to_string(),
                     }
                 }
                 Incoming::TooLong { len, .. } => {

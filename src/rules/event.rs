@@ -62,10 +62,16 @@ impl serde::Serialize for GameResult {
 impl<'de> serde::Deserialize<'de> for GameResult {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        [GameResult::Win(Side::White), GameResult::Win(Side::Black), GameResult::Draw]
-            .into_iter()
-            .find(|r| r.pgn() == s)
-            .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a result (1-0, 0-1, 1/2-1/2)")))
+        [
+            GameResult::Win(Side::White),
+            GameResult::Win(Side::Black),
+            GameResult::Draw,
+        ]
+        .into_iter()
+        .find(|r| r.pgn() == s)
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!("'{s}' is not a result (1-0, 0-1, 1/2-1/2)"))
+        })
     }
 }
 

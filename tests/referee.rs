@@ -1,0 +1,383 @@
+//! The referee end to end with real bot processes: whole games, reproducible records, and
+//! every kind of misbehaviour of protocol/PROTOCOL.md ("What Zebra does when a bot
+//! misbehaves"), each done for real by `zebra-test-bot`.
+//!
+//! Margins are generous: CI is a noisy 2-core machine. Reaction clocks are short (so that
+//! games full of timeouts stay short) but the well-behaved bots answer in microseconds.
+
+use std::path::Path;
+use std::time::Duration;
+
+use zebra::bot::BotSpec;
+use zebra::record::{verify, write_game, Termination};
+use zebra::referee::{GameConfig, GameReport, Referee, TimeControl};
+use zebra::rules::{GameResult, Side};
+
+const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
+const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
+const GREEDY_BOT: &str = env!("CARGO_BIN_EXE_zebra-greedy-bot");
+
+fn spec(name: &str, program: &str, args: &[&str]) -> BotSpec {
+    let mut s = BotSpec::from_command(name, program).unwrap();
+    s.args = args.iter().map(|a| a.to_string()).collect();
+    s
+}
+
+fn config(tc: &str) -> GameConfig {
+    GameConfig {
+        tc: TimeControl::parse(tc).unwrap(),
+        seed: 7,
+        handshake: Duration::from_secs(3),
+        quit_grace: Duration::from_millis(500),
+        ..GameConfig::default()
+    }
+}
+
+/// One game; a short play-count game by default.
+fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig) -> GameReport {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let report = rt.block_on(Referee::play(&white, &black, cfg, |_, _| {}));
+    // Every record verifies, whatever happened.
+    verify(&report.record).unwrap_or_else(|d| {
+        panic!(
+            "record does not verify: {d}\n{}",
+            write_game(&report.record).unwrap()
+        )
+    });
+    for bot in &report.bots {
+        if let Some(exit) = &bot.exit {
+            assert!(exit.stderr.len() <= 1024 * 1024);
+        }
+    }
+    report
+}
+
+fn fast() -> GameConfig {
+    config("plays=1,play=2s,reaction=2s,grace=200ms")
+}
+
+fn behaving(name: &str) -> BotSpec {
+    spec(name, TEST_BOT, &[])
+}
+
+fn alive(pid: i32) -> bool {
+    // A zombie whose parent is gone counts as dead: it holds no resources but a pid.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(stat) => !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+    }
+}
+
+#[test]
+fn a_whole_game_between_the_bundled_bots_is_refereed_and_recorded() {
+    let cfg = config("plays=3,play=5s,reaction=5s");
+    let r = game(
+        spec("greedy", GREEDY_BOT, &[]),
+        spec("random", RANDOM_BOT, &[]),
+        &cfg,
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.result.is_some());
+    for bot in &r.bots {
+        assert_eq!(
+            (bot.illegal, bot.timeouts, bot.discarded),
+            (0, 0, 0),
+            "{bot:?}"
+        );
+        assert!(bot.decisions > 10);
+        let exit = bot.exit.as_ref().unwrap();
+        assert!(!exit.killed, "{} ignored quit", bot.name);
+    }
+    let text = write_game(&r.record).unwrap();
+    assert!(text.contains("[White \"greedy\"]") && text.contains("[Termination \"normal\"]"));
+}
+
+#[test]
+fn the_same_seed_gives_a_byte_identical_record_in_play_count_mode() {
+    let cfg = config("plays=2,play=5s,reaction=5s");
+    let one = game(
+        spec("random-a", RANDOM_BOT, &[]),
+        spec("random-b", RANDOM_BOT, &[]),
+        &cfg,
+    );
+    let two = game(
+        spec("random-a", RANDOM_BOT, &[]),
+        spec("random-b", RANDOM_BOT, &[]),
+        &cfg,
+    );
+    assert_eq!(
+        write_game(&one.record).unwrap(),
+        write_game(&two.record).unwrap()
+    );
+    let mut other = cfg.clone();
+    other.seed = 8;
+    let three = game(
+        spec("random-a", RANDOM_BOT, &[]),
+        spec("random-b", RANDOM_BOT, &[]),
+        &other,
+    );
+    assert_ne!(
+        write_game(&one.record).unwrap(),
+        write_game(&three.record).unwrap()
+    );
+}
+
+#[test]
+fn a_bot_that_never_says_ready_forfeits_by_handshake_timeout() {
+    let r = game(
+        behaving("ok"),
+        spec("mute", TEST_BOT, &["--no-ready"]),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Abandoned);
+    assert_eq!(r.result, Some(GameResult::Win(Side::White)));
+    assert!(
+        r.reason.contains("black") && r.reason.contains("handshake"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn a_banner_and_blank_lines_before_ready_are_ignored() {
+    let r = game(
+        spec("chatty", TEST_BOT, &["--banner"]),
+        behaving("ok"),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[0].noise >= 1, "{:?}", r.bots[0]);
+    assert_eq!(r.bots[0].illegal, 0);
+}
+
+fn assert_forfeits_for_bad_replies(flags: &[&str]) {
+    let r = game(behaving("ok"), spec("bad", TEST_BOT, flags), &fast());
+    assert_eq!(
+        r.termination,
+        Termination::RulesInfraction,
+        "{flags:?}: {}",
+        r.reason
+    );
+    assert_eq!(r.result, Some(GameResult::Win(Side::White)), "{flags:?}");
+    assert_eq!(r.bots[1].illegal, 3, "{flags:?}");
+    assert!(
+        r.reason
+            .starts_with("black sent 3 invalid or illegal replies"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn invalid_json_is_an_illegal_reply_and_three_forfeit() {
+    assert_forfeits_for_bad_replies(&["--garbage"]);
+}
+
+#[test]
+fn non_utf8_is_an_illegal_reply() {
+    assert_forfeits_for_bad_replies(&["--non-utf8"]);
+}
+
+#[test]
+fn a_line_over_the_limit_is_an_illegal_reply_and_never_buffered_whole() {
+    assert_forfeits_for_bad_replies(&["--long-line", "3000000"]);
+}
+
+#[test]
+fn an_illegal_action_costs_the_clock_consequence_then_forfeits() {
+    let mut cfg = fast();
+    cfg.max_illegal = 1000;
+    let r = game(
+        behaving("ok"),
+        spec("illegal", TEST_BOT, &["--illegal"]),
+        &cfg,
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[1].illegal >= 4, "{:?}", r.bots[1]);
+    assert_forfeits_for_bad_replies(&["--illegal"]);
+}
+
+#[test]
+fn wrong_and_stale_ids_and_second_replies_are_discarded() {
+    let r = game(
+        behaving("ok"),
+        spec("dup", TEST_BOT, &["--double-reply"]),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[1].discarded >= 1, "{:?}", r.bots[1]);
+    assert_eq!(r.bots[1].illegal, 0);
+
+    // The test bot sends an illegal action under a wrong or stale id before its real reply:
+    // applying it would show as an illegal reply.
+    for flag in ["--wrong-id", "--stale-id"] {
+        let r = game(behaving("ok"), spec("wrong", TEST_BOT, &[flag]), &fast());
+        assert_eq!(r.termination, Termination::Normal, "{flag}: {}", r.reason);
+        let bot = &r.bots[1];
+        assert!(bot.discarded >= 2, "{flag}: {bot:?}");
+        assert_eq!((bot.illegal, bot.timeouts), (0, 0), "{flag}: {bot:?}");
+    }
+}
+
+#[test]
+fn a_slow_bot_times_out_and_its_late_replies_are_discarded() {
+    let cfg = config("plays=1,play=600ms,reaction=300ms,grace=100ms");
+    let r = game(
+        spec("slow", TEST_BOT, &["--sleep-ms", "700"]),
+        behaving("ok"),
+        &cfg,
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[0].timeouts >= 2, "{:?}", r.bots[0]);
+    // Its late answers arrive while later requests are pending, and are thrown away.
+    assert!(r.bots[0].discarded >= 1, "{:?}", r.bots[0]);
+    assert_eq!(
+        r.bots[1].timeouts, 0,
+        "the fast bot was never charged: {:?}",
+        r.bots[1]
+    );
+}
+
+#[test]
+fn a_bot_that_never_flushes_never_completes_the_handshake() {
+    let cfg = config("plays=1,play=500ms,reaction=300ms,grace=100ms");
+    let r = game(
+        behaving("ok"),
+        spec("buffered", TEST_BOT, &["--no-flush"]),
+        &cfg,
+    );
+    assert_eq!(r.termination, Termination::Abandoned, "{}", r.reason);
+    assert_eq!(r.result, Some(GameResult::Win(Side::White)));
+    assert!(
+        r.reason.contains("no ready") && r.reason.contains("handshake"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn a_crash_mid_game_forfeits_with_a_reason() {
+    let r = game(
+        spec("crasher", TEST_BOT, &["--crash-after", "3"]),
+        behaving("ok"),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Abandoned);
+    assert_eq!(r.result, Some(GameResult::Win(Side::Black)));
+    assert!(r.reason.starts_with("white exited"), "{}", r.reason);
+    assert_eq!(r.bots[0].exit.as_ref().unwrap().code, Some(3));
+}
+
+#[test]
+fn a_bot_that_closes_stdout_but_lives_on_forfeits_and_is_killed() {
+    let r = game(
+        behaving("ok"),
+        spec(
+            "closer",
+            TEST_BOT,
+            &["--close-stdout-after", "2", "--ignore-quit"],
+        ),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Abandoned, "{}", r.reason);
+    assert!(r.bots[1].exit.as_ref().unwrap().killed);
+}
+
+#[test]
+fn stderr_floods_are_drained_and_capped() {
+    let r = game(
+        spec("loud", TEST_BOT, &["--stderr-flood", "4"]),
+        behaving("ok"),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    let exit = r.bots[0].exit.as_ref().unwrap();
+    assert_eq!(exit.stderr.len(), 1024 * 1024);
+    assert!(
+        exit.stderr_dropped >= 3 * 1024 * 1024,
+        "{}",
+        exit.stderr_dropped
+    );
+}
+
+#[test]
+fn a_bot_that_ignores_quit_is_killed_after_the_grace_period() {
+    let started = std::time::Instant::now();
+    let r = game(
+        spec("stubborn", TEST_BOT, &["--ignore-quit"]),
+        behaving("ok"),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[0].exit.as_ref().unwrap().killed);
+    assert!(!r.bots[1].exit.as_ref().unwrap().killed);
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn a_bot_that_forks_leaves_no_process_behind() {
+    let r = game(
+        spec("forker", TEST_BOT, &["--fork"]),
+        behaving("ok"),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    let stderr = String::from_utf8_lossy(&r.bots[0].exit.as_ref().unwrap().stderr).to_string();
+    let pid: i32 = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("child-pid "))
+        .unwrap_or_else(|| panic!("no child-pid in stderr: {stderr}"))
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while alive(pid) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(pid), "the bot's child {pid} survived the game");
+}
+
+#[test]
+fn a_program_that_does_not_exist_forfeits_without_stopping_zebra() {
+    let r = game(
+        spec("ghost", "/nonexistent/zebra-bot", &[]),
+        behaving("ok"),
+        &fast(),
+    );
+    assert_eq!(r.termination, Termination::Abandoned);
+    assert_eq!(r.result, Some(GameResult::Win(Side::Black)));
+    assert!(
+        r.reason.contains("cannot start bot 'ghost'"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn the_transcript_holds_every_line_both_ways() {
+    let dir = std::env::temp_dir().join(format!("zebra-transcript-{}", std::process::id()));
+    let mut cfg = fast();
+    let path = dir.join("game.log");
+    cfg.transcript = Some(path.clone());
+    let r = game(behaving("a"), behaving("b"), &cfg);
+    assert_eq!(r.termination, Termination::Normal);
+    let log = std::fs::read_to_string(Path::new(&path)).unwrap();
+    assert!(
+        log.contains("white < {\"type\":\"hello\""),
+        "{}",
+        &log[..200.min(log.len())]
+    );
+    assert!(log.contains("black > {\"type\":\"ready\""));
+    assert!(log.contains("\"type\":\"request\"") && log.contains("\"type\":\"action\""));
+    assert!(log.contains("\"type\":\"game_end\""));
+    std::fs::remove_dir_all(&dir).ok();
+}
