@@ -3,6 +3,15 @@
 
 use std::process::ExitCode;
 
+/// Prints a line to stdout; a closed stdout (`zebra play | head`) is not an error worth a
+/// panic: the output is simply no longer wanted.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 use clap::Parser;
 
 use std::io::Write;
@@ -123,7 +132,7 @@ fn run(command: Command) -> Result<(), Failure> {
             let runtime = runtime()?;
             let report = runtime.block_on(check_bot(&spec, limits));
             for line in &report.lines {
-                println!(
+                out!(
                     "{} {}",
                     if line.ok { "ok     " } else { "PROBLEM" },
                     line.what
@@ -131,11 +140,11 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             match report.problems() {
                 0 => {
-                    println!("no problems found");
+                    out!("no problems found");
                     Ok(())
                 }
                 n => {
-                    println!("{n} problem(s) found");
+                    out!("{n} problem(s) found");
                     Err(Failure::BotProblems)
                 }
             }
@@ -175,12 +184,12 @@ fn run(command: Command) -> Result<(), Failure> {
             if divide {
                 let mut total = 0;
                 for (action, n) in perft::divide(&game, depth) {
-                    println!("{action} {n}");
+                    out!("{action} {n}");
                     total += n;
                 }
-                println!("total {total}");
+                out!("total {total}");
             } else {
-                println!("{}", perft(&game, depth));
+                out!("{}", perft(&game, depth));
             }
             Ok(())
         }
@@ -236,12 +245,12 @@ fn run(command: Command) -> Result<(), Failure> {
 /// Prints a benchmark report as one JSON object or as one line of text.
 fn print_report(json: bool, report: &impl serde::Serialize, text: &str) {
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string(report).expect("a report serializes")
         );
     } else {
-        println!("{text}");
+        out!("{text}");
     }
 }
 
@@ -292,14 +301,14 @@ fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
                 .any(|e| matches!(e, Event::NextPlay { .. } | Event::GameOver { .. }))
             {
                 if !quiet {
-                    println!("{line}");
+                    out!("{line}");
                 }
                 line.clear();
             }
         },
     );
     let result = end.result().expect("a finished game has a result");
-    println!(
+    out!(
         "result {} white {} black {} (seed {seed})",
         result.pgn(),
         end.score(zebra::rules::Side::White),
@@ -389,6 +398,9 @@ fn play(
     quiet: bool,
 ) -> Result<(), Failure> {
     let runtime = runtime()?;
+    if !quiet {
+        out!("{}", situation(&Game::new(cfg.tc.settings())));
+    }
     let report = runtime.block_on(Referee::play(white, black, cfg, |game, events| {
         if quiet {
             return;
@@ -400,22 +412,9 @@ fn play(
                 | Event::Flag(_)
                 | Event::TurnoverOnDowns { .. }
                 | Event::PeriodEnd { .. } => {
-                    println!("  {e}")
+                    out!("  {e}")
                 }
-                Event::NextPlay { .. } => println!(
-                    "Q{} {}-{}  {} ball, {} & {} at {}",
-                    game.quarter(),
-                    game.score(Side::White),
-                    game.score(Side::Black),
-                    game.offense(),
-                    ordinal(game.down()),
-                    if game.is_goal_to_go() {
-                        "goal".to_string()
-                    } else {
-                        game.yards_to_go().to_string()
-                    },
-                    game.spot()
-                ),
+                Event::NextPlay { .. } => out!("{}", situation(game)),
                 _ => {}
             }
         }
@@ -434,13 +433,16 @@ fn play(
     }
     for (side, bot) in Side::ALL.iter().zip(&report.bots) {
         if bot.illegal + bot.timeouts + bot.discarded > 0 {
-            println!(
+            out!(
                 "{side} {}: {} illegal or invalid, {} timed out, {} discarded replies",
-                bot.name, bot.illegal, bot.timeouts, bot.discarded
+                bot.name,
+                bot.illegal,
+                bot.timeouts,
+                bot.discarded
             );
         }
     }
-    println!(
+    out!(
         "result {} ({}) white {} {} black {} {}{}",
         report.result.map_or("*", |r| r.pgn()),
         report.termination,
@@ -470,6 +472,24 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))
 }
 
+/// `Q1 7-0  white ball, 2nd & 5 at e6`: the scoreboard and the series.
+fn situation(game: &Game) -> String {
+    format!(
+        "Q{} {}-{}  {} ball, {} & {} at {}",
+        game.quarter(),
+        game.score(Side::White),
+        game.score(Side::Black),
+        game.offense(),
+        ordinal(game.down()),
+        if game.is_goal_to_go() {
+            "goal".to_string()
+        } else {
+            game.yards_to_go().to_string()
+        },
+        game.spot()
+    )
+}
+
 /// Replays every game of a record file through the engine.
 fn verify(path: &Path) -> Result<(), Failure> {
     let text = std::fs::read_to_string(path)
@@ -478,7 +498,7 @@ fn verify(path: &Path) -> Result<(), Failure> {
     let mut bad = 0;
     for (i, g) in games.iter().enumerate() {
         match g {
-            Ok(v) => println!(
+            Ok(v) => out!(
                 "game {}: ok, {} ({}, {} actions, {} clock expiries)",
                 i + 1,
                 v.result.map_or("*", |r| r.pgn()),
@@ -488,12 +508,12 @@ fn verify(path: &Path) -> Result<(), Failure> {
             ),
             Err(d) => {
                 bad += 1;
-                println!("game {}: {d}", i + 1);
+                out!("game {}: {d}", i + 1);
             }
         }
     }
     if bad == 0 {
-        println!("{} games verified", games.len());
+        out!("{} games verified", games.len());
         Ok(())
     } else {
         Err(Failure::Run(format!(

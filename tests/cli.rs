@@ -125,3 +125,131 @@ fn bench_json_reports_rates() {
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
     assert!(v["generations_per_second"].as_f64().unwrap() > 0.0);
 }
+
+const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
+const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
+
+#[test]
+fn play_referees_the_bundled_bots_and_appends_a_verifiable_record() {
+    let dir = std::env::temp_dir().join(format!("zebra-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let logs = dir.join("logs");
+    for seed in ["1", "2"] {
+        let out = zebra(&[
+            "play",
+            "--tc",
+            "plays=2,play=5s,reaction=5s",
+            "--seed",
+            seed,
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--log-dir",
+            logs.to_str().unwrap(),
+        ]);
+        let text = stdout(&out);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("Q1 0-0  white ball, 1st & 10 at e5")),
+            "{text}"
+        );
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with("result ") && last.contains("(normal) white zebra-greedy-bot"),
+            "{last}"
+        );
+    }
+    let verified = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", stdout(&verified));
+    assert!(stdout(&verified).contains("2 games verified"));
+    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_reports_a_forfeit_with_exit_code_3() {
+    let white = format!("{TEST_BOT} --garbage");
+    let out = zebra(&[
+        "play", "--white", &white, "--black", RANDOM_BOT, "--tc", "plays=1", "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("result 0-1 (rules infraction)"), "{text}");
+    assert!(text.contains("3 illegal or invalid"), "{text}");
+}
+
+#[test]
+fn play_rejects_bad_time_controls_and_options() {
+    let out = zebra(&["play", "--tc", "quarter=fast"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tc: 'fast' is not a duration"));
+    let out = zebra(&["play", "--white-option", "depth"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NAME=VALUE"));
+}
+
+#[test]
+fn check_bot_passes_a_good_bot_and_names_the_problems_of_a_bad_one() {
+    let good = zebra(&["check-bot", RANDOM_BOT]);
+    assert!(good.status.success(), "{}", stdout(&good));
+    let text = stdout(&good);
+    for kind in [
+        "formation",
+        "motion",
+        "reaction",
+        "move",
+        "contention",
+        "penalty",
+    ] {
+        assert!(
+            text.contains(&format!("{kind} decision")),
+            "{kind} missing:\n{text}"
+        );
+    }
+    assert!(text.contains("no problems found"));
+
+    for (flags, problem) in [
+        ("--garbage", "not a protocol message"),
+        ("--illegal", "illegal action"),
+        ("--no-ready", "no ready within"),
+        ("--ignore-quit", "did not exit"),
+        ("--banner", "before ready that are not protocol"),
+        ("--double-reply", "second reply"),
+    ] {
+        let cmd = format!("{TEST_BOT} {flags}");
+        let out = zebra(&["check-bot", &cmd, "--decision-ms", "1500"]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(4), "{flags}:\n{text}");
+        assert!(
+            text.contains(problem),
+            "{flags}: '{problem}' missing:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args(["demo", "--seed", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone: every later line hits a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.starts_with("Q1 "), "{first}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?} {err}", out.status);
+}
