@@ -237,7 +237,7 @@ fn a_closed_stdout_is_not_a_panic() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
-        .args(["demo", "--seed", "4"])
+        .args(["demo", "--seed", "4", "--plays-per-quarter", "400"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
