@@ -406,7 +406,7 @@ fn diagrams_of_random_games_round_trip() {
 }
 
 /// Stricter than the text: the parsed game has the same board, ball, phase and legal
-/// actions (flags and the last push are not in diagrams and are not compared).
+/// actions (flags are not in diagrams and are not compared).
 #[test]
 fn diagrams_of_random_games_keep_what_the_rules_need() {
     for_each_diagram_position(0..300, |seed, step, game| {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Ball, Foul, Game, Phase, Role, Side, Square};
+use crate::rules::{Ball, Foul, Game, Phase, PlayEnd, Role, Side, Square};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PieceMsg {
@@ -38,6 +38,22 @@ pub struct PerSide {
     pub black: u16,
 }
 
+/// A push: the pusher now stands on `pusher`, the pushed piece on `pushed`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PushMsg {
+    pub pusher: Square,
+    pub pushed: Square,
+    pub side: Side,
+}
+
+/// How the finished play ended, where, and who had the ball.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingPlayMsg {
+    pub end: PlayEnd,
+    pub at: Square,
+    pub possession: Side,
+}
+
 /// The whole game state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StateMsg {
@@ -67,6 +83,12 @@ pub struct StateMsg {
     pub game_clock_running: bool,
     /// Squares of offensive pieces that already went in motion (they may not move again).
     pub moved_in_motion: Vec<Square>,
+    /// The last turn's push, if it pushed: pushing that pusher back is holding (R39).
+    #[serde(default)]
+    pub last_push: Option<PushMsg>,
+    /// In a penalty decision: the finished play that stands if the flags are declined.
+    #[serde(default)]
+    pub pending_play: Option<PendingPlayMsg>,
     /// The same position as an engine diagram.
     pub diagram: String,
 }
@@ -130,6 +152,18 @@ impl StateMsg {
             plays_in_quarter: game.plays_in_quarter(),
             game_clock_running: game.clock_running(),
             moved_in_motion: game.moved_in_motion().collect(),
+            last_push: game.last_push().map(|(pusher, pushed, side)| PushMsg {
+                pusher,
+                pushed,
+                side,
+            }),
+            pending_play: game
+                .pending_play()
+                .map(|(end, at, possession)| PendingPlayMsg {
+                    end,
+                    at,
+                    possession,
+                }),
             diagram: game.to_diagram(),
         }
     }

@@ -26,12 +26,14 @@
 //! (`timed` or a number of plays; timed), `clock` (running or stopped; running after the
 //! snap), `possession` (the offense; during a pass in flight, the throwing team),
 //! `forward-pass`, `thrown` (any pass this play), `crossed`, `changed` (yes/no),
-//! `turns` (0), `moved` (squares that went in motion), `throw` (`d4^d7`, a pass in
+//! `turns` (0), `last-push` (`e4 e5 white`: the pusher's square, the pushed piece's square
+//! and the pushing side of the last turn's push, for holding), `moved` (squares that went
+//! in motion), `throw` (`d4^d7`, a pass in
 //! flight) and `throw-stage` (`defense` or `offense`: whose turn to reach an indirect
 //! pass). [`Game::to_diagram`] prints every key, and parsing it gives the same diagram back
 //! for every phase but two it cannot describe: a pending penalty choice (the flags and the
-//! finished play are not in diagrams) and a finished game. The last turn's push (for
-//! holding) and a game clock that ran out during the play are not kept either.
+//! finished play are not in diagrams) and a finished game. A game clock that ran out during
+//! the play is not kept either.
 
 use std::fmt::Write;
 
@@ -189,6 +191,7 @@ impl Game {
         let mut clock = None;
         let mut flags = (false, false, false);
         let mut thrown = false;
+        let mut last_push = None;
         let mut turns = 0;
         let mut moved = Bitboard::EMPTY;
         for (n, k, v) in &keys {
@@ -254,6 +257,17 @@ impl Game {
                 "changed" => flags.2 = flag()?,
                 "thrown" => thrown = flag()?,
                 "turns" => turns = v.parse().ok().filter(|&t| t < 64).ok_or_else(bad)?,
+                "last-push" => {
+                    let parts: Vec<&str> = v.split_whitespace().collect();
+                    let [a, b, side] = parts[..] else {
+                        return Err(bad());
+                    };
+                    last_push = Some((
+                        a.parse().map_err(|_| bad())?,
+                        b.parse().map_err(|_| bad())?,
+                        side.parse().map_err(|_| bad())?,
+                    ));
+                }
                 "moved" => {
                     for s in v.split_whitespace() {
                         moved.insert(s.parse().map_err(|_| bad())?);
@@ -303,7 +317,7 @@ impl Game {
             forward_pass: flags.0,
             thrown: thrown || flags.0 || throw.is_some(),
             crossed: flags.1,
-            last_push: None,
+            last_push,
             fouls: Default::default(),
         };
         game.clock_running = clock.unwrap_or(!pre_snap);
@@ -436,6 +450,9 @@ impl Game {
         let _ = writeln!(s, "changed: {}", yn(self.play.changed));
         let _ = writeln!(s, "thrown: {}", yn(self.play.thrown));
         let _ = writeln!(s, "turns: {}", self.play.turns);
+        if let Some((a, b, side)) = self.play.last_push {
+            let _ = writeln!(s, "last-push: {a} {b} {side}");
+        }
         if !self.play.moved.is_empty() {
             let moved: Vec<String> = self.play.moved.map(|q| q.to_string()).collect();
             let _ = writeln!(s, "moved: {}", moved.join(" "));

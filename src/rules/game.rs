@@ -357,6 +357,16 @@ impl Game {
     pub fn ball_crossed_line(&self) -> bool {
         self.play.crossed
     }
+    /// The push of the last turn, if that turn pushed: (the pusher's square, the pushed
+    /// piece's square, the pushing side). Pushing that pusher back now is holding (R39).
+    pub fn last_push(&self) -> Option<(Square, Square, Side)> {
+        self.play.last_push
+    }
+    /// The finished play a penalty choice is about: how it ended, where, and who had the
+    /// ball. Declining the flags lets this result stand.
+    pub fn pending_play(&self) -> Option<(PlayEnd, Square, Side)> {
+        self.pending.map(|o| (o.end, o.at, o.possession))
+    }
     /// Flags thrown in this play, not yet enforced.
     pub fn flags(&self) -> &[Foul] {
         &self.play.fouls
