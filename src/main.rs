@@ -40,6 +40,10 @@ fn main() -> ExitCode {
         }
         Err(Failure::Forfeit) => ExitCode::from(3),
         Err(Failure::BotProblems) => ExitCode::from(4),
+        Err(Failure::Interrupted) => {
+            eprintln!("zebra: interrupted; every bot was stopped");
+            ExitCode::from(130)
+        }
     }
 }
 
@@ -50,6 +54,8 @@ enum Failure {
     Forfeit,
     /// check-bot found problems (already reported on stdout).
     BotProblems,
+    /// The user interrupted the work; every bot was stopped.
+    Interrupted,
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -130,7 +136,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 ..CheckLimits::default()
             };
             let runtime = runtime()?;
-            let report = runtime.block_on(check_bot(&spec, limits));
+            let report = interruptible(&runtime, check_bot(&spec, limits))?;
             for line in &report.lines {
                 out!(
                     "{} {}",
@@ -209,9 +215,11 @@ fn run(command: Command) -> Result<(), Failure> {
             if target == BenchTarget::Referee {
                 let bot = bundled("zebra-random-bot")?;
                 let runtime = runtime()?;
-                let r = runtime
-                    .block_on(zebra::bench::referee(&bot, games.min(1000) as u32, seed))
-                    .map_err(Failure::Run)?;
+                let r = interruptible(
+                    &runtime,
+                    zebra::bench::referee(&bot, games.min(1000) as u32, seed),
+                )?
+                .map_err(Failure::Run)?;
                 let text = format!(
                     "{} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision, bare pipe round trip {:.1} us",
                     r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.pipe_round_trip_us
@@ -401,24 +409,27 @@ fn play(
     if !quiet {
         out!("{}", situation(&Game::new(cfg.tc.settings())));
     }
-    let report = runtime.block_on(Referee::play(white, black, cfg, |game, events| {
-        if quiet {
-            return;
-        }
-        for e in events {
-            match e {
-                Event::Touchdown { .. }
-                | Event::Safety { .. }
-                | Event::Flag(_)
-                | Event::TurnoverOnDowns { .. }
-                | Event::PeriodEnd { .. } => {
-                    out!("  {e}")
-                }
-                Event::NextPlay { .. } => out!("{}", situation(game)),
-                _ => {}
+    let report = interruptible(
+        &runtime,
+        Referee::play(white, black, cfg, |game, events| {
+            if quiet {
+                return;
             }
-        }
-    }));
+            for e in events {
+                match e {
+                    Event::Touchdown { .. }
+                    | Event::Safety { .. }
+                    | Event::Flag(_)
+                    | Event::TurnoverOnDowns { .. }
+                    | Event::PeriodEnd { .. } => {
+                        out!("  {e}")
+                    }
+                    Event::NextPlay { .. } => out!("{}", situation(game)),
+                    _ => {}
+                }
+            }
+        }),
+    )?;
     if let Some(path) = pgn {
         let text = write_game(&report.record)
             .map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
@@ -488,6 +499,24 @@ fn situation(game: &Game) -> String {
         },
         game.spot()
     )
+}
+
+/// Runs `work` until it ends or the user interrupts (Ctrl-C, SIGTERM). Interrupted, the
+/// work is dropped, and with it every bot process group it started (bots live in their own
+/// process groups, so the terminal's Ctrl-C does not reach them).
+fn interruptible<T>(
+    runtime: &tokio::runtime::Runtime,
+    work: impl std::future::Future<Output = T>,
+) -> Result<T, Failure> {
+    runtime.block_on(async {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .map_err(|e| Failure::Run(format!("cannot watch for SIGTERM: {e}")))?;
+        tokio::select! {
+            done = work => Ok(done),
+            _ = tokio::signal::ctrl_c() => Err(Failure::Interrupted),
+            _ = term.recv() => Err(Failure::Interrupted),
+        }
+    })
 }
 
 /// Replays every game of a record file through the engine.

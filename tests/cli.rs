@@ -253,3 +253,70 @@ fn a_closed_stdout_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?} {err}", out.status);
 }
+
+/// Processes whose command line contains `token` (the bots of one test).
+fn processes_with(token: &str) -> Vec<i32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z');
+        // Only the bots: their program is the test bot (zebra's own arguments hold the token too).
+        let program = cmd.split(|&b| b == 0).next().unwrap_or_default();
+        let is_bot = String::from_utf8_lossy(program).ends_with("zebra-test-bot");
+        if !zombie && is_bot && String::from_utf8_lossy(&cmd).contains(token) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+#[test]
+fn ctrl_c_stops_the_game_and_every_bot() {
+    let token = format!("ctrl-c-{}", std::process::id());
+    let white = format!("{TEST_BOT} --name {token} --sleep-ms 50");
+    let black = format!("{TEST_BOT} --name {token}");
+    let child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args([
+            "play",
+            "--white",
+            &white,
+            "--black",
+            &black,
+            "--tc",
+            "plays=200",
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while processes_with(&token).len() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(processes_with(&token).len(), 2, "both bots started");
+    // Mid-game, well after zebra began watching for the signal.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted; every bot was stopped"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !processes_with(&token).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(processes_with(&token), Vec::<i32>::new(), "no bot survives");
+}
