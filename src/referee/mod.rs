@@ -127,6 +127,8 @@ pub struct Referee<'a> {
     next_id: u64,
     transcript: Option<Transcript>,
     start: Instant,
+    /// Lines posted for each bot, sent with its next message.
+    outbox: [String; 2],
 }
 
 /// The end of a game before the engine's end: who is to blame and why.
@@ -197,6 +199,7 @@ impl<'a> Referee<'a> {
             next_id: 1,
             transcript,
             start: Instant::now(),
+            outbox: [String::new(), String::new()],
         };
         let forfeit = referee.run(watch).await;
         referee.finish(forfeit).await
@@ -281,7 +284,7 @@ impl<'a> Referee<'a> {
             let report = &mut self.seat(side).report;
             report.decisions += 1;
             report.think_us += elapsed.as_micros() as u64;
-            self.send(
+            self.post(
                 side,
                 &ToBot::Result {
                     id,
@@ -299,7 +302,7 @@ impl<'a> Referee<'a> {
                 }
             }
             self.follow_clocks(&all_events);
-            self.broadcast(&ToBot::Event {
+            self.post_all(&ToBot::Event {
                 events: all_events.clone(),
             });
             watch(&self.game, &all_events);
@@ -507,7 +510,7 @@ impl<'a> Referee<'a> {
                         "{side} replied to request {got} while {id} was pending: discarded"
                     );
                     if got < id {
-                        self.send(
+                        self.post(
                             side,
                             &ToBot::Result {
                                 id: got,
@@ -581,19 +584,56 @@ impl<'a> Referee<'a> {
         }
     }
 
-    /// Queues a message for one bot; `None` if it cannot take it.
+    /// Sends a message to one bot now, after whatever was posted for it; `None` if the bot
+    /// cannot take it.
     fn send(&mut self, side: Side, msg: &ToBot) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
         let line = protocol::to_line(msg);
-        let at = self.start.elapsed();
-        if let Some(t) = self.transcript.as_mut() {
-            t.sent(at, side, &line);
-        }
-        self.seats[side.index()].bot.as_ref()?.send(line)
+        self.log_out(side, &line);
+        let outbox = &mut self.outbox[side.index()];
+        // The posted lines and this one leave in one write (the writer adds the last '\n').
+        let batch = if outbox.is_empty() {
+            line
+        } else {
+            outbox.push_str(&line);
+            std::mem::take(outbox)
+        };
+        self.seats[side.index()].bot.as_ref()?.send(batch)
     }
 
+    /// Posts a message for one bot: it leaves with the next message sent to that bot. A bot
+    /// learns a result and the events at the latest with its next request, and every
+    /// decision costs one write (one wake-up of one bot), not three.
+    fn post(&mut self, side: Side, msg: &ToBot) {
+        let line = protocol::to_line(msg);
+        self.post_line(side, &line);
+    }
+
+    fn post_line(&mut self, side: Side, line: &str) {
+        self.log_out(side, line);
+        let outbox = &mut self.outbox[side.index()];
+        outbox.push_str(line);
+        outbox.push('\n');
+    }
+
+    /// Posts one message for both bots, serialized once.
+    fn post_all(&mut self, msg: &ToBot) {
+        let line = protocol::to_line(msg);
+        for side in Side::ALL {
+            self.post_line(side, &line);
+        }
+    }
+
+    /// Sends one message to both bots now, serialized once.
     fn broadcast(&mut self, msg: &ToBot) {
         for side in Side::ALL {
             let _ = self.send(side, msg);
+        }
+    }
+
+    fn log_out(&mut self, side: Side, line: &str) {
+        let at = self.start.elapsed();
+        if let Some(t) = self.transcript.as_mut() {
+            t.sent(at, side, line);
         }
     }
 
