@@ -1,12 +1,17 @@
 //! Zebra: the referee for Football Chess bots.
 //!
 //! Zebra runs bot programs against each other under the official rules of Football Chess,
-//! enforces the clocks, and records every game. Today it holds the rules engine and the
-//! tools around it; the referee, match series and records build on it.
+//! enforces the clocks, and records every game.
 //!
-//! Layout:
+//! Layout (data flows bot process ⇄ `bot` ⇄ `protocol` ⇄ `referee` ⇄ `rules`, and out to
+//! `record`):
 //! - [`rules`]: the pure, deterministic rules engine (no I/O, no clocks, no threads)
-//! - [`bench`]: the random-playout benchmark behind `zebra bench`
+//! - [`protocol`]: the bot protocol's messages, line framing and state snapshot
+//! - [`bot`]: bot processes (process groups, stdio tasks, kill and reap)
+//! - [`referee`]: one refereed game: clocks, misbehaviour policy, transcripts, check-bot
+//! - [`record`]: PGN-style game records: writer, reader, verifier
+//! - [`botkit`]: a small client for bots written in Rust on the engine
+//! - [`bench`]: the benchmarks behind `zebra bench`
 //! - [`cli`]: the command line (raw flags; `main` validates and runs them)
 
 pub mod bench;
