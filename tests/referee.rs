@@ -379,5 +379,8 @@ fn the_transcript_holds_every_line_both_ways() {
     assert!(log.contains("black > {\"type\":\"ready\""));
     assert!(log.contains("\"type\":\"request\"") && log.contains("\"type\":\"action\""));
     assert!(log.contains("\"type\":\"game_end\""));
+    // Each bot's stderr is kept next to the transcript.
+    assert!(path.with_extension("white.stderr").exists());
+    assert!(path.with_extension("black.stderr").exists());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -682,6 +682,24 @@ impl<'a> Referee<'a> {
         );
         white.report.exit = w;
         black.report.exit = b;
+        // Next to the transcript: each bot's stderr, as much as was kept (capped).
+        if let Some(path) = &self.cfg.transcript {
+            for seat in [&*white, &*black] {
+                if let Some(exit) = &seat.report.exit {
+                    let file = path.with_extension(format!("{}.stderr", seat.side));
+                    let mut text = exit.stderr.clone();
+                    if exit.stderr_dropped > 0 {
+                        text.extend_from_slice(
+                            format!("\n[zebra: {} more bytes dropped]\n", exit.stderr_dropped)
+                                .as_bytes(),
+                        );
+                    }
+                    if let Err(e) = std::fs::write(&file, text) {
+                        tracing::warn!("cannot write {}: {e}", file.display());
+                    }
+                }
+            }
+        }
         if let Some(t) = self.transcript.as_mut() {
             t.finish();
         }
