@@ -167,7 +167,21 @@ fn play_referees_the_bundled_bots_and_appends_a_verifiable_record() {
     let verified = zebra(&["verify", pgn.to_str().unwrap()]);
     assert!(verified.status.success(), "{}", stdout(&verified));
     assert!(stdout(&verified).contains("2 games verified"));
-    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 2);
+    // Per game: the transcript and each bot's stderr.
+    let names: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.iter().filter(|n| n.ends_with(".log")).count(),
+        2,
+        "{names:?}"
+    );
+    assert_eq!(
+        names.iter().filter(|n| n.ends_with(".stderr")).count(),
+        4,
+        "{names:?}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
