@@ -28,7 +28,7 @@ fn config(tc: &str) -> GameConfig {
         tc: TimeControl::parse(tc).unwrap(),
         seed: 7,
         handshake: Duration::from_secs(3),
-        quit_grace: Duration::from_millis(500),
+        quit_grace: Duration::from_secs(2),
         ..GameConfig::default()
     }
 }
@@ -230,9 +230,11 @@ fn wrong_and_stale_ids_and_second_replies_are_discarded() {
 
 #[test]
 fn a_slow_bot_times_out_and_its_late_replies_are_discarded() {
-    let cfg = config("plays=1,play=600ms,reaction=300ms,grace=100ms");
+    // Wide margins both ways: the fast bot has 1.2 s for answers it gives in microseconds,
+    // the slow one sleeps more than twice its limit.
+    let cfg = config("plays=1,play=1s,reaction=1s,grace=200ms");
     let r = game(
-        spec("slow", TEST_BOT, &["--sleep-ms", "700"]),
+        spec("slow", TEST_BOT, &["--sleep-ms", "2500"]),
         behaving("ok"),
         &cfg,
     );
