@@ -145,7 +145,9 @@ impl Request {
                 state: state.clone(),
                 clocks: clocks.clone(),
                 deadline_ms: *deadline_ms,
-                legal: legal.clone(),
+                legal: legal
+                    .as_ref()
+                    .map(|l| l.iter().map(|a| a.to_string()).collect()),
             }),
             _ => None,
         }
@@ -160,7 +162,10 @@ impl Request {
             state: self.state.clone(),
             clocks: self.clocks.clone(),
             deadline_ms: self.deadline_ms,
-            legal: self.legal.clone(),
+            legal: self
+                .legal
+                .as_ref()
+                .map(|l| l.iter().filter_map(|a| a.parse().ok()).collect()),
         }
     }
 }

@@ -935,12 +935,7 @@ fn request_example() -> ToBot {
         state: StateMsg::of(&game),
         clocks: clocks_msg(&clocks, &game, &budget),
         deadline_ms: budget.limit.as_millis() as u64,
-        legal: Some(
-            game.legal_action_list()
-                .iter()
-                .map(|a| a.to_string())
-                .collect(),
-        ),
+        legal: Some(game.legal_action_list()),
     }
 }
 
@@ -1272,12 +1267,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
         id += 1;
         assert!(id < 20_000, "seed {seed}: the game does not end");
         let budget = clocks.budget(&game);
-        let legal = (decision.kind != DecisionKind::Formation).then(|| {
-            game.legal_action_list()
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-        });
+        let legal = (decision.kind != DecisionKind::Formation).then(|| game.legal_action_list());
         let request = ToBot::Request {
             id,
             decision: decision.kind,

@@ -13,7 +13,7 @@ pub mod state;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::rules::{DecisionKind, Event, Side};
+use crate::rules::{Action, DecisionKind, Event, Side};
 
 pub use state::{ClockMsg, ClocksMsg, StateMsg};
 
@@ -55,8 +55,9 @@ pub enum ToBot {
         clocks: ClocksMsg,
         /// Time left to answer, the one limit that binds this decision.
         deadline_ms: u64,
-        /// Every legal action in notation, where they can be enumerated (not formations).
-        legal: Option<Vec<String>>,
+        /// Every legal action (in notation on the wire), where they can be enumerated (not
+        /// formations).
+        legal: Option<Vec<Action>>,
     },
     Result {
         id: u64,

@@ -720,12 +720,7 @@ pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot 
     let decision = game.decision().expect("a decision is pending");
     let legal = match decision.kind {
         crate::rules::DecisionKind::Formation => None,
-        _ => Some(
-            game.legal_action_list()
-                .iter()
-                .map(|a| a.to_string())
-                .collect(),
-        ),
+        _ => Some(game.legal_action_list()),
     };
     let ms = |d: Duration| Some(d.as_millis() as u64);
     let clocks_msg = ClocksMsg {

@@ -322,6 +322,21 @@ impl FromStr for Action {
     }
 }
 
+/// Actions travel as their notation (`"e4e5"`, `"[Pd5,...]"`): written straight into the
+/// output without an intermediate string.
+impl serde::Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// A clock the referee reports as expired (rules 6.2); the engine applies the consequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Clock {
