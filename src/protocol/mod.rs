@@ -189,9 +189,14 @@ pub enum ParseError {
 
 /// Parses one line from a bot.
 pub fn parse_from_bot(line: &str) -> Result<FromBot, ParseError> {
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| ParseError::NotJson(e.to_string()))?;
-    serde_json::from_value(value).map_err(|e| ParseError::NotMessage(e.to_string()))
+    // One pass for the common case; only a line that fails is looked at again, to tell
+    // broken JSON from a message of the wrong shape.
+    serde_json::from_str(line).map_err(|e| {
+        match serde_json::from_str::<serde::de::IgnoredAny>(line) {
+            Err(json) => ParseError::NotJson(json.to_string()),
+            Ok(_) => ParseError::NotMessage(e.to_string()),
+        }
+    })
 }
 
 /// Serializes a message as one line (no trailing newline).

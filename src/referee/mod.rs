@@ -25,7 +25,7 @@ use crate::protocol::{
     self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, TimeControlMsg, ToBot,
 };
 use crate::record::{GameRecord, Termination};
-use crate::rules::{Action, Clock, Event, Game, GameResult, Phase, Side};
+use crate::rules::{Action, Clock, Event, Game, GameResult, Side};
 
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError};
 use transcript::Transcript;
@@ -782,9 +782,4 @@ fn today() -> String {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Whether the phase is before the snap (used by callers that show progress).
-pub fn is_pre_snap(phase: Phase) -> bool {
-    matches!(phase, Phase::Formation(_) | Phase::Motion | Phase::Reaction)
 }

@@ -187,7 +187,7 @@ impl FromStr for Formation {
                 .filter(char::is_ascii_uppercase)
                 .and_then(Role::from_letter)
                 .ok_or_else(|| NotationError::BadRole(item.to_string()))?;
-            let sq = parse_square(chars.as_str())?;
+            let sq = Square::from_str(chars.as_str())?;
             f.place(role, sq)?;
         }
         Ok(f)
@@ -250,10 +250,6 @@ impl fmt::Display for Action {
     }
 }
 
-fn parse_square(s: &str) -> Result<Square, NotationError> {
-    s.parse::<Square>()
-}
-
 impl FromStr for Action {
     type Err = NotationError;
 
@@ -284,22 +280,22 @@ impl FromStr for Action {
                 .ok_or_else(|| NotationError::BadRole(letter.to_string()))?;
                 return Ok(Action::Enter {
                     role,
-                    to: parse_square(b)?,
+                    to: Square::from_str(b)?,
                 });
             }
-            let from = parse_square(a)?;
+            let from = Square::from_str(a)?;
             if b == "@" {
                 return Ok(Action::Exit { from });
             }
             return Ok(Action::Motion {
                 from,
-                to: parse_square(b)?,
+                to: Square::from_str(b)?,
             });
         }
         if let Some((a, b)) = s.split_once('^') {
             return Ok(Action::Throw {
-                from: parse_square(a)?,
-                to: parse_square(b)?,
+                from: Square::from_str(a)?,
+                to: Square::from_str(b)?,
             });
         }
         let (squares, route) = match s.split_once('/') {
@@ -315,8 +311,8 @@ impl FromStr for Action {
             return Err(malformed());
         }
         Ok(Action::Move {
-            from: parse_square(&squares[..2])?,
-            to: parse_square(&squares[2..])?,
+            from: Square::from_str(&squares[..2])?,
+            to: Square::from_str(&squares[2..])?,
             route,
         })
     }
