@@ -107,8 +107,14 @@ pub struct RefereeReport {
     pub referee_cpu_us_per_decision: f64,
     /// Wall time per decision, end to end: request built, sent, answered, judged, events out.
     pub decision_round_trip_us: f64,
+    /// The part of the round trip from a request's flush to its reply's newline: the bot's
+    /// wake-up, its reading and answering, and the pipe back. The rest is the referee's.
+    pub bot_side_us_per_decision: f64,
     /// The bare baseline: one short line to a child process (`cat`) and back.
     pub pipe_round_trip_us: f64,
+    /// The baseline's own CPU time per round trip: what one write and one read of a line
+    /// cost the writing process (on a virtual machine, mostly waking the other side).
+    pub pipe_cpu_us_per_round_trip: f64,
 }
 
 /// CPU time this process has used so far (user + system, all threads).
@@ -121,7 +127,9 @@ fn own_cpu() -> std::time::Duration {
 }
 
 /// Plays `games` play-count games between two copies of an instant bot and measures the
-/// referee; then measures a bare pipe ping-pong with `cat` on the same machine.
+/// referee. The bare pipe baseline runs in slices between the games (2,000 round trips
+/// after each), so that both figures see the same machine: on a shared virtual machine the
+/// cost of waking a process swings by 3x within a minute.
 pub async fn referee(
     bot: &crate::bot::BotSpec,
     games: u32,
@@ -132,15 +140,22 @@ pub async fn referee(
         tc: TimeControl::parse("plays=10,play=10s,reaction=10s").expect("a valid time control"),
         ..GameConfig::default()
     };
+    let mut pipe =
+        PipeBaseline::start().map_err(|e| format!("cannot run the pipe baseline with cat: {e}"))?;
     let mut decisions = 0u64;
-    let cpu0 = own_cpu();
-    let start = Instant::now();
+    let mut bot_side_us = 0u64;
+    let mut cpu = std::time::Duration::ZERO;
+    let mut wall = std::time::Duration::ZERO;
     for i in 0..games.max(1) {
         let cfg = GameConfig {
             seed: seed + i as u64,
             ..cfg.clone()
         };
+        let cpu0 = own_cpu();
+        let start = Instant::now();
         let report = Referee::play(bot, bot, &cfg, |_, _| {}).await;
+        wall += start.elapsed();
+        cpu += own_cpu() - cpu0;
         if report.termination != crate::record::Termination::Normal {
             return Err(format!(
                 "benchmark game {i} did not finish normally: {}",
@@ -148,43 +163,88 @@ pub async fn referee(
             ));
         }
         decisions += report.bots.iter().map(|b| b.decisions as u64).sum::<u64>();
+        bot_side_us += report.bots.iter().map(|b| b.think_us).sum::<u64>();
+        pipe.run(2_000)
+            .map_err(|e| format!("the pipe baseline with cat failed: {e}"))?;
     }
-    let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    let cpu = (own_cpu() - cpu0).as_secs_f64();
-    let pipe = pipe_round_trip(20_000)
-        .map_err(|e| format!("cannot run the pipe baseline with cat: {e}"))?;
+    let seconds = wall.as_secs_f64().max(1e-9);
+    let per_decision = |total: f64| total / decisions.max(1) as f64;
     Ok(RefereeReport {
         games: games.max(1),
         decisions,
         seconds,
         decisions_per_second: decisions as f64 / seconds,
-        referee_cpu_us_per_decision: cpu * 1e6 / decisions.max(1) as f64,
-        decision_round_trip_us: seconds * 1e6 / decisions.max(1) as f64,
-        pipe_round_trip_us: pipe,
+        referee_cpu_us_per_decision: per_decision(cpu.as_secs_f64() * 1e6),
+        decision_round_trip_us: per_decision(seconds * 1e6),
+        bot_side_us_per_decision: per_decision(bot_side_us as f64),
+        pipe_round_trip_us: pipe.wall_us(),
+        pipe_cpu_us_per_round_trip: pipe.cpu_us(),
     })
 }
 
-/// Microseconds per round trip of a short line through `cat` over two pipes.
-fn pipe_round_trip(rounds: u32) -> std::io::Result<f64> {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("cat")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()?;
-    let mut to = child.stdin.take().expect("piped");
-    let mut from = BufReader::new(child.stdout.take().expect("piped"));
-    let line = b"{\"type\":\"ping\",\"id\":1}\n";
-    let mut back = String::new();
-    let start = Instant::now();
-    for _ in 0..rounds {
-        to.write_all(line)?;
-        to.flush()?;
-        back.clear();
-        from.read_line(&mut back)?;
+/// A short line sent through `cat` over two pipes and read back: the cheapest round trip
+/// two processes on this machine can make.
+struct PipeBaseline {
+    child: std::process::Child,
+    to: std::process::ChildStdin,
+    from: std::io::BufReader<std::process::ChildStdout>,
+    rounds: u64,
+    wall: std::time::Duration,
+    cpu: std::time::Duration,
+}
+
+impl PipeBaseline {
+    fn start() -> std::io::Result<PipeBaseline> {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        let to = child.stdin.take().expect("piped");
+        let from = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        Ok(PipeBaseline {
+            child,
+            to,
+            from,
+            rounds: 0,
+            wall: std::time::Duration::ZERO,
+            cpu: std::time::Duration::ZERO,
+        })
     }
-    let elapsed = start.elapsed();
-    drop(to);
-    let _ = child.wait();
-    Ok(elapsed.as_secs_f64() * 1e6 / rounds as f64)
+
+    fn run(&mut self, rounds: u32) -> std::io::Result<()> {
+        use std::io::{BufRead, Write};
+        let line = b"{\"type\":\"ping\",\"id\":1}\n";
+        let mut back = String::new();
+        let cpu0 = own_cpu();
+        let start = Instant::now();
+        for _ in 0..rounds {
+            self.to.write_all(line)?;
+            self.to.flush()?;
+            back.clear();
+            if self.from.read_line(&mut back)? == 0 {
+                return Err(std::io::Error::other("cat exited"));
+            }
+        }
+        self.wall += start.elapsed();
+        self.cpu += own_cpu() - cpu0;
+        self.rounds += rounds as u64;
+        Ok(())
+    }
+
+    fn wall_us(&self) -> f64 {
+        self.wall.as_secs_f64() * 1e6 / self.rounds.max(1) as f64
+    }
+
+    fn cpu_us(&self) -> f64 {
+        self.cpu.as_secs_f64() * 1e6 / self.rounds.max(1) as f64
+    }
+}
+
+impl Drop for PipeBaseline {
+    fn drop(&mut self) {
+        // Closing our end of its stdin ends `cat`; kill it anyway so it is always reaped.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -213,7 +213,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 ));
             }
             if target == BenchTarget::Referee {
-                let bot = bundled("zebra-random-bot")?;
+                let bot = bundled("zebra-instant-bot")?;
                 let runtime = runtime()?;
                 let r = interruptible(
                     &runtime,
@@ -221,8 +221,8 @@ fn run(command: Command) -> Result<(), Failure> {
                 )?
                 .map_err(Failure::Run)?;
                 let text = format!(
-                    "{} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision, bare pipe round trip {:.1} us",
-                    r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.pipe_round_trip_us
+                    "{} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)",
+                    r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip
                 );
                 print_report(json, &r, &text);
                 return Ok(());

@@ -128,6 +128,36 @@ fn bench_json_reports_rates() {
 
 const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
 const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
+const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_zebra-instant-bot");
+
+#[test]
+fn referee_bench_plays_instant_bots_and_reports_every_figure() {
+    let out = zebra(&["bench", "referee", "--games", "1", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    for key in [
+        "decisions_per_second",
+        "referee_cpu_us_per_decision",
+        "decision_round_trip_us",
+        "bot_side_us_per_decision",
+        "pipe_round_trip_us",
+        "pipe_cpu_us_per_round_trip",
+    ] {
+        assert!(v[key].as_f64().unwrap() > 0.0, "{key}: {v}");
+    }
+    assert!(v["decisions"].as_u64().unwrap() > 100, "{v}");
+}
+
+#[test]
+fn instant_bot_passes_the_protocol_checklist() {
+    let out = zebra(&["check-bot", INSTANT_BOT]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("no problems found"));
+}
 
 #[test]
 fn play_referees_the_bundled_bots_and_appends_a_verifiable_record() {

@@ -156,16 +156,24 @@ impl fmt::Debug for Formation {
     }
 }
 
-impl fmt::Display for Formation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[")?;
+impl Formation {
+    /// Writes `[Pd5,...]` (see [`Action::write_notation`]).
+    pub fn write_notation<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_char('[')?;
         for (i, (role, sq)) in self.iter().enumerate() {
             if i > 0 {
-                f.write_str(",")?;
+                out.write_char(',')?;
             }
-            write!(f, "{}{}", role.letter(), sq)?;
+            out.write_char(role.letter())?;
+            out.write_str(sq.name())?;
         }
-        f.write_str("]")
+        out.write_char(']')
+    }
+}
+
+impl fmt::Display for Formation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_notation(f)
     }
 }
 
@@ -226,27 +234,56 @@ pub enum Action {
     Decline,
 }
 
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Action {
+    /// Writes the action's notation with plain string pieces: no format machinery, since the
+    /// referee writes hundreds of actions into every request.
+    pub fn write_notation<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
         match *self {
-            Action::Formation(ref formation) => write!(f, "{formation}"),
-            Action::Motion { from, to } => write!(f, "{from}>{to}"),
-            Action::Enter { role, to } => write!(f, "@{}>{to}", role.letter()),
-            Action::Exit { from } => write!(f, "{from}>@"),
-            Action::Snap => f.write_str("snap"),
+            Action::Formation(ref formation) => formation.write_notation(out),
+            Action::Motion { from, to } => {
+                out.write_str(from.name())?;
+                out.write_char('>')?;
+                out.write_str(to.name())
+            }
+            Action::Enter { role, to } => {
+                out.write_char('@')?;
+                out.write_char(role.letter())?;
+                out.write_char('>')?;
+                out.write_str(to.name())
+            }
+            Action::Exit { from } => {
+                out.write_str(from.name())?;
+                out.write_str(">@")
+            }
+            Action::Snap => out.write_str("snap"),
             Action::Move { from, to, route } => {
-                write!(f, "{from}{to}")?;
+                out.write_str(from.name())?;
+                out.write_str(to.name())?;
                 if let Some(r) = route {
-                    write!(f, "/{}", r.letter())?;
+                    out.write_char('/')?;
+                    out.write_char(r.letter())?;
                 }
                 Ok(())
             }
-            Action::Throw { from, to } => write!(f, "{from}^{to}"),
-            Action::Pass => f.write_str("pass"),
-            Action::Timeout => f.write_str("timeout"),
-            Action::Accept(kind) => write!(f, "accept:{}", kind.code()),
-            Action::Decline => f.write_str("decline"),
+            Action::Throw { from, to } => {
+                out.write_str(from.name())?;
+                out.write_char('^')?;
+                out.write_str(to.name())
+            }
+            Action::Pass => out.write_str("pass"),
+            Action::Timeout => out.write_str("timeout"),
+            Action::Accept(kind) => {
+                out.write_str("accept:")?;
+                out.write_str(kind.code())
+            }
+            Action::Decline => out.write_str("decline"),
         }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_notation(f)
     }
 }
 
@@ -318,11 +355,16 @@ impl FromStr for Action {
     }
 }
 
-/// Actions travel as their notation (`"e4e5"`, `"[Pd5,...]"`): written straight into the
-/// output without an intermediate string.
+/// Actions travel as their notation (`"e4e5"`, `"[Pd5,...]"`), written into a buffer on the
+/// stack (the longest notation, a 16-piece formation, takes 65 bytes): no heap string and
+/// no format machinery per action.
 impl serde::Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        let mut buf = arrayvec::ArrayString::<96>::new();
+        match self.write_notation(&mut buf) {
+            Ok(()) => s.serialize_str(&buf),
+            Err(_) => s.collect_str(self),
+        }
     }
 }
 

@@ -408,7 +408,8 @@ impl Game {
 
     /// The game as a diagram that [`Game::from_diagram`] reads back.
     pub fn to_diagram(&self) -> String {
-        let mut s = String::new();
+        // Headers take ~300 bytes and the board 150-250: one allocation for the whole.
+        let mut s = String::with_capacity(640);
         let yn = |b: bool| if b { "yes" } else { "no" };
         let (phase, turn) = match self.phase {
             Phase::Formation(t) => ("formation", t),
@@ -470,15 +471,25 @@ impl Game {
             for file in 0..8u8 {
                 let sq = Square(rank * 8 + file);
                 let stack = self.board.stack_at(sq);
-                let tok: String = match (stack.len(), self.ball) {
-                    (0, Ball::Loose(b)) if b == sq => ".o".into(),
-                    (0, _) => ".".into(),
-                    (1, Ball::Carried(b)) if b == sq => format!("{}*", stack[0].char()),
-                    (1, Ball::Contested(b)) if b == sq => format!("{}o", stack[0].char()),
-                    (1, _) => stack[0].char().to_string(),
-                    (_, _) => format!("({})", stack.iter().map(|p| p.char()).collect::<String>()),
-                };
-                let _ = write!(s, " {tok}");
+                s.push(' ');
+                match (stack.len(), self.ball) {
+                    (0, Ball::Loose(b)) if b == sq => s.push_str(".o"),
+                    (0, _) => s.push('.'),
+                    (1, Ball::Carried(b)) if b == sq => {
+                        s.push(stack[0].char());
+                        s.push('*');
+                    }
+                    (1, Ball::Contested(b)) if b == sq => {
+                        s.push(stack[0].char());
+                        s.push('o');
+                    }
+                    (1, _) => s.push(stack[0].char()),
+                    (_, _) => {
+                        s.push('(');
+                        s.extend(stack.iter().map(|p| p.char()));
+                        s.push(')');
+                    }
+                }
             }
             s.push('\n');
         }

@@ -302,7 +302,7 @@ pub struct Square(pub(crate) u8);
 
 impl serde::Serialize for Square {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.name())
     }
 }
 
@@ -357,9 +357,25 @@ impl Square {
     }
 }
 
+/// Every square's name, by index: notation and JSON are written from here, never
+/// formatted (the referee writes thousands of squares per decision).
+const SQUARE_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
+impl Square {
+    /// The square's name, `"e4"`.
+    pub const fn name(self) -> &'static str {
+        SQUARE_NAMES[self.0 as usize]
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().number())
+        f.write_str(self.name())
     }
 }
 
@@ -483,6 +499,15 @@ mod tests {
         assert!("i1".parse::<Square>().is_err());
         assert!("a9".parse::<Square>().is_err());
         assert!("".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn square_names_are_file_letter_then_rank_number() {
+        for sq in Square::all() {
+            let spelled = format!("{}{}", sq.file().char(), sq.rank().number());
+            assert_eq!(sq.name(), spelled);
+            assert_eq!(spelled.parse::<Square>().unwrap(), sq);
+        }
     }
 
     #[test]
