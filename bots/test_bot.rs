@@ -10,6 +10,7 @@
 //! | `--crash-after N` | exits with code 3 once N requests are answered (0: right after `ready`) |
 //! | `--sleep-ms N` | sleeps N ms before each reply to a request |
 //! | `--sleep-after N` | ... but only for requests after the first N |
+//! | `--busy-ms N` | computes (spins on the CPU) N ms before each reply to a request, after the first `--sleep-after` |
 //! | `--garbage` | replies to requests with a line that is not JSON |
 //! | `--non-utf8` | replies with a JSON-shaped line holding bytes that are not UTF-8 |
 //! | `--long-line BYTES` | replies with one line of exactly BYTES bytes (then `\n`): a valid action padded with a `pad` field when BYTES allows |
@@ -50,7 +51,10 @@ struct Args {
     /// Sleep this long before each reply to a request.
     #[arg(long, value_name = "MS")]
     sleep_ms: Option<u64>,
-    /// Sleep only for requests after the first N.
+    /// Spin on the CPU this long before each reply to a request.
+    #[arg(long, value_name = "MS")]
+    busy_ms: Option<u64>,
+    /// Sleep (or spin) only for requests after the first N.
     #[arg(long, value_name = "N", default_value_t = 0)]
     sleep_after: u64,
     /// Reply with a line that is not JSON.
@@ -291,6 +295,15 @@ fn main() {
                 if let Some(ms) = args.sleep_ms {
                     if answered >= args.sleep_after {
                         sleep(Duration::from_millis(ms));
+                    }
+                }
+                if let Some(ms) = args.busy_ms {
+                    if answered >= args.sleep_after {
+                        let until = std::time::Instant::now() + Duration::from_millis(ms);
+                        let mut x = 0u64;
+                        while std::time::Instant::now() < until {
+                            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                        }
                     }
                 }
                 let action = if args.illegal {

@@ -283,7 +283,8 @@ pass snap {[%eval 0.3] other commands are ignored} *
         Entry::Action {
             action: "[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5]".parse().unwrap(),
             emt_ms: Some(1500),
-            clk_ms: None
+            clk_ms: None,
+            cpu_ms: None
         }
     );
     assert!(matches!(

@@ -250,6 +250,50 @@ fn a_slow_bot_times_out_and_its_late_replies_are_discarded() {
 }
 
 #[test]
+fn a_timeout_spent_sleeping_is_suspect_and_one_spent_computing_is_not() {
+    // Both bots overrun a 300 ms reaction clock by far: one asleep (no CPU), one spinning
+    // (CPU all the way). Only the first bot's timeouts look like the machine's fault.
+    let cfg = config("plays=1,play=300ms,reaction=300ms,grace=100ms");
+    let r = game(
+        spec("sleeper", TEST_BOT, &["--sleep-ms", "1500"]),
+        spec("spinner", TEST_BOT, &["--busy-ms", "1500"]),
+        &cfg,
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    let (sleeper, spinner) = (&r.bots[0], &r.bots[1]);
+    assert!(sleeper.timeouts >= 1, "{sleeper:?}");
+    assert_eq!(sleeper.suspect_timeouts, sleeper.timeouts, "{sleeper:?}");
+    assert!(spinner.timeouts >= 1, "{spinner:?}");
+    // A loaded CI machine may starve the spinner now and then (that is what "suspect"
+    // means), but not for every timeout of the game.
+    assert!(spinner.suspect_timeouts < spinner.timeouts, "{spinner:?}");
+    assert!(spinner.cpu_us >= 100_000, "{spinner:?}");
+    assert_eq!(
+        r.record.tags.get("WhiteSuspectTimeouts"),
+        Some(sleeper.suspect_timeouts.to_string().as_str())
+    );
+    assert_eq!(r.record.tags.get("BlackSuspectTimeouts"), None);
+}
+
+#[test]
+fn a_bot_with_time_odds_gets_its_own_reaction_clock() {
+    // Both bots take 700 ms per reply; only White's odds (3 s) make that fast enough.
+    let mut cfg = config("plays=1,play=400ms,reaction=400ms,grace=100ms");
+    cfg.odds[0] = zebra::referee::TimeOdds::parse("play=3s,reaction=3s").unwrap();
+    let r = game(
+        spec("patient", TEST_BOT, &["--sleep-ms", "700"]),
+        spec("hurried", TEST_BOT, &["--sleep-ms", "700"]),
+        &cfg,
+    );
+    assert_eq!(r.bots[0].timeouts, 0, "{:?}", r.bots[0]);
+    assert!(r.bots[1].timeouts >= 1, "{:?}", r.bots[1]);
+    assert_eq!(
+        r.record.tags.get("WhiteTimeControl"),
+        Some("plays=1,play=3s,reaction=3s,grace=100ms")
+    );
+}
+
+#[test]
 fn a_bot_that_never_flushes_never_completes_the_handshake() {
     let cfg = config("plays=1,play=500ms,reaction=300ms,grace=100ms");
     let r = game(

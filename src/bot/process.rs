@@ -97,6 +97,21 @@ impl BotProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // Zebra killed outright (kill -9, a crash) cannot kill the group itself: the kernel
+        // then kills the bot. Set between fork and exec; if Zebra died before the call took
+        // effect, the bot's parent is already someone else and it must not start.
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: only async-signal-safe calls (prctl, getppid) run in the forked child.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
+                    || libc::getppid() != parent
+                {
+                    return Err(std::io::Error::other("the referee is gone"));
+                }
+                Ok(())
+            });
+        }
         for (k, v) in &spec.env {
             cmd.env(k, v);
         }
@@ -148,6 +163,12 @@ impl BotProcess {
     /// The bot's process id (also its process group id).
     pub fn pid(&self) -> Option<i32> {
         self.pgid
+    }
+
+    /// The CPU time the bot's process (all its threads, not its children) has used so far,
+    /// from the kernel's accounting, in nanoseconds' resolution; `None` once it is gone.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        process_cpu_time(self.pgid?)
     }
 
     /// Queues a line; returns a receiver for the instant it was flushed, or `None` if the
@@ -225,6 +246,24 @@ impl BotProcess {
             }
         }
     }
+}
+
+/// CPU time (user + system) of a running process, read through its CPU-time clock.
+pub fn process_cpu_time(pid: i32) -> Option<Duration> {
+    let mut clock: libc::clockid_t = 0;
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: both calls only write into the values we pass; a dead pid yields an error.
+    unsafe {
+        if libc::clock_getcpuclockid(pid, &mut clock) != 0
+            || libc::clock_gettime(clock, &mut ts) != 0
+        {
+            return None;
+        }
+    }
+    Some(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 impl Drop for BotProcess {

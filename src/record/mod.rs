@@ -72,6 +72,9 @@ pub enum Entry {
         emt_ms: Option<u64>,
         /// The game clock left in the quarter after this decision, in milliseconds.
         clk_ms: Option<u64>,
+        /// The CPU time the bot's process spent on this decision (the kernel's accounting),
+        /// in milliseconds: far below `emt_ms` means the bot waited, or the machine was busy.
+        cpu_ms: Option<u64>,
     },
     /// A clock the referee saw expire, applied with [`Game::expire`].
     Expiry { clock: Clock },
@@ -84,6 +87,7 @@ impl Entry {
             action,
             emt_ms: None,
             clk_ms: None,
+            cpu_ms: None,
         }
     }
 
@@ -155,6 +159,23 @@ impl GameRecord {
             action,
             emt_ms,
             clk_ms,
+            cpu_ms: None,
+        });
+    }
+
+    /// [`GameRecord::push_action`] with the bot's CPU time for the decision.
+    pub fn push_timed_action(
+        &mut self,
+        action: Action,
+        emt_ms: Option<u64>,
+        clk_ms: Option<u64>,
+        cpu_ms: Option<u64>,
+    ) {
+        self.entries.push(Entry::Action {
+            action,
+            emt_ms,
+            clk_ms,
+            cpu_ms,
         });
     }
 

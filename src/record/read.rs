@@ -206,7 +206,7 @@ impl Reader {
         Ok(false)
     }
 
-    /// Applies the `[%emt]` and `[%clk]` commands of a comment to the entry before it;
+    /// Applies the `[%emt]`, `[%clk]` and `[%cpu]` commands of a comment to the entry before it;
     /// other commands and all other text are for people.
     fn comment_text(&mut self, n: usize, text: &str) -> Result<(), RecordError> {
         let mut rest = text;
@@ -224,7 +224,7 @@ impl Reader {
                 .split_once(char::is_whitespace)
                 .map(|(a, b)| (a, b.trim()))
                 .unwrap_or((command, ""));
-            if name != "emt" && name != "clk" {
+            if !matches!(name, "emt" | "clk" | "cpu") {
                 continue;
             }
             let ms = parse_time(value).ok_or_else(|| RecordError::BadCommand {
@@ -232,8 +232,17 @@ impl Reader {
                 command: command.to_string(),
             })?;
             match self.current.entries.last_mut() {
-                Some(Entry::Action { emt_ms, clk_ms, .. }) => {
-                    *(if name == "emt" { emt_ms } else { clk_ms }) = Some(ms);
+                Some(Entry::Action {
+                    emt_ms,
+                    clk_ms,
+                    cpu_ms,
+                    ..
+                }) => {
+                    *(match name {
+                        "emt" => emt_ms,
+                        "clk" => clk_ms,
+                        _ => cpu_ms,
+                    }) = Some(ms);
                 }
                 _ => {
                     return Err(RecordError::TimeWithoutAction {

@@ -43,8 +43,14 @@ pub fn write_game(rec: &GameRecord) -> Result<String, RecordError> {
                 error,
             })?;
         text.token(&entry.to_string());
-        if let Entry::Action { emt_ms, clk_ms, .. } = entry {
-            if let Some(times) = time_comment(*emt_ms, *clk_ms) {
+        if let Entry::Action {
+            emt_ms,
+            clk_ms,
+            cpu_ms,
+            ..
+        } = entry
+        {
+            if let Some(times) = time_comment(*emt_ms, *clk_ms, *cpu_ms) {
                 text.token(&times);
             }
         }
@@ -101,11 +107,12 @@ fn escape(value: &str) -> String {
     s
 }
 
-/// `{[%emt 0.532] [%clk 0:09:58]}`, or as much of it as is known.
-fn time_comment(emt_ms: Option<u64>, clk_ms: Option<u64>) -> Option<String> {
+/// `{[%emt 0.532] [%clk 0:09:58] [%cpu 0.511]}`, or as much of it as is known.
+fn time_comment(emt_ms: Option<u64>, clk_ms: Option<u64>, cpu_ms: Option<u64>) -> Option<String> {
     let parts: Vec<String> = [
         emt_ms.map(|ms| format!("[%emt {}]", format_emt(ms))),
         clk_ms.map(|ms| format!("[%clk {}]", format_clk(ms))),
+        cpu_ms.map(|ms| format!("[%cpu {}]", format_emt(ms))),
     ]
     .into_iter()
     .flatten()
@@ -157,11 +164,15 @@ mod tests {
 
     #[test]
     fn time_comment_forms() {
-        assert_eq!(time_comment(None, None), None);
-        assert_eq!(time_comment(Some(532), None).unwrap(), "{[%emt 0.532]}");
+        assert_eq!(time_comment(None, None, None), None);
+        assert_eq!(time_comment(Some(532), None, None).unwrap(), "{[%emt 0.532]}");
         assert_eq!(
-            time_comment(Some(1), Some(598_000)).unwrap(),
+            time_comment(Some(1), Some(598_000), None).unwrap(),
             "{[%emt 0.001] [%clk 0:09:58]}"
+        );
+        assert_eq!(
+            time_comment(Some(1_200), Some(4_000), Some(15)).unwrap(),
+            "{[%emt 1.200] [%clk 0:00:04] [%cpu 0.015]}"
         );
     }
 

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::rules::{Clock, Game, Phase, QuarterLength, Settings};
+use crate::rules::{Clock, Game, Phase, QuarterLength, Settings, Side};
 
 /// How quarters end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +40,8 @@ pub enum TimeControlError {
     Zero(&'static str),
     #[error("give either quarter=DURATION or plays=N, not both")]
     BothQuarterKinds,
+    #[error("unknown time odds item '{0}': use play=DURATION and/or reaction=DURATION")]
+    UnknownOdds(String),
 }
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
@@ -181,6 +183,58 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// Time odds for one bot: its own play clock (when it has the ball) and reaction clock
+/// (each of its decisions that the reaction clock bounds), in place of the time control's.
+/// The game clock stays common: both teams play the same quarters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeOdds {
+    pub play: Option<Duration>,
+    pub reaction: Option<Duration>,
+}
+
+impl TimeOdds {
+    /// Reads `play=2s,reaction=500ms` (either item may be left out).
+    pub fn parse(text: &str) -> Result<TimeOdds, TimeControlError> {
+        let mut odds = TimeOdds::default();
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            match item.split_once('=').map(|(k, v)| (k.trim(), v)) {
+                Some(("play", v)) => odds.play = Some(positive(parse_duration(v)?, "play")?),
+                Some(("reaction", v)) => {
+                    odds.reaction = Some(positive(parse_duration(v)?, "reaction")?)
+                }
+                _ => return Err(TimeControlError::UnknownOdds(item.to_string())),
+            }
+        }
+        Ok(odds)
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.play.is_none() && self.reaction.is_none()
+    }
+
+    /// The time control this bot plays under.
+    pub fn apply_to(&self, tc: TimeControl) -> TimeControl {
+        TimeControl {
+            play: self.play.unwrap_or(tc.play),
+            reaction: self.reaction.unwrap_or(tc.reaction),
+            ..tc
+        }
+    }
+}
+
+impl fmt::Display for TimeOdds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let items: Vec<String> = [
+            self.play.map(|d| format!("play={}", fmt_duration(d))),
+            self.reaction.map(|d| format!("reaction={}", fmt_duration(d))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        f.write_str(&items.join(","))
+    }
+}
+
 /// What one decision may take and which clocks it spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -198,6 +252,8 @@ pub struct Budget {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clocks {
     pub tc: TimeControl,
+    /// Each side's clocks after its time odds (index: [`Side::index`]).
+    pub sides: [TimeControl; 2],
     /// Left in this quarter (timed quarters only).
     pub game_left: Option<Duration>,
     /// Left for the offense to snap in this play.
@@ -206,27 +262,39 @@ pub struct Clocks {
 
 impl Clocks {
     pub fn new(tc: TimeControl) -> Clocks {
+        Clocks::with_odds(tc, [TimeOdds::default(); 2])
+    }
+
+    /// Clocks where each side may have its own play and reaction clocks.
+    pub fn with_odds(tc: TimeControl, odds: [TimeOdds; 2]) -> Clocks {
         Clocks {
             tc,
+            sides: [odds[0].apply_to(tc), odds[1].apply_to(tc)],
             game_left: match tc.quarter {
                 QuarterMode::Timed(q) => Some(q),
                 QuarterMode::Plays(_) => None,
             },
-            play_left: tc.play,
+            // White has the first possession (R1).
+            play_left: odds[0].apply_to(tc).play,
         }
     }
 
-    /// A new play: the play clock starts again (6.3).
-    pub fn new_play(&mut self) {
-        self.play_left = self.tc.play;
+    /// The reaction clock of `side`'s decisions.
+    pub fn reaction_for(&self, side: Side) -> Duration {
+        self.sides[side.index()].reaction
+    }
+
+    /// A new play: the play clock of the team with the ball starts again (6.3).
+    pub fn new_play(&mut self, offense: Side) {
+        self.play_left = self.sides[offense.index()].play;
     }
 
     /// A new quarter: the game clock starts full.
-    pub fn new_quarter(&mut self) {
+    pub fn new_quarter(&mut self, offense: Side) {
         if let QuarterMode::Timed(q) = self.tc.quarter {
             self.game_left = Some(q);
         }
-        self.new_play();
+        self.new_play(offense);
     }
 
     /// The budget of the decision the game asks for now.
@@ -239,7 +307,7 @@ impl Clocks {
             Phase::Formation(side) if side == game.offense() => self.pre_snap(game_runs),
             Phase::Motion => self.pre_snap(game_runs),
             _ => Budget {
-                limit: self.tc.reaction,
+                limit: self.reaction_for(game.to_move().unwrap_or(game.defense())),
                 expires: Clock::Reaction,
                 play_clock: false,
                 game_clock: game_runs
@@ -358,7 +426,7 @@ mod tests {
         );
         // The next decision of the same play has what is left of the play clock.
         assert_eq!(clocks.budget(&g).limit, MS(6000));
-        clocks.new_play();
+        clocks.new_play(Side::White);
         assert_eq!(clocks.budget(&g).limit, MS(10_000));
     }
 

@@ -27,7 +27,7 @@ use crate::protocol::{
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Action, Clock, Event, Game, GameResult, Side};
 
-pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError};
+pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
 use transcript::Transcript;
 
 /// Everything about one game that is not the bots.
@@ -47,6 +47,9 @@ pub struct GameConfig {
     pub round: String,
     /// Where to write the protocol transcript, if anywhere.
     pub transcript: Option<PathBuf>,
+    /// Each side's own play and reaction clocks, if it plays with time odds
+    /// (index: [`Side::index`]).
+    pub odds: [TimeOdds; 2],
 }
 
 impl Default for GameConfig {
@@ -62,6 +65,7 @@ impl Default for GameConfig {
             site: "?".to_string(),
             round: "1".to_string(),
             transcript: None,
+            odds: [TimeOdds::default(); 2],
         }
     }
 }
@@ -88,6 +92,12 @@ pub struct BotReport {
     pub noise: u32,
     /// Total time from each request's flush to its reply, in microseconds.
     pub think_us: u64,
+    /// Total CPU time the bot's process spent on its decisions (kernel accounting), in
+    /// microseconds.
+    pub cpu_us: u64,
+    /// Timeouts during which the bot used less than half the wall time in CPU: the bot was
+    /// waiting, or the machine was too busy to run it. Worth a look before blaming the bot.
+    pub suspect_timeouts: u32,
     pub exit: Option<ExitInfo>,
 }
 
@@ -129,6 +139,8 @@ pub struct Referee<'a> {
     start: Instant,
     /// Lines posted for each bot, sent with its next message.
     outbox: [String; 2],
+    /// The CPU time the bot spent on the last request, when the kernel could tell.
+    last_cpu: Option<Duration>,
 }
 
 /// The end of a game before the engine's end: who is to blame and why.
@@ -171,6 +183,12 @@ impl<'a> Referee<'a> {
         ] {
             record.tags.set(k, v);
         }
+        for (side, odds) in Side::ALL.into_iter().zip(cfg.odds) {
+            if !odds.is_none() {
+                let tag = format!("{}TimeControl", capitalized(side));
+                record.tags.set(tag, odds.apply_to(cfg.tc).to_string());
+            }
+        }
         let seat = |side, spec: &BotSpec| Seat {
             side,
             spec: spec.clone(),
@@ -193,13 +211,14 @@ impl<'a> Referee<'a> {
         let mut referee = Referee {
             cfg,
             game: Game::new(settings),
-            clocks: Clocks::new(cfg.tc),
+            clocks: Clocks::with_odds(cfg.tc, cfg.odds),
             record,
             seats: [seat(Side::White, white), seat(Side::Black, black)],
             next_id: 1,
             transcript,
             start: Instant::now(),
             outbox: [String::new(), String::new()],
+            last_cpu: None,
         };
         let forfeit = referee.run(watch).await;
         referee.finish(forfeit).await
@@ -234,10 +253,11 @@ impl<'a> Referee<'a> {
                                 } else {
                                     Duration::ZERO
                                 });
-                                self.record.push_action(
+                                self.record.push_timed_action(
                                     action,
                                     Some(elapsed.as_millis() as u64),
                                     Some(clk.as_millis() as u64),
+                                    self.last_cpu.map(|c| c.as_millis() as u64),
                                 );
                             }
                             None => self.record.push_action(action, None, None),
@@ -267,8 +287,21 @@ impl<'a> Referee<'a> {
                     Err(f) => return Some(f),
                 },
                 Reply::Timeout { elapsed } => {
-                    self.seat(side).report.timeouts += 1;
-                    tracing::info!("{side} timed out after {} ms", elapsed.as_millis());
+                    let cpu = self.last_cpu;
+                    let report = &mut self.seat(side).report;
+                    report.timeouts += 1;
+                    // CPU far below wall time: the bot was not computing (blocked, or
+                    // starved by a busy machine), so the timeout may not be its own doing.
+                    let suspect = cpu.is_some_and(|c| c * 2 < elapsed);
+                    if suspect {
+                        report.suspect_timeouts += 1;
+                    }
+                    tracing::info!(
+                        "{side} timed out after {} ms (CPU {}){}",
+                        elapsed.as_millis(),
+                        cpu.map_or("unknown".to_string(), |c| format!("{} ms", c.as_millis())),
+                        if suspect { ", suspect" } else { "" }
+                    );
                     match self.expire(budget.expires) {
                         Ok(events) => (
                             events,
@@ -281,9 +314,11 @@ impl<'a> Referee<'a> {
                     }
                 }
             };
+            let cpu_us = self.last_cpu.map_or(0, |c| c.as_micros() as u64);
             let report = &mut self.seat(side).report;
             report.decisions += 1;
             report.think_us += elapsed.as_micros() as u64;
+            report.cpu_us += cpu_us;
             self.post(
                 side,
                 &ToBot::Result {
@@ -345,8 +380,9 @@ impl<'a> Referee<'a> {
                 });
             }
         }
-        let tc = self.cfg.tc;
         for side in Side::ALL {
+            // A bot with time odds is told its own clocks.
+            let tc = self.clocks.sides[side.index()];
             let opponent = self.seats[side.other().index()].report.name.clone();
             let options = self.seats[side.index()].spec.options.clone();
             self.send(
@@ -435,6 +471,14 @@ impl<'a> Referee<'a> {
 
     /// Sends the request for the current decision and waits for the answer.
     async fn ask(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
+        let cpu = |r: &Self| r.seats[side.index()].bot.as_ref()?.cpu_time();
+        let before = cpu(self);
+        let reply = self.ask_bot(side, id, budget).await;
+        self.last_cpu = before.zip(cpu(self)).map(|(a, b)| b.saturating_sub(a));
+        reply
+    }
+
+    async fn ask_bot(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
         let request = request(&self.game, id, &self.clocks, budget);
         let Some(flushed) = self.send(side, &request) else {
             return Reply::Gone {
@@ -577,8 +621,8 @@ impl<'a> Referee<'a> {
     fn follow_clocks(&mut self, events: &[Event]) {
         for e in events {
             match e {
-                Event::PeriodEnd { .. } => self.clocks.new_quarter(),
-                Event::NextPlay { .. } => self.clocks.new_play(),
+                Event::PeriodEnd { .. } => self.clocks.new_quarter(self.game.offense()),
+                Event::NextPlay { .. } => self.clocks.new_play(self.game.offense()),
                 _ => {}
             }
         }
@@ -659,6 +703,13 @@ impl<'a> Referee<'a> {
             ),
         };
         self.record.finish(&self.game, termination, result);
+        for seat in &self.seats {
+            if seat.report.suspect_timeouts > 0 {
+                let tag = format!("{}SuspectTimeouts", capitalized(seat.side));
+                let value = seat.report.suspect_timeouts.to_string();
+                self.record.tags.set(tag, value);
+            }
+        }
         if termination != Termination::Normal {
             self.record.tags.set("TerminationReason", reason.clone());
         }
@@ -736,7 +787,7 @@ pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot 
         },
         reaction: ClockMsg {
             owner: decision.side.to_string(),
-            remaining_ms: ms(clocks.tc.reaction),
+            remaining_ms: ms(clocks.reaction_for(decision.side)),
             running: budget.expires == Clock::Reaction,
         },
     };
@@ -753,6 +804,14 @@ pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot 
 
 async fn shutdown(bot: Option<BotProcess>, grace: Duration) -> Option<ExitInfo> {
     Some(bot?.shutdown(grace).await)
+}
+
+/// `White` or `Black`, for tag names.
+fn capitalized(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
 }
 
 /// The first 120 characters of a bot's line, for logs and reasons.
