@@ -53,6 +53,10 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Play a series of games between two or more bots: pairs with the same seed and sides
+    /// swapped, several games at once, statistics with Elo, LOS, pentanomial counts and an
+    /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
+    Match(MatchArgs),
     /// Check a bot against the protocol: handshake, every kind of decision as White and as
     /// Black, ping, game end and quit; every problem in plain words.
     CheckBot {
@@ -117,6 +121,70 @@ pub enum Command {
         #[arg(long, default_value_t = 20)]
         rounds: u32,
     },
+}
+
+/// `zebra match`: the series' flags, raw (validated in `main`).
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    /// A bot, NAME=COMMAND (program and arguments split on spaces; repeatable). Default: the
+    /// bundled greedy and random bots.
+    #[arg(long = "bot", value_name = "NAME=COMMAND")]
+    pub bots: Vec<String>,
+    /// A TOML (or .json) file naming bots: command, args, dir, env, options, time odds.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// round-robin (every bot against every other; two bots: a head-to-head match) or
+    /// gauntlet (the first bot against each of the others).
+    #[arg(long, default_value = "round-robin")]
+    pub format: String,
+    /// Games per encounter (two bots: the whole match); even, since games come in pairs.
+    #[arg(long, default_value_t = 20)]
+    pub games: u32,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Time control, as for `zebra play`.
+    #[arg(long, default_value = "plays=10,play=5s,reaction=1s")]
+    pub tc: String,
+    /// Seed of the first pair; pair k of every encounter plays seed + k - 1.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop early on a sequential probability ratio test: elo0=0,elo1=10,alpha=0.05,beta=0.05
+    /// (two bots only; H1: the first bot is stronger by elo1).
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
+    pub sprt: Option<String>,
+    /// Invalid or illegal replies a bot may send before it forfeits a game.
+    #[arg(long, default_value_t = 3)]
+    pub max_illegal: u32,
+    /// The directory for this series: series.json (for --resume), games.pgn, events.jsonl.
+    /// Default: a new zebra-series-<date>-<time> directory here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Append every game here instead of DIR/games.pgn.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// The JSON-lines event stream, instead of DIR/events.jsonl.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+    /// Keep every game's protocol transcript and the bots' stderr in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// Keep transcripts only of games that ended by forfeit or had a timeout or an illegal
+    /// reply (in --log-dir, default DIR/logs).
+    #[arg(long)]
+    pub log_failures: bool,
+    /// The PGN Event tag.
+    #[arg(long, default_value = "Zebra match")]
+    pub event: String,
+    /// Continue the series saved in DIR: play exactly the games its PGN lacks.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event"])]
+    pub resume: Option<PathBuf>,
+    /// Print the final summary as one JSON object (progress stays on stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// No per-game lines.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// What `zebra bench` measures.

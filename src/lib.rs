@@ -10,6 +10,7 @@
 //! - [`bot`]: bot processes (process groups, stdio tasks, kill and reap)
 //! - [`referee`]: one refereed game: clocks, misbehaviour policy, transcripts, check-bot
 //! - [`record`]: PGN-style game records: writer, reader, verifier
+//! - [`series`]: match series and tournaments: schedule, statistics, SPRT, resume
 //! - [`botkit`]: a small client for bots written in Rust on the engine
 //! - [`bench`]: the benchmarks behind `zebra bench`
 //! - [`cli`]: the command line (raw flags; `main` validates and runs them)
@@ -22,3 +23,4 @@ pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod rules;
+pub mod series;

@@ -25,6 +25,8 @@ use zebra::record::{verify_text, write_game, Termination};
 use zebra::referee::check::{check_bot, CheckLimits};
 use zebra::referee::{GameConfig, Referee, TimeControl};
 use zebra::rules::{Event, Game, Settings, Side};
+use zebra::series::setup::{prepare, SetupError};
+use zebra::series::{RunOptions, SeriesEnd, Summary};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -40,6 +42,12 @@ fn main() -> ExitCode {
         }
         Err(Failure::Forfeit) => ExitCode::from(3),
         Err(Failure::BotProblems) => ExitCode::from(4),
+        Err(Failure::Series(end)) => ExitCode::from(match end {
+            SeriesEnd::H0Accepted => 5,
+            SeriesEnd::Inconclusive => 6,
+            SeriesEnd::Interrupted => 130,
+            SeriesEnd::Completed | SeriesEnd::H1Accepted => 0,
+        }),
         Err(Failure::Interrupted) => {
             eprintln!("zebra: interrupted; every bot was stopped");
             ExitCode::from(130)
@@ -56,6 +64,8 @@ enum Failure {
     BotProblems,
     /// The user interrupted the work; every bot was stopped.
     Interrupted,
+    /// A series ended in a way scripts branch on (already reported).
+    Series(SeriesEnd),
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -122,6 +132,7 @@ fn run(command: Command) -> Result<(), Failure> {
             play(&white, &black, &cfg, pgn.as_deref(), quiet)
         }
         Command::Verify { file } => verify(&file),
+        Command::Match(args) => match_series(&args),
         Command::CheckBot {
             command,
             decision_ms,
@@ -517,6 +528,77 @@ fn interruptible<T>(
             _ = term.recv() => Err(Failure::Interrupted),
         }
     })
+}
+
+/// `zebra match`: sets the series up (or reads it back), plays it, prints the summary.
+fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
+    if args.concurrency == Some(0) {
+        return Err(Failure::Usage("--concurrency must be at least 1".into()));
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+    let bundled = exe.parent().unwrap_or(Path::new("."));
+    let prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
+        SetupError::Disk(e) => Failure::Run(e.to_string()),
+        other => Failure::Usage(other.to_string()),
+    })?;
+    let config = &prepared.config;
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let progress = zebra::series::progress::Progress::choose(args.quiet, args.json);
+    progress.note(&format!(
+        "series in {} ({} bots, {} games per encounter, {concurrency} at once{}); resume with 'zebra match --resume {}'",
+        prepared.dir.display(),
+        config.bots.len(),
+        config.rounds * 2,
+        if prepared.resumed {
+            format!(", {} games already played", prepared.done.len())
+        } else {
+            String::new()
+        },
+        prepared.dir.display()
+    ));
+    // Several game tasks at once: two worker threads keep a busy game from delaying the
+    // reader that timestamps another game's replies.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+    let outcome = runtime
+        .block_on(zebra::series::run(
+            config,
+            prepared.done,
+            RunOptions {
+                concurrency,
+                progress,
+            },
+        ))
+        .map_err(|e| Failure::Run(e.to_string()))?;
+    let summary = Summary::of(config, &outcome);
+    if args.json {
+        out!(
+            "{}",
+            serde_json::to_string(&summary).expect("a summary serializes")
+        );
+    } else {
+        out!("{}", summary.text(&outcome.standings).trim_end());
+    }
+    match outcome.end {
+        SeriesEnd::Completed | SeriesEnd::H1Accepted => Ok(()),
+        end => Err(Failure::Series(end)),
+    }
+}
+
+/// `20261122-041628` (UTC), for default directory names.
+fn timestamp() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (h, m, s) = ((secs / 3600) % 24, (secs / 60) % 60, secs % 60);
+    let (year, month, day) = zebra::record::time::civil_date(secs);
+    format!("{year:04}{month:02}{day:02}-{h:02}{m:02}{s:02}")
 }
 
 /// Replays every game of a record file through the engine.

@@ -1392,8 +1392,8 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
         }
         for e in &events {
             match e {
-                Event::PeriodEnd { .. } => clocks.new_quarter(),
-                Event::NextPlay { .. } => clocks.new_play(),
+                Event::PeriodEnd { .. } => clocks.new_quarter(game.offense()),
+                Event::NextPlay { .. } => clocks.new_play(game.offense()),
                 _ => {}
             }
             cov.events.insert(event_name(e));

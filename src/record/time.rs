@@ -104,3 +104,31 @@ mod tests {
         assert_eq!(parse_time("18446744073709551615"), None);
     }
 }
+
+/// The UTC calendar date (year, month, day) of a Unix time in seconds.
+pub fn civil_date(unix_secs: u64) -> (i64, u32, u32) {
+    let days = (unix_secs / 86_400) as i64;
+    // Civil-from-days (proleptic Gregorian), after Howard Hinnant's public-domain algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m as u32, d as u32)
+}
+
+#[cfg(test)]
+mod civil_date_tests {
+    #[test]
+    fn known_dates() {
+        assert_eq!(super::civil_date(0), (1970, 1, 1));
+        // 2026-11-22 04:16:28 UTC.
+        assert_eq!(super::civil_date(1_795_320_988), (2026, 11, 22));
+        // A leap day.
+        assert_eq!(super::civil_date(951_782_400), (2000, 2, 29));
+    }
+}

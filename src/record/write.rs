@@ -165,7 +165,10 @@ mod tests {
     #[test]
     fn time_comment_forms() {
         assert_eq!(time_comment(None, None, None), None);
-        assert_eq!(time_comment(Some(532), None, None).unwrap(), "{[%emt 0.532]}");
+        assert_eq!(
+            time_comment(Some(532), None, None).unwrap(),
+            "{[%emt 0.532]}"
+        );
         assert_eq!(
             time_comment(Some(1), Some(598_000), None).unwrap(),
             "{[%emt 0.001] [%clk 0:09:58]}"

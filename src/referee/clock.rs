@@ -226,7 +226,8 @@ impl fmt::Display for TimeOdds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let items: Vec<String> = [
             self.play.map(|d| format!("play={}", fmt_duration(d))),
-            self.reaction.map(|d| format!("reaction={}", fmt_duration(d))),
+            self.reaction
+                .map(|d| format!("reaction={}", fmt_duration(d))),
         ]
         .into_iter()
         .flatten()

@@ -114,7 +114,10 @@ mod tests {
         for pair in f.chunks(2) {
             assert_eq!(pair[0].seed, pair[1].seed);
             assert_eq!(pair[0].pair, pair[1].pair);
-            assert_eq!((pair[0].white, pair[0].black), (pair[1].black, pair[1].white));
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
             assert_eq!((pair[0].leg, pair[1].leg), (1, 2));
         }
         let seeds: Vec<u64> = f.iter().map(|g| g.seed).collect();

@@ -1,0 +1,321 @@
+//! The bots of a series and the settings it runs under, from the command line or a config
+//! file (TOML or JSON), validated once; and the same settings saved next to the games, so
+//! that `--resume DIR` continues exactly the series that was started.
+//!
+//! A config file names each bot:
+//!
+//! ```toml
+//! [[bot]]
+//! name = "greedy"
+//! command = "target/release/zebra-greedy-bot"   # the program
+//! args = ["--name", "greedy"]                   # optional
+//! dir = "."                                     # optional working directory
+//! env = { RUST_LOG = "info" }                   # optional environment
+//! options = { depth = 2 }                       # optional option values (sent in game_start)
+//! time = "play=2s,reaction=500ms"               # optional time odds
+//! ```
+//!
+//! The JSON form is the same structure: `{"bot": [{"name": ..., "command": ...}]}`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bot::BotSpec;
+use crate::referee::{TimeControl, TimeOdds};
+
+use super::schedule::Format;
+use super::stats::SprtParams;
+
+/// One bot as a config file or `--bot NAME=CMD` names it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotEntry {
+    pub name: String,
+    /// The program to run.
+    pub command: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Working directory of the bot's process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// Option values sent in `game_start`.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// Time odds: `play=2s,reaction=500ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+}
+
+/// A config file's contents.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    bot: Vec<BotEntry>,
+}
+
+/// What is wrong with the bots or settings of a series.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("config file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error(
+        "--bot '{0}': write it as NAME=COMMAND, e.g. --bot greedy=target/release/zebra-greedy-bot"
+    )]
+    BadBotFlag(String),
+    #[error("bot '{name}' has an empty command: give the program to run")]
+    EmptyCommand { name: String },
+    #[error("a bot has an empty name: every bot needs a name for the records")]
+    EmptyName,
+    #[error("two bots are named '{0}': names must be unique (they label records and statistics)")]
+    DuplicateName(String),
+    #[error("bot '{name}': time odds: {source}")]
+    Odds {
+        name: String,
+        source: crate::referee::TimeControlError,
+    },
+    #[error("a series needs at least two bots; got {0} (use --bot NAME=COMMAND or --config FILE)")]
+    TooFewBots(usize),
+}
+
+impl BotEntry {
+    /// `NAME=COMMAND`, the command split on whitespace (program, then arguments).
+    pub fn from_flag(flag: &str) -> Result<BotEntry, ConfigError> {
+        let (name, command) = flag
+            .split_once('=')
+            .ok_or_else(|| ConfigError::BadBotFlag(flag.to_string()))?;
+        let mut words = command.split_whitespace();
+        let program = words
+            .next()
+            .ok_or_else(|| ConfigError::BadBotFlag(flag.to_string()))?;
+        Ok(BotEntry {
+            name: name.trim().to_string(),
+            command: program.to_string(),
+            args: words.map(str::to_string).collect(),
+            dir: None,
+            env: BTreeMap::new(),
+            options: serde_json::Map::new(),
+            time: None,
+        })
+    }
+
+    /// The time odds this bot plays with (none when not set).
+    pub fn odds(&self) -> Result<TimeOdds, ConfigError> {
+        match &self.time {
+            None => Ok(TimeOdds::default()),
+            Some(text) => TimeOdds::parse(text).map_err(|source| ConfigError::Odds {
+                name: self.name.clone(),
+                source,
+            }),
+        }
+    }
+
+    /// How to start this bot.
+    pub fn spec(&self) -> BotSpec {
+        BotSpec {
+            name: self.name.clone(),
+            program: PathBuf::from(&self.command),
+            args: self.args.clone(),
+            dir: self.dir.clone(),
+            env: self
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            options: self.options.clone(),
+        }
+    }
+}
+
+/// Reads the bots of a config file: TOML, or JSON when the name ends in `.json`.
+pub fn read_config(path: &Path) -> Result<Vec<BotEntry>, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let parse_error = |message: String| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message,
+    };
+    let file: ConfigFile = if path.extension().is_some_and(|e| e == "json") {
+        serde_json::from_str(&text).map_err(|e| parse_error(e.to_string()))?
+    } else {
+        toml::from_str(&text).map_err(|e| parse_error(e.to_string().trim().replace('\n', " ")))?
+    };
+    if file.bot.is_empty() {
+        return Err(parse_error(
+            "it names no bots: add [[bot]] tables with name and command".to_string(),
+        ));
+    }
+    Ok(file.bot)
+}
+
+/// Checks the bots of a series: at least two, unique non-empty names, commands, odds.
+pub fn validate_bots(bots: &[BotEntry]) -> Result<(), ConfigError> {
+    if bots.len() < 2 {
+        return Err(ConfigError::TooFewBots(bots.len()));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for bot in bots {
+        if bot.name.trim().is_empty() {
+            return Err(ConfigError::EmptyName);
+        }
+        if bot.command.trim().is_empty() {
+            return Err(ConfigError::EmptyCommand {
+                name: bot.name.clone(),
+            });
+        }
+        if !seen.insert(bot.name.as_str()) {
+            return Err(ConfigError::DuplicateName(bot.name.clone()));
+        }
+        bot.odds()?;
+    }
+    Ok(())
+}
+
+/// Everything that decides which games a series plays and how: saved as `series.json` in
+/// the output directory and read back by `--resume`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeriesConfig {
+    /// The format of this file.
+    pub version: u32,
+    pub format: Format,
+    pub bots: Vec<BotEntry>,
+    /// Pairs per encounter.
+    pub rounds: u32,
+    pub seed: u64,
+    /// The time control in its canonical form.
+    pub tc: String,
+    pub max_illegal: u32,
+    pub sprt: Option<SprtParams>,
+    /// The PGN file every game is appended to.
+    pub pgn: PathBuf,
+    /// The JSON-lines event stream, if any.
+    pub events: Option<PathBuf>,
+    /// Where transcripts go, if anywhere, and whether only failed games keep theirs.
+    pub log_dir: Option<PathBuf>,
+    pub log_failures: bool,
+    /// The PGN Event tag.
+    pub event: String,
+}
+
+/// The version of `series.json` this build writes and reads.
+pub const SERIES_FILE_VERSION: u32 = 1;
+
+impl SeriesConfig {
+    pub fn time_control(&self) -> TimeControl {
+        TimeControl::parse(&self.tc).expect("validated when the series was set up")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("zebra-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn toml_and_json_name_the_same_bots() {
+        let toml = write(
+            "bots.toml",
+            r#"
+[[bot]]
+name = "greedy"
+command = "bin/greedy"
+args = ["--name", "g"]
+dir = "/tmp"
+env = { RUST_LOG = "info" }
+options = { depth = 2 }
+time = "play=2s,reaction=500ms"
+
+[[bot]]
+name = "random"
+command = "bin/random"
+"#,
+        );
+        let json = write(
+            "bots.json",
+            r#"{"bot": [
+                {"name": "greedy", "command": "bin/greedy", "args": ["--name", "g"],
+                 "dir": "/tmp", "env": {"RUST_LOG": "info"}, "options": {"depth": 2},
+                 "time": "play=2s,reaction=500ms"},
+                {"name": "random", "command": "bin/random"}]}"#,
+        );
+        let a = read_config(&toml).unwrap();
+        assert_eq!(a, read_config(&json).unwrap());
+        validate_bots(&a).unwrap();
+        let spec = a[0].spec();
+        assert_eq!(spec.args, ["--name", "g"]);
+        assert_eq!(spec.env, [("RUST_LOG".to_string(), "info".to_string())]);
+        assert_eq!(spec.options["depth"], 2);
+        let odds = a[0].odds().unwrap();
+        assert_eq!(odds.reaction, Some(std::time::Duration::from_millis(500)));
+        assert!(a[1].odds().unwrap().is_none());
+    }
+
+    #[test]
+    fn bad_config_files_name_the_problem() {
+        let unknown = write(
+            "unknown.toml",
+            "[[bot]]\nname = \"a\"\ncommand = \"x\"\ncolour = 1\n",
+        );
+        let err = read_config(&unknown).unwrap_err().to_string();
+        assert!(
+            err.contains("unknown.toml") && err.contains("colour"),
+            "{err}"
+        );
+        let empty = write("empty.toml", "");
+        assert!(read_config(&empty)
+            .unwrap_err()
+            .to_string()
+            .contains("names no bots"));
+        let missing = std::env::temp_dir().join("zebra-no-such-config.toml");
+        assert!(read_config(&missing)
+            .unwrap_err()
+            .to_string()
+            .contains("cannot read"));
+    }
+
+    #[test]
+    fn bot_flags_and_validation() {
+        let a = BotEntry::from_flag("greedy=bin/greedy --depth 3").unwrap();
+        assert_eq!(
+            (a.name.as_str(), a.command.as_str()),
+            ("greedy", "bin/greedy")
+        );
+        assert_eq!(a.args, ["--depth", "3"]);
+        assert!(BotEntry::from_flag("no-equals").is_err());
+        assert!(BotEntry::from_flag("name=").is_err());
+        let b = BotEntry::from_flag("greedy=bin/other").unwrap();
+        assert!(matches!(
+            validate_bots(&[a.clone(), b]),
+            Err(ConfigError::DuplicateName(_))
+        ));
+        assert!(matches!(
+            validate_bots(std::slice::from_ref(&a)),
+            Err(ConfigError::TooFewBots(1))
+        ));
+        let mut odd = BotEntry::from_flag("odd=bin/odd").unwrap();
+        odd.time = Some("quarter=3s".to_string());
+        let err = validate_bots(&[a, odd]).unwrap_err().to_string();
+        assert!(
+            err.contains("odd") && err.contains("play=DURATION"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! The series' event stream (`--events FILE`): one JSON object per line, flushed as it
+//! happens, for dashboards and scripts that should never have to parse human output.
+//! Every line carries `"version"` (this stream's format, see
+//! protocol/schemas/series-event.json) and `"type"`.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::stats::{Report, SprtReport};
+use super::BotLine;
+
+/// The version of the event stream's format.
+pub const EVENTS_VERSION: u32 = 1;
+
+/// White and Black, or anything per side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PerSide<T> {
+    pub white: T,
+    pub black: T,
+}
+
+/// One event of a series.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SeriesEvent {
+    SeriesStarted {
+        bots: Vec<String>,
+        format: String,
+        games_planned: u32,
+        /// Games already on disk (a resumed series).
+        games_done: u32,
+        seed: u64,
+        time_control: String,
+        sprt: Option<String>,
+        concurrency: usize,
+    },
+    GameStarted {
+        game: u32,
+        pair: u32,
+        round: u32,
+        leg: u8,
+        white: String,
+        black: String,
+        seed: u64,
+    },
+    GameFinished {
+        game: u32,
+        pair: u32,
+        round: u32,
+        leg: u8,
+        white: String,
+        black: String,
+        seed: u64,
+        /// `1-0`, `0-1`, `1/2-1/2`, or `*`.
+        result: String,
+        termination: String,
+        reason: String,
+        score: PerSide<u16>,
+        decisions: PerSide<u32>,
+        timeouts: PerSide<u32>,
+        suspect_timeouts: PerSide<u32>,
+        illegal: PerSide<u32>,
+        /// Wall time and the bots' CPU time per decision, on average, in microseconds.
+        think_us_per_decision: PerSide<u64>,
+        cpu_us_per_decision: PerSide<u64>,
+        duration_ms: u64,
+    },
+    StatsUpdated {
+        games_finished: u64,
+        standings: Vec<BotLine>,
+        /// Two bots: the head-to-head statistics of the first against the second.
+        head_to_head: Option<Report>,
+    },
+    SprtDecision {
+        games_finished: u64,
+        sprt: SprtReport,
+    },
+    SeriesFinished {
+        /// `completed`, `h1-accepted`, `h0-accepted`, `inconclusive` or `interrupted`.
+        outcome: String,
+        games_finished: u64,
+    },
+}
+
+/// Where events go: a file appended line by line, or nowhere.
+pub struct EventLog {
+    file: Option<std::fs::File>,
+    start: std::time::Instant,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    version: u32,
+    /// Milliseconds since the Unix epoch: when it happened.
+    unix_ms: u64,
+    /// Milliseconds since this run of the series started.
+    elapsed_ms: u64,
+    #[serde(flatten)]
+    event: &'a SeriesEvent,
+}
+
+impl EventLog {
+    pub fn none() -> EventLog {
+        EventLog {
+            file: None,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Appends to `path` (a resumed series continues its stream).
+    pub fn open(path: &Path) -> std::io::Result<EventLog> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        Ok(EventLog {
+            file: Some(file),
+            start: std::time::Instant::now(),
+        })
+    }
+
+    /// Writes one event as one line; a failing disk is reported once and then ignored,
+    /// because losing the event stream must not lose the series.
+    pub fn emit(&mut self, event: &SeriesEvent) {
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        let unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let line = Line {
+            version: EVENTS_VERSION,
+            unix_ms,
+            elapsed_ms: self.start.elapsed().as_millis() as u64,
+            event,
+        };
+        let mut text = serde_json::to_string(&line).expect("events serialize");
+        text.push('\n');
+        if let Err(e) = file.write_all(text.as_bytes()) {
+            tracing::warn!("cannot write the event stream: {e}; no more events will be written");
+            self.file = None;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Match series and tournaments: `zebra match`.
+//!
+//! A series is a schedule of games in pairs (same seed, sides swapped), played several at
+//! once by a coordinator that writes every finished game to disk before it counts it, and
+//! that can stop early on an SPRT decision or on Ctrl-C and later resume exactly where the
+//! disk says it stopped.
+//!
+//! - `config`: the bots (command line or TOML/JSON file) and the saved settings
+//! - `schedule`: which games, in which order, with which seeds (pure)
+//! - `stats`: Elo, LOS, pentanomial counts and the SPRT (pure)
+//! - `standings`: finished games folded into per-bot and per-encounter books
+//! - `disk`: `series.json`, the fsynced PGN, and finding the missing games on resume
+//! - `setup`: flags validated once into a series on disk (or one read back to resume)
+//! - `runner`: the coordinator: concurrency, stopping, events, progress
+//! - `events`: the JSON-lines event stream (`--events`)
+//! - `progress`: the bar or lines people watch
+
+pub mod config;
+pub mod disk;
+pub mod events;
+pub mod progress;
+pub mod runner;
+pub mod schedule;
+pub mod setup;
+pub mod standings;
+pub mod stats;
+
+use serde::Serialize;
+
+pub use config::{BotEntry, ConfigError, SeriesConfig};
+pub use runner::{run, RunOptions, SeriesEnd, SeriesOutcome};
+pub use standings::{BotLine, GameOutcome, Standings};
+
+/// The machine-readable summary of a series (`zebra match --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub version: u32,
+    pub outcome: SeriesEnd,
+    pub games_planned: u32,
+    pub games_finished: u64,
+    /// Games without a result (`*`), counted nowhere.
+    pub games_unfinished: u64,
+    pub games_played_now: u32,
+    pub format: String,
+    pub standings: Vec<BotLine>,
+    pub encounters: Vec<EncounterSummary>,
+}
+
+/// One encounter's statistics, from `a`'s point of view.
+#[derive(Clone, Debug, Serialize)]
+pub struct EncounterSummary {
+    pub a: String,
+    pub b: String,
+    pub stats: stats::Report,
+}
+
+impl Summary {
+    pub fn of(config: &SeriesConfig, outcome: &SeriesOutcome) -> Summary {
+        let s = &outcome.standings;
+        let sprt = config.sprt.as_ref().filter(|_| s.encounters.len() == 1);
+        Summary {
+            version: 1,
+            outcome: outcome.end,
+            games_planned: outcome.planned,
+            games_finished: s.finished,
+            games_unfinished: s.unfinished,
+            games_played_now: outcome.played_now,
+            format: config.format.to_string(),
+            standings: s.bots.clone(),
+            encounters: s
+                .encounters
+                .iter()
+                .map(|e| EncounterSummary {
+                    a: s.bots[e.a].name.clone(),
+                    b: s.bots[e.b].name.clone(),
+                    stats: e.tally.report(sprt),
+                })
+                .collect(),
+        }
+    }
+
+    /// The summary for people.
+    pub fn text(&self, standings: &Standings) -> String {
+        let mut out = format!(
+            "series {}: {} of {} games ({}{})\n",
+            self.outcome.code(),
+            self.games_finished,
+            self.games_planned,
+            self.format,
+            if self.games_unfinished > 0 {
+                format!(", {} without a result", self.games_unfinished)
+            } else {
+                String::new()
+            }
+        );
+        for e in &self.encounters {
+            let r = &e.stats;
+            out.push_str(&format!(
+                "{} vs {}: +{} ={} -{}  score {}  Elo {}  LOS {}  draws {}  pentanomial {:?}\n",
+                e.a,
+                e.b,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.score
+                    .map_or("n/a".to_string(), |s| format!("{:.1}%", 100.0 * s)),
+                progress::elo_text(r.elo.as_ref()),
+                r.los
+                    .map_or("n/a".to_string(), |l| format!("{:.1}%", 100.0 * l)),
+                r.draw_ratio
+                    .map_or("n/a".to_string(), |d| format!("{:.1}%", 100.0 * d)),
+                r.pentanomial
+            ));
+            if let Some(sprt) = &r.sprt {
+                out.push_str(&format!(
+                    "  SPRT {}: LLR {:.2} [{:.2}, {:.2}] {}\n",
+                    sprt.params,
+                    sprt.llr,
+                    sprt.lower,
+                    sprt.upper,
+                    match sprt.decision {
+                        stats::SprtDecision::AcceptH1 => "H1 accepted",
+                        stats::SprtDecision::AcceptH0 => "H0 accepted",
+                        stats::SprtDecision::Continue => "no decision",
+                    }
+                ));
+            }
+        }
+        if self.standings.len() > 2 {
+            out.push_str(&standings.crosstable());
+        }
+        out
+    }
+}

@@ -1,0 +1,158 @@
+//! What a person sees while a series runs: a live bar with the score and Elo on a
+//! terminal, one plain line per game otherwise (logs, CI), or nothing.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::referee::GameReport;
+use crate::rules::GameResult;
+
+use super::schedule::Fixture;
+use super::standings::{half, Standings};
+use super::stats::{EloEstimate, Report};
+
+/// How progress is shown.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    mode: Mode,
+}
+
+#[derive(Clone, Debug)]
+enum Mode {
+    /// A bar on stderr (a terminal), redrawn after every game.
+    Bar(ProgressBar),
+    /// One line per game on stdout.
+    Lines,
+    /// Nothing per game (`--quiet`, or `--json` without a terminal).
+    Quiet,
+}
+
+impl Progress {
+    /// A bar when stderr is a terminal, else lines on stdout unless `quiet`; `--json`
+    /// keeps stdout for the summary, so it allows the bar only.
+    pub fn choose(quiet: bool, json: bool) -> Progress {
+        use std::io::IsTerminal;
+        let mode = if quiet {
+            Mode::Quiet
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            Mode::Bar(bar)
+        } else if json {
+            Mode::Quiet
+        } else {
+            Mode::Lines
+        };
+        Progress { mode }
+    }
+
+    pub fn quiet() -> Progress {
+        Progress { mode: Mode::Quiet }
+    }
+
+    pub fn start(&self, total: u64, done: u64) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+    }
+
+    /// A message for people (stopping, SPRT decisions), on stderr.
+    pub fn note(&self, text: &str) {
+        match &self.mode {
+            Mode::Bar(bar) => bar.println(format!("zebra: {text}")),
+            _ => eprintln!("zebra: {text}"),
+        }
+    }
+
+    /// A finished game.
+    pub fn game(
+        &self,
+        fixture: &Fixture,
+        report: &GameReport,
+        names: &[String],
+        standings: &Standings,
+        head_to_head: Option<&Report>,
+    ) {
+        let status = status_line(standings, head_to_head, names);
+        match &self.mode {
+            Mode::Bar(bar) => {
+                bar.set_position(standings.finished);
+                bar.set_message(status);
+            }
+            Mode::Lines => {
+                let result = report.result.map_or("*", GameResult::pgn);
+                let how = if report.termination == crate::record::Termination::Normal {
+                    String::new()
+                } else {
+                    format!(" ({}: {})", report.termination, report.reason)
+                };
+                let line = format!(
+                    "game {} (pair {}, seed {}): {} {result} {}{how} | {status}",
+                    fixture.game,
+                    fixture.pair,
+                    fixture.seed,
+                    names[fixture.white],
+                    names[fixture.black]
+                );
+                use std::io::Write as _;
+                let _ = writeln!(std::io::stdout().lock(), "{line}");
+            }
+            Mode::Quiet => {}
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `greedy 6.5-0.5 random, Elo +450 [+210, +689], LLR 1.23 [-2.94, 2.94]`, or the leader
+/// of a tournament.
+pub fn status_line(
+    standings: &Standings,
+    head_to_head: Option<&Report>,
+    names: &[String],
+) -> String {
+    match (head_to_head, standings.encounters.as_slice()) {
+        (Some(r), [enc]) => {
+            let mut s = format!(
+                "{} {}-{} {}, Elo {}",
+                names[enc.a],
+                half(r.points),
+                half(r.games as f64 - r.points),
+                names[enc.b],
+                elo_text(r.elo.as_ref())
+            );
+            if let Some(sprt) = &r.sprt {
+                s.push_str(&format!(
+                    ", LLR {:.2} [{:.2}, {:.2}]",
+                    sprt.llr, sprt.lower, sprt.upper
+                ));
+            }
+            s
+        }
+        _ => match standings.ranking().first() {
+            Some(&leader) => {
+                let b = &standings.bots[leader];
+                format!("leader {} {}/{}", b.name, half(b.points), b.games)
+            }
+            None => String::new(),
+        },
+    }
+}
+
+/// `+450 [+210, +689]`, or `n/a` where a score of 0% or 100% leaves it undefined.
+pub fn elo_text(elo: Option<&EloEstimate>) -> String {
+    match elo {
+        Some(e) => format!("{:+.0} [{:+.0}, {:+.0}]", e.elo, e.lower, e.upper),
+        None => "n/a".to_string(),
+    }
+}

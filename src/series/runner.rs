@@ -1,0 +1,382 @@
+//! Plays the games of a series, several at once, and keeps the books.
+//!
+//! One coordinator (this module's [`run`]) starts up to `concurrency` games as tasks, each
+//! a [`Referee`] with its own two bot processes. When a game ends, the coordinator first
+//! puts its record on disk (appended, fsynced), then folds it into the standings, emits
+//! the events and shows the progress, and only then starts the next game: nothing is
+//! reported that a crash could still lose.
+//!
+//! Stopping: the SPRT crossing a bound, or a first Ctrl-C, stops new games and lets the
+//! running ones finish (they are recorded and counted). A second Ctrl-C, or SIGTERM, stops
+//! at once: the running games are dropped, which kills their bots' process groups.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use tokio::task::JoinSet;
+
+use crate::bot::BotSpec;
+use crate::record::Termination;
+use crate::referee::{GameConfig, GameReport, Referee, TimeOdds};
+use crate::rules::GameResult;
+
+use super::config::SeriesConfig;
+use super::disk::{DiskError, PgnFile};
+use super::events::{EventLog, PerSide, SeriesEvent};
+use super::progress::Progress;
+use super::schedule::{fixtures, Fixture};
+use super::standings::{GameOutcome, Standings};
+use super::stats::SprtDecision;
+
+/// How a series ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeriesEnd {
+    /// Every scheduled game was played (no SPRT).
+    Completed,
+    /// The SPRT accepted H1 (the first bot is stronger by at least elo1).
+    H1Accepted,
+    /// The SPRT accepted H0 (it is not stronger than elo0).
+    H0Accepted,
+    /// Every scheduled game was played and the SPRT crossed no bound.
+    Inconclusive,
+    /// The user stopped the series; `--resume` continues it.
+    Interrupted,
+}
+
+impl SeriesEnd {
+    pub const fn code(self) -> &'static str {
+        match self {
+            SeriesEnd::Completed => "completed",
+            SeriesEnd::H1Accepted => "h1-accepted",
+            SeriesEnd::H0Accepted => "h0-accepted",
+            SeriesEnd::Inconclusive => "inconclusive",
+            SeriesEnd::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// How to run a series (none of it changes which games are played).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub concurrency: usize,
+    pub progress: Progress,
+}
+
+/// The end of a series and its books.
+pub struct SeriesOutcome {
+    pub end: SeriesEnd,
+    pub standings: Standings,
+    pub planned: u32,
+    /// Games played in this run (not the ones found on disk).
+    pub played_now: u32,
+}
+
+/// What the coordinator keeps of a finished game task.
+struct Finished {
+    fixture: Fixture,
+    report: GameReport,
+    duration: std::time::Duration,
+}
+
+/// Plays the scheduled games of `config` that `done` (read from disk) does not hold.
+pub async fn run(
+    config: &SeriesConfig,
+    done: Vec<GameOutcome>,
+    options: RunOptions,
+) -> Result<SeriesOutcome, DiskError> {
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
+    let planned = schedule.len() as u32;
+    let mut standings = Standings::new(config.format, &names);
+    let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
+    for g in &done {
+        standings.add(g);
+    }
+    let mut queue = schedule
+        .iter()
+        .filter(|f| !done_numbers.contains(&f.game))
+        .copied()
+        .collect::<std::collections::VecDeque<_>>();
+
+    let specs: Vec<BotSpec> = config.bots.iter().map(|b| b.spec()).collect();
+    let odds: Vec<TimeOdds> = config
+        .bots
+        .iter()
+        .map(|b| b.odds().unwrap_or_default())
+        .collect();
+    let tc = config.time_control();
+    let mut pgn = PgnFile::open(&config.pgn)?;
+    let mut events = match &config.events {
+        Some(path) => EventLog::open(path).map_err(|source| DiskError::Io {
+            what: "open the event stream",
+            path: path.clone(),
+            source,
+        })?,
+        None => EventLog::none(),
+    };
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir).map_err(|source| DiskError::Io {
+            what: "create the log directory",
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    let progress = options.progress;
+    progress.start(planned as u64, standings.finished);
+    events.emit(&SeriesEvent::SeriesStarted {
+        bots: names.clone(),
+        format: config.format.to_string(),
+        games_planned: planned,
+        games_done: done_numbers.len() as u32,
+        seed: config.seed,
+        time_control: config.tc.clone(),
+        sprt: config.sprt.map(|s| s.to_string()),
+        concurrency: options.concurrency,
+    });
+
+    // A series already decided before this run (resumed after the SPRT stopped it).
+    let mut decision = sprt_decision(config, &standings);
+    let mut stopping = decision.is_some();
+    let mut interrupted = false;
+    let mut played_now = 0u32;
+    let mut running: JoinSet<Finished> = JoinSet::new();
+    // One stream per signal for the whole series, so that no Ctrl-C falls between two
+    // waits.
+    let watch = |kind| {
+        tokio::signal::unix::signal(kind).map_err(|source| DiskError::Io {
+            what: "watch for signals in",
+            path: PathBuf::from("this process"),
+            source,
+        })
+    };
+    let mut int = watch(tokio::signal::unix::SignalKind::interrupt())?;
+    let mut term = watch(tokio::signal::unix::SignalKind::terminate())?;
+
+    loop {
+        while !stopping && running.len() < options.concurrency.max(1) {
+            let Some(fixture) = queue.pop_front() else {
+                break;
+            };
+            let cfg = game_config(
+                config,
+                &fixture,
+                tc,
+                [odds[fixture.white], odds[fixture.black]],
+            );
+            let (white, black) = (specs[fixture.white].clone(), specs[fixture.black].clone());
+            events.emit(&SeriesEvent::GameStarted {
+                game: fixture.game,
+                pair: fixture.pair,
+                round: fixture.round,
+                leg: fixture.leg,
+                white: white.name.clone(),
+                black: black.name.clone(),
+                seed: fixture.seed,
+            });
+            running.spawn(async move {
+                let start = Instant::now();
+                let report = Referee::play(&white, &black, &cfg, |_, _| {}).await;
+                Finished {
+                    fixture,
+                    report,
+                    duration: start.elapsed(),
+                }
+            });
+        }
+        if running.is_empty() {
+            break;
+        }
+        let finished = tokio::select! {
+            joined = running.join_next() => joined,
+            _ = int.recv() => {
+                if stopping && interrupted {
+                    progress.note("stopping now: the running games are abandoned");
+                    running.abort_all();
+                    while running.join_next().await.is_some() {}
+                    break;
+                }
+                interrupted = true;
+                stopping = true;
+                progress.note(&format!(
+                    "stopping after the {} running game(s); Ctrl-C again to stop at once",
+                    running.len()
+                ));
+                continue;
+            }
+            _ = term.recv() => {
+                progress.note("terminated: the running games are abandoned");
+                running.abort_all();
+                while running.join_next().await.is_some() {}
+                break;
+            }
+        };
+        let Some(joined) = finished else { break };
+        let Finished {
+            fixture,
+            mut report,
+            duration,
+        } = match joined {
+            Ok(f) => f,
+            Err(e) => {
+                // A game task that panicked: its bots died with it (their Drop kills them);
+                // the game is not recorded, so a resume plays it again.
+                tracing::error!("a game task failed: {e}");
+                continue;
+            }
+        };
+        for (name, value) in [
+            ("Pair", fixture.pair.to_string()),
+            ("Game", fixture.game.to_string()),
+        ] {
+            report.record.tags.set(name, value);
+        }
+        // On disk before anything is said about it.
+        tokio::task::block_in_place(|| pgn.append(&report.record))?;
+        keep_or_drop_log(config, &fixture, &report);
+        played_now += 1;
+        let outcome = GameOutcome::of(&fixture, report.result, report.termination);
+        standings.add(&outcome);
+        events.emit(&finished_event(&fixture, &report, &names, duration));
+        let head_to_head = standings.head_to_head(config.sprt.as_ref());
+        events.emit(&SeriesEvent::StatsUpdated {
+            games_finished: standings.finished,
+            standings: standings.bots.clone(),
+            head_to_head: head_to_head.clone(),
+        });
+        progress.game(&fixture, &report, &names, &standings, head_to_head.as_ref());
+        if decision.is_none() {
+            decision = sprt_decision(config, &standings);
+            if let (Some(d), Some(report)) = (decision, head_to_head.and_then(|h| h.sprt)) {
+                stopping = true;
+                events.emit(&SeriesEvent::SprtDecision {
+                    games_finished: standings.finished,
+                    sprt: report,
+                });
+                progress.note(&format!(
+                    "SPRT: {} after {} games; finishing the running games",
+                    match d {
+                        SprtDecision::AcceptH1 => "H1 accepted",
+                        _ => "H0 accepted",
+                    },
+                    standings.finished
+                ));
+            }
+        }
+    }
+    let all_played = queue.is_empty() && standings.finished as u32 >= planned;
+    let end = match decision {
+        Some(SprtDecision::AcceptH1) => SeriesEnd::H1Accepted,
+        Some(SprtDecision::AcceptH0) => SeriesEnd::H0Accepted,
+        _ if !all_played => SeriesEnd::Interrupted,
+        _ if config.sprt.is_some() => SeriesEnd::Inconclusive,
+        _ => SeriesEnd::Completed,
+    };
+    progress.finish();
+    events.emit(&SeriesEvent::SeriesFinished {
+        outcome: end.code().to_string(),
+        games_finished: standings.finished,
+    });
+    Ok(SeriesOutcome {
+        end,
+        standings,
+        planned,
+        played_now,
+    })
+}
+
+/// The SPRT's decision over the standings, if it has reached one.
+fn sprt_decision(config: &SeriesConfig, standings: &Standings) -> Option<SprtDecision> {
+    let report = standings.head_to_head(config.sprt.as_ref())?.sprt?;
+    (report.decision != SprtDecision::Continue).then_some(report.decision)
+}
+
+/// The referee's settings for one game of the series.
+fn game_config(
+    config: &SeriesConfig,
+    fixture: &Fixture,
+    tc: crate::referee::TimeControl,
+    odds: [TimeOdds; 2],
+) -> GameConfig {
+    GameConfig {
+        tc,
+        seed: fixture.seed,
+        max_illegal: config.max_illegal,
+        event: config.event.clone(),
+        round: fixture.round.to_string(),
+        transcript: config.log_dir.as_ref().map(|dir| log_path(dir, fixture)),
+        odds,
+        ..GameConfig::default()
+    }
+}
+
+/// `DIR/game-0007.log`; the bots' stderr goes next to it (`game-0007.white.stderr`).
+pub fn log_path(dir: &std::path::Path, fixture: &Fixture) -> PathBuf {
+    dir.join(format!("game-{:04}.log", fixture.game))
+}
+
+/// With `--log-failures`, a game that went well keeps no logs.
+fn keep_or_drop_log(config: &SeriesConfig, fixture: &Fixture, report: &GameReport) {
+    let Some(dir) = config.log_dir.as_ref().filter(|_| config.log_failures) else {
+        return;
+    };
+    let failed = report.termination != Termination::Normal
+        || report
+            .bots
+            .iter()
+            .any(|b| b.timeouts + b.illegal + b.discarded > 0);
+    if failed {
+        return;
+    }
+    let log = log_path(dir, fixture);
+    for path in [
+        log.clone(),
+        log.with_extension("white.stderr"),
+        log.with_extension("black.stderr"),
+    ] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+fn finished_event(
+    fixture: &Fixture,
+    report: &GameReport,
+    names: &[String],
+    duration: std::time::Duration,
+) -> SeriesEvent {
+    let [w, b] = &report.bots;
+    let per = |f: &dyn Fn(&crate::referee::BotReport) -> u32| PerSide {
+        white: f(w),
+        black: f(b),
+    };
+    let mean = |total: u64, n: u32| total / u64::from(n.max(1));
+    SeriesEvent::GameFinished {
+        game: fixture.game,
+        pair: fixture.pair,
+        round: fixture.round,
+        leg: fixture.leg,
+        white: names[fixture.white].clone(),
+        black: names[fixture.black].clone(),
+        seed: fixture.seed,
+        result: report.result.map_or("*", GameResult::pgn).to_string(),
+        termination: report.termination.code().to_string(),
+        reason: report.reason.clone(),
+        score: PerSide {
+            white: report.score[0],
+            black: report.score[1],
+        },
+        decisions: per(&|r| r.decisions),
+        timeouts: per(&|r| r.timeouts),
+        suspect_timeouts: per(&|r| r.suspect_timeouts),
+        illegal: per(&|r| r.illegal),
+        think_us_per_decision: PerSide {
+            white: mean(w.think_us, w.decisions),
+            black: mean(b.think_us, b.decisions),
+        },
+        cpu_us_per_decision: PerSide {
+            white: mean(w.cpu_us, w.decisions),
+            black: mean(b.cpu_us, b.decisions),
+        },
+        duration_ms: duration.as_millis() as u64,
+    }
+}

@@ -1,0 +1,162 @@
+//! From `zebra match` flags to a validated series: the bots, the settings saved for
+//! `--resume`, and the games already on disk. Every check happens here, once, before any
+//! bot is started.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::MatchArgs;
+use crate::referee::TimeControl;
+
+use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
+use super::disk::{self, DiskError};
+use super::schedule::{fixtures, Format};
+use super::standings::GameOutcome;
+use super::stats::SprtParams;
+
+/// A series ready to run.
+pub struct Prepared {
+    pub config: SeriesConfig,
+    /// The directory holding `series.json`.
+    pub dir: PathBuf,
+    /// Games already recorded (a resumed series).
+    pub done: Vec<GameOutcome>,
+    pub resumed: bool,
+}
+
+/// Why a series cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// Bad flags or config: the user's to fix (exit code 2).
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Files that cannot be read or written (exit code 1).
+    #[error(transparent)]
+    Disk(#[from] DiskError),
+}
+
+/// Validates the flags and sets the series up on disk (or reads it back with `--resume`).
+/// `bundled` is the directory of Zebra's own bots (next to the executable): a bot command
+/// that names one of them (`zebra-greedy-bot`) runs it from there.
+pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
+    if let Some(dir) = &args.resume {
+        let config = disk::load_series(dir)?;
+        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
+        let done = disk::load_finished(&config.pgn, &schedule, &names)?;
+        return Ok(Prepared {
+            config,
+            dir: dir.clone(),
+            done,
+            resumed: true,
+        });
+    }
+    let usage = |m: String| SetupError::Usage(m);
+    let format = Format::parse(&args.format).ok_or_else(|| {
+        usage(format!(
+            "--format '{}': use round-robin or gauntlet",
+            args.format
+        ))
+    })?;
+    if args.games < 2 || args.games % 2 == 1 {
+        return Err(usage(format!(
+            "--games {}: give an even number of at least 2 (games come in pairs with sides swapped)",
+            args.games
+        )));
+    }
+    let tc = TimeControl::parse(&args.tc).map_err(|e| usage(format!("--tc: {e}")))?;
+    if args.max_illegal == 0 {
+        return Err(usage("--max-illegal must be at least 1".to_string()));
+    }
+    let mut bots = Vec::new();
+    if let Some(path) = &args.config {
+        bots.extend(read_config(path)?);
+    }
+    for flag in &args.bots {
+        bots.push(BotEntry::from_flag(flag)?);
+    }
+    if bots.is_empty() {
+        for name in ["greedy", "random"] {
+            bots.push(BotEntry::from_flag(&format!("{name}=zebra-{name}-bot"))?);
+        }
+    }
+    validate_bots(&bots)?;
+    for bot in &mut bots {
+        resolve_command(bot, bundled);
+    }
+    let sprt = match &args.sprt {
+        None => None,
+        Some(text) => Some(SprtParams::parse(text).map_err(|e| usage(format!("--sprt: {e}")))?),
+    };
+    if sprt.is_some() && bots.len() != 2 {
+        return Err(usage(format!(
+            "--sprt tests one bot against one other; this series has {} bots",
+            bots.len()
+        )));
+    }
+    let dir = absolute(
+        &args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("zebra-series-{stamp}"))),
+    );
+    let log_dir = match (&args.log_dir, args.log_failures) {
+        (Some(d), _) => Some(absolute(d)),
+        (None, true) => Some(dir.join("logs")),
+        (None, false) => None,
+    };
+    let config = SeriesConfig {
+        version: super::config::SERIES_FILE_VERSION,
+        format,
+        bots,
+        rounds: args.games / 2,
+        seed: args.seed,
+        tc: tc.to_string(),
+        max_illegal: args.max_illegal,
+        sprt,
+        pgn: absolute(&args.pgn.clone().unwrap_or_else(|| dir.join("games.pgn"))),
+        events: Some(absolute(
+            &args
+                .events
+                .clone()
+                .unwrap_or_else(|| dir.join("events.jsonl")),
+        )),
+        log_dir,
+        log_failures: args.log_failures,
+        event: args.event.clone(),
+    };
+    disk::save_series(&dir, &config)?;
+    Ok(Prepared {
+        config,
+        dir,
+        done: Vec::new(),
+        resumed: false,
+    })
+}
+
+/// Paths in `series.json` are absolute, so that a resume from another directory finds the
+/// same files and programs.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// A command with a directory part becomes absolute; a bare name that is one of the
+/// bundled bots runs the bundled binary; any other bare name is left to `PATH`.
+fn resolve_command(bot: &mut BotEntry, bundled: &Path) {
+    let command = Path::new(&bot.command);
+    if command.components().count() > 1 {
+        // Relative to the bot's working directory if it has one, as the OS would do.
+        if command.is_relative() && bot.dir.is_none() {
+            bot.command = absolute(command).display().to_string();
+        }
+    } else {
+        let candidate = bundled.join(command);
+        if candidate.is_file() {
+            bot.command = candidate.display().to_string();
+        }
+    }
+    if let Some(dir) = &bot.dir {
+        bot.dir = Some(absolute(dir));
+    }
+}

@@ -1,0 +1,324 @@
+//! The standings of a series: every finished game folded into per-bot totals and, per
+//! encounter, the statistics of [`super::stats`]. Folding is order-free (sums only), so a
+//! series resumed after a crash ends with the very standings of one never interrupted.
+
+use serde::Serialize;
+
+use crate::record::Termination;
+use crate::rules::{GameResult, Side};
+
+use super::schedule::{encounters, Fixture, Format};
+use super::stats::{Report, Score, SprtParams, Tally};
+
+/// What the series keeps of one finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameOutcome {
+    pub game: u32,
+    pub pair: u32,
+    pub round: u32,
+    pub leg: u8,
+    /// Bot indices.
+    #[serde(skip)]
+    pub white: usize,
+    #[serde(skip)]
+    pub black: usize,
+    pub seed: u64,
+    /// `None` for an unfinished game (`*`), which no statistic counts.
+    #[serde(serialize_with = "result_token")]
+    pub result: Option<GameResult>,
+    #[serde(serialize_with = "termination_code")]
+    pub termination: Termination,
+}
+
+fn result_token<S: serde::Serializer>(r: &Option<GameResult>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(r.map_or("*", |r| r.pgn()))
+}
+
+fn termination_code<S: serde::Serializer>(t: &Termination, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(t.code())
+}
+
+impl GameOutcome {
+    pub fn of(fixture: &Fixture, result: Option<GameResult>, termination: Termination) -> Self {
+        GameOutcome {
+            game: fixture.game,
+            pair: fixture.pair,
+            round: fixture.round,
+            leg: fixture.leg,
+            white: fixture.white,
+            black: fixture.black,
+            seed: fixture.seed,
+            result,
+            termination,
+        }
+    }
+
+    /// The score of bot `bot` in this game, if it played and the game has a result.
+    pub fn score_of(&self, bot: usize) -> Option<Score> {
+        let side = if bot == self.white {
+            Side::White
+        } else if bot == self.black {
+            Side::Black
+        } else {
+            return None;
+        };
+        Some(match self.result? {
+            GameResult::Draw => Score::Draw,
+            GameResult::Win(w) if w == side => Score::Win,
+            GameResult::Win(_) => Score::Loss,
+        })
+    }
+}
+
+/// One bot's line in the standings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BotLine {
+    pub name: String,
+    pub games: u64,
+    pub points: f64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Games it lost by forfeit (crash, rules infraction, handshake).
+    pub forfeits: u64,
+}
+
+/// One encounter: bot `a` (the lower index) against bot `b`, from `a`'s point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encounter {
+    pub a: usize,
+    pub b: usize,
+    pub tally: Tally,
+    /// Each pair's two scores for `a`, by pair number, until the pair is complete.
+    open_pairs: std::collections::BTreeMap<u32, [Option<Score>; 2]>,
+}
+
+/// The standings of a series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standings {
+    pub bots: Vec<BotLine>,
+    pub encounters: Vec<Encounter>,
+    /// Games that ended without a result (`*`): counted nowhere.
+    pub unfinished: u64,
+    pub finished: u64,
+}
+
+impl Standings {
+    pub fn new(format: Format, names: &[String]) -> Standings {
+        Standings {
+            bots: names
+                .iter()
+                .map(|n| BotLine {
+                    name: n.clone(),
+                    ..BotLine::default()
+                })
+                .collect(),
+            encounters: encounters(format, names.len())
+                .into_iter()
+                .map(|(a, b)| Encounter {
+                    a,
+                    b,
+                    tally: Tally::default(),
+                    open_pairs: Default::default(),
+                })
+                .collect(),
+            unfinished: 0,
+            finished: 0,
+        }
+    }
+
+    /// Folds one finished game in.
+    pub fn add(&mut self, g: &GameOutcome) {
+        self.finished += 1;
+        let (Some(white), Some(black)) = (g.score_of(g.white), g.score_of(g.black)) else {
+            self.unfinished += 1;
+            return;
+        };
+        for (bot, score) in [(g.white, white), (g.black, black)] {
+            let line = &mut self.bots[bot];
+            line.games += 1;
+            line.points += score.points();
+            match score {
+                Score::Win => line.wins += 1,
+                Score::Draw => line.draws += 1,
+                Score::Loss => {
+                    line.losses += 1;
+                    if g.termination != Termination::Normal {
+                        line.forfeits += 1;
+                    }
+                }
+            }
+        }
+        let (a, b) = (g.white.min(g.black), g.white.max(g.black));
+        let Some(enc) = self.encounters.iter_mut().find(|e| e.a == a && e.b == b) else {
+            return;
+        };
+        let score = if a == g.white { white } else { black };
+        enc.tally.add_game(score);
+        let slot = enc.open_pairs.entry(g.pair).or_default();
+        slot[usize::from(g.leg.clamp(1, 2) - 1)] = Some(score);
+        if let [Some(first), Some(second)] = *slot {
+            enc.tally.add_pair(first, second);
+            enc.open_pairs.remove(&g.pair);
+        }
+    }
+
+    /// The head-to-head statistics of the series' only encounter (two bots), with `sprt`.
+    pub fn head_to_head(&self, sprt: Option<&SprtParams>) -> Option<Report> {
+        match self.encounters.as_slice() {
+            [only] => Some(only.tally.report(sprt)),
+            _ => None,
+        }
+    }
+
+    /// `a`'s points against `b` and the games they played, from either side's view.
+    pub fn between(&self, a: usize, b: usize) -> Option<(f64, u64)> {
+        let enc = self
+            .encounters
+            .iter()
+            .find(|e| (e.a, e.b) == (a.min(b), a.max(b)))?;
+        let t = &enc.tally;
+        let points_low = t.points();
+        let points = if a == enc.a {
+            points_low
+        } else {
+            t.games() as f64 - points_low
+        };
+        Some((points, t.games()))
+    }
+
+    /// The bots ordered by points, then by name: the crosstable's rows.
+    pub fn ranking(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.bots.len()).collect();
+        order.sort_by(|&x, &y| {
+            let (bx, by) = (&self.bots[x], &self.bots[y]);
+            by.points
+                .total_cmp(&bx.points)
+                .then_with(|| bx.name.cmp(&by.name))
+        });
+        order
+    }
+
+    /// A crosstable for people: rank, name, games, points, score, and each row bot's points
+    /// against each column bot.
+    pub fn crosstable(&self) -> String {
+        let order = self.ranking();
+        let width = self
+            .bots
+            .iter()
+            .map(|b| b.name.len())
+            .max()
+            .unwrap_or(3)
+            .max(3);
+        let mut out = format!(
+            "{:>3}  {:<width$}  {:>5}  {:>6}  {:>6}",
+            "#", "bot", "games", "points", "score"
+        );
+        for (col, _) in order.iter().enumerate() {
+            out.push_str(&format!("  {:>7}", col + 1));
+        }
+        out.push('\n');
+        for (row, &i) in order.iter().enumerate() {
+            let b = &self.bots[i];
+            let score = if b.games == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * b.points / b.games as f64)
+            };
+            out.push_str(&format!(
+                "{:>3}  {:<width$}  {:>5}  {:>6}  {:>6}",
+                row + 1,
+                b.name,
+                b.games,
+                half(b.points),
+                score
+            ));
+            for &j in &order {
+                let cell = if i == j {
+                    "·".to_string()
+                } else {
+                    match self.between(i, j) {
+                        Some((points, games)) if games > 0 => format!("{}/{games}", half(points)),
+                        Some(_) => "-".to_string(),
+                        None => String::new(),
+                    }
+                };
+                out.push_str(&format!("  {cell:>7}"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Points as people write them: `3`, `3.5`.
+pub fn half(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::series::schedule::fixtures;
+
+    fn outcome(f: &Fixture, result: Option<GameResult>) -> GameOutcome {
+        GameOutcome::of(f, result, Termination::Normal)
+    }
+
+    #[test]
+    fn pairs_fill_the_pentanomial_in_any_order() {
+        let names = ["a".to_string(), "b".to_string()];
+        let f = fixtures(Format::RoundRobin, 2, 2, 1);
+        // Pair 1: a (White in leg 1) wins both legs; pair 2: White wins each leg (1 point).
+        let results = [
+            GameResult::Win(Side::White),
+            GameResult::Win(Side::Black),
+            GameResult::Win(Side::White),
+            GameResult::Win(Side::White),
+        ];
+        let games: Vec<GameOutcome> = f
+            .iter()
+            .zip(results)
+            .map(|(f, r)| outcome(f, Some(r)))
+            .collect();
+        let mut forward = Standings::new(Format::RoundRobin, &names);
+        games.iter().for_each(|g| forward.add(g));
+        let mut backward = Standings::new(Format::RoundRobin, &names);
+        games.iter().rev().for_each(|g| backward.add(g));
+        assert_eq!(forward, backward);
+        let t = forward.encounters[0].tally;
+        assert_eq!((t.wins, t.draws, t.losses), (3, 0, 1));
+        assert_eq!(t.pentanomial, [0, 0, 1, 0, 1]);
+        assert_eq!(forward.bots[0].points, 3.0);
+        assert_eq!(forward.between(1, 0), Some((1.0, 4)));
+        assert!(forward.head_to_head(None).is_some());
+    }
+
+    #[test]
+    fn unfinished_games_count_nowhere_and_forfeits_are_marked() {
+        let names = ["a".to_string(), "b".to_string(), "c".to_string()];
+        let f = fixtures(Format::RoundRobin, 3, 1, 1);
+        let mut s = Standings::new(Format::RoundRobin, &names);
+        s.add(&outcome(&f[0], None));
+        s.add(&GameOutcome::of(
+            &f[1],
+            Some(GameResult::Win(Side::White)),
+            Termination::Abandoned,
+        ));
+        assert_eq!((s.finished, s.unfinished), (2, 1));
+        // f[1] is the return game: b White against a.
+        assert_eq!(s.bots[0].forfeits, 1);
+        assert_eq!(s.bots[1].points, 1.0);
+        assert!(
+            s.head_to_head(None).is_none(),
+            "three bots: no single encounter"
+        );
+        let table = s.crosstable();
+        assert!(table.lines().nth(1).unwrap().contains('b'), "{table}");
+        assert!(table.contains("1/1"), "{table}");
+    }
+}
