@@ -21,6 +21,32 @@ pub struct PerSide<T> {
     pub black: T,
 }
 
+/// Which game an event is about.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRef {
+    pub game: u32,
+    pub pair: u32,
+    pub round: u32,
+    pub leg: u8,
+    pub white: String,
+    pub black: String,
+    pub seed: u64,
+}
+
+impl GameRef {
+    pub fn of(f: &super::schedule::Fixture, names: &[String]) -> GameRef {
+        GameRef {
+            game: f.game,
+            pair: f.pair,
+            round: f.round,
+            leg: f.leg,
+            white: names[f.white].clone(),
+            black: names[f.black].clone(),
+            seed: f.seed,
+        }
+    }
+}
+
 /// One event of a series.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -37,22 +63,12 @@ pub enum SeriesEvent {
         concurrency: usize,
     },
     GameStarted {
-        game: u32,
-        pair: u32,
-        round: u32,
-        leg: u8,
-        white: String,
-        black: String,
-        seed: u64,
+        #[serde(flatten)]
+        game: GameRef,
     },
     GameFinished {
-        game: u32,
-        pair: u32,
-        round: u32,
-        leg: u8,
-        white: String,
-        black: String,
-        seed: u64,
+        #[serde(flatten)]
+        game: GameRef,
         /// `1-0`, `0-1`, `1/2-1/2`, or `*`.
         result: String,
         termination: String,

@@ -22,7 +22,7 @@ use crate::rules::GameResult;
 
 use super::config::SeriesConfig;
 use super::disk::{DiskError, PgnFile};
-use super::events::{EventLog, PerSide, SeriesEvent};
+use super::events::{EventLog, GameRef, PerSide, SeriesEvent};
 use super::progress::Progress;
 use super::schedule::{fixtures, Fixture};
 use super::standings::{GameOutcome, Standings};
@@ -166,13 +166,7 @@ pub async fn run(
             );
             let (white, black) = (specs[fixture.white].clone(), specs[fixture.black].clone());
             events.emit(&SeriesEvent::GameStarted {
-                game: fixture.game,
-                pair: fixture.pair,
-                round: fixture.round,
-                leg: fixture.leg,
-                white: white.name.clone(),
-                black: black.name.clone(),
-                seed: fixture.seed,
+                game: GameRef::of(&fixture, &names),
             });
             running.spawn(async move {
                 let start = Instant::now();
@@ -351,13 +345,7 @@ fn finished_event(
     };
     let mean = |total: u64, n: u32| total / u64::from(n.max(1));
     SeriesEvent::GameFinished {
-        game: fixture.game,
-        pair: fixture.pair,
-        round: fixture.round,
-        leg: fixture.leg,
-        white: names[fixture.white].clone(),
-        black: names[fixture.black].clone(),
-        seed: fixture.seed,
+        game: GameRef::of(fixture, names),
         result: report.result.map_or("*", GameResult::pgn).to_string(),
         termination: report.termination.code().to_string(),
         reason: report.reason.clone(),

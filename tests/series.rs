@@ -1,0 +1,631 @@
+//! `zebra match` end to end, with real bot processes: pairs, verification, resume after a
+//! real SIGKILL, SPRT stops and exit codes, Ctrl-C, tournaments, config files, logs.
+//!
+//! Series here use play-count quarters, so games are reproducible and a resumed series can
+//! be compared with one never interrupted, record by record.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use zebra::record::{read_games, write_game, GameRecord};
+
+const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
+const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
+const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
+const GREEDY_BOT: &str = env!("CARGO_BIN_EXE_zebra-greedy-bot");
+
+fn zebra(args: &[&str]) -> Output {
+    Command::new(ZEBRA)
+        .args(args)
+        .output()
+        .expect("the zebra binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zebra-series-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn records(pgn: &Path) -> Vec<GameRecord> {
+    read_games(&std::fs::read_to_string(pgn).unwrap_or_default()).expect("a readable PGN")
+}
+
+/// Each record's text by its Game number.
+fn by_game(pgn: &Path) -> BTreeMap<u32, String> {
+    let mut out = BTreeMap::new();
+    for r in records(pgn) {
+        let n: u32 = r.tags.get("Game").expect("a Game tag").parse().unwrap();
+        assert!(
+            out.insert(n, write_game(&r).unwrap()).is_none(),
+            "game {n} recorded twice"
+        );
+    }
+    out
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(text(&out.stdout).trim()).unwrap_or_else(|e| {
+        panic!(
+            "not one JSON object ({e}):\n{}\n{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        )
+    })
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = text(&cmdline).replace('\0', " ");
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z');
+        if cmdline.contains(marker) && !zombie {
+            found.push(cmdline);
+        }
+    }
+    found
+}
+
+/// Waits until `check` holds, up to `limit`.
+fn wait_for(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+fn games_in(pgn: &Path) -> usize {
+    std::fs::read_to_string(pgn)
+        .map(|t| t.lines().filter(|l| l.starts_with("[Event ")).count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_twenty_game_series_verifies_and_its_pairs_share_seeds_with_sides_swapped() {
+    let dir = temp_dir("twenty");
+    let out = zebra(&[
+        "match",
+        "--games",
+        "20",
+        "--concurrency",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = json(&out);
+    assert_eq!(summary["outcome"], "completed");
+    assert_eq!(summary["games_finished"], 20);
+    let pgn = dir.join("games.pgn");
+    let verified = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", text(&verified.stdout));
+    assert!(text(&verified.stdout).contains("20 games verified"));
+
+    let games = records(&pgn);
+    assert_eq!(games.len(), 20);
+    let mut pairs: BTreeMap<String, Vec<&GameRecord>> = BTreeMap::new();
+    for g in &games {
+        pairs
+            .entry(g.tags.get("Pair").unwrap().to_string())
+            .or_default()
+            .push(g);
+    }
+    assert_eq!(pairs.len(), 10);
+    for (pair, legs) in pairs {
+        let [a, b] = legs.as_slice() else {
+            panic!("pair {pair} has {} games", legs.len())
+        };
+        assert_eq!(a.tags.get("Seed"), b.tags.get("Seed"), "pair {pair}");
+        assert_eq!(a.tags.get("White"), b.tags.get("Black"), "pair {pair}");
+        assert_eq!(a.tags.get("Black"), b.tags.get("White"), "pair {pair}");
+        assert_eq!(a.tags.get("Round"), b.tags.get("Round"), "pair {pair}");
+    }
+    let numbers: Vec<u32> = by_game(&pgn).into_keys().collect();
+    assert_eq!(numbers, (1..=20).collect::<Vec<_>>());
+    // The points of the summary add up to the games played.
+    let points: f64 = summary["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["points"].as_f64().unwrap())
+        .sum();
+    assert_eq!(points, 20.0);
+}
+
+#[test]
+fn a_series_killed_with_sigkill_resumes_to_the_same_result_without_losing_a_game() {
+    let marker = format!("kill{}", std::process::id());
+    let bots = [
+        format!("greedy={GREEDY_BOT} --name g-{marker}"),
+        format!("random={RANDOM_BOT} --name r-{marker}"),
+    ];
+    let series = |dir: &Path| {
+        vec![
+            "match".to_string(),
+            "--bot".to_string(),
+            bots[0].clone(),
+            "--bot".to_string(),
+            bots[1].clone(),
+            "--games".to_string(),
+            "40".to_string(),
+            "--concurrency".to_string(),
+            "2".to_string(),
+            "--seed".to_string(),
+            "5".to_string(),
+            "--out".to_string(),
+            dir.display().to_string(),
+            "--quiet".to_string(),
+            "--json".to_string(),
+        ]
+    };
+
+    // The reference: the same series, never interrupted.
+    let whole = temp_dir("kill-reference");
+    let reference = Command::new(ZEBRA).args(series(&whole)).output().unwrap();
+    assert!(reference.status.success(), "{}", text(&reference.stderr));
+
+    let dir = temp_dir("kill");
+    let pgn = dir.join("games.pgn");
+    let mut child: Child = Command::new(ZEBRA)
+        .args(series(&dir))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for(Duration::from_secs(60), || games_in(&pgn) >= 4),
+        "the series never got going"
+    );
+    // A real SIGKILL: Zebra gets no chance to clean up.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = games_in(&pgn);
+    assert!(
+        before < 40,
+        "the series ended before the kill; make it longer"
+    );
+    // Its bots die with it (the kernel's parent-death signal), none is left running.
+    assert!(
+        wait_for(Duration::from_secs(10), || processes_with(&marker)
+            .is_empty()),
+        "bots outlived a killed Zebra: {:?}",
+        processes_with(&marker)
+    );
+
+    let resumed = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let summary = json(&resumed);
+    assert_eq!(summary["games_finished"], 40);
+    let recorded_before = by_game(&pgn).len();
+    assert_eq!(recorded_before, 40, "every game once, none twice");
+    let played_now = summary["games_played_now"].as_u64().unwrap() as usize;
+    assert!(
+        played_now <= 40 - before + 1,
+        "played {played_now}, {before} were on disk"
+    );
+
+    // Same games, same records, same statistics as the uninterrupted series.
+    assert_eq!(by_game(&pgn), by_game(&whole.join("games.pgn")));
+    let expected = json(&reference);
+    assert_eq!(summary["standings"], expected["standings"]);
+    assert_eq!(summary["encounters"], expected["encounters"]);
+}
+
+#[test]
+fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
+    let dir = temp_dir("sprt-h1");
+    let out = zebra(&[
+        "match",
+        "--games",
+        "400",
+        "--sprt",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary = json(&out);
+    assert_eq!(summary["outcome"], "h1-accepted");
+    let finished = summary["games_finished"].as_u64().unwrap();
+    assert!(finished < 400, "stopped early: {finished}");
+    let sprt = &summary["encounters"][0]["stats"]["sprt"];
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap());
+}
+
+#[test]
+fn a_bot_against_itself_ends_with_h0_or_no_decision() {
+    let dir = temp_dir("sprt-self");
+    let a = format!("a={RANDOM_BOT}");
+    let b = format!("b={RANDOM_BOT}");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &a,
+        "--bot",
+        &b,
+        "--games",
+        "40",
+        "--tc",
+        "plays=3,play=5s,reaction=2s",
+        "--sprt",
+        "elo0=0,elo1=150",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    let summary = json(&out);
+    match out.status.code() {
+        Some(5) => assert_eq!(summary["outcome"], "h0-accepted"),
+        Some(6) => {
+            assert_eq!(summary["outcome"], "inconclusive");
+            assert_eq!(summary["games_finished"], 40);
+        }
+        other => panic!("exit {other:?}: {summary}"),
+    }
+}
+
+#[test]
+fn ctrl_c_finishes_the_running_games_then_resume_completes_the_series() {
+    let marker = format!("int{}", std::process::id());
+    let dir = temp_dir("interrupt");
+    // Bots that take ~20 ms per decision: each game lasts a second or more.
+    let slow = |name: &str| format!("{name}={TEST_BOT} --sleep-ms 10 --name {name}-{marker}");
+    let (a, b) = (slow("a"), slow("b"));
+    let args = [
+        "match",
+        "--bot",
+        &a,
+        "--bot",
+        &b,
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--tc",
+        "plays=1,play=5s,reaction=2s",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ];
+    let child = Command::new(ZEBRA)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let events = dir.join("events.jsonl");
+    assert!(wait_for(Duration::from_secs(30), || {
+        std::fs::read_to_string(&events)
+            .map(|t| t.matches("\"game_started\"").count() >= 2)
+            .unwrap_or(false)
+    }));
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("stopping after"),
+        "{}",
+        text(&out.stderr)
+    );
+    let kept = by_game(&dir.join("games.pgn"));
+    // The two running games were finished and recorded; no new one was started.
+    assert_eq!(kept.len(), 2, "{:?}", kept.keys());
+    assert!(
+        processes_with(&marker).is_empty(),
+        "{:?}",
+        processes_with(&marker)
+    );
+    let started = std::fs::read_to_string(&events).unwrap();
+    assert_eq!(started.matches("\"game_started\"").count(), 2);
+    assert!(started.contains("\"outcome\":\"interrupted\""));
+
+    let resumed = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let summary = json(&resumed);
+    assert_eq!(summary["games_finished"], 6);
+    assert_eq!(summary["games_played_now"], 4);
+    assert_eq!(by_game(&dir.join("games.pgn")).len(), 6);
+}
+
+#[test]
+fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
+    let marker = format!("twice{}", std::process::id());
+    let dir = temp_dir("twice");
+    let slow = |name: &str| format!("{name}={TEST_BOT} --sleep-ms 50 --name {name}-{marker}");
+    let (a, b) = (slow("a"), slow("b"));
+    let child = Command::new(ZEBRA)
+        .args([
+            "match",
+            "--bot",
+            &a,
+            "--bot",
+            &b,
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(Duration::from_secs(30), || processes_with(
+        &marker
+    )
+    .len()
+        >= 4));
+    let start = Instant::now();
+    for _ in 0..2 {
+        // SAFETY: kill only sends a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert!(
+        wait_for(Duration::from_secs(5), || processes_with(&marker)
+            .is_empty()),
+        "{:?}",
+        processes_with(&marker)
+    );
+    // Whatever was written is whole.
+    records(&dir.join("games.pgn"));
+}
+
+#[test]
+fn round_robin_and_gauntlet_over_three_bots() {
+    let dir = temp_dir("tournament");
+    let bots = [
+        format!("alpha={RANDOM_BOT}"),
+        format!("beta={RANDOM_BOT}"),
+        format!("gamma={GREEDY_BOT}"),
+    ];
+    let run = |format: &str, out: &Path, json: bool| {
+        let mut args = vec!["match".to_string()];
+        for b in &bots {
+            args.extend(["--bot".to_string(), b.clone()]);
+        }
+        args.extend(
+            [
+                "--format",
+                format,
+                "--games",
+                "2",
+                "--tc",
+                "plays=3,play=5s,reaction=2s",
+                "--out",
+                out.to_str().unwrap(),
+                "--quiet",
+            ]
+            .map(String::from),
+        );
+        if json {
+            args.push("--json".to_string());
+        }
+        Command::new(ZEBRA).args(args).output().unwrap()
+    };
+    let rr = run("round-robin", &dir.join("rr"), false);
+    assert!(rr.status.success(), "{}", text(&rr.stderr));
+    let table = text(&rr.stdout);
+    assert!(table.contains("6 of 6 games"), "{table}");
+    for name in ["alpha", "beta", "gamma"] {
+        assert!(table.contains(name), "{table}");
+    }
+    assert!(table.contains("/2"), "crosstable cells: {table}");
+    assert_eq!(records(&dir.join("rr/games.pgn")).len(), 6);
+
+    let g = run("gauntlet", &dir.join("g"), true);
+    assert!(g.status.success(), "{}", text(&g.stderr));
+    assert_eq!(json(&g)["games_finished"], 4);
+    for r in records(&dir.join("g/games.pgn")) {
+        assert!(
+            r.tags.get("White") == Some("alpha") || r.tags.get("Black") == Some("alpha"),
+            "the gauntlet runs through the first bot"
+        );
+    }
+}
+
+#[test]
+fn bots_from_a_config_file_with_options_environment_and_time_odds() {
+    let dir = temp_dir("config");
+    let config = dir.join("bots.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"
+[[bot]]
+name = "deep"
+command = "{GREEDY_BOT}"
+options = {{ depth = 1 }}
+env = {{ ZEBRA_TEST = "1" }}
+time = "reaction=3s"
+
+[[bot]]
+name = "rand"
+command = "{RANDOM_BOT}"
+args = ["--name", "rand"]
+"#
+        ),
+    )
+    .unwrap();
+    let out = zebra(&[
+        "match",
+        "--config",
+        config.to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "plays=3,play=5s,reaction=1s",
+        "--out",
+        dir.join("s").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = records(&dir.join("s/games.pgn"));
+    assert_eq!(games.len(), 2);
+    let deep_white = games
+        .iter()
+        .find(|g| g.tags.get("White") == Some("deep"))
+        .unwrap();
+    assert_eq!(
+        deep_white.tags.get("WhiteTimeControl"),
+        Some("plays=3,play=5s,reaction=3s,grace=100ms")
+    );
+
+    std::fs::write(&config, "[[bot]]\nname = \"x\"\ncomand = \"typo\"\n").unwrap();
+    let bad = zebra(&["match", "--config", config.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = text(&bad.stderr);
+    assert!(
+        err.starts_with("zebra: ") && err.contains("comand"),
+        "{err}"
+    );
+}
+
+#[test]
+fn log_failures_keeps_transcripts_of_failed_games_only() {
+    let dir = temp_dir("logs");
+    let a = format!("calm={RANDOM_BOT}");
+    let b = format!("steady={RANDOM_BOT}");
+    let c = format!("rogue={TEST_BOT} --illegal");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &a,
+        "--bot",
+        &b,
+        "--bot",
+        &c,
+        "--games",
+        "2",
+        "--tc",
+        "plays=2,play=5s,reaction=2s",
+        "--out",
+        dir.to_str().unwrap(),
+        "--log-failures",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let logs = dir.join("logs");
+    let mut kept: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".log"))
+        .collect();
+    kept.sort();
+    // Games 1 and 2 are calm against steady (clean); the rogue's four games failed.
+    assert_eq!(
+        kept,
+        [
+            "game-0003.log",
+            "game-0004.log",
+            "game-0005.log",
+            "game-0006.log"
+        ]
+    );
+    let transcript = std::fs::read_to_string(logs.join("game-0003.log")).unwrap();
+    assert!(transcript.contains("\"type\":\"request\""));
+}
+
+#[test]
+fn bad_series_flags_are_usage_errors_with_a_reason() {
+    for (args, needle) in [
+        (vec!["match", "--games", "3"], "even number"),
+        (
+            vec!["match", "--format", "swiss"],
+            "round-robin or gauntlet",
+        ),
+        (vec!["match", "--sprt", "elo0=5,elo1=0"], "elo1"),
+        (vec!["match", "--concurrency", "0"], "concurrency"),
+        (vec!["match", "--bot", "lonely=x"], "at least two bots"),
+        (
+            vec![
+                "match",
+                "--bot",
+                "a=x",
+                "--bot",
+                "b=y",
+                "--bot",
+                "c=z",
+                "--sprt",
+                "elo0=0,elo1=5",
+            ],
+            "3 bots",
+        ),
+        (
+            vec!["match", "--resume", "/nonexistent", "--games", "4"],
+            "cannot be used",
+        ),
+    ] {
+        let out = zebra(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let err = text(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let missing = zebra(&["match", "--resume", "/nonexistent-zebra-series"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("series.json"));
+
+    let dir = temp_dir("exists");
+    let first = zebra(&[
+        "match",
+        "--games",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(first.status.success());
+    let again = zebra(&["match", "--games", "2", "--out", dir.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(text(&again.stderr).contains("--resume"));
+}
