@@ -248,3 +248,95 @@ impl Drop for PipeBaseline {
         let _ = self.child.wait();
     }
 }
+
+/// What the series benchmark measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeriesReport {
+    /// Games per run.
+    pub games: u32,
+    /// One run per concurrency level.
+    pub runs: Vec<SeriesRun>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeriesRun {
+    pub concurrency: usize,
+    pub seconds: f64,
+    pub games_per_second: f64,
+}
+
+/// Plays the same series of `games` games between two instant bots at each concurrency
+/// level, through the whole series machinery (fsynced PGN, events, statistics), and times
+/// each run. The series' files go to a temporary directory, removed afterwards.
+pub async fn series(
+    bot: &crate::bot::BotSpec,
+    games: u32,
+    seed: u64,
+    levels: &[usize],
+) -> Result<SeriesReport, String> {
+    use crate::series::{config::SERIES_FILE_VERSION, schedule::Format, BotEntry, SeriesConfig};
+    let rounds = (games / 2).max(1);
+    let mut runs = Vec::new();
+    for &concurrency in levels {
+        let dir = std::env::temp_dir().join(format!(
+            "zebra-bench-series-{}-{concurrency}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let entry = |name: &str| BotEntry {
+            name: name.to_string(),
+            command: bot.program.display().to_string(),
+            args: bot.args.clone(),
+            dir: None,
+            env: Default::default(),
+            options: Default::default(),
+            time: None,
+        };
+        let config = SeriesConfig {
+            version: SERIES_FILE_VERSION,
+            format: Format::RoundRobin,
+            bots: vec![entry("first"), entry("second")],
+            rounds,
+            seed,
+            tc: "plays=10,play=10s,reaction=10s".to_string(),
+            max_illegal: 3,
+            sprt: None,
+            pgn: dir.join("games.pgn"),
+            events: Some(dir.join("events.jsonl")),
+            log_dir: None,
+            log_failures: false,
+            event: "Zebra benchmark".to_string(),
+        };
+        let start = Instant::now();
+        let outcome = crate::series::run(
+            &config,
+            Vec::new(),
+            crate::series::RunOptions {
+                concurrency,
+                progress: crate::series::progress::Progress::quiet(),
+            },
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+        let seconds = start.elapsed().as_secs_f64().max(1e-9);
+        let _ = std::fs::remove_dir_all(&dir);
+        if outcome.standings.finished != u64::from(rounds * 2) {
+            return Err(format!(
+                "the benchmark series ended after {} of {} games",
+                outcome.standings.finished,
+                rounds * 2
+            ));
+        }
+        runs.push(SeriesRun {
+            concurrency,
+            seconds,
+            games_per_second: f64::from(rounds * 2) / seconds,
+        });
+    }
+    Ok(SeriesReport {
+        games: rounds * 2,
+        runs,
+    })
+}

@@ -100,8 +100,9 @@ pub enum Command {
         divide: bool,
     },
     /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
-    /// (legal-action generation alone) or `referee` (the referee's own cost per decision,
-    /// with two instant bots, against a bare pipe ping-pong).
+    /// (legal-action generation alone), `referee` (the referee's own cost per decision,
+    /// with two instant bots, against a bare pipe ping-pong) or `match` (games per second of
+    /// a series of instant bots at concurrency 1 and 2).
     Bench {
         #[arg(value_enum, default_value = "engine")]
         target: BenchTarget,
@@ -193,4 +194,5 @@ pub enum BenchTarget {
     Engine,
     Movegen,
     Referee,
+    Match,
 }

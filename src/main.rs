@@ -223,6 +223,31 @@ fn run(command: Command) -> Result<(), Failure> {
                     "--games and --plays-per-quarter must be at least 1".into(),
                 ));
             }
+            if target == BenchTarget::Match {
+                let bot = bundled("zebra-instant-bot")?;
+                let runtime = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                    .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+                let games = games.min(10_000) as u32;
+                let r = runtime
+                    .block_on(zebra::bench::series(&bot, games, seed, &[1, 2]))
+                    .map_err(Failure::Run)?;
+                let runs: Vec<String> = r
+                    .runs
+                    .iter()
+                    .map(|run| {
+                        format!(
+                            "concurrency {}: {:.1} games/s ({:.2} s)",
+                            run.concurrency, run.games_per_second, run.seconds
+                        )
+                    })
+                    .collect();
+                let text = format!("{} games of instant bots; {}", r.games, runs.join("; "));
+                print_report(json, &r, &text);
+                return Ok(());
+            }
             if target == BenchTarget::Referee {
                 let bot = bundled("zebra-instant-bot")?;
                 let runtime = runtime()?;

@@ -153,6 +153,28 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
 }
 
 #[test]
+fn match_bench_reports_games_per_second_at_concurrency_one_and_two() {
+    let out = zebra(&["bench", "match", "--games", "4", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(v["games"], 4);
+    let levels: Vec<u64> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert!(r["games_per_second"].as_f64().unwrap() > 0.0, "{r}");
+            r["concurrency"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(levels, [1, 2]);
+}
+
+#[test]
 fn instant_bot_passes_the_protocol_checklist() {
     let out = zebra(&["check-bot", INSTANT_BOT]);
     assert!(out.status.success(), "{}", stdout(&out));
