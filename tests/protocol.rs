@@ -7,7 +7,9 @@
 //!   clocks, timeouts and illegal replies, validates (every decision kind, every event
 //!   variant that occurs, every variant at least once from a hand-built sample);
 //! - the schemas' enums are exactly the Rust types' values;
-//! - the schemas reject obviously wrong messages and accept unknown fields.
+//! - the schemas reject obviously wrong messages and accept unknown fields;
+//! - the series event stream (`zebra match`, schemas/series-event.json): every line of the
+//!   example stream and of a fresh run of the binary validates, and a run's books add up.
 //!
 //! The schemas are checked by the small validator below, which implements only the subset
 //! of JSON Schema 2020-12 they use and panics on any other keyword, so that a schema cannot
@@ -70,6 +72,7 @@ mod schema {
         "additionalProperties",
         "items",
         "minItems",
+        "maxItems",
         "minLength",
         "minimum",
         "maximum",
@@ -222,7 +225,7 @@ mod schema {
                         "{doc} {here}: both sides ignore fields they do not know, so \
                          objects stay open"
                     ),
-                    "minItems" | "minLength" => {
+                    "minItems" | "maxItems" | "minLength" => {
                         assert!(arg.is_u64(), "{doc} {here}: a non-negative integer")
                     }
                     "minimum" | "maximum" | "multipleOf" => {
@@ -323,6 +326,13 @@ mod schema {
                         if let Value::Array(a) = v {
                             if (a.len() as u64) < arg.as_u64().unwrap() {
                                 errs.push(format!("{here}: fewer than {arg} items"));
+                            }
+                        }
+                    }
+                    "maxItems" => {
+                        if let Value::Array(a) = v {
+                            if (a.len() as u64) > arg.as_u64().unwrap() {
+                                errs.push(format!("{here}: more than {arg} items"));
                             }
                         }
                     }
@@ -567,7 +577,12 @@ fn every_message_has_a_schema_and_nothing_else_is_there() {
         .chain(FROM_BOT)
         .map(|m| format!("{m}.json"))
         .collect();
-    expected.extend(set(["defs.json", "to_bot.json", "from_bot.json"]));
+    expected.extend(set([
+        "defs.json",
+        "to_bot.json",
+        "from_bot.json",
+        SERIES_EVENT_SCHEMA,
+    ]));
     assert_eq!(set(schemas.names()), expected);
     for m in TO_BOT.iter().chain(FROM_BOT) {
         let s = schemas.get(&format!("{m}.json"));
@@ -1869,4 +1884,469 @@ fn unknown_fields_are_accepted_everywhere() {
             .unwrap_or_else(|e| panic!("{name} with unknown fields: {e}"));
         assert_eq!(serde_json::to_value(&msg).unwrap(), example(name), "{name}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The series event stream (`zebra match --events FILE`)
+// ---------------------------------------------------------------------------------------
+
+const SERIES_EVENT_SCHEMA: &str = "series-event.json";
+
+/// The event type of each variant, as the stream names it. The match is exhaustive, so a
+/// new variant does not compile until it is named here (and, by the test below, in the
+/// schema).
+fn series_event_type(e: &zebra::series::events::SeriesEvent) -> &'static str {
+    use zebra::series::events::SeriesEvent as E;
+    match e {
+        E::SeriesStarted { .. } => "series_started",
+        E::GameStarted { .. } => "game_started",
+        E::GameFinished { .. } => "game_finished",
+        E::StatsUpdated { .. } => "stats_updated",
+        E::SprtDecision { .. } => "sprt_decision",
+        E::SeriesFinished { .. } => "series_finished",
+    }
+}
+
+/// Every event type; keep in step with [`series_event_type`].
+const SERIES_EVENT_TYPES: [&str; 6] = [
+    "series_started",
+    "game_started",
+    "game_finished",
+    "stats_updated",
+    "sprt_decision",
+    "series_finished",
+];
+
+/// Every way a series ends; the match is exhaustive for the same reason.
+fn every_series_end() -> Vec<zebra::series::SeriesEnd> {
+    use zebra::series::SeriesEnd as S;
+    let all = vec![
+        S::Completed,
+        S::H1Accepted,
+        S::H0Accepted,
+        S::Inconclusive,
+        S::Interrupted,
+    ];
+    for e in &all {
+        match e {
+            S::Completed | S::H1Accepted | S::H0Accepted | S::Inconclusive | S::Interrupted => {}
+        }
+    }
+    all
+}
+
+/// Parses an event stream and validates every line; `what` names it in messages.
+fn series_events(schemas: &Schemas, text: &str, what: &str) -> Vec<Value> {
+    assert!(
+        text.ends_with('\n'),
+        "{what}: every line ends with a newline"
+    );
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let value: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{what}, line {}: not JSON: {e}\n{line}", i + 1));
+            if let Err(e) = schemas.validate(SERIES_EVENT_SCHEMA, &value) {
+                panic!("{what}, line {} does not validate:\n{e}\n{line}", i + 1);
+            }
+            value
+        })
+        .collect()
+}
+
+/// The stream of one run of a fresh series (no games on disk before it) adds up: it
+/// starts with series_started and ends with series_finished; every game that starts
+/// finishes, once, followed by the standings counting it; the number of game_finished
+/// events is the number series_finished reports; an SPRT decision comes at most once and
+/// agrees with the outcome. Returns how many events of each type there are.
+fn check_series_books(events: &[Value], what: &str) -> BTreeMap<String, usize> {
+    let kind = |e: &Value| e["type"].as_str().unwrap().to_string();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for e in events {
+        *counts.entry(kind(e)).or_default() += 1;
+    }
+    let (first, last) = (events.first().unwrap(), events.last().unwrap());
+    assert_eq!(kind(first), "series_started", "{what}: the first event");
+    assert_eq!(kind(last), "series_finished", "{what}: the last event");
+    assert_eq!(counts["series_started"], 1, "{what}");
+    assert_eq!(counts["series_finished"], 1, "{what}");
+    assert_eq!(first["games_done"], json!(0), "{what}: a fresh series");
+    let planned = first["games_planned"].as_u64().unwrap();
+
+    let mut started = BTreeSet::new();
+    let mut finished = BTreeSet::new();
+    let mut elapsed = 0;
+    let mut decision: Option<&Value> = None;
+    for (i, e) in events.iter().enumerate() {
+        let at = e["elapsed_ms"].as_u64().unwrap();
+        assert!(at >= elapsed, "{what}: elapsed_ms goes back at event {i}");
+        elapsed = at;
+        match kind(e).as_str() {
+            "game_started" => {
+                let game = e["game"].as_u64().unwrap();
+                assert!(game <= planned, "{what}: game {game} of {planned}");
+                assert!(started.insert(game), "{what}: game {game} starts twice");
+            }
+            "game_finished" => {
+                let game = e["game"].as_u64().unwrap();
+                assert!(
+                    started.contains(&game),
+                    "{what}: game {game} finishes before it starts"
+                );
+                assert!(finished.insert(game), "{what}: game {game} finishes twice");
+                for side in ["white", "black"] {
+                    assert!(
+                        first["bots"].as_array().unwrap().contains(&e[side]),
+                        "{what}: game {game}: {side} is no bot of the series"
+                    );
+                }
+                let stats = &events[i + 1];
+                assert_eq!(
+                    kind(stats),
+                    "stats_updated",
+                    "{what}: game {game}'s standings follow it"
+                );
+                assert_eq!(
+                    stats["games_finished"],
+                    json!(finished.len()),
+                    "{what}: the standings after game {game}"
+                );
+            }
+            "sprt_decision" => {
+                assert!(decision.is_none(), "{what}: a second SPRT decision");
+                assert_ne!(e["sprt"]["decision"], json!("continue"), "{what}");
+                decision = Some(e);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(started, finished, "{what}: every game started finishes");
+    assert_eq!(
+        last["games_finished"],
+        json!(counts.get("game_finished").copied().unwrap_or(0)),
+        "{what}: series_finished reports the games finished"
+    );
+    let outcome = last["outcome"].as_str().unwrap();
+    match decision {
+        Some(d) => {
+            let expected = match d["sprt"]["decision"].as_str().unwrap() {
+                "accept_h1" => "h1-accepted",
+                _ => "h0-accepted",
+            };
+            assert_eq!(outcome, expected, "{what}: the outcome follows the SPRT");
+            assert!(
+                d["games_finished"].as_u64() <= last["games_finished"].as_u64(),
+                "{what}"
+            );
+        }
+        None => assert!(
+            !outcome.ends_with("-accepted"),
+            "{what}: {outcome} without an SPRT decision"
+        ),
+    }
+    counts
+}
+
+#[test]
+fn series_event_enums_are_exactly_the_rust_values() {
+    use zebra::series::schedule::Format;
+    use zebra::series::stats::SprtDecision;
+    let schemas = schemas();
+    let doc = schemas.get(SERIES_EVENT_SCHEMA);
+    let def = |name: &str| &doc["$defs"][name];
+    let strings = |v: &Value| -> BTreeSet<String> {
+        v.as_array()
+            .unwrap_or_else(|| panic!("an enum: {v}"))
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    // One branch per type, in $defs under the type's name.
+    let branches: BTreeSet<String> = doc["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (_, s) = schemas.resolve(SERIES_EVENT_SCHEMA, b["$ref"].as_str().unwrap());
+            let name = s["properties"]["type"]["const"].as_str().unwrap();
+            assert_eq!(b["$ref"], json!(format!("#/$defs/{name}")));
+            name.to_string()
+        })
+        .collect();
+    assert_eq!(branches, set(SERIES_EVENT_TYPES));
+    let sample = zebra::series::events::SeriesEvent::SeriesFinished {
+        outcome: "completed".to_string(),
+        games_finished: 0,
+    };
+    assert!(SERIES_EVENT_TYPES.contains(&series_event_type(&sample)));
+    assert_eq!(
+        serde_json::to_value(&sample).unwrap()["type"],
+        json!(series_event_type(&sample))
+    );
+    assert_eq!(
+        doc["properties"]["version"]["const"],
+        json!(zebra::series::events::EVENTS_VERSION)
+    );
+    assert_eq!(
+        strings(&def("series_finished")["properties"]["outcome"]["enum"]),
+        set(every_series_end().into_iter().map(|e| e.code()))
+    );
+    for e in every_series_end() {
+        assert_eq!(serde_json::to_value(e).unwrap(), json!(e.code()));
+    }
+    let decisions = [
+        SprtDecision::AcceptH0,
+        SprtDecision::AcceptH1,
+        SprtDecision::Continue,
+    ];
+    for d in decisions {
+        match d {
+            SprtDecision::AcceptH0 | SprtDecision::AcceptH1 | SprtDecision::Continue => {}
+        }
+    }
+    assert_eq!(
+        strings(&def("sprt_report")["properties"]["decision"]["enum"]),
+        set(decisions.map(|d| serde_json::to_value(d)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()))
+    );
+    let finished = &def("game_finished")["properties"];
+    assert_eq!(
+        strings(&finished["termination"]["enum"]),
+        set(Termination::ALL.map(|t| t.code()))
+    );
+    assert_eq!(
+        strings(&finished["result"]["enum"]),
+        set([
+            GameResult::Win(Side::White).pgn(),
+            GameResult::Win(Side::Black).pgn(),
+            GameResult::Draw.pgn(),
+            "*",
+        ])
+    );
+    let formats = [Format::RoundRobin, Format::Gauntlet];
+    for f in formats {
+        match f {
+            Format::RoundRobin | Format::Gauntlet => {}
+        }
+    }
+    assert_eq!(
+        strings(&def("series_started")["properties"]["format"]["enum"]),
+        set(formats.map(|f| f.code()))
+    );
+}
+
+#[test]
+fn the_example_series_events_validate() {
+    let schemas = schemas();
+    let path = protocol_dir().join("examples/series-events.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let events = series_events(&schemas, &text, "series-events.jsonl");
+    let counts = check_series_books(&events, "series-events.jsonl");
+    for t in SERIES_EVENT_TYPES {
+        assert!(counts.contains_key(t), "the example shows {t}");
+    }
+}
+
+#[test]
+fn series_event_schema_rejects_wrong_events() {
+    let schemas = schemas();
+    let text =
+        std::fs::read_to_string(protocol_dir().join("examples/series-events.jsonl")).unwrap();
+    let events = series_events(&schemas, &text, "series-events.jsonl");
+    let of = |t: &str| {
+        events
+            .iter()
+            .find(|e| e["type"] == json!(t))
+            .unwrap_or_else(|| panic!("the example has no {t}"))
+            .clone()
+    };
+    let (started, game, finished, stats, sprt, end) = (
+        of("series_started"),
+        of("game_started"),
+        of("game_finished"),
+        of("stats_updated"),
+        of("sprt_decision"),
+        of("series_finished"),
+    );
+    let cases: Vec<(Value, &str)> = vec![
+        (with(&end, "/version", json!(2)), "version 2"),
+        (without(&end, "/version"), "no version"),
+        (without(&end, "/unix_ms"), "no unix_ms"),
+        (with(&end, "/elapsed_ms", json!(-1)), "negative elapsed_ms"),
+        (
+            with(&end, "/type", json!("series_paused")),
+            "an unknown type",
+        ),
+        (without(&end, "/type"), "no type"),
+        (with(&end, "/outcome", json!("won")), "an unknown outcome"),
+        (with(&end, "/games_finished", json!(-3)), "negative games"),
+        (with(&end, "/games_finished", json!(2.5)), "half a game"),
+        (with(&started, "/sprt", json!(1)), "sprt as a number"),
+        (without(&started, "/sprt"), "no sprt field"),
+        (
+            with(&started, "/format", json!("swiss")),
+            "an unknown format",
+        ),
+        (with(&started, "/concurrency", json!(0)), "concurrency 0"),
+        (with(&started, "/bots", json!(["alone"])), "one bot"),
+        (with(&game, "/leg", json!(3)), "leg 3"),
+        (with(&game, "/game", json!(0)), "game 0"),
+        (without(&game, "/seed"), "no seed"),
+        (with(&game, "/white", json!("")), "an empty bot name"),
+        (with(&finished, "/result", json!("2-0")), "result 2-0"),
+        (
+            with(&finished, "/termination", json!("time-forfeit")),
+            "an unknown termination",
+        ),
+        (
+            with(&finished, "/score/white", json!(-7)),
+            "a negative score",
+        ),
+        (
+            without(&finished, "/timeouts/black"),
+            "half a per-side count",
+        ),
+        (without(&finished, "/duration_ms"), "no duration"),
+        (
+            with(
+                &stats,
+                "/head_to_head/pentanomial",
+                json!([0, 0, 0, 0, 0, 0]),
+            ),
+            "six pentanomial buckets",
+        ),
+        (
+            with(&stats, "/head_to_head/pentanomial", json!([0, 0, 0, 0])),
+            "four pentanomial buckets",
+        ),
+        (
+            with(&stats, "/head_to_head/score", json!(1.5)),
+            "a score above 1",
+        ),
+        (
+            with(&stats, "/head_to_head/elo", json!({"elo": 3.0})),
+            "an Elo without its interval",
+        ),
+        (
+            with(&stats, "/standings/0/points", json!(0.25)),
+            "a quarter point",
+        ),
+        (without(&stats, "/head_to_head"), "no head_to_head field"),
+        (
+            with(&sprt, "/sprt/decision", json!("accept")),
+            "an unknown SPRT decision",
+        ),
+        (
+            with(&sprt, "/sprt/params/alpha", json!(0.7)),
+            "alpha above 0.5",
+        ),
+        (with(&sprt, "/sprt/llr", Value::Null), "no LLR"),
+        (
+            // A game_started line cannot pass as a game_finished one, nor the reverse.
+            with(&game, "/type", json!("game_finished")),
+            "a game_finished without its result",
+        ),
+    ];
+    for (value, why) in &cases {
+        assert!(
+            schemas.validate(SERIES_EVENT_SCHEMA, value).is_err(),
+            "series-event.json accepts an event with {why}: {value}"
+        );
+    }
+    // Nullable fields take null; unknown fields are ignored everywhere.
+    let nulls = [
+        with(&started, "/sprt", Value::Null),
+        with(&stats, "/head_to_head", Value::Null),
+        with(&stats, "/head_to_head/sprt", Value::Null),
+        with(&stats, "/head_to_head/los", Value::Null),
+        with(&finished, "/result", json!("*")),
+    ];
+    for value in nulls.iter().chain(&events) {
+        let value = with_unknown_fields(value, "");
+        if let Err(e) = schemas.validate(SERIES_EVENT_SCHEMA, &value) {
+            panic!("{e}\n{value}");
+        }
+    }
+}
+
+/// Waits for `child` at most `limit`; kills it past that.
+fn wait_at_most(child: &mut std::process::Child, limit: Duration) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("zebra match did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A real series, greedy against random, two games at once. The bundled greedy bot wins
+/// every game of these seeds, and with play-count quarters the games are the same on every
+/// run, so the SPRT (H1: greedy is 200 Elo stronger) decides once four pairs are complete:
+/// by the 9th or 10th game at the latest, whatever order the games finish in.
+#[test]
+fn a_real_series_streams_valid_events() {
+    let schemas = schemas();
+    let dir = std::env::temp_dir().join(format!(
+        "zebra-protocol-series-events-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args([
+            "match",
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "elo0=0,elo1=200",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("zebra runs");
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    });
+    let status = wait_at_most(&mut child, Duration::from_secs(300));
+    let stderr = reader.join().unwrap();
+    let path = dir.join("events.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; zebra exited with {status}:\n{stderr}",
+            path.display()
+        )
+    });
+    let what = format!("the events of {}", dir.display());
+    let events = series_events(&schemas, &text, &what);
+    let counts = check_series_books(&events, &what);
+    for t in SERIES_EVENT_TYPES {
+        assert!(counts.contains_key(t), "{what}: no {t}\n{text}\n{stderr}");
+    }
+    let last = events.last().unwrap();
+    assert_eq!(last["outcome"], json!("h1-accepted"), "{what}");
+    let played = counts["game_finished"] as u64;
+    assert!(
+        (8..12).contains(&played),
+        "{what}: the SPRT stops the series early, not {played} games"
+    );
+    assert_eq!(events[0]["games_planned"], json!(12), "{what}");
+    assert_eq!(events[0]["concurrency"], json!(2), "{what}");
+    assert!(status.success(), "zebra exited with {status}:\n{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

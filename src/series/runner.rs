@@ -135,8 +135,27 @@ pub async fn run(
         concurrency: options.concurrency,
     });
 
+    // A resumed series starts from the books on disk: say where it stands.
+    if !done.is_empty() {
+        events.emit(&SeriesEvent::StatsUpdated {
+            games_finished: standings.finished,
+            standings: standings.bots.clone(),
+            head_to_head: standings.head_to_head(config.sprt.as_ref()),
+        });
+    }
     // A series already decided before this run (resumed after the SPRT stopped it).
     let mut decision = sprt_decision(config, &standings);
+    if decision.is_some() {
+        if let Some(sprt) = standings
+            .head_to_head(config.sprt.as_ref())
+            .and_then(|h| h.sprt)
+        {
+            events.emit(&SeriesEvent::SprtDecision {
+                games_finished: standings.finished,
+                sprt,
+            });
+        }
+    }
     let mut stopping = decision.is_some();
     let mut interrupted = false;
     let mut played_now = 0u32;
