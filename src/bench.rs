@@ -304,6 +304,7 @@ pub async fn series(
             max_illegal: 3,
             sprt: None,
             pgn: dir.join("games.pgn"),
+            pgn_start: 0,
             events: Some(dir.join("events.jsonl")),
             log_dir: None,
             log_failures: false,

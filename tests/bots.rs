@@ -564,6 +564,7 @@ fn referee_game(white: &mut Proc, black: &mut Proc, seed: u64, plays: u16) -> Ga
             id: req.id,
             status: ReplyStatus::Ok,
             elapsed_ms: 1,
+            cpu_ms: Some(1),
             applied: Some(text),
             reason: None,
         });

@@ -572,6 +572,48 @@ fn log_failures_keeps_transcripts_of_failed_games_only() {
 }
 
 #[test]
+fn a_series_appends_to_an_existing_pgn_and_reads_back_only_its_own_games() {
+    let dir = temp_dir("append");
+    let pgn = dir.join("all.pgn");
+    let pgn_arg = pgn.to_str().unwrap();
+    let first = zebra(&[
+        "play",
+        "--quiet",
+        "--tc",
+        "plays=2,play=5s,reaction=2s",
+        "--pgn",
+        pgn_arg,
+    ]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let out_dir = dir.join("s");
+    let series = zebra(&[
+        "match",
+        "--games",
+        "4",
+        "--pgn",
+        pgn_arg,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(series.status.success(), "{}", text(&series.stderr));
+    assert_eq!(records(&pgn).len(), 5);
+    // Resuming a finished series plays nothing and counts only the series' four games.
+    let again = zebra(&[
+        "match",
+        "--resume",
+        out_dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let summary = json(&again);
+    assert_eq!(summary["games_finished"], 4);
+    assert_eq!(summary["games_played_now"], 0);
+    assert_eq!(records(&pgn).len(), 5);
+}
+
+#[test]
 fn bad_series_flags_are_usage_errors_with_a_reason() {
     for (args, needle) in [
         (vec!["match", "--games", "3"], "even number"),

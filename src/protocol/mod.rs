@@ -63,6 +63,10 @@ pub enum ToBot {
         id: u64,
         status: ReplyStatus,
         elapsed_ms: u64,
+        /// The CPU time the bot's process spent on the request (kernel accounting), when
+        /// the referee could read it; `null` otherwise (and for late replies).
+        #[serde(default)]
+        cpu_ms: Option<u64>,
         /// What the referee did: the bot's action, or the consequence applied instead.
         applied: Option<String>,
         reason: Option<String>,

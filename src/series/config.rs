@@ -199,6 +199,10 @@ pub struct SeriesConfig {
     pub sprt: Option<SprtParams>,
     /// The PGN file every game is appended to.
     pub pgn: PathBuf,
+    /// Its length when the series started: a series may append to a file that already
+    /// holds other games, and only reads back its own.
+    #[serde(default)]
+    pub pgn_start: u64,
     /// The JSON-lines event stream, if any.
     pub events: Option<PathBuf>,
     /// Where transcripts go, if anywhere, and whether only failed games keep theirs.

@@ -35,6 +35,8 @@ pub enum DiskError {
     Record { path: PathBuf, source: RecordError },
     #[error("{path} holds a game that is not part of this series ({detail}): is this the right directory?")]
     Foreign { path: PathBuf, detail: String },
+    #[error("{path} is shorter than the {start} bytes it held when the series started: it was edited or replaced, so the series cannot tell which games it played")]
+    Shrunk { path: PathBuf, start: u64 },
     #[error("{dir} already holds a series: continue it with 'zebra match --resume {dir}', or choose another --out")]
     Exists { dir: PathBuf },
 }
@@ -63,7 +65,14 @@ pub fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
         .and_then(|_| file.sync_all())
         .map_err(io("write", &tmp))?;
     std::fs::rename(&tmp, &path).map_err(io("rename", &tmp))?;
-    Ok(())
+    sync_dir(dir)
+}
+
+/// Makes a directory's entries durable (a new or renamed file survives a power loss).
+fn sync_dir(dir: &Path) -> Result<(), DiskError> {
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io("sync the directory", dir))
 }
 
 /// Reads the settings saved in `dir`.
@@ -85,18 +94,25 @@ pub fn load_series(dir: &Path) -> Result<SeriesConfig, DiskError> {
     })
 }
 
-/// The games of `fixtures` already recorded in `pgn`, in file order. A record cut short
-/// at the end of the file is dropped from it; a record that does not belong to the
-/// schedule is an error.
+/// The games of `fixtures` already recorded in `pgn` from byte `start` on (where the
+/// series began appending), in file order. A record cut short at the end of the file is
+/// dropped from it; a record that does not belong to the schedule is an error.
 pub fn load_finished(
     pgn: &Path,
+    start: u64,
     fixtures: &[Fixture],
     names: &[String],
 ) -> Result<Vec<GameOutcome>, DiskError> {
-    let text = match std::fs::read_to_string(pgn) {
+    let whole = match std::fs::read_to_string(pgn) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && start == 0 => return Ok(Vec::new()),
         Err(e) => return Err(io("read", pgn)(e)),
+    };
+    let Some(text) = usize::try_from(start).ok().and_then(|s| whole.get(s..)) else {
+        return Err(DiskError::Shrunk {
+            path: pgn.to_path_buf(),
+            start,
+        });
     };
     let records = match read_games(&text) {
         Ok(records) => records,
@@ -116,7 +132,7 @@ pub fn load_finished(
                 .write(true)
                 .open(pgn)
                 .map_err(io("open", pgn))?;
-            file.set_len(cut as u64)
+            file.set_len(start + cut as u64)
                 .and_then(|_| file.sync_all())
                 .map_err(io("truncate", pgn))?;
             records
@@ -199,14 +215,20 @@ pub struct PgnFile {
 
 impl PgnFile {
     pub fn open(path: &Path) -> Result<PgnFile, DiskError> {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(io("create the directory", parent))?;
-        }
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent).map_err(io("create the directory", parent))?;
+        let created = !path.exists();
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(io("open", path))?;
+        if created {
+            sync_dir(parent)?;
+        }
         Ok(PgnFile {
             path: path.to_path_buf(),
             file,

@@ -44,7 +44,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         let config = disk::load_series(dir)?;
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
-        let done = disk::load_finished(&config.pgn, &schedule, &names)?;
+        let done = disk::load_finished(&config.pgn, config.pgn_start, &schedule, &names)?;
         return Ok(Prepared {
             config,
             dir: dir.clone(),
@@ -116,6 +116,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         max_illegal: args.max_illegal,
         sprt,
         pgn: absolute(&args.pgn.clone().unwrap_or_else(|| dir.join("games.pgn"))),
+        pgn_start: 0,
         events: Some(absolute(
             &args
                 .events
@@ -126,6 +127,8 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         log_failures: args.log_failures,
         event: args.event.clone(),
     };
+    let mut config = config;
+    config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     disk::save_series(&dir, &config)?;
     Ok(Prepared {
         config,
