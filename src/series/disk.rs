@@ -114,7 +114,7 @@ pub fn load_finished(
             start,
         });
     };
-    let records = match read_games(&text) {
+    let records = match read_games(text) {
         Ok(records) => records,
         Err(first) => {
             // Only the last record may be damaged (a write cut short by a kill): drop it.
