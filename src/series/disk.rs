@@ -118,7 +118,7 @@ pub fn load_finished(
         Ok(records) => records,
         Err(first) => {
             // Only the last record may be damaged (a write cut short by a kill): drop it.
-            let cut = last_game_start(&text);
+            let cut = last_game_start(text);
             let kept = &text[..cut];
             let records = read_games(kept).map_err(|_| DiskError::Record {
                 path: pgn.to_path_buf(),
