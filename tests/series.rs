@@ -614,6 +614,41 @@ fn a_series_appends_to_an_existing_pgn_and_reads_back_only_its_own_games() {
 }
 
 #[test]
+fn a_record_cut_short_at_the_end_is_dropped_and_its_game_played_again() {
+    let dir = temp_dir("torn");
+    let out = zebra(&[
+        "match",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pgn = dir.join("games.pgn");
+    let whole = by_game(&pgn);
+    // Cut the last record in the middle, as a power loss during its write would.
+    let text_now = std::fs::read_to_string(&pgn).unwrap();
+    let last = text_now.rfind("[Event ").unwrap();
+    let cut = last + (text_now.len() - last) / 2;
+    std::fs::write(&pgn, &text_now[..cut]).unwrap();
+    let resumed = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(json(&resumed)["games_played_now"], 1);
+    assert_eq!(by_game(&pgn), whole, "the same four records again");
+    let verified = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", text(&verified.stdout));
+}
+
+#[test]
 fn bad_series_flags_are_usage_errors_with_a_reason() {
     for (args, needle) in [
         (vec!["match", "--games", "3"], "even number"),
