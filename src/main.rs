@@ -564,7 +564,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
     let bundled = exe.parent().unwrap_or(Path::new("."));
     let prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
-        SetupError::Disk(e) => Failure::Run(e.to_string()),
+        e @ (SetupError::Disk(_) | SetupError::MissingProgram { .. }) => {
+            Failure::Run(e.to_string())
+        }
         other => Failure::Usage(other.to_string()),
     })?;
     let config = &prepared.config;

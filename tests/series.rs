@@ -688,6 +688,20 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         let err = text(&out.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+    let typo = zebra(&[
+        "match",
+        "--bot",
+        "a=zebra-random-bot",
+        "--bot",
+        "b=./no/such/bot",
+    ]);
+    assert_eq!(typo.status.code(), Some(1));
+    assert!(
+        text(&typo.stderr).contains("no/such/bot'"),
+        "{}",
+        text(&typo.stderr)
+    );
+
     let missing = zebra(&["match", "--resume", "/nonexistent-zebra-series"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("series.json"));
@@ -705,4 +719,39 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
     let again = zebra(&["match", "--games", "2", "--out", dir.to_str().unwrap()]);
     assert_eq!(again.status.code(), Some(1));
     assert!(text(&again.stderr).contains("--resume"));
+
+    // One run per series directory: a second run waits its turn, it does not interleave.
+    let dir = temp_dir("busy");
+    let slow = format!("slow={TEST_BOT} --sleep-ms 20");
+    let quick = format!("quick={RANDOM_BOT}");
+    let mut first = Command::new(ZEBRA)
+        .args([
+            "match",
+            "--bot",
+            &slow,
+            "--bot",
+            &quick,
+            "--games",
+            "2",
+            "--tc",
+            "plays=1,play=5s,reaction=2s",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(Duration::from_secs(30), || dir
+        .join("lock")
+        .exists()));
+    let second = zebra(&["match", "--resume", dir.to_str().unwrap()]);
+    assert_eq!(second.status.code(), Some(1), "{}", text(&second.stderr));
+    assert!(
+        text(&second.stderr).contains("in use"),
+        "{}",
+        text(&second.stderr)
+    );
+    assert!(first.wait().unwrap().success());
 }

@@ -17,6 +17,33 @@ use super::standings::GameOutcome;
 
 /// The name of the saved settings in an output directory.
 pub const SERIES_FILE: &str = "series.json";
+/// The lock file that keeps two runs from appending to the same series at once.
+pub const LOCK_FILE: &str = "lock";
+
+/// An exclusive hold on a series directory, released when dropped (or when the process
+/// dies, however it dies: the kernel drops `flock` locks with the file).
+pub struct SeriesLock {
+    _file: std::fs::File,
+}
+
+/// Takes the series directory's lock, or says who holds it.
+pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
+    use std::os::fd::AsRawFd;
+    let path = dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io("open", &path))?;
+    // SAFETY: flock only acts on the descriptor we own.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(DiskError::Busy {
+            dir: dir.to_path_buf(),
+        });
+    }
+    Ok(SeriesLock { _file: file })
+}
 
 /// Why the series' files cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +64,8 @@ pub enum DiskError {
     Foreign { path: PathBuf, detail: String },
     #[error("{path} is shorter than the {start} bytes it held when the series started: it was edited or replaced, so the series cannot tell which games it played")]
     Shrunk { path: PathBuf, start: u64 },
+    #[error("{dir} is in use by another zebra match (it holds the lock {dir}/{LOCK_FILE}): wait for it to end, or stop it first")]
+    Busy { dir: PathBuf },
     #[error("{dir} already holds a series: continue it with 'zebra match --resume {dir}', or choose another --out")]
     Exists { dir: PathBuf },
 }

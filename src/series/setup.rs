@@ -21,6 +21,8 @@ pub struct Prepared {
     /// Games already recorded (a resumed series).
     pub done: Vec<GameOutcome>,
     pub resumed: bool,
+    /// Held for the whole run: one run per series directory at a time.
+    pub lock: disk::SeriesLock,
 }
 
 /// Why a series cannot start.
@@ -34,6 +36,9 @@ pub enum SetupError {
     /// Files that cannot be read or written (exit code 1).
     #[error(transparent)]
     Disk(#[from] DiskError),
+    /// A bot's program is not there (exit code 1).
+    #[error("bot '{name}': cannot find the program '{command}' (or it is not executable); give a path, or build it (bundled bots: cargo build --release)")]
+    MissingProgram { name: String, command: String },
 }
 
 /// Validates the flags and sets the series up on disk (or reads it back with `--resume`).
@@ -42,6 +47,7 @@ pub enum SetupError {
 pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
     if let Some(dir) = &args.resume {
         let config = disk::load_series(dir)?;
+        let lock = disk::lock_series(dir)?;
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
         let done = disk::load_finished(&config.pgn, config.pgn_start, &schedule, &names)?;
@@ -50,6 +56,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             dir: dir.clone(),
             done,
             resumed: true,
+            lock,
         });
     }
     let usage = |m: String| SetupError::Usage(m);
@@ -82,9 +89,6 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         }
     }
     validate_bots(&bots)?;
-    for bot in &mut bots {
-        resolve_command(bot, bundled);
-    }
     let sprt = match &args.sprt {
         None => None,
         Some(text) => Some(SprtParams::parse(text).map_err(|e| usage(format!("--sprt: {e}")))?),
@@ -94,6 +98,10 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             "--sprt tests one bot against one other; this series has {} bots",
             bots.len()
         )));
+    }
+    for bot in &mut bots {
+        resolve_command(bot, bundled);
+        check_program(bot)?;
     }
     let dir = absolute(
         &args
@@ -130,12 +138,42 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
     let mut config = config;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     disk::save_series(&dir, &config)?;
+    let lock = disk::lock_series(&dir)?;
     Ok(Prepared {
         config,
         dir,
         done: Vec::new(),
         resumed: false,
+        lock,
     })
+}
+
+/// A bot whose program cannot be found or run would forfeit every game: say so before the
+/// series starts.
+fn check_program(bot: &BotEntry) -> Result<(), SetupError> {
+    use std::os::unix::fs::PermissionsExt;
+    let command = Path::new(&bot.command);
+    let candidates: Vec<PathBuf> = if command.components().count() > 1 {
+        vec![match &bot.dir {
+            Some(dir) if command.is_relative() => dir.join(command),
+            _ => command.to_path_buf(),
+        }]
+    } else {
+        std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).map(|d| d.join(command)).collect())
+            .unwrap_or_default()
+    };
+    let runnable = |p: &PathBuf| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if candidates.iter().any(runnable) {
+        Ok(())
+    } else {
+        Err(SetupError::MissingProgram {
+            name: bot.name.clone(),
+            command: bot.command.clone(),
+        })
+    }
 }
 
 /// Paths in `series.json` are absolute, so that a resume from another directory finds the
