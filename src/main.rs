@@ -23,6 +23,7 @@ use zebra::rules::playout::play_random_game;
 use zebra::bot::BotSpec;
 use zebra::record::{verify_text, write_game, Termination};
 use zebra::referee::check::{check_bot, CheckLimits};
+use zebra::referee::preflight::{preflight, PreflightError};
 use zebra::referee::{GameConfig, Referee, TimeControl};
 use zebra::rules::{Event, Game, Settings, Side};
 use zebra::series::setup::{prepare, SetupError};
@@ -442,6 +443,14 @@ fn play(
     quiet: bool,
 ) -> Result<(), Failure> {
     let runtime = runtime()?;
+    // Option values are checked against what each bot declares before the game.
+    for bot in [white, black] {
+        if !bot.options.is_empty() {
+            runtime
+                .block_on(preflight(bot, cfg.handshake))
+                .map_err(preflight_failure)?;
+        }
+    }
     if !quiet {
         out!("{}", situation(&Game::new(cfg.tc.settings())));
     }
@@ -563,12 +572,26 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
     let bundled = exe.parent().unwrap_or(Path::new("."));
-    let prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
+    let mut prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
         e @ (SetupError::Disk(_) | SetupError::MissingProgram { .. }) => {
             Failure::Run(e.to_string())
         }
         other => Failure::Usage(other.to_string()),
     })?;
+    // Several game tasks at once: two worker threads keep a busy game from delaying the
+    // reader that timestamps another game's replies.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+    // Every bot starts, shakes hands and accepts its options before anything is written.
+    for bot in &prepared.config.bots {
+        runtime
+            .block_on(preflight(&bot.spec(), std::time::Duration::from_secs(10)))
+            .map_err(preflight_failure)?;
+    }
+    prepared.save().map_err(|e| Failure::Run(e.to_string()))?;
     let config = &prepared.config;
     let concurrency = args
         .concurrency
@@ -586,13 +609,6 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         },
         prepared.dir.display()
     ));
-    // Several game tasks at once: two worker threads keep a busy game from delaying the
-    // reader that timestamps another game's replies.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
     let outcome = runtime
         .block_on(zebra::series::run(
             config,
@@ -615,6 +631,15 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     match outcome.end {
         SeriesEnd::Completed | SeriesEnd::H1Accepted => Ok(()),
         end => Err(Failure::Series(end)),
+    }
+}
+
+/// A bot that cannot start is a failure (exit 1); option values that do not fit are the
+/// user's to fix (exit 2).
+fn preflight_failure(e: PreflightError) -> Failure {
+    match e {
+        PreflightError::Start(why) => Failure::Run(why),
+        PreflightError::Options(why) => Failure::Usage(why),
     }
 }
 

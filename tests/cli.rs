@@ -257,6 +257,10 @@ fn play_rejects_bad_time_controls_and_options() {
     let out = zebra(&["play", "--white-option", "depth"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("NAME=VALUE"));
+    // Values are checked against the options the bot declares, before the game.
+    let out = zebra(&["play", "--white-option", "depth=9", "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("an integer from 1 to 3"));
 }
 
 #[test]

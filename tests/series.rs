@@ -702,6 +702,41 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         text(&typo.stderr)
     );
 
+    // Every bot is started once before the series: options it does not declare, or a bot
+    // that never completes the handshake, stop everything before a directory is written.
+    let pre = temp_dir("preflight");
+    let greedy = format!("g={GREEDY_BOT}");
+    let mute = format!("mute={TEST_BOT} --no-ready");
+    let out_dir = pre.join("s");
+    for (bot, code, needle) in [
+        (greedy.as_str(), 2, "'depht' is not one it declares"),
+        (mute.as_str(), 1, "sent no ready"),
+    ] {
+        let config = pre.join("bots.toml");
+        let (name, command) = bot.split_once('=').unwrap();
+        let mut parts = command.split(' ');
+        let program = parts.next().unwrap();
+        let args: Vec<String> = parts.map(|a| format!("{a:?}")).collect();
+        std::fs::write(
+            &config,
+            format!(
+                "[[bot]]\nname = \"{name}\"\ncommand = \"{program}\"\nargs = [{}]\noptions = {{ depht = 2 }}\n\n[[bot]]\nname = \"r\"\ncommand = \"{RANDOM_BOT}\"\n",
+                args.join(", ")
+            ),
+        )
+        .unwrap();
+        let out = zebra(&[
+            "match",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(needle), "{}", text(&out.stderr));
+        assert!(!out_dir.join("series.json").exists());
+    }
+
     let missing = zebra(&["match", "--resume", "/nonexistent-zebra-series"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("series.json"));

@@ -3,6 +3,7 @@
 //!
 //! - `check`: `zebra check-bot`, the compliance check for bot authors
 //! - `clock`: the clocks of rule 6 as pure arithmetic
+//! - `preflight`: each bot started once before play, its option values checked
 //! - `transcript`: the optional per-game log of every line sent and received
 //!
 //! The policy, in one place ([`Referee::judge`]): a reply that is not a legal action (bad
@@ -13,6 +14,7 @@
 
 pub mod check;
 pub mod clock;
+pub mod preflight;
 pub mod transcript;
 
 use std::path::PathBuf;

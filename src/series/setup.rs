@@ -21,8 +21,21 @@ pub struct Prepared {
     /// Games already recorded (a resumed series).
     pub done: Vec<GameOutcome>,
     pub resumed: bool,
-    /// Held for the whole run: one run per series directory at a time.
-    pub lock: disk::SeriesLock,
+    /// Held for the whole run: one run per series directory at a time (taken by
+    /// [`Prepared::save`] for a new series).
+    pub lock: Option<disk::SeriesLock>,
+}
+
+impl Prepared {
+    /// Writes a new series' settings into its directory and locks it; a resumed series is
+    /// already on disk and locked.
+    pub fn save(&mut self) -> Result<(), SetupError> {
+        if self.lock.is_none() {
+            disk::save_series(&self.dir, &self.config)?;
+            self.lock = Some(disk::lock_series(&self.dir)?);
+        }
+        Ok(())
+    }
 }
 
 /// Why a series cannot start.
@@ -41,7 +54,8 @@ pub enum SetupError {
     MissingProgram { name: String, command: String },
 }
 
-/// Validates the flags and sets the series up on disk (or reads it back with `--resume`).
+/// Validates the flags into a series (nothing is written until [`Prepared::save`]), or reads
+/// a saved one back with `--resume`.
 /// `bundled` is the directory of Zebra's own bots (next to the executable): a bot command
 /// that names one of them (`zebra-greedy-bot`) runs it from there.
 pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
@@ -56,7 +70,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             dir: dir.clone(),
             done,
             resumed: true,
-            lock,
+            lock: Some(lock),
         });
     }
     let usage = |m: String| SetupError::Usage(m);
@@ -137,14 +151,15 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
     };
     let mut config = config;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
-    disk::save_series(&dir, &config)?;
-    let lock = disk::lock_series(&dir)?;
+    if dir.join(disk::SERIES_FILE).exists() {
+        return Err(DiskError::Exists { dir }.into());
+    }
     Ok(Prepared {
         config,
         dir,
         done: Vec::new(),
         resumed: false,
-        lock,
+        lock: None,
     })
 }
 

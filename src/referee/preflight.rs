@@ -1,0 +1,158 @@
+//! Before the first game: start each bot once, complete the handshake, and check the option
+//! values the user set against the options the bot declares in `ready`.
+//!
+//! A typo in an option name, or a value out of its range, is the user's mistake, not the
+//! bot's: finding it here turns what would be a silently ignored setting (or a series of
+//! forfeits by a bot that cannot start) into one clear error before anything is played.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::bot::{BotProcess, BotSpec, Incoming};
+use crate::protocol::{self, FromBot, OptionDecl, OptionKind, ToBot};
+
+/// Why a bot is not ready to play; each says, in one sentence, which bot and what.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PreflightError {
+    /// It does not start or does not complete the handshake.
+    #[error("{0}")]
+    Start(String),
+    /// The user's option values do not fit what it declares.
+    #[error("{0}")]
+    Options(String),
+}
+
+/// Starts `spec`, waits up to `handshake` for `ready`, ends it, and checks its option
+/// values.
+pub async fn preflight(spec: &BotSpec, handshake: Duration) -> Result<(), PreflightError> {
+    let max_line = 64 * 1024;
+    let mut bot =
+        BotProcess::spawn(spec, max_line).map_err(|e| PreflightError::Start(e.to_string()))?;
+    let hello = ToBot::Hello {
+        protocol: protocol::PROTOCOL_NAME.to_string(),
+        versions: protocol::VERSIONS.to_vec(),
+        max_line_bytes: max_line,
+        handshake_ms: handshake.as_millis() as u64,
+    };
+    let _ = bot.send(protocol::to_line(&hello));
+    let deadline = tokio::time::Instant::now() + handshake;
+    let declared = loop {
+        match bot.recv_until(deadline).await {
+            None => {
+                break Err(format!(
+                    "sent no ready within {} ms (run 'zebra check-bot' on it)",
+                    handshake.as_millis()
+                ))
+            }
+            Some(Incoming::Closed { .. }) => {
+                break Err("exited or closed its output before ready".to_string())
+            }
+            Some(Incoming::Line { text, .. }) => {
+                if let Ok(FromBot::Ready { options, .. }) = protocol::parse_from_bot(&text) {
+                    break Ok(options);
+                }
+            }
+            Some(_) => {}
+        }
+    };
+    let _ = bot.send(protocol::to_line(&ToBot::Quit));
+    bot.shutdown(Duration::from_millis(500)).await;
+    let declared =
+        declared.map_err(|why| PreflightError::Start(format!("bot '{}' {why}", spec.name)))?;
+    check_options(&spec.options, &declared)
+        .map_err(|why| PreflightError::Options(format!("bot '{}': {why}", spec.name)))
+}
+
+/// Every value set must be for a declared option and fit its type, range or choices.
+pub fn check_options(set: &Map<String, Value>, declared: &[OptionDecl]) -> Result<(), String> {
+    for (name, value) in set {
+        let Some(decl) = declared.iter().find(|d| &d.name == name) else {
+            let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+            return Err(format!(
+                "option '{name}' is not one it declares ({})",
+                if names.is_empty() {
+                    "it declares none".to_string()
+                } else {
+                    format!("it declares: {}", names.join(", "))
+                }
+            ));
+        };
+        let fits = match decl.kind {
+            OptionKind::Int => value.as_i64().is_some_and(|n| {
+                decl.min.map_or(true, |min| n >= min) && decl.max.map_or(true, |max| n <= max)
+            }),
+            OptionKind::Bool => value.is_boolean(),
+            OptionKind::String => value.is_string(),
+            OptionKind::Choice => value
+                .as_str()
+                .is_some_and(|s| decl.choices.iter().any(|c| c == s)),
+        };
+        if !fits {
+            let wanted = match decl.kind {
+                OptionKind::Int => format!(
+                    "an integer{}",
+                    match (decl.min, decl.max) {
+                        (Some(a), Some(b)) => format!(" from {a} to {b}"),
+                        (Some(a), None) => format!(" from {a}"),
+                        (None, Some(b)) => format!(" up to {b}"),
+                        (None, None) => String::new(),
+                    }
+                ),
+                OptionKind::Bool => "true or false".to_string(),
+                OptionKind::String => "a string".to_string(),
+                OptionKind::Choice => format!("one of {}", decl.choices.join(", ")),
+            };
+            return Err(format!("option '{name}' = {value}: it takes {wanted}"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn decl(name: &str, kind: OptionKind) -> OptionDecl {
+        OptionDecl {
+            name: name.to_string(),
+            kind,
+            default: Value::Null,
+            min: Some(1),
+            max: Some(3),
+            choices: vec!["fast".to_string(), "slow".to_string()],
+        }
+    }
+
+    fn set(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn values_must_fit_declared_options() {
+        let declared = [
+            decl("depth", OptionKind::Int),
+            decl("ponder", OptionKind::Bool),
+            decl("book", OptionKind::String),
+            decl("style", OptionKind::Choice),
+        ];
+        let good = set(json!({"depth": 2, "ponder": true, "book": "x", "style": "slow"}));
+        assert_eq!(check_options(&good, &declared), Ok(()));
+        for (bad, needle) in [
+            (
+                json!({"depht": 2}),
+                "'depht' is not one it declares (it declares: depth",
+            ),
+            (json!({"depth": 4}), "an integer from 1 to 3"),
+            (json!({"depth": "2"}), "an integer"),
+            (json!({"ponder": 1}), "true or false"),
+            (json!({"style": "medium"}), "one of fast, slow"),
+        ] {
+            let err = check_options(&set(bad.clone()), &declared).unwrap_err();
+            assert!(err.contains(needle), "{bad}: {err}");
+        }
+        let err = check_options(&set(json!({"x": 1})), &[]).unwrap_err();
+        assert!(err.contains("declares none"), "{err}");
+    }
+}
