@@ -34,7 +34,8 @@ impl Progress {
         let mode = if quiet {
             Mode::Quiet
         } else if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            // Hidden until `start` knows the length: no "0/0" frame.
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
             bar.set_style(
                 ProgressStyle::with_template(
                     "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}",
@@ -59,13 +60,15 @@ impl Progress {
         if let Mode::Bar(bar) = &self.mode {
             bar.set_length(total);
             bar.set_position(done);
+            bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }
 
     /// A message for people (stopping, SPRT decisions), on stderr.
     pub fn note(&self, text: &str) {
         match &self.mode {
-            Mode::Bar(bar) => bar.println(format!("zebra: {text}")),
+            // A hidden bar (before `start`) would swallow the line.
+            Mode::Bar(bar) if !bar.is_hidden() => bar.println(format!("zebra: {text}")),
             _ => eprintln!("zebra: {text}"),
         }
     }
