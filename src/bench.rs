@@ -110,6 +110,10 @@ pub struct RefereeReport {
     /// The part of the round trip from a request's flush to its reply's newline: the bot's
     /// wake-up, its reading and answering, and the pipe back. The rest is the referee's.
     pub bot_side_us_per_decision: f64,
+    /// Building and serializing one request, in process (no pipes), averaged over the
+    /// decisions of 20 seeded random games: the part of the referee's work that grows with
+    /// the request's size.
+    pub request_build_us: f64,
     /// The bare baseline: one short line to a child process (`cat`) and back.
     pub pipe_round_trip_us: f64,
     /// The baseline's own CPU time per round trip: what one write and one read of a line
@@ -169,6 +173,7 @@ pub async fn referee(
     }
     let seconds = wall.as_secs_f64().max(1e-9);
     let per_decision = |total: f64| total / decisions.max(1) as f64;
+    let request_build_us = request_build(seed, &cfg.tc);
     Ok(RefereeReport {
         games: games.max(1),
         decisions,
@@ -177,9 +182,33 @@ pub async fn referee(
         referee_cpu_us_per_decision: per_decision(cpu.as_secs_f64() * 1e6),
         decision_round_trip_us: per_decision(seconds * 1e6),
         bot_side_us_per_decision: per_decision(bot_side_us as f64),
+        request_build_us,
         pipe_round_trip_us: pipe.wall_us(),
         pipe_cpu_us_per_round_trip: pipe.cpu_us(),
     })
+}
+
+/// Microseconds to build and serialize the request of one decision, over every decision of
+/// 20 seeded random games (the positions are collected first, so only the request is timed).
+fn request_build(seed: u64, tc: &crate::referee::TimeControl) -> f64 {
+    use crate::referee::{request, Clocks};
+    let mut positions = Vec::new();
+    for i in 0..20 {
+        crate::rules::playout::play_random_game(Game::new(tc.settings()), seed + i, |g, _| {
+            positions.push(g.clone());
+        });
+    }
+    let clocks = Clocks::new(*tc);
+    let mut bytes = 0usize;
+    let start = Instant::now();
+    for (id, game) in positions.iter().enumerate() {
+        let budget = clocks.budget(game);
+        let line = crate::protocol::to_line(&request(game, id as u64, &clocks, &budget));
+        bytes += line.len();
+    }
+    let elapsed = start.elapsed();
+    std::hint::black_box(bytes);
+    elapsed.as_secs_f64() * 1e6 / positions.len().max(1) as f64
 }
 
 /// A short line sent through `cat` over two pipes and read back: the cheapest round trip
