@@ -144,6 +144,7 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
         "referee_cpu_us_per_decision",
         "decision_round_trip_us",
         "bot_side_us_per_decision",
+        "request_build_us",
         "pipe_round_trip_us",
         "pipe_cpu_us_per_round_trip",
     ] {
