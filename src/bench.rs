@@ -96,9 +96,28 @@ pub fn movegen(seed: u64, rounds: u32) -> MovegenReport {
     }
 }
 
+/// Where the referee benchmark runs its processes. On a virtual machine, waking a process
+/// on another CPU costs far more than on the same one, so where the kernel happens to put
+/// the bots and the baseline's `cat` decides the figures; pinning makes runs comparable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// The referee on one CPU, the bots and `cat` on another: every wake-up crosses CPUs,
+    /// as it does for bots that think (they need a core of their own).
+    Split,
+    /// Everything on one CPU: no cross-CPU wake-ups; the two sides' work runs in turn.
+    Shared,
+    /// No pinning: the kernel decides (it tends to put `cat` next to its writer).
+    Free,
+}
+
 /// What the referee benchmark measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct RefereeReport {
+    pub layout: Layout,
+    /// The CPUs of the referee, and of the bots and `cat` (empty: not pinned).
+    pub referee_cpus: Vec<usize>,
+    pub bot_cpus: Vec<usize>,
     pub games: u32,
     pub decisions: u64,
     pub seconds: f64,
@@ -121,6 +140,20 @@ pub struct RefereeReport {
     pub pipe_cpu_us_per_round_trip: f64,
 }
 
+/// The CPUs this process may run on, in order.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
 /// CPU time this process has used so far (user + system, all threads).
 fn own_cpu() -> std::time::Duration {
     // SAFETY: getrusage only writes into the struct we pass.
@@ -138,14 +171,37 @@ pub async fn referee(
     bot: &crate::bot::BotSpec,
     games: u32,
     seed: u64,
+    layout: Option<Layout>,
 ) -> Result<RefereeReport, String> {
     use crate::referee::{GameConfig, Referee, TimeControl};
+    let allowed = allowed_cpus();
+    let layout = layout.unwrap_or(if allowed.len() >= 2 {
+        Layout::Split
+    } else {
+        Layout::Shared
+    });
+    let (referee_cpus, bot_cpus) = match (layout, allowed.as_slice()) {
+        (Layout::Free, _) => (Vec::new(), Vec::new()),
+        (Layout::Shared, [first, ..]) => (vec![*first], vec![*first]),
+        (Layout::Split, [first, second, ..]) => (vec![*first], vec![*second]),
+        (Layout::Split, _) => {
+            return Err("--layout split needs two CPUs; use --layout shared".to_string())
+        }
+        (Layout::Shared, []) => return Err("no CPU is available to this process".to_string()),
+    };
+    if !referee_cpus.is_empty() {
+        crate::bot::process::pin_current_thread(&referee_cpus)
+            .map_err(|e| format!("cannot pin the referee to CPU {referee_cpus:?}: {e}"))?;
+    }
+    let mut bot = bot.clone();
+    bot.cpus = (!bot_cpus.is_empty()).then(|| bot_cpus.clone());
+    let bot = &bot;
     let cfg = GameConfig {
         tc: TimeControl::parse("plays=10,play=10s,reaction=10s").expect("a valid time control"),
         ..GameConfig::default()
     };
-    let mut pipe =
-        PipeBaseline::start().map_err(|e| format!("cannot run the pipe baseline with cat: {e}"))?;
+    let mut pipe = PipeBaseline::start(&bot_cpus)
+        .map_err(|e| format!("cannot run the pipe baseline with cat: {e}"))?;
     let mut decisions = 0u64;
     let mut bot_side_us = 0u64;
     let mut cpu = std::time::Duration::ZERO;
@@ -175,6 +231,9 @@ pub async fn referee(
     let per_decision = |total: f64| total / decisions.max(1) as f64;
     let request_build_us = request_build(seed, &cfg.tc);
     Ok(RefereeReport {
+        layout,
+        referee_cpus,
+        bot_cpus,
         games: games.max(1),
         decisions,
         seconds,
@@ -223,12 +282,26 @@ struct PipeBaseline {
 }
 
 impl PipeBaseline {
-    fn start() -> std::io::Result<PipeBaseline> {
+    /// Starts `cat`, on `cpus` when given.
+    fn start(cpus: &[usize]) -> std::io::Result<PipeBaseline> {
+        use std::os::unix::process::CommandExt;
         use std::process::{Command, Stdio};
-        let mut child = Command::new("cat")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()?;
+        let mut cmd = Command::new("cat");
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        if !cpus.is_empty() {
+            let set = crate::bot::process::cpu_set(cpus);
+            // SAFETY: sched_setaffinity is async-signal-safe; the set was built before fork.
+            unsafe {
+                cmd.pre_exec(move || {
+                    if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = cmd.spawn()?;
         let to = child.stdin.take().expect("piped");
         let from = std::io::BufReader::new(child.stdout.take().expect("piped"));
         Ok(PipeBaseline {

@@ -121,6 +121,11 @@ pub enum Command {
         /// movegen: how many times each collected position is generated.
         #[arg(long, default_value_t = 20)]
         rounds: u32,
+        /// referee: split (the referee on one CPU, the bots and the baseline's cat on
+        /// another; the default with two CPUs or more), shared (all on one CPU) or free (not
+        /// pinned).
+        #[arg(long, value_enum)]
+        layout: Option<crate::bench::Layout>,
     },
 }
 

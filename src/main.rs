@@ -218,6 +218,7 @@ fn run(command: Command) -> Result<(), Failure> {
             plays_per_quarter,
             json,
             rounds,
+            layout,
         } => {
             if games == 0 || plays_per_quarter == 0 {
                 return Err(Failure::Usage(
@@ -254,12 +255,12 @@ fn run(command: Command) -> Result<(), Failure> {
                 let runtime = runtime()?;
                 let r = interruptible(
                     &runtime,
-                    zebra::bench::referee(&bot, games.min(1000) as u32, seed),
+                    zebra::bench::referee(&bot, games.min(1000) as u32, seed, layout),
                 )?
                 .map_err(Failure::Run)?;
                 let text = format!(
-                    "{} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)",
-                    r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip
+                    "layout {:?} (referee CPUs {:?}, bots {:?}): {} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)",
+                    r.layout, r.referee_cpus, r.bot_cpus, r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip
                 );
                 print_report(json, &r, &text);
                 return Ok(());

@@ -151,6 +151,18 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
         assert!(v[key].as_f64().unwrap() > 0.0, "{key}: {v}");
     }
     assert!(v["decisions"].as_u64().unwrap() > 100, "{v}");
+    // Everything on one CPU works on any machine, and says so.
+    let out = zebra(&[
+        "bench", "referee", "--games", "1", "--layout", "shared", "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(v["layout"], "shared");
+    assert_eq!(v["referee_cpus"], v["bot_cpus"]);
 }
 
 #[test]

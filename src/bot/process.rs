@@ -26,6 +26,8 @@ pub struct BotSpec {
     pub env: Vec<(String, String)>,
     /// Option values sent in `game_start`.
     pub options: serde_json::Map<String, serde_json::Value>,
+    /// The CPUs the bot may run on (its children inherit them); `None`: any.
+    pub cpus: Option<Vec<usize>>,
 }
 
 impl BotSpec {
@@ -41,6 +43,7 @@ impl BotSpec {
             dir: None,
             env: Vec::new(),
             options: serde_json::Map::new(),
+            cpus: None,
         })
     }
 }
@@ -101,13 +104,21 @@ impl BotProcess {
         // then kills the bot. Set between fork and exec; if Zebra died before the call took
         // effect, the bot's parent is already someone else and it must not start.
         let parent = std::process::id() as libc::pid_t;
-        // SAFETY: only async-signal-safe calls (prctl, getppid) run in the forked child.
+        let cpus = spec.cpus.as_deref().map(cpu_set);
+        // SAFETY: only async-signal-safe calls (prctl, getppid, sched_setaffinity) run in
+        // the forked child; the CPU set was built before the fork.
         unsafe {
             cmd.pre_exec(move || {
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
                     || libc::getppid() != parent
                 {
                     return Err(std::io::Error::other("the referee is gone"));
+                }
+                if let Some(set) = &cpus {
+                    if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
                 }
                 Ok(())
             });
@@ -246,6 +257,29 @@ impl BotProcess {
             }
         }
     }
+}
+
+/// A CPU set holding `cpus` (numbers past the set's capacity are left out).
+pub fn cpu_set(cpus: &[usize]) -> libc::cpu_set_t {
+    // SAFETY: cpu_set_t is a plain bit array; CPU_SET stays within it for valid numbers.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for &cpu in cpus.iter().filter(|&&c| c < libc::CPU_SETSIZE as usize) {
+            libc::CPU_SET(cpu, &mut set);
+        }
+        set
+    }
+}
+
+/// Restricts the calling thread (and the threads and processes it starts afterwards) to
+/// `cpus`.
+pub fn pin_current_thread(cpus: &[usize]) -> std::io::Result<()> {
+    let set = cpu_set(cpus);
+    // SAFETY: the set is a valid cpu_set_t of the size we pass.
+    if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// CPU time (user + system) of a running process, read through its CPU-time clock.

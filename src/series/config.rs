@@ -132,6 +132,7 @@ impl BotEntry {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             options: self.options.clone(),
+            cpus: None,
         }
     }
 }
