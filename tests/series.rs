@@ -754,6 +754,19 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
     let again = zebra(&["match", "--games", "2", "--out", dir.to_str().unwrap()]);
     assert_eq!(again.status.code(), Some(1));
     assert!(text(&again.stderr).contains("--resume"));
+    // A hand-edited series file is checked like the flags were.
+    let file = dir.join("series.json");
+    let edited = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("plays=10", "plays=ten");
+    std::fs::write(&file, edited).unwrap();
+    let resumed = zebra(&["match", "--resume", dir.to_str().unwrap()]);
+    assert_eq!(resumed.status.code(), Some(2));
+    assert!(
+        text(&resumed.stderr).contains("series.json: tc:"),
+        "{}",
+        text(&resumed.stderr)
+    );
 
     // One run per series directory: a second run waits its turn, it does not interleave.
     let dir = temp_dir("busy");

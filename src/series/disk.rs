@@ -264,15 +264,20 @@ impl PgnFile {
         })
     }
 
-    /// Appends one record in one write and waits until it is on the disk.
-    pub fn append(&mut self, record: &GameRecord) -> Result<(), DiskError> {
+    /// Appends one record in one write and waits until it is on the disk (on a blocking
+    /// thread, so that the games still running keep their clocks honest meanwhile).
+    pub async fn append(&mut self, record: &GameRecord) -> Result<(), DiskError> {
         let text = write_game(record).map_err(|source| DiskError::Record {
             path: self.path.clone(),
             source,
         })?;
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|_| self.file.sync_data())
-            .map_err(io("write", &self.path))
+        let mut file = self.file.try_clone().map_err(io("write", &self.path))?;
+        let written = tokio::task::spawn_blocking(move || {
+            file.write_all(text.as_bytes())
+                .and_then(|_| file.sync_data())
+        })
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        written.map_err(io("write", &self.path))
     }
 }

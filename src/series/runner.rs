@@ -245,7 +245,7 @@ pub async fn run(
             report.record.tags.set(name, value);
         }
         // On disk before anything is said about it.
-        tokio::task::block_in_place(|| pgn.append(&report.record))?;
+        pgn.append(&report.record).await?;
         keep_or_drop_log(config, &fixture, &report);
         played_now += 1;
         let outcome = GameOutcome::of(&fixture, report.result, report.termination);

@@ -61,6 +61,18 @@ pub enum SetupError {
 pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
     if let Some(dir) = &args.resume {
         let config = disk::load_series(dir)?;
+        // A hand-edited series file gets the checks a new series gets.
+        let bad = |what: String| {
+            SetupError::Usage(format!("{}: {what}", dir.join(disk::SERIES_FILE).display()))
+        };
+        validate_bots(&config.bots)?;
+        TimeControl::parse(&config.tc).map_err(|e| bad(format!("tc: {e}")))?;
+        if let Some(sprt) = &config.sprt {
+            sprt.validate().map_err(|e| bad(format!("sprt: {e}")))?;
+        }
+        if config.rounds == 0 || config.max_illegal == 0 {
+            return Err(bad("rounds and max_illegal must be at least 1".to_string()));
+        }
         let lock = disk::lock_series(dir)?;
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
