@@ -2,6 +2,8 @@
 
 use std::process::{Command, Output};
 
+mod common;
+
 fn zebra(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zebra"))
         .args(args)
@@ -347,13 +349,7 @@ fn processes_with(token: &str) -> Vec<i32> {
         let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
             continue;
         };
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z');
+        let zombie = common::is_zombie(&entry.path());
         // Only the bots: their program is the test bot (zebra's own arguments hold the token too).
         let program = cmd.split(|&b| b == 0).next().unwrap_or_default();
         let is_bot = String::from_utf8_lossy(program).ends_with("zebra-test-bot");

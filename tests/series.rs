@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use zebra::record::{read_games, write_game, GameRecord};
 
+mod common;
+
 const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
 const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
 const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
@@ -70,14 +72,7 @@ fn processes_with(marker: &str) -> Vec<String> {
             continue;
         };
         let cmdline = text(&cmdline).replace('\0', " ");
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z');
-        if cmdline.contains(marker) && !zombie {
+        if cmdline.contains(marker) && !common::is_zombie(&entry.path()) {
             found.push(cmdline);
         }
     }
