@@ -275,6 +275,10 @@ fn a_bot_against_itself_ends_with_h0_or_no_decision() {
         "plays=3,play=5s,reaction=2s",
         "--sprt",
         "elo0=0,elo1=150",
+        // One game at a time: the LLR then passes the same values in every run (with games
+        // finishing in varying order, a bound could be touched on one path and not another).
+        "--concurrency",
+        "1",
         "--out",
         dir.to_str().unwrap(),
         "--json",
