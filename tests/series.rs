@@ -256,6 +256,25 @@ fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
     assert!(finished < 400, "stopped early: {finished}");
     let sprt = &summary["encounters"][0]["stats"]["sprt"];
     assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap());
+
+    // The verdict is judged over whole pairs in schedule order: one game at a time gives
+    // the very same decision, at the very same pair.
+    let serial = temp_dir("sprt-h1-serial");
+    let one = zebra(&[
+        "match",
+        "--games",
+        "400",
+        "--sprt",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "--concurrency",
+        "1",
+        "--out",
+        serial.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    assert_eq!(json(&one)["encounters"][0]["stats"]["sprt"], *sprt);
 }
 
 #[test]

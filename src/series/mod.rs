@@ -57,7 +57,6 @@ pub struct EncounterSummary {
 impl Summary {
     pub fn of(config: &SeriesConfig, outcome: &SeriesOutcome) -> Summary {
         let s = &outcome.standings;
-        let sprt = config.sprt.as_ref().filter(|_| s.encounters.len() == 1);
         Summary {
             version: 1,
             outcome: outcome.end,
@@ -73,7 +72,12 @@ impl Summary {
                 .map(|e| EncounterSummary {
                     a: s.bots[e.a].name.clone(),
                     b: s.bots[e.b].name.clone(),
-                    stats: e.tally.report(sprt),
+                    stats: {
+                        // The SPRT as the gate judged it (see `SprtGate`).
+                        let mut stats = e.tally.report(None);
+                        stats.sprt = outcome.sprt;
+                        stats
+                    },
                 })
                 .collect(),
         }

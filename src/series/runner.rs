@@ -25,8 +25,8 @@ use super::disk::{DiskError, PgnFile};
 use super::events::{EventLog, GameRef, PerSide, SeriesEvent};
 use super::progress::Progress;
 use super::schedule::{fixtures, Fixture};
-use super::standings::{GameOutcome, Standings};
-use super::stats::SprtDecision;
+use super::standings::{GameOutcome, SprtGate, Standings};
+use super::stats::{Report, SprtDecision, SprtReport};
 
 /// How a series ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -70,6 +70,8 @@ pub struct SeriesOutcome {
     pub planned: u32,
     /// Games played in this run (not the ones found on disk).
     pub played_now: u32,
+    /// The SPRT as decided (or as it stands), judged over whole pairs in schedule order.
+    pub sprt: Option<SprtReport>,
 }
 
 /// What the coordinator keeps of a finished game task.
@@ -90,8 +92,15 @@ pub async fn run(
     let planned = schedule.len() as u32;
     let mut standings = Standings::new(config.format, &names);
     let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
+    let mut gate = config
+        .sprt
+        .filter(|_| standings.encounters.len() == 1)
+        .map(SprtGate::new);
     for g in &done {
         standings.add(g);
+        if let Some(gate) = gate.as_mut() {
+            gate.add(g);
+        }
     }
     let mut queue = schedule
         .iter()
@@ -140,21 +149,17 @@ pub async fn run(
         events.emit(&SeriesEvent::StatsUpdated {
             games_finished: standings.finished,
             standings: standings.bots.clone(),
-            head_to_head: standings.head_to_head(config.sprt.as_ref()),
+            head_to_head: head_to_head(&standings, gate.as_ref()),
         });
     }
     // A series already decided before this run (resumed after the SPRT stopped it).
-    let mut decision = sprt_decision(config, &standings);
-    if decision.is_some() {
-        if let Some(sprt) = standings
-            .head_to_head(config.sprt.as_ref())
-            .and_then(|h| h.sprt)
-        {
-            events.emit(&SeriesEvent::SprtDecision {
-                games_finished: standings.finished,
-                sprt,
-            });
-        }
+    let decided = gate.as_ref().and_then(SprtGate::decided);
+    let mut decision = decided.map(|r| r.decision);
+    if let (Some(sprt), Some(gate)) = (decided, gate.as_ref()) {
+        events.emit(&SeriesEvent::SprtDecision {
+            games_finished: gate.games(),
+            sprt,
+        });
     }
     let mut stopping = decision.is_some();
     let mut interrupted = false;
@@ -251,30 +256,29 @@ pub async fn run(
         let outcome = GameOutcome::of(&fixture, report.result, report.termination);
         standings.add(&outcome);
         events.emit(&finished_event(&fixture, &report, &names, duration));
-        let head_to_head = standings.head_to_head(config.sprt.as_ref());
+        let newly_decided = gate.as_mut().and_then(|g| g.add(&outcome));
+        let head_to_head = head_to_head(&standings, gate.as_ref());
         events.emit(&SeriesEvent::StatsUpdated {
             games_finished: standings.finished,
             standings: standings.bots.clone(),
             head_to_head: head_to_head.clone(),
         });
         progress.game(&fixture, &report, &names, &standings, head_to_head.as_ref());
-        if decision.is_none() {
-            decision = sprt_decision(config, &standings);
-            if let (Some(d), Some(report)) = (decision, head_to_head.and_then(|h| h.sprt)) {
-                stopping = true;
-                events.emit(&SeriesEvent::SprtDecision {
-                    games_finished: standings.finished,
-                    sprt: report,
-                });
-                progress.note(&format!(
-                    "SPRT: {} after {} games; finishing the running games",
-                    match d {
-                        SprtDecision::AcceptH1 => "H1 accepted",
-                        _ => "H0 accepted",
-                    },
-                    standings.finished
-                ));
-            }
+        if let (Some(report), Some(gate)) = (newly_decided, gate.as_ref()) {
+            decision = Some(report.decision);
+            stopping = true;
+            events.emit(&SeriesEvent::SprtDecision {
+                games_finished: gate.games(),
+                sprt: report,
+            });
+            progress.note(&format!(
+                "SPRT: {} after {} games (whole pairs in schedule order); finishing the running games",
+                match report.decision {
+                    SprtDecision::AcceptH1 => "H1 accepted",
+                    _ => "H0 accepted",
+                },
+                gate.games()
+            ));
         }
     }
     let all_played = queue.is_empty() && standings.finished as u32 >= planned;
@@ -295,13 +299,16 @@ pub async fn run(
         standings,
         planned,
         played_now,
+        sprt: gate.map(|g| g.report()),
     })
 }
 
-/// The SPRT's decision over the standings, if it has reached one.
-fn sprt_decision(config: &SeriesConfig, standings: &Standings) -> Option<SprtDecision> {
-    let report = standings.head_to_head(config.sprt.as_ref())?.sprt?;
-    (report.decision != SprtDecision::Continue).then_some(report.decision)
+/// The head-to-head statistics of a two-bot series, with the SPRT as the gate judges it
+/// (whole pairs in schedule order), not over every game finished so far.
+fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report> {
+    let mut report = standings.head_to_head(None)?;
+    report.sprt = gate.map(SprtGate::report);
+    Some(report)
 }
 
 /// The referee's settings for one game of the series.

@@ -251,6 +251,85 @@ impl Standings {
     }
 }
 
+/// The SPRT of a two-bot series, judged over whole pairs in schedule order: pair 1, then
+/// pair 2 once it is complete, and so on. Games finish in an order that depends on the
+/// machine (several run at once, a series may be stopped and resumed), but the pairs' order
+/// does not, so the decision and the game it comes at are the same in every run of the same
+/// seeds with deterministic bots: a CI gate gives one verdict, whatever `--concurrency`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtGate {
+    params: SprtParams,
+    /// Finished games of pairs not judged yet: each leg's score for bot 0, `None` inside
+    /// for a game without a result.
+    waiting: std::collections::BTreeMap<u32, [Option<Option<Score>>; 2]>,
+    /// The next pair to judge.
+    next: u32,
+    /// Whole pairs judged so far, in order (a pair with a game without result is skipped).
+    tally: Tally,
+    /// The report at the decision, once there is one.
+    decided: Option<super::stats::SprtReport>,
+}
+
+impl SprtGate {
+    pub fn new(params: SprtParams) -> SprtGate {
+        SprtGate {
+            params,
+            waiting: Default::default(),
+            next: 1,
+            tally: Tally::default(),
+            decided: None,
+        }
+    }
+
+    /// Takes one finished game of the series; returns the report if this game completes
+    /// the pair at which the SPRT decides.
+    pub fn add(&mut self, g: &GameOutcome) -> Option<super::stats::SprtReport> {
+        let slot = self.waiting.entry(g.pair).or_default();
+        slot[usize::from(g.leg.clamp(1, 2) - 1)] = Some(g.score_of(0));
+        let mut newly = None;
+        while let Some([Some(first), Some(second)]) = self.waiting.get(&self.next).copied() {
+            self.waiting.remove(&self.next);
+            self.next += 1;
+            if self.decided.is_some() {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (first, second) {
+                self.tally.add_game(a);
+                self.tally.add_game(b);
+                self.tally.add_pair(a, b);
+                let report = self.current();
+                if report.decision != super::stats::SprtDecision::Continue {
+                    self.decided = Some(report);
+                    newly = Some(report);
+                }
+            }
+        }
+        newly
+    }
+
+    /// The SPRT over the pairs judged so far.
+    pub fn current(&self) -> super::stats::SprtReport {
+        self.tally
+            .report(Some(&self.params))
+            .sprt
+            .unwrap_or_else(|| super::stats::SprtReport::new(self.params, 0.0))
+    }
+
+    /// The decision's report, or the current one.
+    pub fn report(&self) -> super::stats::SprtReport {
+        self.decided.unwrap_or_else(|| self.current())
+    }
+
+    pub fn decided(&self) -> Option<super::stats::SprtReport> {
+        self.decided
+    }
+
+    /// Games in the pairs judged so far.
+    pub fn games(&self) -> u64 {
+        self.tally.games()
+    }
+}
+
 /// Points as people write them: `3`, `3.5`.
 pub fn half(points: f64) -> String {
     if points.fract() == 0.0 {
@@ -296,6 +375,41 @@ mod tests {
         assert_eq!(forward.bots[0].points, 3.0);
         assert_eq!(forward.between(1, 0), Some((1.0, 4)));
         assert!(forward.head_to_head(None).is_some());
+    }
+
+    #[test]
+    fn the_sprt_gate_decides_at_the_same_pair_whatever_the_finishing_order() {
+        let f = fixtures(Format::RoundRobin, 2, 20, 1);
+        // Bot 0 wins every game: whoever is White in a leg, bot 0 is the winner.
+        let wins: Vec<GameOutcome> = f
+            .iter()
+            .map(|g| {
+                let winner = if g.white == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                outcome(g, Some(GameResult::Win(winner)))
+            })
+            .collect();
+        let params = SprtParams::parse("elo0=0,elo1=50").unwrap();
+        let decide = |order: &[usize]| {
+            let mut gate = SprtGate::new(params);
+            for &i in order {
+                if let Some(r) = gate.add(&wins[i]) {
+                    return (i, r, gate.games());
+                }
+            }
+            panic!("no decision");
+        };
+        let in_order: Vec<usize> = (0..wins.len()).collect();
+        // Legs swapped within pairs, and pairs finishing two at a time out of order.
+        let shuffled: Vec<usize> = (0..wins.len()).map(|i| i ^ 1).collect();
+        let (_, first, games_a) = decide(&in_order);
+        let (_, second, games_b) = decide(&shuffled);
+        assert_eq!(first, second);
+        assert_eq!(games_a, games_b);
+        assert_eq!(first.decision, crate::series::stats::SprtDecision::AcceptH1);
     }
 
     #[test]
