@@ -579,13 +579,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         }
         other => Failure::Usage(other.to_string()),
     })?;
-    // Several game tasks at once: two worker threads keep a busy game from delaying the
-    // reader that timestamps another game's replies.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+    // The coordinator's runtime; every game runs on a thread of its own (see
+    // series::runner).
+    let runtime = runtime()?;
     // Every bot starts, shakes hands and accepts its options before anything is written.
     for bot in &prepared.config.bots {
         runtime

@@ -1,7 +1,10 @@
 //! Plays the games of a series, several at once, and keeps the books.
 //!
-//! One coordinator (this module's [`run`]) starts up to `concurrency` games as tasks, each
-//! a [`Referee`] with its own two bot processes. When a game ends, the coordinator first
+//! One coordinator (this module's [`run`]) starts up to `concurrency` games, each a
+//! [`Referee`] with its own two bot processes, on a thread of its own with a single-threaded
+//! runtime: a game's reader, writer and referee never wake each other across threads (which
+//! on a virtual machine costs more than the referee's own work), and a busy game never
+//! delays the reader that timestamps another game's replies. When a game ends, the coordinator first
 //! puts its record on disk (appended, fsynced), then folds it into the standings, emits
 //! the events and shows the progress, and only then starts the next game: nothing is
 //! reported that a crash could still lose.
@@ -14,6 +17,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 use crate::bot::BotSpec;
 use crate::record::Termination;
@@ -164,7 +168,9 @@ pub async fn run(
     let mut stopping = decision.is_some();
     let mut interrupted = false;
     let mut played_now = 0u32;
-    let mut running: JoinSet<Finished> = JoinSet::new();
+    let mut running: JoinSet<Option<Finished>> = JoinSet::new();
+    // Stops every game thread at once (a second Ctrl-C, SIGTERM).
+    let cancel = CancellationToken::new();
     // One stream per signal for the whole series, so that no Ctrl-C falls between two
     // waits.
     let watch = |kind| {
@@ -192,14 +198,15 @@ pub async fn run(
             events.emit(&SeriesEvent::GameStarted {
                 game: GameRef::of(&fixture, &names),
             });
+            let token = cancel.child_token();
             running.spawn(async move {
-                let start = Instant::now();
-                let report = Referee::play(&white, &black, &cfg, |_, _| {}).await;
-                Finished {
-                    fixture,
-                    report,
-                    duration: start.elapsed(),
-                }
+                play_on_own_thread(white, black, cfg, token)
+                    .await
+                    .map(|(report, duration)| Finished {
+                        fixture,
+                        report,
+                        duration,
+                    })
             });
         }
         if running.is_empty() {
@@ -210,7 +217,7 @@ pub async fn run(
             _ = int.recv() => {
                 if stopping && interrupted {
                     progress.note("stopping now: the running games are abandoned");
-                    running.abort_all();
+                    cancel.cancel();
                     while running.join_next().await.is_some() {}
                     break;
                 }
@@ -224,7 +231,7 @@ pub async fn run(
             }
             _ = term.recv() => {
                 progress.note("terminated: the running games are abandoned");
-                running.abort_all();
+                cancel.cancel();
                 while running.join_next().await.is_some() {}
                 break;
             }
@@ -235,10 +242,9 @@ pub async fn run(
             mut report,
             duration,
         } = match joined {
-            Ok(f) => f,
+            Ok(Some(f)) => f,
+            Ok(None) => continue,
             Err(e) => {
-                // A game task that panicked: its bots died with it (their Drop kills them);
-                // the game is not recorded, so a resume plays it again.
                 tracing::error!("a game task failed: {e}");
                 continue;
             }
@@ -309,6 +315,47 @@ fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report
     let mut report = standings.head_to_head(None)?;
     report.sprt = gate.map(SprtGate::report);
     Some(report)
+}
+
+/// Plays one game on a new thread with its own single-threaded runtime; `None` if the game
+/// was cancelled (its bots are killed as the referee is dropped) or its thread failed (the
+/// game is not recorded, so a resume plays it again).
+async fn play_on_own_thread(
+    white: BotSpec,
+    black: BotSpec,
+    cfg: GameConfig,
+    cancel: CancellationToken,
+) -> Option<(GameReport, std::time::Duration)> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name(format!("game-seed-{}", cfg.seed))
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    tracing::error!("cannot start a game's runtime: {e}");
+                    return;
+                }
+            };
+            let played = runtime.block_on(async {
+                let start = Instant::now();
+                tokio::select! {
+                    report = Referee::play(&white, &black, &cfg, |_, _| {}) => {
+                        Some((report, start.elapsed()))
+                    }
+                    _ = cancel.cancelled() => None,
+                }
+            });
+            let _ = tx.send(played);
+        });
+    if let Err(e) = spawned {
+        tracing::error!("cannot start a game thread: {e}");
+        return None;
+    }
+    rx.await.ok().flatten()
 }
 
 /// The referee's settings for one game of the series.
