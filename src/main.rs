@@ -227,11 +227,8 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             if target == BenchTarget::Match {
                 let bot = bundled("zebra-instant-bot")?;
-                let runtime = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(2)
-                    .enable_all()
-                    .build()
-                    .map_err(|e| Failure::Run(format!("cannot start the runtime: {e}")))?;
+                // As `zebra match`: the coordinator here, each game on its own thread.
+                let runtime = runtime()?;
                 let games = games.min(10_000) as u32;
                 let r = runtime
                     .block_on(zebra::bench::series(&bot, games, seed, &[1, 2]))
