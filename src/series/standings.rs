@@ -76,6 +76,10 @@ pub struct BotLine {
     pub name: String,
     pub games: u64,
     pub points: f64,
+    /// The opponents' points in this bot's games.
+    pub points_against: f64,
+    /// `points / games`; `None` before the first game with a result.
+    pub score: Option<f64>,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
@@ -138,6 +142,8 @@ impl Standings {
             let line = &mut self.bots[bot];
             line.games += 1;
             line.points += score.points();
+            line.points_against += score.flip().points();
+            line.score = Some(line.points / line.games as f64);
             match score {
                 Score::Win => line.wins += 1,
                 Score::Draw => line.draws += 1,
