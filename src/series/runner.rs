@@ -158,14 +158,13 @@ pub async fn run(
     }
     // A series already decided before this run (resumed after the SPRT stopped it).
     let decided = gate.as_ref().and_then(SprtGate::decided);
-    let mut decision = decided.map(|r| r.decision);
     if let (Some(sprt), Some(gate)) = (decided, gate.as_ref()) {
         events.emit(&SeriesEvent::SprtDecision {
             games_finished: gate.games(),
             sprt,
         });
     }
-    let mut stopping = decision.is_some();
+    let mut stopping = decided.is_some();
     let mut interrupted = false;
     let mut played_now = 0u32;
     let mut running: JoinSet<Option<Finished>> = JoinSet::new();
@@ -271,7 +270,6 @@ pub async fn run(
         });
         progress.game(&fixture, &report, &names, &standings, head_to_head.as_ref());
         if let (Some(report), Some(gate)) = (newly_decided, gate.as_ref()) {
-            decision = Some(report.decision);
             stopping = true;
             events.emit(&SeriesEvent::SprtDecision {
                 games_finished: gate.games(),
@@ -288,7 +286,11 @@ pub async fn run(
         }
     }
     let all_played = queue.is_empty() && standings.finished as u32 >= planned;
-    let end = match decision {
+    let end = match gate
+        .as_ref()
+        .and_then(SprtGate::decided)
+        .map(|r| r.decision)
+    {
         Some(SprtDecision::AcceptH1) => SeriesEnd::H1Accepted,
         Some(SprtDecision::AcceptH0) => SeriesEnd::H0Accepted,
         _ if !all_played => SeriesEnd::Interrupted,
@@ -312,7 +314,7 @@ pub async fn run(
 /// The head-to-head statistics of a two-bot series, with the SPRT as the gate judges it
 /// (whole pairs in schedule order), not over every game finished so far.
 fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report> {
-    let mut report = standings.head_to_head(None)?;
+    let mut report = standings.head_to_head()?;
     report.sprt = gate.map(SprtGate::report);
     Some(report)
 }

@@ -169,10 +169,11 @@ impl Standings {
         }
     }
 
-    /// The head-to-head statistics of the series' only encounter (two bots), with `sprt`.
-    pub fn head_to_head(&self, sprt: Option<&SprtParams>) -> Option<Report> {
+    /// The head-to-head statistics of the series' only encounter (two bots), without the
+    /// SPRT: that is judged by [`SprtGate`], over whole pairs in schedule order.
+    pub fn head_to_head(&self) -> Option<Report> {
         match self.encounters.as_slice() {
-            [only] => Some(only.tally.report(sprt)),
+            [only] => Some(only.tally.report(None)),
             _ => None,
         }
     }
@@ -380,7 +381,7 @@ mod tests {
         assert_eq!(t.pentanomial, [0, 0, 1, 0, 1]);
         assert_eq!(forward.bots[0].points, 3.0);
         assert_eq!(forward.between(1, 0), Some((1.0, 4)));
-        assert!(forward.head_to_head(None).is_some());
+        assert!(forward.head_to_head().is_some());
     }
 
     #[test]
@@ -434,7 +435,7 @@ mod tests {
         assert_eq!(s.bots[0].forfeits, 1);
         assert_eq!(s.bots[1].points, 1.0);
         assert!(
-            s.head_to_head(None).is_none(),
+            s.head_to_head().is_none(),
             "three bots: no single encounter"
         );
         let table = s.crosstable();
