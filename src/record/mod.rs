@@ -155,12 +155,7 @@ impl GameRecord {
     }
 
     pub fn push_action(&mut self, action: Action, emt_ms: Option<u64>, clk_ms: Option<u64>) {
-        self.entries.push(Entry::Action {
-            action,
-            emt_ms,
-            clk_ms,
-            cpu_ms: None,
-        });
+        self.push_timed_action(action, emt_ms, clk_ms, None);
     }
 
     /// [`GameRecord::push_action`] with the bot's CPU time for the decision.

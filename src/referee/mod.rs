@@ -452,11 +452,7 @@ impl<'a> Referee<'a> {
                             author,
                             version: bot_version.clone(),
                         });
-                        let tag = if side == Side::White {
-                            "WhiteVersion"
-                        } else {
-                            "BlackVersion"
-                        };
+                        let tag = format!("{}Version", capitalized(side));
                         if !bot_version.is_empty() {
                             self.record.tags.set(tag, bot_version);
                         }
