@@ -17,7 +17,15 @@
 //! | `--no-flush` | writes everything (also `ready`) into a 64 KiB buffer that is never flushed |
 //! | `--ignore-quit` | ignores `quit` and the end of stdin: sleeps forever |
 //! | `--ignore-sigterm` | ignores SIGTERM (only SIGKILL ends it) |
-//! | `--fork` | starts `sleep 1000` (holding the bot's stdout and stderr) and prints `child-pid N` to stderr |
+//! | `--fork` | starts `sleep 1000` (holding the bot's stdout and stderr) and prints `child-pid N` (its pid as Zebra's machine sees it) to stderr |
+//! | `--fork-setsid` | double-forks a `sleep 3601` into a session of its own (it leaves the bot's process group) and prints `child-pid N` |
+//! | `--flood-stdout WHEN` | writes to stdout as fast as it can: `start`: short lines of junk, instead of `ready`; `ready`: `log` messages from a thread after `ready`, while still answering |
+//! | `--control-chars` | puts control characters and escape sequences in its name, author, version, a `log` line and its replies' action text |
+//! | `--memory-mb MB` | allocates and touches MB MiB at its first request, and keeps them |
+//! | `--spin` | a thread spins on the CPU from `ready` on, also while the opponent thinks; at `quit` it prints its whole CPU time as `cpu-ms N` to stderr |
+//! | `--connect ADDR` | at its first request, tries a TCP connection to ADDR and prints `network: connected` or `network: failed (...)` to stderr |
+//! | `--write-mb MB` | at its first request, writes an MB MiB file into `$TMPDIR` and prints `file: written` or `file: failed (...)` |
+//! | `--threads N` | at its first request, starts N threads that sleep, and prints how many started as `threads: K` |
 //! | `--no-ready` | never answers `hello` |
 //! | `--banner` | prints a banner line and two blank lines at start, before `ready` |
 //! | `--wrong-id` | before each real reply, sends a reply with an id never requested (id + 1000) |
@@ -105,6 +113,108 @@ struct Args {
     /// The name sent in `ready`.
     #[arg(long, default_value = "test")]
     name: String,
+    /// Double-fork a `sleep 3601` into a new session.
+    #[arg(long)]
+    fork_setsid: bool,
+    /// Flood stdout with short lines: `start` or `ready`.
+    #[arg(long, value_name = "WHEN")]
+    flood_stdout: Option<String>,
+    /// Control characters in every string sent.
+    #[arg(long)]
+    control_chars: bool,
+    /// Allocate and touch this many MiB at the first request.
+    #[arg(long, value_name = "MB")]
+    memory_mb: Option<usize>,
+    /// Spin on the CPU in a thread from `ready` on.
+    #[arg(long)]
+    spin: bool,
+    /// Try a TCP connection to this address at the first request.
+    #[arg(long, value_name = "ADDR")]
+    connect: Option<String>,
+    /// Write a file of this many MiB into $TMPDIR at the first request.
+    #[arg(long, value_name = "MB")]
+    write_mb: Option<u64>,
+    /// Start this many sleeping threads at the first request.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+/// Something nasty for every string: an escape sequence, a bell, a tab, a bidi override.
+const NASTY: &str = "\u{1b}[31mred\u{7}\t\u{202e}kcab\u{1}";
+
+/// Writes `line` to stdout forever, unbuffered.
+fn flood_stdout(line: &[u8]) -> ! {
+    let chunk = line.repeat(64 * 1024 / line.len());
+    loop {
+        // SAFETY: writing our own buffer to our own stdout.
+        if unsafe { libc::write(1, chunk.as_ptr().cast(), chunk.len()) } < 0 {
+            sleep_forever();
+        }
+    }
+}
+
+/// A child that reports its own pid as seen from /proc (which is the host's: Zebra's
+/// machine's view, also inside a PID namespace), then becomes `sleep`.
+fn sleeper_script(seconds: u32) -> String {
+    format!("read -r pid rest < /proc/self/stat; echo \"child-pid $pid\" >&2; exec sleep {seconds}")
+}
+
+/// The CPU time of this whole process (all threads) so far.
+fn own_cpu_ms() -> u64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, &mut ru);
+    }
+    let ms = |t: libc::timeval| t.tv_sec as u64 * 1000 + t.tv_usec as u64 / 1000;
+    ms(ru.ru_utime) + ms(ru.ru_stime)
+}
+
+/// The first request's extra misbehaviours.
+fn first_request_extras(args: &Args, hoard: &mut Vec<Vec<u8>>) {
+    if let Some(mb) = args.memory_mb {
+        for _ in 0..mb {
+            let mut block = vec![0u8; 1024 * 1024];
+            for i in (0..block.len()).step_by(4096) {
+                block[i] = 1;
+            }
+            hoard.push(block);
+        }
+        eprintln!("memory: {mb} MiB touched");
+    }
+    if let Some(addr) = &args.connect {
+        match std::net::TcpStream::connect_timeout(
+            &addr.parse().expect("--connect takes IP:PORT"),
+            Duration::from_secs(2),
+        ) {
+            Ok(_) => eprintln!("network: connected"),
+            Err(e) => eprintln!("network: failed ({e})"),
+        }
+    }
+    if let Some(mb) = args.write_mb {
+        let path = std::env::temp_dir().join("test-bot-big-file");
+        let chunk = vec![7u8; 1024 * 1024];
+        let result = std::fs::File::create(&path).and_then(|mut f| {
+            for _ in 0..mb {
+                f.write_all(&chunk)?;
+            }
+            f.sync_all()
+        });
+        match result {
+            Ok(()) => eprintln!("file: written"),
+            Err(e) => eprintln!("file: failed ({e})"),
+        }
+    }
+    if let Some(n) = args.threads {
+        let started = (0..n)
+            .filter(|_| {
+                std::thread::Builder::new()
+                    .spawn(|| sleep_forever())
+                    .is_ok()
+            })
+            .count();
+        eprintln!("threads: {started}");
+    }
 }
 
 /// Where replies go: stdout flushed per line, a buffer never flushed, or nowhere.
@@ -216,14 +326,32 @@ fn main() {
         }
     }
     if args.fork {
-        match Command::new("sleep")
-            .arg("1000")
+        if let Err(e) = Command::new("sh")
+            .arg("-c")
+            .arg(sleeper_script(1000))
             .stdin(Stdio::null())
             .spawn()
         {
-            Ok(child) => eprintln!("child-pid {}", child.id()),
+            eprintln!("test-bot: cannot start a child: {e}");
+        }
+    }
+    if args.fork_setsid {
+        // `( ... & )`: the subshell exits at once, so the sleeper is a grandchild whose
+        // parent is gone; `setsid` puts it in a session (and process group) of its own.
+        let script = format!("(setsid sh -c '{}' &)", sleeper_script(3601));
+        match Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()
+        {
+            Ok(_) => {}
             Err(e) => eprintln!("test-bot: cannot start a child: {e}"),
         }
+    }
+    if args.flood_stdout.as_deref() == Some("start") {
+        flood_stdout(b"x\n");
     }
     if args.banner {
         out.send(b"Zebra test bot 1.0 -- misbehaving since today\n\n\n");
@@ -231,11 +359,14 @@ fn main() {
 
     let mut answered = 0u64;
     let mut last_id: Option<u64> = None;
+    let mut hoard = Vec::new();
     let after_answer = |answered: u64, out: &mut Out| {
         if args.close_stdout_after == Some(answered) {
             out.close();
         }
         if args.crash_after == Some(answered) {
+            eprintln!("test-bot: loading the weights");
+            eprintln!("test-bot: cannot load weights: crashing on purpose");
             std::process::exit(3);
         }
     };
@@ -270,18 +401,44 @@ fn main() {
                 if args.no_ready {
                     continue;
                 }
+                let nasty = |s: &str| {
+                    if args.control_chars {
+                        format!("{s}{}", NASTY)
+                    } else {
+                        s.to_string()
+                    }
+                };
                 out.send(&line(&FromBot::Ready {
                     version: 1,
-                    name: args.name.clone(),
-                    author: "zebra".to_string(),
-                    bot_version: env!("CARGO_PKG_VERSION").to_string(),
+                    name: nasty(&args.name),
+                    author: nasty("zebra"),
+                    bot_version: nasty(env!("CARGO_PKG_VERSION")),
                     capabilities: Vec::new(),
                     options: Vec::new(),
                 }));
+                if args.control_chars {
+                    out.send(&line(&FromBot::Log {
+                        message: nasty("log"),
+                    }));
+                }
+                if args.flood_stdout.as_deref() == Some("ready") {
+                    std::thread::spawn(|| flood_stdout(b"{\"type\":\"log\",\"message\":\"x\"}\n"));
+                }
+                if args.spin {
+                    std::thread::spawn(|| {
+                        let mut x = 0u64;
+                        loop {
+                            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                        }
+                    });
+                }
                 after_answer(answered, &mut out);
             }
             ToBot::Ping { id } => out.send(&line(&FromBot::Pong { id: *id })),
             ToBot::Quit => {
+                if args.spin {
+                    eprintln!("cpu-ms {}", own_cpu_ms());
+                }
                 if args.ignore_quit {
                     sleep_forever();
                 }
@@ -292,6 +449,9 @@ fn main() {
                     continue;
                 };
                 let id = req.id;
+                if answered == 0 {
+                    first_request_extras(&args, &mut hoard);
+                }
                 if let Some(ms) = args.sleep_ms {
                     if answered >= args.sleep_after {
                         sleep(Duration::from_millis(ms));
@@ -308,6 +468,8 @@ fn main() {
                 }
                 let action = if args.illegal {
                     illegal_action(&req)
+                } else if args.control_chars {
+                    format!("a1{}", NASTY)
                 } else {
                     botkit::fallback(&req)
                 };

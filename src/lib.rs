@@ -8,6 +8,7 @@
 //! - [`rules`]: the pure, deterministic rules engine (no I/O, no clocks, no threads)
 //! - [`protocol`]: the bot protocol's messages, line framing and state snapshot
 //! - [`bot`]: bot processes (process groups, stdio tasks, kill and reap)
+//! - [`sandbox`]: containment of bots: limits, namespaces, cgroups, verdicts
 //! - [`referee`]: one refereed game: clocks, misbehaviour policy, transcripts, check-bot
 //! - [`record`]: PGN-style game records: writer, reader, verifier
 //! - [`series`]: match series and tournaments: schedule, statistics, SPRT, resume
@@ -23,4 +24,5 @@ pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod rules;
+pub mod sandbox;
 pub mod series;

@@ -388,6 +388,8 @@ fn bot_spec(
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_else(|| side.to_string())
     });
+    zebra::bot::text::check_user_name(&spec.name)
+        .map_err(|why| Failure::Usage(format!("--{side}-name: {why}")))?;
     for item in options {
         let (k, v) = item.split_once('=').ok_or_else(|| {
             Failure::Usage(format!("--{side}-option '{item}': write it as NAME=VALUE"))

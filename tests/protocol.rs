@@ -546,7 +546,15 @@ fn check_from_bot(schemas: &Schemas, msg: &FromBot) -> Value {
     assert!(FROM_BOT.contains(&kind.as_str()), "{kind}");
     must_validate(schemas, &kind, &value);
     must_validate(schemas, "from_bot", &value);
-    assert_eq!(&protocol::parse_from_bot(&line).unwrap(), msg, "{line}");
+    // Parsing cleans a bot's text (control characters escaped): a log line holding a
+    // newline comes back with `\u000a` in its place.
+    let expected = match msg {
+        FromBot::Log { message } => FromBot::Log {
+            message: zebra::bot::text::clean(message, zebra::bot::text::LONG),
+        },
+        other => other.clone(),
+    };
+    assert_eq!(protocol::parse_from_bot(&line).unwrap(), expected, "{line}");
     value
 }
 

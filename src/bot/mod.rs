@@ -1,12 +1,14 @@
 //! Bot processes: spawning, talking over stdio, and making sure none outlives its game.
 //!
 //! - `process`: spawn in its own process group, drain stderr, kill the group, reap
+//! - `text`: cleaning every string a bot sends (control characters escaped, length capped)
 //! - `transport`: the reader task (timestamped, bounded lines) and the writer task
 //!
 //! Nothing a bot does is an `Err` here: crashes, garbage and silence arrive as
 //! [`Incoming`] values for the referee to judge.
 
 pub mod process;
+pub mod text;
 pub mod transport;
 
 pub use process::{BotProcess, BotSpec, ExitInfo, SpawnError};

@@ -13,7 +13,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::transport::{read_lines, write_lines, Incoming, Outgoing, MAX_QUEUED_BYTES};
+use crate::sandbox::{self, jail::Containment, Exit, Jail, Limits, Policy};
+
+use super::transport::{
+    read_lines, write_lines, Incoming, Outgoing, MAX_QUEUED_BYTES, QUEUE_LINES,
+};
 
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +32,8 @@ pub struct BotSpec {
     pub options: serde_json::Map<String, serde_json::Value>,
     /// The CPUs the bot may run on (its children inherit them); `None`: any.
     pub cpus: Option<Vec<usize>>,
+    /// What the bot may use (see `sandbox`).
+    pub limits: Limits,
 }
 
 impl BotSpec {
@@ -44,6 +50,7 @@ impl BotSpec {
             env: Vec::new(),
             options: serde_json::Map::new(),
             cpus: None,
+            limits: Limits::default(),
         })
     }
 }
@@ -63,32 +70,56 @@ pub struct SpawnError {
 pub struct ExitInfo {
     /// The exit code, or `None` if it was killed by a signal.
     pub code: Option<i32>,
+    /// The exit code or signal, as the kernel reported it (`None`: not known).
+    pub exit: Option<Exit>,
     /// It had to be killed after the grace period.
     pub killed: bool,
     /// The start of its stderr (at most the cap), and how many bytes were dropped.
     pub stderr: Vec<u8>,
     pub stderr_dropped: u64,
+    /// The last bytes of its stderr (at most [`STDERR_TAIL`]), for crash reasons.
+    pub stderr_tail: Vec<u8>,
+    /// What the sandbox counted: memory kills, refused forks, stragglers.
+    pub containment: Containment,
 }
 
 /// Bytes of a bot's stderr kept per game.
 pub const STDERR_CAP: usize = 1024 * 1024;
+
+/// Bytes of the end of a bot's stderr kept for its crash reason.
+pub const STDERR_TAIL: usize = 4096;
 
 /// A running bot.
 pub struct BotProcess {
     pub name: String,
     child: Child,
     pgid: Option<i32>,
+    /// The bot's own process (with a keeper between, not the same as `pgid`).
+    bot_pid: Option<i32>,
+    jail: Jail,
+    frozen: bool,
     to_bot: Option<mpsc::UnboundedSender<Outgoing>>,
     queued: Arc<AtomicUsize>,
-    from_bot: mpsc::UnboundedReceiver<Incoming>,
-    stderr: JoinHandle<(Vec<u8>, u64)>,
+    from_bot: mpsc::Receiver<Incoming>,
+    stderr: JoinHandle<(Vec<u8>, u64, Vec<u8>)>,
     writer: JoinHandle<()>,
     reader: JoinHandle<()>,
 }
 
 impl BotProcess {
-    /// Starts the bot in a new process group with piped stdio.
-    pub fn spawn(spec: &BotSpec, max_line: usize) -> Result<BotProcess, SpawnError> {
+    /// Starts the bot in a new process group with piped stdio, contained as `policy` says.
+    pub fn spawn(
+        spec: &BotSpec,
+        max_line: usize,
+        policy: Policy,
+    ) -> Result<BotProcess, SpawnError> {
+        let spawn_error = |source| SpawnError {
+            name: spec.name.clone(),
+            program: spec.program.display().to_string(),
+            source,
+        };
+        let mut jail =
+            Jail::prepare(&spec.limits, policy.mode, policy.freeze_idle).map_err(spawn_error)?;
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -126,17 +157,20 @@ impl BotProcess {
         for (k, v) in &spec.env {
             cmd.env(k, v);
         }
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
-            name: spec.name.clone(),
-            program: spec.program.display().to_string(),
-            source,
-        })?;
+        jail.configure(&mut cmd);
+        let mut child = sandbox::register_bot(|| {
+            let child = cmd.spawn();
+            let pid = child.as_ref().ok().and_then(|c| c.id()).map(|p| p as i32);
+            (child, pid)
+        })
+        .map_err(spawn_error)?;
         let pgid = child.id().map(|id| id as i32);
+        let bot_pid = jail.bot_pid(pgid);
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr = child.stderr.take().expect("piped stderr");
 
-        let (in_tx, in_rx) = mpsc::unbounded_channel();
+        let (in_tx, in_rx) = mpsc::channel(QUEUE_LINES);
         let reader = tokio::spawn(read_lines(stdout, max_line, in_tx));
         let (out_tx, out_rx) = mpsc::unbounded_channel();
         let queued = Arc::new(AtomicUsize::new(0));
@@ -145,6 +179,7 @@ impl BotProcess {
         let stderr = tokio::spawn(async move {
             let mut kept = Vec::new();
             let mut dropped = 0u64;
+            let mut tail = Vec::with_capacity(2 * STDERR_TAIL);
             let mut buf = vec![0u8; 16 * 1024];
             loop {
                 match stderr.read(&mut buf).await {
@@ -153,15 +188,22 @@ impl BotProcess {
                         let room = STDERR_CAP.saturating_sub(kept.len()).min(n);
                         kept.extend_from_slice(&buf[..room]);
                         dropped += (n - room) as u64;
+                        tail.extend_from_slice(&buf[n.saturating_sub(STDERR_TAIL)..n]);
+                        if tail.len() > STDERR_TAIL {
+                            tail.drain(..tail.len() - STDERR_TAIL);
+                        }
                     }
                 }
             }
-            (kept, dropped)
+            (kept, dropped, tail)
         });
         Ok(BotProcess {
             name: spec.name.clone(),
             child,
             pgid,
+            bot_pid,
+            jail,
+            frozen: false,
             to_bot: Some(out_tx),
             queued,
             from_bot: in_rx,
@@ -179,7 +221,27 @@ impl BotProcess {
     /// The CPU time the bot's process (all its threads, not its children) has used so far,
     /// from the kernel's accounting, in nanoseconds' resolution; `None` once it is gone.
     pub fn cpu_time(&self) -> Option<Duration> {
-        process_cpu_time(self.pgid?)
+        process_cpu_time(self.bot_pid?)
+    }
+
+    /// Stops the bot's whole process tree (`true`) or lets it run again: a bot may not
+    /// compute while it is not its turn (`--freeze-idle`).
+    pub fn set_frozen(&mut self, frozen: bool) {
+        if self.frozen != frozen {
+            self.jail.freeze(self.pgid, frozen);
+            self.frozen = frozen;
+        }
+    }
+
+    /// Forks or threads refused at the bot's process limit so far (0 without a pids
+    /// cgroup).
+    pub fn pids_refused(&self) -> u64 {
+        self.jail.pids_refused()
+    }
+
+    /// Whether the bot runs as PID 1 of its own namespace.
+    pub fn namespaced(&self) -> bool {
+        self.jail.namespaced()
     }
 
     /// Queues a line; returns a receiver for the instant it was flushed, or `None` if the
@@ -201,13 +263,31 @@ impl BotProcess {
     }
 
     /// The next thing from the bot's stdout, or `None` if nothing came before `deadline`.
+    /// No stream of lines can postpone the deadline: a line stamped after it (read late
+    /// because earlier lines filled the queue) is dropped and ends the wait.
     pub async fn recv_until(&mut self, deadline: Instant) -> Option<Incoming> {
+        // `timeout_at` polls the receiver before the timer, so a queue that is never empty
+        // would never time out: the deadline is checked by hand first.
+        if Instant::now() >= deadline {
+            let msg = self.from_bot.try_recv().ok()?;
+            return (msg.at() <= deadline).then_some(msg);
+        }
         match tokio::time::timeout_at(deadline, self.from_bot.recv()).await {
+            Ok(Some(msg)) if msg.at() > deadline => None,
             Ok(Some(msg)) => Some(msg),
             // The reader is gone: it already reported Closed.
             Ok(None) => Some(Incoming::Closed { at: Instant::now() }),
             Err(_) => None,
         }
+    }
+
+    /// Whether the bot's process ends within `patience` (it is reaped then): a bot whose
+    /// output closed is either exiting (a crash) or living on without it.
+    pub async fn exits_within(&mut self, patience: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(patience, self.child.wait()).await,
+            Ok(Ok(_))
+        )
     }
 
     /// Whatever the bot has already sent, without waiting.
@@ -218,6 +298,8 @@ impl BotProcess {
     /// Ends the bot: closes its stdin (the caller sends `quit` first), waits up to `grace`
     /// for it to exit, then kills its whole process group, and reaps it.
     pub async fn shutdown(mut self, grace: Duration) -> ExitInfo {
+        // A frozen bot could not read its quit.
+        self.set_frozen(false);
         // Dropping the sender lets the writer flush what is queued and close the pipe.
         self.to_bot.take();
         let _ = tokio::time::timeout(grace, &mut self.writer).await;
@@ -233,19 +315,32 @@ impl BotProcess {
             None => self.child.wait().await.ok(),
         };
         self.writer.abort();
-        let (stderr, stderr_dropped) = match tokio::time::timeout(grace, &mut self.stderr).await {
-            Ok(Ok(v)) => v,
-            _ => {
-                self.stderr.abort();
-                (Vec::new(), 0)
-            }
-        };
+        if let Some(pid) = self.pgid {
+            sandbox::unregister_bot(pid);
+        }
+        let containment = self.jail.finish();
+        let (stderr, stderr_dropped, stderr_tail) =
+            match tokio::time::timeout(grace, &mut self.stderr).await {
+                Ok(Ok(v)) => v,
+                _ => {
+                    self.stderr.abort();
+                    (Vec::new(), 0, Vec::new())
+                }
+            };
         self.reader.abort();
+        use std::os::unix::process::ExitStatusExt;
         ExitInfo {
             code: status.and_then(|s| s.code()),
+            exit: status.and_then(|s| match (s.code(), s.signal()) {
+                (Some(c), _) => Some(Exit::Code(c)),
+                (None, Some(sig)) => Some(Exit::Signal(sig)),
+                _ => None,
+            }),
             killed,
             stderr,
             stderr_dropped,
+            stderr_tail,
+            containment,
         }
     }
 
@@ -302,7 +397,8 @@ pub fn process_cpu_time(pid: i32) -> Option<Duration> {
 
 impl Drop for BotProcess {
     fn drop(&mut self) {
-        // A game dropped mid-way (a panic, a cancelled task) still leaves no process behind.
+        // A game dropped mid-way (a panic, a cancelled task) still leaves no process behind
+        // (the jail, dropped next, removes the bot's cgroups).
         self.kill_group();
         self.reader.abort();
         self.writer.abort();

@@ -1,7 +1,10 @@
 //! The two tasks between the referee and a bot's pipes.
 //!
 //! The reader stamps every line with the instant its newline was read, so that a busy
-//! referee never charges its own delay to the bot; it holds at most one line of bytes. The
+//! referee never charges its own delay to the bot; it holds at most one line of bytes, and
+//! hands lines over through a queue of [`QUEUE_LINES`]: when nobody reads them (the
+//! opponent is thinking), the reader stops reading and a flooding bot blocks on its own
+//! full pipe. Zebra's memory per bot is bounded whatever the bot writes. The
 //! writer owns stdin, so a bot that stops reading never blocks the referee: lines queue up
 //! (to a cap) and a request's clock starts when its line has been flushed.
 
@@ -45,11 +48,16 @@ impl Incoming {
     }
 }
 
-/// Reads `stdout` until it closes, sending frames as they complete.
+/// Lines a reader may have handed over and not yet seen taken: with lines of at most
+/// 64 KiB, at most 1 MiB per bot waits in the queue.
+pub const QUEUE_LINES: usize = 16;
+
+/// Reads `stdout` until it closes, sending frames as they complete; waits (reads nothing
+/// more) while the queue is full.
 pub async fn read_lines(
     mut stdout: impl AsyncRead + Unpin,
     max_line: usize,
-    tx: mpsc::UnboundedSender<Incoming>,
+    tx: mpsc::Sender<Incoming>,
 ) {
     let mut splitter = LineSplitter::new(max_line);
     let mut buf = vec![0u8; 16 * 1024];
@@ -71,12 +79,12 @@ pub async fn read_lines(
                 Frame::TooLong { len } => Incoming::TooLong { at, len },
                 Frame::NotUtf8 => Incoming::NotUtf8 { at },
             };
-            if tx.send(msg).is_err() {
+            if tx.send(msg).await.is_err() {
                 return;
             }
         }
         if n == 0 {
-            let _ = tx.send(Incoming::Closed { at });
+            let _ = tx.send(Incoming::Closed { at }).await;
             return;
         }
     }
@@ -88,8 +96,9 @@ pub struct Outgoing {
     pub flushed: Option<oneshot::Sender<Instant>>,
 }
 
-/// Most bytes queued for a bot that does not read its stdin.
-pub const MAX_QUEUED_BYTES: usize = 16 * 1024 * 1024;
+/// Most bytes queued for a bot that does not read its stdin (a request is at most a few
+/// KiB; a bot this far behind has stopped reading).
+pub const MAX_QUEUED_BYTES: usize = 1024 * 1024;
 
 /// Writes queued lines to `stdin`; stops when the pipe breaks or the queue closes (closing
 /// the pipe, which is the bot's EOF). Lines queued together go out in one write: a result,

@@ -92,24 +92,27 @@ pub enum ToBot {
 pub enum FromBot {
     Ready {
         version: u32,
+        #[serde(deserialize_with = "short_text")]
         name: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "short_text")]
         author: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "short_text")]
         bot_version: String,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "short_texts")]
         capabilities: Vec<String>,
         #[serde(default)]
         options: Vec<OptionDecl>,
     },
     Action {
         id: u64,
+        #[serde(deserialize_with = "short_text")]
         action: String,
     },
     Pong {
         id: u64,
     },
     Log {
+        #[serde(deserialize_with = "long_text")]
         message: String,
     },
 }
@@ -127,6 +130,7 @@ pub enum ReplyStatus {
 /// An option a bot declares in `ready` (UCI-style).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OptionDecl {
+    #[serde(deserialize_with = "short_text")]
     pub name: String,
     #[serde(rename = "type")]
     pub kind: OptionKind,
@@ -136,8 +140,32 @@ pub struct OptionDecl {
     pub min: Option<i64>,
     #[serde(default)]
     pub max: Option<i64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "short_texts")]
     pub choices: Vec<String>,
+}
+
+// Every string a bot sends is cleaned where it is parsed (see `bot::text`): whatever a bot
+// puts in it, it reaches records, reasons and terminals as one line of printable text.
+fn short_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(crate::bot::text::clean_owned(
+        String::deserialize(d)?,
+        crate::bot::text::SHORT,
+    ))
+}
+
+fn long_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(crate::bot::text::clean_owned(
+        String::deserialize(d)?,
+        crate::bot::text::LONG,
+    ))
+}
+
+fn short_texts<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let texts = Vec::<String>::deserialize(d)?;
+    Ok(texts
+        .into_iter()
+        .map(|t| crate::bot::text::clean_owned(t, crate::bot::text::SHORT))
+        .collect())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

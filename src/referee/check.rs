@@ -118,7 +118,7 @@ pub async fn check_bot(spec: &BotSpec, limits: CheckLimits) -> CheckReport {
 
 async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut CheckReport) {
     let max_line = 64 * 1024;
-    let mut bot = match BotProcess::spawn(spec, max_line) {
+    let mut bot = match BotProcess::spawn(spec, max_line, crate::sandbox::Policy::probe()) {
         Ok(b) => b,
         Err(e) => {
             report.problem(e.to_string());
@@ -308,7 +308,8 @@ async fn judge_reply(
         match protocol::parse_from_bot(&text) {
             Err(e) => {
                 report.problem(format!(
-                    "{what}: not a protocol message ({e}): {}",
+                    "{what}: not a protocol message ({}): {}",
+                    short(&e.to_string()),
                     short(&text)
                 ));
                 return true;
@@ -358,9 +359,5 @@ fn formation_flag(game: &Game, action: &Action) -> Option<String> {
 }
 
 fn short(text: &str) -> String {
-    let mut s: String = text.chars().take(80).collect();
-    if s.len() < text.len() {
-        s.push('…');
-    }
-    s
+    crate::bot::text::clean(text, 80)
 }

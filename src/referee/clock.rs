@@ -353,8 +353,30 @@ impl Clocks {
     }
 }
 
+/// Whether a timeout may be the machine's fault rather than the bot's: during the wall time
+/// it was given, the bot used less than half of it in CPU (it was waiting, or the machine was
+/// too busy to run it). Unknown CPU time is never suspect.
+pub fn suspect_timeout(cpu: Option<Duration>, wall: Duration) -> bool {
+    cpu.is_some_and(|c| c * 2 < wall)
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_timeout_with_cpu_under_half_the_wall_time_is_suspect() {
+        let ms = Duration::from_millis;
+        // A bot asleep through its 400 ms: the machine or the bot's waiting, not its thinking.
+        assert!(suspect_timeout(Some(ms(3)), ms(400)));
+        // A starved spinner: it wanted all 400 ms, the machine gave it 150.
+        assert!(suspect_timeout(Some(ms(150)), ms(400)));
+        // Computing all the way, or at least half of it: the bot's own doing.
+        assert!(!suspect_timeout(Some(ms(400)), ms(400)));
+        assert!(!suspect_timeout(Some(ms(200)), ms(400)));
+        // Threads can use more CPU than wall time.
+        assert!(!suspect_timeout(Some(ms(900)), ms(400)));
+        assert!(!suspect_timeout(None, ms(400)));
+    }
     use super::*;
 
     fn game(diagram: &str) -> Game {

@@ -28,6 +28,7 @@ use crate::protocol::{
 };
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Action, Clock, Event, Game, GameResult, Side};
+use crate::sandbox::{Exit, Policy, Verdict};
 
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
 use transcript::Transcript;
@@ -52,6 +53,8 @@ pub struct GameConfig {
     /// Each side's own play and reaction clocks, if it plays with time odds
     /// (index: [`Side::index`]).
     pub odds: [TimeOdds; 2],
+    /// How the bots are contained (`--sandbox`, `--freeze-idle`).
+    pub sandbox: Policy,
 }
 
 impl Default for GameConfig {
@@ -68,6 +71,7 @@ impl Default for GameConfig {
             round: "1".to_string(),
             transcript: None,
             odds: [TimeOdds::default(); 2],
+            sandbox: Policy::default(),
         }
     }
 }
@@ -101,6 +105,8 @@ pub struct BotReport {
     /// waiting, or the machine was too busy to run it. Worth a look before blaming the bot.
     pub suspect_timeouts: u32,
     pub exit: Option<ExitInfo>,
+    /// Why this bot ended the game early, if it did.
+    pub verdict: Option<Verdict>,
 }
 
 /// The outcome of one game.
@@ -120,6 +126,43 @@ enum Reply {
     Invalid { why: String, elapsed: Duration },
     Timeout { elapsed: Duration },
     Gone { why: String },
+    Flood,
+    Limit(Verdict),
+}
+
+/// Lines a bot may send between two of its requests, its reply included (`log` lines, a
+/// `pong`, stale replies): beyond this it is flooding.
+pub const FLOOD_LINES: u32 = 256;
+/// Bytes a bot may send between two of its requests, its reply included.
+pub const FLOOD_BYTES: u64 = 256 * 1024;
+
+/// What a bot has written since its last request (or since it started), against the
+/// flood limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutputBudget {
+    lines: u32,
+    bytes: u64,
+}
+
+impl OutputBudget {
+    /// Counts one thing read; `true` once the bot is over a limit.
+    pub fn take(&mut self, incoming: &Incoming) -> bool {
+        let bytes = match incoming {
+            Incoming::Line { text, .. } => text.len() as u64 + 1,
+            // Its bytes were dropped as they streamed in (no memory held); the line itself
+            // is judged as an invalid reply.
+            Incoming::TooLong { .. } | Incoming::NotUtf8 { .. } => 1,
+            Incoming::Closed { .. } => return false,
+        };
+        self.lines += 1;
+        self.bytes += bytes;
+        self.lines > FLOOD_LINES || self.bytes > FLOOD_BYTES
+    }
+
+    /// A new request: a new allowance.
+    pub fn reset(&mut self) {
+        *self = OutputBudget::default();
+    }
 }
 
 struct Seat {
@@ -127,6 +170,7 @@ struct Seat {
     spec: BotSpec,
     bot: Option<BotProcess>,
     report: BotReport,
+    output: OutputBudget,
 }
 
 /// Runs one game; see the module docs for the policy.
@@ -150,6 +194,9 @@ struct Forfeit {
     termination: Termination,
     loser: Option<Side>,
     reason: String,
+    /// What the loser did; `None` when it is only known once its process is reaped (it
+    /// exited or closed its output: a crash, a limit, or a closed pipe).
+    verdict: Option<Verdict>,
 }
 
 impl<'a> Referee<'a> {
@@ -182,6 +229,7 @@ impl<'a> Referee<'a> {
             ("Black", black.name.clone()),
             ("TimeControl", cfg.tc.to_string()),
             ("Seed", cfg.seed.to_string()),
+            ("Sandbox", sandbox_tag(cfg.sandbox)),
         ] {
             record.tags.set(k, v);
         }
@@ -199,6 +247,7 @@ impl<'a> Referee<'a> {
                 name: spec.name.clone(),
                 ..BotReport::default()
             },
+            output: OutputBudget::default(),
         };
         let transcript = cfg
             .transcript
@@ -242,6 +291,16 @@ impl<'a> Referee<'a> {
                         termination: Termination::Abandoned,
                         loser: Some(side),
                         reason: format!("{side} {why}"),
+                        verdict: None,
+                    })
+                }
+                Reply::Flood => return Some(flood(side)),
+                Reply::Limit(verdict) => {
+                    return Some(Forfeit {
+                        termination: Termination::Abandoned,
+                        loser: Some(side),
+                        reason: format!("{side} {verdict}"),
+                        verdict: Some(verdict),
                     })
                 }
                 Reply::Action { action, elapsed } => match self.game.apply(&action) {
@@ -294,7 +353,7 @@ impl<'a> Referee<'a> {
                     report.timeouts += 1;
                     // CPU far below wall time: the bot was not computing (blocked, or
                     // starved by a busy machine), so the timeout may not be its own doing.
-                    let suspect = cpu.is_some_and(|c| c * 2 < elapsed);
+                    let suspect = clock::suspect_timeout(cpu, elapsed);
                     if suspect {
                         report.suspect_timeouts += 1;
                     }
@@ -355,13 +414,14 @@ impl<'a> Referee<'a> {
     /// Spawns both bots and completes both handshakes, then sends `game_start`.
     async fn start_bots(&mut self) -> Option<Forfeit> {
         for seat in &mut self.seats {
-            match BotProcess::spawn(&seat.spec, self.cfg.max_line) {
+            match BotProcess::spawn(&seat.spec, self.cfg.max_line, self.cfg.sandbox) {
                 Ok(bot) => seat.bot = Some(bot),
                 Err(e) => {
                     return Some(Forfeit {
                         termination: Termination::Abandoned,
                         loser: Some(seat.side),
                         reason: e.to_string(),
+                        verdict: Some(Verdict::NotStarted),
                     })
                 }
             }
@@ -375,12 +435,21 @@ impl<'a> Referee<'a> {
         self.broadcast(&hello);
         let deadline = Instant::now() + self.cfg.handshake;
         for side in Side::ALL {
-            if let Err(why) = self.handshake(side, deadline).await {
+            if let Err((why, verdict)) = self.handshake(side, deadline).await {
                 return Some(Forfeit {
                     termination: Termination::Abandoned,
                     loser: Some(side),
                     reason: format!("{side} {why}"),
+                    verdict,
                 });
+            }
+        }
+        // Both are ready; from now on each computes only on its own turn.
+        if self.cfg.sandbox.freeze_idle {
+            for seat in &mut self.seats {
+                if let Some(bot) = seat.bot.as_mut() {
+                    bot.set_frozen(true);
+                }
             }
         }
         for side in Side::ALL {
@@ -418,21 +487,31 @@ impl<'a> Referee<'a> {
     }
 
     /// Waits for `ready`; lines before it that are not `ready` are ignored and counted.
-    async fn handshake(&mut self, side: Side, deadline: Instant) -> Result<(), String> {
+    async fn handshake(
+        &mut self,
+        side: Side,
+        deadline: Instant,
+    ) -> Result<(), (String, Option<Verdict>)> {
         loop {
             let seat = &mut self.seats[side.index()];
             let bot = seat.bot.as_mut().expect("spawned");
             let Some(incoming) = bot.recv_until(deadline).await else {
-                return Err(format!(
-                    "sent no ready within {} ms (handshake)",
-                    self.cfg.handshake.as_millis()
+                return Err((
+                    format!(
+                        "sent no ready within {} ms (handshake)",
+                        self.cfg.handshake.as_millis()
+                    ),
+                    Some(Verdict::Timeout),
                 ));
             };
             self.log_in(side, &incoming);
             let seat = &mut self.seats[side.index()];
+            if seat.output.take(&incoming) {
+                return Err((flood_why(), Some(Verdict::OutputFlood)));
+            }
             match incoming {
                 Incoming::Closed { .. } => {
-                    return Err("exited or closed its output before ready".to_string())
+                    return Err(("exited or closed its output before ready".to_string(), None))
                 }
                 Incoming::Line { text, .. } => match protocol::parse_from_bot(&text) {
                     Ok(FromBot::Ready {
@@ -443,8 +522,9 @@ impl<'a> Referee<'a> {
                         ..
                     }) => {
                         if !protocol::VERSIONS.contains(&version) {
-                            return Err(format!(
-                                "chose protocol version {version}, which was not offered"
+                            return Err((
+                                format!("chose protocol version {version}, which was not offered"),
+                                Some(Verdict::Illegal),
                             ));
                         }
                         seat.report.info = Some(BotInfo {
@@ -478,7 +558,29 @@ impl<'a> Referee<'a> {
     }
 
     async fn ask_bot(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
+        let reply = self.ask_awake(side, id, budget).await;
+        if self.cfg.sandbox.freeze_idle {
+            if let Some(bot) = self.seats[side.index()].bot.as_mut() {
+                bot.set_frozen(true);
+            }
+        }
+        if matches!(reply, Reply::Action { .. } | Reply::Invalid { .. }) {
+            let seat = &self.seats[side.index()];
+            if seat.bot.as_ref().is_some_and(|b| b.pids_refused() > 0) {
+                return Reply::Limit(Verdict::ProcessLimit);
+            }
+        }
+        reply
+    }
+
+    /// Wakes the bot (if frozen), sends the request and reads until its reply.
+    async fn ask_awake(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
         let request = request(&self.game, id, &self.clocks, budget);
+        let seat = &mut self.seats[side.index()];
+        seat.output.reset();
+        if let Some(bot) = seat.bot.as_mut() {
+            bot.set_frozen(false);
+        }
         let Some(flushed) = self.send(side, &request) else {
             return Reply::Gone {
                 why: "exited, or stopped reading its input".to_string(),
@@ -502,12 +604,21 @@ impl<'a> Referee<'a> {
                 return Reply::Timeout { elapsed: patience };
             };
             self.log_in(side, &incoming);
+            if self.seats[side.index()].output.take(&incoming) {
+                return Reply::Flood;
+            }
             let elapsed = incoming.at().saturating_duration_since(sent_at);
             let text = match incoming {
                 Incoming::Closed { .. } => {
-                    return Reply::Gone {
-                        why: "exited, or closed its output".to_string(),
+                    // A crashing bot's output closes as it exits; one that lives on has
+                    // closed its output on purpose.
+                    let bot = self.seats[side.index()].bot.as_mut().expect("spawned");
+                    if bot.exits_within(Duration::from_millis(500)).await {
+                        return Reply::Gone {
+                            why: "exited, or closed its output".to_string(),
+                        };
                     }
+                    return Reply::Limit(Verdict::ClosedOutput);
                 }
                 Incoming::TooLong { len, .. } => {
                     return Reply::Invalid {
@@ -529,7 +640,11 @@ impl<'a> Referee<'a> {
             match protocol::parse_from_bot(&text) {
                 Err(e) => {
                     return Reply::Invalid {
-                        why: format!("sent an invalid reply ({e}): {}", abbreviate(&text)),
+                        why: format!(
+                            "sent an invalid reply ({}): {}",
+                            abbreviate(&e.to_string()),
+                            abbreviate(&text)
+                        ),
                         elapsed,
                     }
                 }
@@ -591,6 +706,7 @@ impl<'a> Referee<'a> {
                 termination: Termination::RulesInfraction,
                 loser: Some(side),
                 reason: format!("{side} sent {count} invalid or illegal replies; the last: {why}"),
+                verdict: Some(Verdict::Illegal),
             });
         }
         // The game clock is not the decision's own: an illegal pre-snap reply is a delay of game.
@@ -613,6 +729,7 @@ impl<'a> Referee<'a> {
                 termination: Termination::Unterminated,
                 loser: None,
                 reason: format!("internal error: the engine refused the {clock} expiry: {e}"),
+                verdict: None,
             }),
         }
     }
@@ -690,29 +807,22 @@ impl<'a> Referee<'a> {
 
     /// Records the end, tells the bots, and ends their processes.
     async fn finish(mut self, forfeit: Option<Forfeit>) -> GameReport {
-        let (termination, result, reason) = match forfeit {
+        let (termination, result, mut reason, loser, verdict) = match forfeit {
             None => (
                 Termination::Normal,
                 self.game.result(),
                 "four quarters played".to_string(),
+                None,
+                None,
             ),
             Some(f) => (
                 f.termination,
                 f.loser.map(|l| GameResult::Win(l.other())),
                 f.reason,
+                f.loser,
+                f.verdict,
             ),
         };
-        self.record.finish(&self.game, termination, result);
-        for seat in &self.seats {
-            if seat.report.suspect_timeouts > 0 {
-                let tag = format!("{}SuspectTimeouts", capitalized(seat.side));
-                let value = seat.report.suspect_timeouts.to_string();
-                self.record.tags.set(tag, value);
-            }
-        }
-        if termination != Termination::Normal {
-            self.record.tags.set("TerminationReason", reason.clone());
-        }
         let score = [self.game.score(Side::White), self.game.score(Side::Black)];
         let end = ToBot::GameEnd {
             result: result.map_or("*", |r| r.pgn()).to_string(),
@@ -733,6 +843,41 @@ impl<'a> Referee<'a> {
         );
         white.report.exit = w;
         black.report.exit = b;
+        // Only now, with the loser's process reaped, is it known why it went away.
+        if let Some(side) = loser {
+            let seat = if side == Side::White {
+                &mut *white
+            } else {
+                &mut *black
+            };
+            let v = verdict.unwrap_or_else(|| verdict_of_exit(seat.report.exit.as_ref()));
+            seat.report.verdict = Some(v);
+            if verdict.is_none() {
+                reason = format!("{side} {v}");
+            }
+            if let Some(exit) = &seat.report.exit {
+                let tail = crate::bot::text::stderr_tail(&exit.stderr_tail, 3, 200);
+                if !tail.is_empty() && !matches!(v, Verdict::Illegal | Verdict::OutputFlood) {
+                    reason.push_str(&format!("; its stderr ends: {tail}"));
+                }
+            }
+        }
+        self.record.finish(&self.game, termination, result);
+        for seat in [&*white, &*black] {
+            if seat.report.suspect_timeouts > 0 {
+                let tag = format!("{}SuspectTimeouts", capitalized(seat.side));
+                let value = seat.report.suspect_timeouts.to_string();
+                self.record.tags.set(tag, value);
+            }
+            if let Some(v) = seat.report.verdict {
+                self.record
+                    .tags
+                    .set(format!("{}Verdict", capitalized(seat.side)), v.code());
+            }
+        }
+        if termination != Termination::Normal {
+            self.record.tags.set("TerminationReason", reason.clone());
+        }
         // Next to the transcript: each bot's stderr, as much as was kept (capped).
         if let Some(path) = &self.cfg.transcript {
             for seat in [&*white, &*black] {
@@ -806,6 +951,57 @@ async fn shutdown(bot: Option<BotProcess>, grace: Duration) -> Option<ExitInfo> 
     Some(bot?.shutdown(grace).await)
 }
 
+/// The `Sandbox` tag: the containment level the bots of this game got.
+pub fn sandbox_tag(policy: Policy) -> String {
+    let mut text = crate::sandbox::level().describe(policy.mode);
+    if policy.freeze_idle {
+        text.push_str("; freeze-idle");
+    }
+    text
+}
+
+/// A bot's forfeit for flooding its output.
+fn flood(side: Side) -> Forfeit {
+    Forfeit {
+        termination: Termination::RulesInfraction,
+        loser: Some(side),
+        reason: format!("{side} {}", flood_why()),
+        verdict: Some(Verdict::OutputFlood),
+    }
+}
+
+fn flood_why() -> String {
+    format!(
+        "flooded its output: over {FLOOD_LINES} lines or {} KiB between two requests",
+        FLOOD_BYTES / 1024
+    )
+}
+
+/// Why a bot's process went away, from how it ended and what its sandbox counted: the
+/// kernel's memory kill, a refused fork, the CPU or file-size rlimit's signal, a process
+/// that had to be killed because it lived on without its output, or a plain crash.
+/// (A bot that catches SIGXCPU is killed by the hard limit two seconds later; that SIGKILL
+/// cannot be told from any other, so it reads as a crash with signal 9.)
+pub fn verdict_of_exit(exit: Option<&ExitInfo>) -> Verdict {
+    let Some(info) = exit else {
+        return Verdict::Crashed(Exit::Code(-1));
+    };
+    let c = info.containment;
+    if c.oom_kills > 0 {
+        return Verdict::MemoryLimit;
+    }
+    if c.pids_refused > 0 && !info.killed {
+        return Verdict::ProcessLimit;
+    }
+    match info.exit {
+        Some(Exit::Signal(libc::SIGXCPU)) => Verdict::CpuLimit,
+        Some(Exit::Signal(libc::SIGXFSZ)) => Verdict::FileSizeLimit,
+        _ if info.killed => Verdict::ClosedOutput,
+        Some(exit) => Verdict::Crashed(exit),
+        None => Verdict::Crashed(Exit::Code(-1)),
+    }
+}
+
 /// `White` or `Black`, for tag names.
 fn capitalized(side: Side) -> &'static str {
     match side {
@@ -814,13 +1010,10 @@ fn capitalized(side: Side) -> &'static str {
     }
 }
 
-/// The first 120 characters of a bot's line, for logs and reasons.
+/// A bot's raw line (or anything made of one, like a parse error quoting it), cleaned and
+/// cut for logs and reasons.
 fn abbreviate(text: &str) -> String {
-    let mut out: String = text.chars().take(120).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
+    crate::bot::text::clean(text, crate::bot::text::SHORT)
 }
 
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).

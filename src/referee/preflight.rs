@@ -27,8 +27,8 @@ pub enum PreflightError {
 /// values.
 pub async fn preflight(spec: &BotSpec, handshake: Duration) -> Result<(), PreflightError> {
     let max_line = 64 * 1024;
-    let mut bot =
-        BotProcess::spawn(spec, max_line).map_err(|e| PreflightError::Start(e.to_string()))?;
+    let mut bot = BotProcess::spawn(spec, max_line, crate::sandbox::Policy::probe())
+        .map_err(|e| PreflightError::Start(e.to_string()))?;
     let hello = ToBot::Hello {
         protocol: protocol::PROTOCOL_NAME.to_string(),
         versions: protocol::VERSIONS.to_vec(),

@@ -76,6 +76,8 @@ pub enum ConfigError {
     EmptyCommand { name: String },
     #[error("a bot has an empty name: every bot needs a name for the records")]
     EmptyName,
+    #[error("{0}")]
+    BadName(String),
     #[error("two bots are named '{0}': names must be unique (they label records and statistics)")]
     DuplicateName(String),
     #[error("bot '{name}': time odds: {source}")]
@@ -133,6 +135,7 @@ impl BotEntry {
                 .collect(),
             options: self.options.clone(),
             cpus: None,
+            limits: crate::sandbox::Limits::default(),
         }
     }
 }
@@ -170,6 +173,7 @@ pub fn validate_bots(bots: &[BotEntry]) -> Result<(), ConfigError> {
         if bot.name.trim().is_empty() {
             return Err(ConfigError::EmptyName);
         }
+        crate::bot::text::check_user_name(&bot.name).map_err(ConfigError::BadName)?;
         if bot.command.trim().is_empty() {
             return Err(ConfigError::EmptyCommand {
                 name: bot.name.clone(),

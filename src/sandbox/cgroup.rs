@@ -1,0 +1,493 @@
+//! Control groups: a memory limit and a process limit the kernel enforces on a bot's whole
+//! process tree, a freezer that stops the tree at once, and a way to kill all of it.
+//!
+//! Both cgroup versions are supported, feature by feature: memory, pids and freezing each
+//! come from the v2 hierarchy when Zebra's own v2 cgroup delegates them, else from a v1
+//! hierarchy where that controller is mounted and writable (hybrid machines mount both).
+//! Zebra only ever creates groups below the groups it runs in itself, one per bot
+//! (`zebra-<pid>-<n>`), and removes them when the bot's game ends.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Which hierarchy provides a feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The v2 (unified) hierarchy, in Zebra's own group there.
+    V2(PathBuf),
+    /// A v1 hierarchy of that controller, in Zebra's own group there.
+    V1(PathBuf),
+}
+
+impl Source {
+    fn dir(&self) -> &Path {
+        match self {
+            Source::V2(p) | Source::V1(p) => p,
+        }
+    }
+
+    fn version(&self) -> &'static str {
+        match self {
+            Source::V2(_) => "v2",
+            Source::V1(_) => "v1",
+        }
+    }
+}
+
+/// What the cgroup hierarchies of this machine let Zebra do, found once at startup.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cgroups {
+    pub memory: Option<Source>,
+    pub pids: Option<Source>,
+    pub freezer: Option<Source>,
+}
+
+impl Cgroups {
+    /// Reads /proc/self/cgroup and /proc/self/mountinfo and tries each candidate (a group is
+    /// created and removed to prove it is writable).
+    pub fn probe() -> Cgroups {
+        let (Ok(own), Ok(mounts)) = (
+            fs::read_to_string("/proc/self/cgroup"),
+            fs::read_to_string("/proc/self/mountinfo"),
+        ) else {
+            return Cgroups::default();
+        };
+        let mut found = Cgroups::default();
+        let v2 = own_dir_v2(&own, &mounts).filter(|d| writable(d));
+        if let Some(dir) = &v2 {
+            let delegated =
+                fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
+            let mut delegated: Vec<&str> = delegated.split_whitespace().collect();
+            let available = fs::read_to_string(dir.join("cgroup.controllers")).unwrap_or_default();
+            for c in ["memory", "pids"] {
+                // Enabling a controller for our children is allowed where it is available
+                // and our group holds no processes of its own (or is the root).
+                if !delegated.contains(&c)
+                    && available.split_whitespace().any(|a| a == c)
+                    && fs::write(dir.join("cgroup.subtree_control"), format!("+{c}")).is_ok()
+                {
+                    delegated.push(c);
+                }
+            }
+            if delegated.contains(&"memory") {
+                found.memory = Some(Source::V2(dir.clone()));
+            }
+            if delegated.contains(&"pids") {
+                found.pids = Some(Source::V2(dir.clone()));
+            }
+            // Every non-root v2 group has cgroup.freeze; our children are non-root.
+            found.freezer = Some(Source::V2(dir.clone()));
+        }
+        for (controller, slot) in [
+            ("memory", &mut found.memory),
+            ("pids", &mut found.pids),
+            ("freezer", &mut found.freezer),
+        ] {
+            if slot.is_none() {
+                *slot = own_dir_v1(&own, &mounts, controller)
+                    .filter(|d| writable(d))
+                    .map(Source::V1);
+            }
+        }
+        found
+    }
+
+    pub fn any(&self) -> bool {
+        self.memory.is_some() || self.pids.is_some() || self.freezer.is_some()
+    }
+
+    /// `cgroup v1 memory+pids+freezer`, `cgroup v2 memory+pids, v1 freezer`, or `no cgroups`.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<(String, Vec<&str>)> = Vec::new();
+        for (name, src) in [
+            ("memory", &self.memory),
+            ("pids", &self.pids),
+            ("freezer", &self.freezer),
+        ] {
+            if let Some(src) = src {
+                let v = src.version().to_string();
+                match parts.iter_mut().find(|(pv, _)| *pv == v) {
+                    Some((_, names)) => names.push(name),
+                    None => parts.push((v, vec![name])),
+                }
+            }
+        }
+        if parts.is_empty() {
+            return "no cgroups".to_string();
+        }
+        let text: Vec<String> = parts
+            .into_iter()
+            .map(|(v, names)| format!("{v} {}", names.join("+")))
+            .collect();
+        format!("cgroup {}", text.join(", "))
+    }
+}
+
+/// Our own group in the v2 hierarchy, if one is mounted.
+fn own_dir_v2(own: &str, mounts: &str) -> Option<PathBuf> {
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let (root, point) = mounts.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        (right.split_whitespace().next()? == "cgroup2").then(|| {
+            let f: Vec<&str> = left.split_whitespace().collect();
+            (
+                f.get(3).copied().unwrap_or("/"),
+                f.get(4).copied().unwrap_or(""),
+            )
+        })
+    })?;
+    Some(join_below(point, root, path))
+}
+
+/// Our own group in the v1 hierarchy of `controller`, if one is mounted.
+fn own_dir_v1(own: &str, mounts: &str, controller: &str) -> Option<PathBuf> {
+    let path = own.lines().find_map(|l| {
+        let mut f = l.splitn(3, ':');
+        let (_, names, path) = (f.next()?, f.next()?, f.next()?);
+        names.split(',').any(|n| n == controller).then_some(path)
+    })?;
+    let (root, point) = mounts.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        let mut r = right.split_whitespace();
+        if r.next()? != "cgroup" {
+            return None;
+        }
+        let options = r.nth(1)?;
+        options.split(',').any(|o| o == controller).then(|| {
+            let f: Vec<&str> = left.split_whitespace().collect();
+            (
+                f.get(3).copied().unwrap_or("/"),
+                f.get(4).copied().unwrap_or(""),
+            )
+        })
+    })?;
+    Some(join_below(point, root, path))
+}
+
+/// The directory of cgroup `path` under a mount of hierarchy root `root` at `point`.
+fn join_below(point: &str, root: &str, path: &str) -> PathBuf {
+    let rel = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .trim_start_matches('/');
+    let mut dir = PathBuf::from(point);
+    if !rel.is_empty() {
+        dir.push(rel);
+    }
+    dir
+}
+
+fn writable(dir: &Path) -> bool {
+    let probe = dir.join(format!("zebra-probe-{}", std::process::id()));
+    let ok = fs::create_dir(&probe).is_ok();
+    let _ = fs::remove_dir(&probe);
+    ok
+}
+
+static NEXT: AtomicU64 = AtomicU64::new(1);
+
+/// One bot's groups (one per hierarchy used), with its limits written.
+#[derive(Debug)]
+pub struct BotGroups {
+    dirs: Vec<PathBuf>,
+    /// Each group's `cgroup.procs`, opened before the fork: the child joins by writing "0".
+    procs: Vec<File>,
+    memory: Option<Source>,
+    pids: Option<Source>,
+    freeze: Option<(File, &'static str, &'static str)>,
+    /// The memory and pids counters as they were at the start (a reused name never leaks
+    /// an earlier count).
+    oom_before: u64,
+    pids_before: u64,
+}
+
+impl BotGroups {
+    /// Creates this bot's groups and writes its limits.
+    pub fn create(
+        cg: &Cgroups,
+        memory: Option<u64>,
+        processes: Option<u32>,
+        freeze: bool,
+    ) -> std::io::Result<BotGroups> {
+        let name = format!(
+            "zebra-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut groups = BotGroups {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+            memory: None,
+            pids: None,
+            freeze: None,
+            oom_before: 0,
+            pids_before: 0,
+        };
+        let mut used: Vec<&Source> = Vec::new();
+        if memory.is_some() {
+            used.extend(&cg.memory);
+        }
+        if processes.is_some() {
+            used.extend(&cg.pids);
+        }
+        if freeze {
+            used.extend(&cg.freezer);
+        }
+        for src in used {
+            let dir = src.dir().join(&name);
+            if groups.dirs.contains(&dir) {
+                continue;
+            }
+            fs::create_dir(&dir)?;
+            groups.dirs.push(dir.clone());
+            groups.procs.push(
+                OpenOptions::new()
+                    .write(true)
+                    .open(dir.join("cgroup.procs"))?,
+            );
+        }
+        let dir_of = |src: &Source| src.dir().join(&name);
+        if let (Some(bytes), Some(src)) = (memory, &cg.memory) {
+            let dir = dir_of(src);
+            match src {
+                Source::V2(_) => {
+                    fs::write(dir.join("memory.max"), bytes.to_string())?;
+                    // Swap would let a bot go past its limit slowly instead of stopping it.
+                    let _ = fs::write(dir.join("memory.swap.max"), "0");
+                }
+                Source::V1(_) => {
+                    fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string())?;
+                    let _ = fs::write(dir.join("memory.memsw.limit_in_bytes"), bytes.to_string());
+                }
+            }
+            groups.memory = Some(match src {
+                Source::V2(_) => Source::V2(dir),
+                Source::V1(_) => Source::V1(dir),
+            });
+            groups.oom_before = groups.oom_kills();
+        }
+        if let (Some(n), Some(src)) = (processes, &cg.pids) {
+            let dir = dir_of(src);
+            fs::write(dir.join("pids.max"), n.to_string())?;
+            groups.pids = Some(match src {
+                Source::V2(_) => Source::V2(dir),
+                Source::V1(_) => Source::V1(dir),
+            });
+            groups.pids_before = groups.pids_refused();
+        }
+        if freeze {
+            if let Some(src) = &cg.freezer {
+                let dir = dir_of(src);
+                groups.freeze = Some(match src {
+                    Source::V2(_) => (
+                        OpenOptions::new()
+                            .write(true)
+                            .open(dir.join("cgroup.freeze"))?,
+                        "1",
+                        "0",
+                    ),
+                    Source::V1(_) => (
+                        OpenOptions::new()
+                            .write(true)
+                            .open(dir.join("freezer.state"))?,
+                        "FROZEN",
+                        "THAWED",
+                    ),
+                });
+            }
+        }
+        Ok(groups)
+    }
+
+    /// The descriptors the child writes "0" into to join (see `spawn`).
+    pub fn join_fds(&self) -> Vec<RawFd> {
+        self.procs.iter().map(|f| f.as_raw_fd()).collect()
+    }
+
+    pub fn limits_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    pub fn limits_processes(&self) -> bool {
+        self.pids.is_some()
+    }
+
+    pub fn can_freeze(&self) -> bool {
+        self.freeze.is_some()
+    }
+
+    /// Stops (or lets go on) every process of the bot at once.
+    pub fn set_frozen(&self, frozen: bool) -> bool {
+        match &self.freeze {
+            Some((file, on, off)) => file
+                .write_at(if frozen { on } else { off }.as_bytes(), 0)
+                .is_ok(),
+            None => false,
+        }
+    }
+
+    /// How many times the kernel killed a process of this group for want of memory since
+    /// it was created.
+    pub fn oom_kills(&self) -> u64 {
+        let count = match &self.memory {
+            Some(Source::V2(dir)) => read_key(&dir.join("memory.events"), "oom_kill"),
+            Some(Source::V1(dir)) => read_key(&dir.join("memory.oom_control"), "oom_kill")
+                // Kernels before 4.13 have no oom_kill line: a failed charge at the limit
+                // is the next best sign.
+                .or_else(|| read_number(&dir.join("memory.failcnt"))),
+            None => None,
+        };
+        count.unwrap_or(0).saturating_sub(self.oom_before)
+    }
+
+    /// How many times a fork or a new thread was refused at the process limit.
+    pub fn pids_refused(&self) -> u64 {
+        let count = match &self.pids {
+            Some(src) => read_key(&src.dir().join("pids.events"), "max"),
+            None => None,
+        };
+        count.unwrap_or(0).saturating_sub(self.pids_before)
+    }
+
+    /// The group's memory use right now, in bytes (for tests and reports).
+    pub fn memory_peak(&self) -> Option<u64> {
+        match &self.memory {
+            Some(Source::V2(dir)) => read_number(&dir.join("memory.peak")),
+            Some(Source::V1(dir)) => read_number(&dir.join("memory.max_usage_in_bytes")),
+            None => None,
+        }
+    }
+
+    /// Kills every process left in the groups and removes them (a few tries while the
+    /// kernel finishes the exits).
+    pub fn kill_and_remove(&mut self) {
+        self.set_frozen(false);
+        for _ in 0..50 {
+            let mut left = false;
+            for dir in &self.dirs {
+                if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
+                    for pid in text
+                        .split_whitespace()
+                        .filter_map(|p| p.parse::<i32>().ok())
+                    {
+                        left = true;
+                        // SAFETY: kill only sends a signal; a pid that is gone yields ESRCH.
+                        unsafe {
+                            libc::kill(pid, libc::SIGKILL);
+                        }
+                    }
+                }
+            }
+            if !left {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.procs.clear();
+        self.freeze = None;
+        for dir in self.dirs.drain(..) {
+            for _ in 0..50 {
+                if fs::remove_dir(&dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+impl Drop for BotGroups {
+    fn drop(&mut self) {
+        if !self.dirs.is_empty() {
+            self.kill_and_remove();
+        }
+    }
+}
+
+fn read_number(path: &Path) -> Option<u64> {
+    fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// The number after `key ` in a flat-keyed cgroup file (`memory.events`, `pids.events`).
+fn read_key(path: &Path, key: &str) -> Option<u64> {
+    let mut text = String::new();
+    let mut f = File::open(path).ok()?;
+    f.seek(SeekFrom::Start(0)).ok()?;
+    f.read_to_string(&mut text).ok()?;
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOUNTS: &str = "\
+25 30 0:22 / /sys/fs/cgroup rw - tmpfs tmpfs rw,mode=755
+26 25 0:23 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+27 25 0:24 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+28 25 0:25 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct
+29 25 0:26 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+";
+    const OWN: &str = "\
+4:memory:/process_api/abc
+8:pids:/
+2:cpu,cpuacct:/x
+0::/user.slice/session-1.scope
+";
+
+    #[test]
+    fn own_groups_are_found_below_their_mounts() {
+        assert_eq!(
+            own_dir_v1(OWN, MOUNTS, "memory"),
+            Some(PathBuf::from("/sys/fs/cgroup/memory/process_api/abc"))
+        );
+        assert_eq!(
+            own_dir_v1(OWN, MOUNTS, "pids"),
+            Some(PathBuf::from("/sys/fs/cgroup/pids"))
+        );
+        assert_eq!(
+            own_dir_v1(OWN, MOUNTS, "cpuacct"),
+            Some(PathBuf::from("/sys/fs/cgroup/cpu,cpuacct/x"))
+        );
+        assert_eq!(own_dir_v1(OWN, MOUNTS, "freezer"), None);
+        assert_eq!(
+            own_dir_v2(OWN, MOUNTS),
+            Some(PathBuf::from(
+                "/sys/fs/cgroup/unified/user.slice/session-1.scope"
+            ))
+        );
+    }
+
+    #[test]
+    fn a_mount_of_a_subtree_is_joined_from_its_root() {
+        // In a container, the hierarchy's root is often mounted from a group of the host.
+        let mounts = "40 30 0:26 /docker/1 /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
+        assert_eq!(
+            own_dir_v2("0::/docker/1/app\n", mounts),
+            Some(PathBuf::from("/sys/fs/cgroup/app"))
+        );
+        assert_eq!(
+            own_dir_v2("0::/docker/1\n", mounts),
+            Some(PathBuf::from("/sys/fs/cgroup"))
+        );
+    }
+
+    #[test]
+    fn the_description_groups_features_by_version() {
+        let cg = Cgroups {
+            memory: Some(Source::V1("/m".into())),
+            pids: Some(Source::V1("/p".into())),
+            freezer: Some(Source::V2("/u".into())),
+        };
+        assert_eq!(cg.describe(), "cgroup v1 memory+pids, v2 freezer");
+        assert_eq!(Cgroups::default().describe(), "no cgroups");
+    }
+}

@@ -1,0 +1,522 @@
+//! One bot's jail: what is prepared before its process is forked, what runs in the child
+//! between fork and exec, and what is cleaned up when its game ends.
+//!
+//! With namespaces, the forked child (the *keeper*) joins the bot's cgroups, sets its
+//! rlimits, unshares new PID, network and mount namespaces (and a user namespace when
+//! Zebra is not root), then forks the *init*, PID 1 of the new PID namespace, which mounts
+//! the bot's private temp directory and forks the bot (PID 2), which execs. When PID 1 of a
+//! namespace dies, the kernel kills every other process in it, so nothing the bot started
+//! can outlive it, whatever it did; the init exits as soon as the bot does. The keeper
+//! waits and then ends the way the bot ended (same exit code or signal), so Zebra sees
+//! the bot's own status. The kernel ties the chain to Zebra: the keeper has the
+//! parent-death signal for Zebra, the init for the keeper, the bot for the init.
+//!
+//! Everything the child needs is allocated before the fork; between fork and exec only
+//! async-signal-safe system calls run.
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::cgroup::BotGroups;
+use super::limits::Limits;
+use super::{level, Mode};
+
+/// What the child does between fork and exec, all of it prepared in the parent.
+#[derive(Debug)]
+struct ExecPlan {
+    /// `cgroup.procs` of each of the bot's groups: writing "0" moves the writer in.
+    join: Vec<RawFd>,
+    rlimits: Vec<(libc::__rlimit_resource_t, libc::rlim_t, libc::rlim_t)>,
+    namespaces: Option<NsPlan>,
+}
+
+#[derive(Debug)]
+struct NsPlan {
+    flags: libc::c_int,
+    /// `uid_map` and `gid_map` contents when a user namespace is made (not root).
+    maps: Option<(CString, CString)>,
+    tmpfs_options: CString,
+    /// The bot's private temp directory, where a tmpfs of its own is mounted.
+    tmp: CString,
+    /// The keeper writes the bot's pid (as Zebra sees it) here.
+    pid_pipe: RawFd,
+}
+
+/// Counters read when a bot's game ends, before its groups are removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Containment {
+    /// Processes of the bot the kernel killed at its memory limit.
+    pub oom_kills: u64,
+    /// Forks or threads refused at its process limit.
+    pub pids_refused: u64,
+    /// Stragglers killed after the game (the fallback without PID namespaces).
+    pub stragglers: usize,
+    /// The bot's memory peak, where a cgroup measured it.
+    pub memory_peak: Option<u64>,
+}
+
+/// One bot's jail.
+#[derive(Debug)]
+pub struct Jail {
+    pub limits: Limits,
+    mode: Mode,
+    groups: Option<BotGroups>,
+    plan: Option<std::sync::Arc<ExecPlan>>,
+    pid_read: Option<OwnedFd>,
+    pid_write: Option<OwnedFd>,
+    host_tmp: Option<PathBuf>,
+    tmpdir: Option<PathBuf>,
+    namespaces: bool,
+}
+
+static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
+
+impl Jail {
+    /// Prepares a jail for one bot: creates its cgroups (with `freeze` a freezer too) and
+    /// its private temp directory, and plans the child's setup.
+    pub fn prepare(limits: &Limits, mode: Mode, freeze: bool) -> io::Result<Jail> {
+        let mut jail = Jail {
+            limits: *limits,
+            mode,
+            groups: None,
+            plan: None,
+            pid_read: None,
+            pid_write: None,
+            host_tmp: None,
+            tmpdir: None,
+            namespaces: false,
+        };
+        if mode == Mode::None {
+            return Ok(jail);
+        }
+        let level = level();
+        if level.cgroups.any() {
+            jail.groups = Some(BotGroups::create(
+                &level.cgroups,
+                limits.memory,
+                limits.processes,
+                freeze,
+            )?);
+        }
+        let memory_by_cgroup = jail.groups.as_ref().is_some_and(|g| g.limits_memory());
+        let mut rlimits = vec![(libc::RLIMIT_CORE, 0, 0)];
+        if let Some(cpu) = limits.cpu {
+            // SIGXCPU at the limit, SIGKILL two seconds later for a bot that catches it.
+            let s = cpu.as_secs().max(1);
+            rlimits.push((libc::RLIMIT_CPU, s, s + 2));
+        }
+        if let Some(f) = limits.file_size {
+            rlimits.push((libc::RLIMIT_FSIZE, f, f));
+        }
+        if let Some(n) = limits.open_files {
+            rlimits.push((libc::RLIMIT_NOFILE, n as u64, n as u64));
+        }
+        if let (Some(m), false) = (limits.memory, memory_by_cgroup) {
+            // No cgroup: an address-space limit is the only memory limit there is (it also
+            // counts reserved, untouched memory, see README "Sandbox").
+            rlimits.push((libc::RLIMIT_AS, m, m));
+        }
+        // A directory of its own for temp files (TMPDIR). The host's /tmp stays visible: a
+        // bot's own files may live there.
+        let dir = std::env::temp_dir().join(format!(
+            "zebra-{}-{}.tmp",
+            std::process::id(),
+            NEXT_TMP.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&dir)?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+        jail.host_tmp = Some(dir.clone());
+        jail.tmpdir = Some(dir.clone());
+        let namespaces = if level.namespaces {
+            let (r, w) = pipe()?;
+            jail.pid_read = Some(r);
+            let plan = ns_plan(limits, level.user_namespace, w.as_raw_fd(), &dir)?;
+            jail.pid_write = Some(w);
+            jail.namespaces = true;
+            Some(plan)
+        } else {
+            super::become_subreaper();
+            None
+        };
+        jail.plan = Some(std::sync::Arc::new(ExecPlan {
+            join: jail
+                .groups
+                .as_ref()
+                .map(|g| g.join_fds())
+                .unwrap_or_default(),
+            rlimits,
+            namespaces,
+        }));
+        Ok(jail)
+    }
+
+    /// Wires the jail into the command: the private temp directory and the child's setup.
+    pub fn configure(&self, cmd: &mut tokio::process::Command) {
+        if let Some(dir) = &self.tmpdir {
+            cmd.env("TMPDIR", dir);
+        }
+        if let Some(plan) = &self.plan {
+            let plan = plan.clone();
+            // SAFETY: `enter` makes only async-signal-safe calls and allocates nothing.
+            unsafe {
+                cmd.pre_exec(move || enter(&plan));
+            }
+        }
+    }
+
+    /// After the spawn: the bot's own pid when a keeper stands between (for its CPU time),
+    /// else `direct`.
+    pub fn bot_pid(&mut self, direct: Option<i32>) -> Option<i32> {
+        self.pid_write.take();
+        let Some(r) = self.pid_read.take() else {
+            return direct;
+        };
+        let mut pfd = libc::pollfd {
+            fd: r.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let mut buf = [0u8; 4];
+        // SAFETY: poll and read only touch the buffers we pass. The keeper writes the pid
+        // right after its fork; five seconds is only a guard against a keeper that died.
+        unsafe {
+            if libc::poll(&mut pfd, 1, 5000) != 1
+                || libc::read(r.as_raw_fd(), buf.as_mut_ptr().cast(), 4) != 4
+            {
+                return direct;
+            }
+        }
+        Some(i32::from_ne_bytes(buf))
+    }
+
+    /// Stops or resumes the bot's whole process tree: through the cgroup freezer where
+    /// there is one (every process, even those that left the group), else by signalling
+    /// its process group.
+    pub fn freeze(&self, pgid: Option<i32>, frozen: bool) {
+        if self.groups.as_ref().is_some_and(|g| g.set_frozen(frozen)) {
+            return;
+        }
+        if let Some(pgid) = pgid {
+            // SAFETY: killpg only sends a signal.
+            unsafe {
+                libc::killpg(pgid, if frozen { libc::SIGSTOP } else { libc::SIGCONT });
+            }
+        }
+    }
+
+    /// Whether the bot went over its process limit so far.
+    pub fn pids_refused(&self) -> u64 {
+        self.groups.as_ref().map_or(0, |g| g.pids_refused())
+    }
+
+    /// The bot's game is over (its process reaped): reads the counters, kills whatever is
+    /// left, removes the groups and the temp directory.
+    pub fn finish(&mut self) -> Containment {
+        let mut c = Containment::default();
+        if let Some(g) = self.groups.as_mut() {
+            c.oom_kills = g.oom_kills();
+            c.pids_refused = g.pids_refused();
+            c.memory_peak = g.memory_peak();
+            g.kill_and_remove();
+        }
+        self.groups = None;
+        if self.mode != Mode::None && !self.namespaces {
+            c.stragglers = super::reap_stragglers();
+        }
+        if let Some(dir) = self.host_tmp.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        c
+    }
+
+    /// Whether this bot runs as PID 1 of its own namespace.
+    pub fn namespaced(&self) -> bool {
+        self.namespaces
+    }
+}
+
+impl Drop for Jail {
+    fn drop(&mut self) {
+        if let Some(dir) = self.host_tmp.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors we then own.
+    unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok((OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])))
+    }
+}
+
+fn ns_plan(
+    limits: &Limits,
+    user: bool,
+    pid_pipe: RawFd,
+    tmp: &std::path::Path,
+) -> io::Result<NsPlan> {
+    let mut flags = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
+    if !limits.network {
+        flags |= libc::CLONE_NEWNET;
+    }
+    let maps = if user {
+        flags |= libc::CLONE_NEWUSER;
+        // SAFETY: getuid/getgid cannot fail.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        Some((
+            CString::new(format!("{uid} {uid} 1\n"))?,
+            CString::new(format!("{gid} {gid} 1\n"))?,
+        ))
+    } else {
+        None
+    };
+    // Room for two files at the size limit: a bot writing one big file meets the file size
+    // limit (a clear verdict) before a full directory (a mere write error).
+    let size = limits.file_size.unwrap_or(64 << 20).saturating_mul(2);
+    Ok(NsPlan {
+        flags,
+        maps,
+        tmpfs_options: CString::new(format!("size={size},mode=0700"))?,
+        tmp: CString::new(tmp.as_os_str().as_encoded_bytes())?,
+        pid_pipe,
+    })
+}
+
+/// Runs in the forked child, before exec.
+fn enter(plan: &ExecPlan) -> io::Result<()> {
+    // SAFETY (whole function): only async-signal-safe system calls on memory prepared
+    // before the fork.
+    unsafe {
+        for &fd in &plan.join {
+            if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        for &(resource, soft, hard) in &plan.rlimits {
+            let lim = libc::rlimit {
+                rlim_cur: soft,
+                rlim_max: hard,
+            };
+            if libc::setrlimit(resource, &lim) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        let Some(ns) = &plan.namespaces else {
+            return Ok(());
+        };
+        if libc::unshare(ns.flags) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if let Some((uid_map, gid_map)) = &ns.maps {
+            write_file(c"/proc/self/setgroups", b"deny")?;
+            write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;
+            write_file(c"/proc/self/gid_map", gid_map.as_bytes())?;
+        }
+        // Between the keeper and the init: the bot's wait status, as the init saw it.
+        let mut status_pipe = [0; 2];
+        if libc::pipe2(status_pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let init = libc::fork();
+        if init < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if init > 0 {
+            keep(init, status_pipe[0]);
+        }
+        // The init: PID 1 of the new namespace. The kernel spares PID 1 every signal it has
+        // no handler for (SIGXCPU, SIGXFSZ, SIGTERM...), so the bot must not be PID 1: it
+        // runs as PID 2 under this init, with the ordinary fate of every signal.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        // Our mounts must not reach the host's namespace.
+        if libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ) != 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::mount(
+            c"tmpfs".as_ptr(),
+            ns.tmp.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            ns.tmpfs_options.as_ptr().cast(),
+        ) != 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        if ns.flags & libc::CLONE_NEWNET != 0 {
+            loopback_up();
+        }
+        let bot = libc::fork();
+        if bot < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if bot > 0 {
+            init_loop(bot, status_pipe[1]);
+        }
+        // The bot: dies with the init; tells Zebra its pid as Zebra's machine sees it
+        // (/proc is the host's, so /proc/self names the host pid).
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        let mut link = [0u8; 32];
+        let n = libc::readlink(c"/proc/self".as_ptr(), link.as_mut_ptr().cast(), link.len());
+        let mut pid: i32 = 0;
+        if n > 0 {
+            for &d in &link[..n as usize] {
+                if d.is_ascii_digit() {
+                    pid = pid * 10 + (d - b'0') as i32;
+                }
+            }
+        }
+        let bytes = pid.to_ne_bytes();
+        libc::write(ns.pid_pipe, bytes.as_ptr().cast(), 4);
+        Ok(())
+    }
+}
+
+/// Closes every descriptor but `keep`.
+unsafe fn close_all_but(keep: RawFd) {
+    let k = keep as libc::c_uint;
+    let ok = (k == 0 || libc::close_range(0, k - 1, 0) == 0)
+        && libc::close_range(k + 1, libc::c_uint::MAX, 0) == 0;
+    if !ok {
+        for fd in 0..4096 {
+            if fd != keep {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// PID 1 of the bot's namespace: reaps whatever is orphaned there until the bot itself
+/// ends, hands the bot's wait status to the keeper, and exits, which makes the kernel
+/// kill every process left in the namespace.
+unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd) -> ! {
+    close_all_but(status_out);
+    loop {
+        let mut status = 0;
+        let r = libc::waitpid(-1, &mut status, 0);
+        if r == bot {
+            let bytes = status.to_ne_bytes();
+            libc::write(status_out, bytes.as_ptr().cast(), 4);
+            libc::_exit(0);
+        }
+        if r < 0 && *libc::__errno_location() != libc::EINTR {
+            libc::_exit(1);
+        }
+    }
+}
+
+unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let n = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+    libc::close(fd);
+    if n != bytes.len() as isize {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A new network namespace has only a loopback interface, and it is down.
+unsafe fn loopback_up() {
+    let s = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+    if s < 0 {
+        return;
+    }
+    let mut req: libc::ifreq = std::mem::zeroed();
+    req.ifr_name[0] = b'l' as libc::c_char;
+    req.ifr_name[1] = b'o' as libc::c_char;
+    if libc::ioctl(s, libc::SIOCGIFFLAGS, &mut req) == 0 {
+        req.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
+        libc::ioctl(s, libc::SIOCSIFFLAGS, &req);
+    }
+    libc::close(s);
+}
+
+/// The keeper (Zebra's own child): waits for the init, then ends the way the bot ended (its
+/// exit code, or the same signal), so that Zebra reads the bot's fate from its child.
+unsafe fn keep(init: libc::pid_t, status_in: RawFd) -> ! {
+    close_all_but(status_in);
+    let mut status = 0;
+    loop {
+        let r = libc::waitpid(init, &mut status, 0);
+        if r == init {
+            break;
+        }
+        if r < 0 && *libc::__errno_location() != libc::EINTR {
+            libc::_exit(1);
+        }
+    }
+    let mut bytes = [0u8; 4];
+    if libc::read(status_in, bytes.as_mut_ptr().cast(), 4) != 4 {
+        // The init died without word of the bot (killed along with the namespace).
+        libc::_exit(if libc::WIFSIGNALED(status) {
+            128 + libc::WTERMSIG(status)
+        } else {
+            1
+        });
+    }
+    let status = i32::from_ne_bytes(bytes);
+    if libc::WIFEXITED(status) {
+        libc::_exit(libc::WEXITSTATUS(status));
+    }
+    let sig = libc::WTERMSIG(status);
+    libc::signal(sig, libc::SIG_DFL);
+    libc::kill(libc::getpid(), sig);
+    libc::_exit(128 + sig)
+}
+
+/// Whether namespaces work here: a trivial program is run through exactly the setup a bot
+/// gets (no cgroups).
+pub fn probe_namespaces() -> Result<(), String> {
+    let limits = Limits::default();
+    // SAFETY: geteuid cannot fail.
+    let user = unsafe { libc::geteuid() } != 0;
+    let (r, w) = pipe().map_err(|e| e.to_string())?;
+    let tmp = std::env::temp_dir().join(format!("zebra-{}-probe.tmp", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    let ns = ns_plan(&limits, user, w.as_raw_fd(), &tmp);
+    let plan = std::sync::Arc::new(ExecPlan {
+        join: Vec::new(),
+        rlimits: Vec::new(),
+        namespaces: Some(ns.map_err(|e| e.to_string())?),
+    });
+    let program = ["/bin/true", "/usr/bin/true"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .unwrap_or("true");
+    let mut cmd = std::process::Command::new(program);
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    use std::os::unix::process::CommandExt;
+    // SAFETY: as in `Jail::configure`.
+    unsafe {
+        cmd.pre_exec(move || enter(&plan));
+    }
+    let status = cmd.status().map_err(|e| e.to_string());
+    drop(w);
+    drop(r);
+    let _ = std::fs::remove_dir(&tmp);
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("a namespaced test program ended with {s}")),
+        Err(e) => Err(format!("cannot create namespaces: {e}")),
+    }
+}

@@ -1,0 +1,288 @@
+//! What a bot may use and see: limits, namespaces, cgroups, and the verdict when it went too
+//! far.
+//!
+//! - `limits`: the per-bot limits (memory, processes, CPU, file size, open files, network)
+//! - `cgroup`: cgroup v1 and v2 groups per bot: memory and process limits, freezer, kill
+//! - `jail`: the setup of one bot's process between fork and exec (rlimits, namespaces,
+//!   the keeper that makes the bot PID 1 of its own PID namespace)
+//! - `verdict`: why a bot's game ended early, as a closed set
+//!
+//! Levels, probed once per run ([`level`]) and named in every record (`Sandbox` tag):
+//! 1. always (unless `--sandbox none`): the bot's own process group, the parent-death
+//!    signal, rlimits (CPU time, file size, open files, no core dumps; memory as an
+//!    address-space limit where no cgroup can hold it), a private temp directory;
+//! 2. namespaces where the kernel allows them: the bot runs as PID 1 of a new PID namespace
+//!    (so every process it starts dies with it, by the kernel's guarantee, whatever it did:
+//!    double fork, `setsid`), in a new network namespace (loopback only) and a new mount
+//!    namespace (a private, size-limited tmpfs as its TMPDIR), inside a user namespace when Zebra is not root;
+//!    without them, Zebra becomes a child subreaper and kills adopted stragglers after
+//!    each game;
+//! 3. cgroups where a writable hierarchy exists: memory and process limits on the whole
+//!    tree, freezing for `--freeze-idle`.
+
+pub mod cgroup;
+pub mod jail;
+pub mod limits;
+pub mod verdict;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+pub use cgroup::Cgroups;
+pub use jail::Jail;
+pub use limits::{LimitError, LimitSettings, Limits, Size};
+pub use verdict::{Exit, Verdict};
+
+/// How hard Zebra contains bots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The best the machine allows, recorded in every record.
+    #[default]
+    Auto,
+    /// Process group and parent-death signal only: for debugging a bot.
+    None,
+    /// Refuse to start unless memory limits, process containment and no network all hold.
+    Strict,
+}
+
+impl Mode {
+    pub fn parse(text: &str) -> Option<Mode> {
+        match text {
+            "auto" => Some(Mode::Auto),
+            "none" => Some(Mode::None),
+            "strict" => Some(Mode::Strict),
+            _ => None,
+        }
+    }
+
+    pub const fn code(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::None => "none",
+            Mode::Strict => "strict",
+        }
+    }
+}
+
+/// The containment of a game's bots, as chosen by the user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub mode: Mode,
+    /// Stop a bot's whole process tree while it is not its turn.
+    pub freeze_idle: bool,
+}
+
+impl Policy {
+    /// For a bot started only to be looked at (a preflight, `check-bot`): contained as
+    /// usual, never frozen.
+    pub fn probe() -> Policy {
+        Policy {
+            mode: Mode::Auto,
+            freeze_idle: false,
+        }
+    }
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            mode: Mode::Auto,
+            freeze_idle: true,
+        }
+    }
+}
+
+/// What this machine lets Zebra do, found once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// PID, network and mount namespaces work (with a user namespace when not root).
+    pub namespaces: bool,
+    pub user_namespace: bool,
+    pub cgroups: Cgroups,
+    /// Why namespaces are missing, when they are.
+    pub namespace_problem: Option<String>,
+}
+
+/// Parts of the sandbox a test (or a user chasing a problem) can turn off:
+/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups`. CI uses it to run the fallback paths on a
+/// machine that has everything.
+fn disabled(part: &str) -> bool {
+    std::env::var("ZEBRA_SANDBOX_DISABLE")
+        .map(|v| v.split(',').any(|p| p.trim() == part))
+        .unwrap_or(false)
+}
+
+/// The machine's level, probed on first use.
+pub fn level() -> &'static Level {
+    static LEVEL: OnceLock<Level> = OnceLock::new();
+    LEVEL.get_or_init(|| {
+        let cgroups = if disabled("cgroups") {
+            Cgroups::default()
+        } else {
+            Cgroups::probe()
+        };
+        let user_namespace = !is_root();
+        let (namespaces, namespace_problem) = if disabled("namespaces") {
+            (
+                false,
+                Some("turned off by ZEBRA_SANDBOX_DISABLE".to_string()),
+            )
+        } else {
+            match jail::probe_namespaces() {
+                Ok(()) => (true, None),
+                Err(e) => (false, Some(e)),
+            }
+        };
+        Level {
+            namespaces,
+            user_namespace: namespaces && user_namespace,
+            cgroups,
+            namespace_problem,
+        }
+    })
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+impl Level {
+    /// What a bot started under `mode` gets, for the `Sandbox` tag and summaries:
+    /// `rlimits, pid+net+mount namespaces, cgroup v1 memory+pids+freezer`.
+    pub fn describe(&self, mode: Mode) -> String {
+        if mode == Mode::None {
+            return "none (process group only)".to_string();
+        }
+        let mut parts = vec!["rlimits".to_string()];
+        if self.namespaces {
+            parts.push(if self.user_namespace {
+                "user+pid+net+mount namespaces".to_string()
+            } else {
+                "pid+net+mount namespaces".to_string()
+            });
+        } else {
+            parts.push("subreaper".to_string());
+        }
+        if self.cgroups.any() {
+            parts.push(self.cgroups.describe());
+        }
+        parts.join(", ")
+    }
+
+    /// Under `--sandbox strict`: what is missing for memory limits, process containment
+    /// and no network to all hold for `limits`, or `None` when they do.
+    pub fn strict_missing(&self, limits: &Limits) -> Option<String> {
+        let mut missing = Vec::new();
+        if limits.memory.is_some() && self.cgroups.memory.is_none() {
+            missing.push("a memory cgroup (no writable cgroup v1 memory hierarchy, nor a delegated v2 memory controller)");
+        }
+        if !self.namespaces {
+            missing.push("PID and network namespaces");
+        }
+        if missing.is_empty() {
+            return None;
+        }
+        let mut text = missing.join(" and ");
+        if let Some(p) = &self.namespace_problem {
+            if !self.namespaces {
+                text.push_str(&format!(" ({p})"));
+            }
+        }
+        Some(text)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(Mode::Auto))
+    }
+}
+
+/// Processes Zebra started as bots and that may still run: without PID namespaces Zebra is
+/// a child subreaper, and any other process it finds among its children is a bot's
+/// straggler to kill.
+static LIVE_BOTS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+
+/// Runs `spawn` (which starts a bot process and returns its pid) with the registry of live
+/// bots locked, so that a straggler sweep never mistakes a bot being born for a straggler.
+pub fn register_bot<T>(spawn: impl FnOnce() -> (T, Option<i32>)) -> T {
+    let mut live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
+    let (value, pid) = spawn();
+    if let Some(pid) = pid {
+        live.get_or_insert_with(HashSet::new).insert(pid);
+    }
+    value
+}
+
+/// The bot `pid` has been reaped.
+pub fn unregister_bot(pid: i32) {
+    let mut live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(set) = live.as_mut() {
+        set.remove(&pid);
+    }
+}
+
+/// Makes Zebra the reaper of its bots' orphans (the fallback without PID namespaces).
+pub fn become_subreaper() -> bool {
+    static DONE: OnceLock<bool> = OnceLock::new();
+    *DONE.get_or_init(|| {
+        const PR_SET_CHILD_SUBREAPER: libc::c_int = 36;
+        // SAFETY: prctl with this option only sets a flag of our own process.
+        unsafe { libc::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 }
+    })
+}
+
+/// Kills and reaps every child of Zebra that is not a live bot: processes a bot started and
+/// abandoned, which the kernel handed to Zebra as their subreaper. Returns how many.
+pub fn reap_stragglers() -> usize {
+    let live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
+    let me = std::process::id() as i32;
+    let mut killed = 0;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if live.as_ref().is_some_and(|l| l.contains(&pid)) {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: comm may hold spaces and parentheses.
+        let Some(ppid) = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if ppid != me || !is_straggler_candidate(pid) {
+            continue;
+        }
+        // SAFETY: kill sends a signal; waitpid reaps our own child or fails harmlessly.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+        killed += 1;
+    }
+    killed
+}
+
+/// Only adopted processes are stragglers: a child Zebra started itself for another purpose
+/// (none today) would be registered like a bot. A process whose parent died and that the
+/// kernel gave to Zebra has a process group other than Zebra's own.
+fn is_straggler_candidate(pid: i32) -> bool {
+    // SAFETY: getpgid only reads.
+    unsafe { libc::getpgid(pid) != libc::getpgid(0) }
+}
