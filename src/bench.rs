@@ -411,14 +411,18 @@ pub async fn series(
             log_dir: None,
             log_failures: false,
             event: "Zebra benchmark".to_string(),
+            replay_suspect: None,
         };
         let start = Instant::now();
         let outcome = crate::series::run(
             &config,
             Vec::new(),
+            Vec::new(),
             crate::series::RunOptions {
                 concurrency,
                 progress: crate::series::progress::Progress::quiet(),
+                // Instant bots: the overload warning would only be noise here.
+                cpus: None,
             },
         )
         .await

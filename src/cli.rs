@@ -182,8 +182,13 @@ pub struct MatchArgs {
     /// The PGN Event tag.
     #[arg(long, default_value = "Zebra match")]
     pub event: String,
+    /// Void and replay (same seed and sides) every game in which a bot had a suspect
+    /// timeout (it used less than half the wall time in CPU: the machine may have been too
+    /// busy), at most 3 attempts per game; voided attempts go to DIR/voided.pgn.
+    #[arg(long)]
+    pub replay_suspect: bool,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "replay_suspect"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]

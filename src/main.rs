@@ -609,9 +609,11 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         .block_on(zebra::series::run(
             config,
             prepared.done,
+            prepared.voided,
             RunOptions {
                 concurrency,
                 progress,
+                cpus: std::thread::available_parallelism().ok().map(|n| n.get()),
             },
         ))
         .map_err(|e| Failure::Run(e.to_string()))?;

@@ -1915,6 +1915,7 @@ fn series_event_type(e: &zebra::series::events::SeriesEvent) -> &'static str {
         E::SeriesStarted { .. } => "series_started",
         E::GameStarted { .. } => "game_started",
         E::GameFinished { .. } => "game_finished",
+        E::GameVoided { .. } => "game_voided",
         E::StatsUpdated { .. } => "stats_updated",
         E::SprtDecision { .. } => "sprt_decision",
         E::SeriesFinished { .. } => "series_finished",
@@ -1922,10 +1923,11 @@ fn series_event_type(e: &zebra::series::events::SeriesEvent) -> &'static str {
 }
 
 /// Every event type; keep in step with [`series_event_type`].
-const SERIES_EVENT_TYPES: [&str; 6] = [
+const SERIES_EVENT_TYPES: [&str; 7] = [
     "series_started",
     "game_started",
     "game_finished",
+    "game_voided",
     "stats_updated",
     "sprt_decision",
     "series_finished",
@@ -1970,9 +1972,10 @@ fn series_events(schemas: &Schemas, text: &str, what: &str) -> Vec<Value> {
 
 /// The stream of one run of a fresh series (no games on disk before it) adds up: it
 /// starts with series_started and ends with series_finished; every game that starts
-/// finishes, once, followed by the standings counting it; the number of game_finished
-/// events is the number series_finished reports; an SPRT decision comes at most once and
-/// agrees with the outcome. Returns how many events of each type there are.
+/// finishes, once, followed by the standings counting it, or is voided and starts again
+/// with the next attempt; the number of game_finished events is the number series_finished
+/// reports, and its replay books count the game_voided events; an SPRT decision comes at
+/// most once and agrees with the outcome. Returns how many events of each type there are.
 fn check_series_books(events: &[Value], what: &str) -> BTreeMap<String, usize> {
     let kind = |e: &Value| e["type"].as_str().unwrap().to_string();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -1989,6 +1992,8 @@ fn check_series_books(events: &[Value], what: &str) -> BTreeMap<String, usize> {
 
     let mut started = BTreeSet::new();
     let mut finished = BTreeSet::new();
+    // The attempt each game is at.
+    let mut attempts: BTreeMap<u64, u64> = BTreeMap::new();
     let mut elapsed = 0;
     let mut decision: Option<&Value> = None;
     for (i, e) in events.iter().enumerate() {
@@ -2000,6 +2005,22 @@ fn check_series_books(events: &[Value], what: &str) -> BTreeMap<String, usize> {
                 let game = e["game"].as_u64().unwrap();
                 assert!(game <= planned, "{what}: game {game} of {planned}");
                 assert!(started.insert(game), "{what}: game {game} starts twice");
+                let attempt = attempts.entry(game).or_insert(0);
+                *attempt += 1;
+                assert_eq!(e["attempt"], json!(*attempt), "{what}: game {game}");
+            }
+            "game_voided" => {
+                let game = e["game"].as_u64().unwrap();
+                assert!(
+                    started.remove(&game),
+                    "{what}: game {game} is voided before it starts"
+                );
+                assert!(!finished.contains(&game), "{what}: game {game} counted");
+                assert_eq!(e["attempt"], json!(attempts[&game]), "{what}");
+                assert!(
+                    e["attempt"].as_u64() < e["max_attempts"].as_u64(),
+                    "{what}: the last attempt counts"
+                );
             }
             "game_finished" => {
                 let game = e["game"].as_u64().unwrap();
@@ -2035,6 +2056,16 @@ fn check_series_books(events: &[Value], what: &str) -> BTreeMap<String, usize> {
         }
     }
     assert_eq!(started, finished, "{what}: every game started finishes");
+    assert_eq!(
+        last["replays"]["voided"],
+        json!(counts.get("game_voided").copied().unwrap_or(0)),
+        "{what}: series_finished counts the voided attempts"
+    );
+    assert_eq!(
+        last["conduct"].as_array().map(Vec::len),
+        first["bots"].as_array().map(Vec::len),
+        "{what}: one conduct line per bot"
+    );
     assert_eq!(
         last["games_finished"],
         json!(counts.get("game_finished").copied().unwrap_or(0)),
@@ -2091,6 +2122,8 @@ fn series_event_enums_are_exactly_the_rust_values() {
     let sample = zebra::series::events::SeriesEvent::SeriesFinished {
         outcome: "completed".to_string(),
         games_finished: 0,
+        conduct: Vec::new(),
+        replays: zebra::series::overload::Replays::new(None),
     };
     assert!(SERIES_EVENT_TYPES.contains(&series_event_type(&sample)));
     assert_eq!(
@@ -2140,6 +2173,20 @@ fn series_event_enums_are_exactly_the_rust_values() {
             "*",
         ])
     );
+    use zebra::series::events::WarningCode;
+    for w in WarningCode::ALL {
+        match w {
+            WarningCode::Overload => {}
+        }
+    }
+    assert_eq!(
+        strings(&def("warning")["properties"]["code"]["enum"]),
+        set(WarningCode::ALL.map(|w| serde_json::to_value(w)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()))
+    );
     let formats = [Format::RoundRobin, Format::Gauntlet];
     for f in formats {
         match f {
@@ -2152,15 +2199,22 @@ fn series_event_enums_are_exactly_the_rust_values() {
     );
 }
 
+/// The example streams: a series stopped by its SPRT, and one with `--replay-suspect`.
+const SERIES_EXAMPLES: [&str; 2] = ["series-events.jsonl", "series-events-replay.jsonl"];
+
 #[test]
 fn the_example_series_events_validate() {
     let schemas = schemas();
-    let path = protocol_dir().join("examples/series-events.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let events = series_events(&schemas, &text, "series-events.jsonl");
-    let counts = check_series_books(&events, "series-events.jsonl");
+    let mut shown = BTreeSet::new();
+    for name in SERIES_EXAMPLES {
+        let path = protocol_dir().join("examples").join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let events = series_events(&schemas, &text, name);
+        shown.extend(check_series_books(&events, name).into_keys());
+    }
     for t in SERIES_EVENT_TYPES {
-        assert!(counts.contains_key(t), "the example shows {t}");
+        assert!(shown.contains(t), "an example shows {t}");
     }
 }
 
@@ -2185,6 +2239,13 @@ fn series_event_schema_rejects_wrong_events() {
         of("sprt_decision"),
         of("series_finished"),
     );
+    let replay_text =
+        std::fs::read_to_string(protocol_dir().join("examples/series-events-replay.jsonl"))
+            .unwrap();
+    let voided = series_events(&schemas, &replay_text, "series-events-replay.jsonl")
+        .into_iter()
+        .find(|e| e["type"] == json!("game_voided"))
+        .expect("the replay example has a game_voided");
     let cases: Vec<(Value, &str)> = vec![
         (with(&end, "/version", json!(2)), "version 2"),
         (without(&end, "/version"), "no version"),
@@ -2195,6 +2256,43 @@ fn series_event_schema_rejects_wrong_events() {
             "an unknown type",
         ),
         (without(&end, "/type"), "no type"),
+        (without(&end, "/conduct"), "no conduct"),
+        (
+            without(&end, "/conduct/0/suspect_timeouts"),
+            "a conduct line without suspect timeouts",
+        ),
+        (
+            with(&end, "/conduct/1/illegal", json!(-1)),
+            "negative illegal",
+        ),
+        (without(&end, "/replays"), "no replays"),
+        (
+            with(&end, "/replays/max_attempts", json!(0)),
+            "zero attempts",
+        ),
+        (
+            with(
+                &started,
+                "/warnings",
+                json!([{"code": "busy", "message": "x"}]),
+            ),
+            "an unknown warning",
+        ),
+        (without(&started, "/warnings"), "no warnings field"),
+        (with(&started, "/cpus", json!(0)), "zero CPUs"),
+        (
+            without(&game, "/attempt"),
+            "a game_started without its attempt",
+        ),
+        (with(&finished, "/attempt", json!(0)), "attempt 0"),
+        (
+            without(&voided, "/max_attempts"),
+            "a voided game without its cap",
+        ),
+        (
+            without(&voided, "/suspect_timeouts/white"),
+            "a voided game without its suspect timeouts",
+        ),
         (with(&end, "/outcome", json!("won")), "an unknown outcome"),
         (with(&end, "/games_finished", json!(-3)), "negative games"),
         (with(&end, "/games_finished", json!(2.5)), "half a game"),
@@ -2273,6 +2371,14 @@ fn series_event_schema_rejects_wrong_events() {
     // Nullable fields take null; unknown fields are ignored everywhere.
     let nulls = [
         with(&started, "/sprt", Value::Null),
+        with(&started, "/cpus", Value::Null),
+        with(&started, "/replay_suspect", Value::Null),
+        with(
+            &started,
+            "/warnings",
+            json!([{"code": "overload", "message": "8 games at once run 16 bots on 2 CPUs"}]),
+        ),
+        voided.clone(),
         with(&stats, "/head_to_head", Value::Null),
         with(&stats, "/head_to_head/sprt", Value::Null),
         with(&stats, "/head_to_head/los", Value::Null),
@@ -2349,9 +2455,11 @@ fn a_real_series_streams_valid_events() {
     let what = format!("the events of {}", dir.display());
     let events = series_events(&schemas, &text, &what);
     let counts = check_series_books(&events, &what);
-    for t in SERIES_EVENT_TYPES {
-        assert!(counts.contains_key(t), "{what}: no {t}\n{text}\n{stderr}");
+    // Without --replay-suspect no game is voided.
+    for t in SERIES_EVENT_TYPES.iter().filter(|t| **t != "game_voided") {
+        assert!(counts.contains_key(*t), "{what}: no {t}\n{text}\n{stderr}");
     }
+    assert!(!counts.contains_key("game_voided"), "{what}");
     let last = events.last().unwrap();
     assert_eq!(last["outcome"], json!("h1-accepted"), "{what}");
     let played = counts["game_finished"] as u64;

@@ -233,6 +233,198 @@ fn a_series_killed_with_sigkill_resumes_to_the_same_result_without_losing_a_game
     let expected = json(&reference);
     assert_eq!(summary["standings"], expected["standings"]);
     assert_eq!(summary["encounters"], expected["encounters"]);
+    // The per-bot counts are rebuilt from the records' tags, the same as never stopped.
+    assert_eq!(summary["conduct"], expected["conduct"]);
+    assert_eq!(summary["replays"], expected["replays"]);
+}
+
+/// A bot that sleeps past every deadline: its timeouts are all suspect (it uses no CPU),
+/// however busy the machine is, which makes the replay books exact.
+fn sleepy_series(dir: &Path, replay: bool, json_out: bool) -> Output {
+    let sleepy = format!("sleepy={TEST_BOT} --sleep-ms 600");
+    let quick = format!("quick={RANDOM_BOT}");
+    let mut args = vec![
+        "match",
+        "--bot",
+        &sleepy,
+        "--bot",
+        &quick,
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--tc",
+        "plays=1,play=300ms,reaction=300ms,grace=100ms",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ];
+    if replay {
+        args.push("--replay-suspect");
+    }
+    if json_out {
+        args.push("--json");
+    }
+    zebra(&args)
+}
+
+/// The sleepy bot's counts: every timeout suspect, nothing else.
+fn assert_sleepy_conduct(summary: &serde_json::Value) {
+    let sleepy = &summary["conduct"][0];
+    assert_eq!(sleepy["name"], "sleepy", "{summary}");
+    let timeouts = sleepy["timeouts"].as_u64().unwrap();
+    assert!(timeouts >= 2, "a timeout per game at least: {summary}");
+    assert_eq!(sleepy["suspect_timeouts"], timeouts, "{summary}");
+    assert_eq!(sleepy["illegal"], 0, "{summary}");
+    assert_eq!(summary["conduct"][1]["name"], "quick", "{summary}");
+}
+
+#[test]
+fn timeouts_and_suspect_timeouts_are_counted_per_bot_and_survive_a_resume() {
+    let dir = temp_dir("conduct");
+    let out = sleepy_series(&dir, false, true);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = json(&out);
+    assert_sleepy_conduct(&summary);
+    // Without --replay-suspect both games count, and the summary says they were suspect.
+    let replays = &summary["replays"];
+    assert_eq!(replays["enabled"], false);
+    assert_eq!(replays["max_attempts"], 1);
+    assert_eq!(replays["voided"], 0);
+    assert_eq!(replays["counted_suspect"], 2);
+    assert!(!dir.join("voided.pgn").exists());
+    // Two games at once run four bots: a warning exactly when there are fewer CPUs.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let warned = text(&out.stderr).contains("zebra: warning: 2 games at once run 4 bots on");
+    assert_eq!(warned, cpus < 4, "{cpus} CPUs: {}", text(&out.stderr));
+    let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    assert_eq!(
+        events.contains("\"code\":\"overload\""),
+        cpus < 4,
+        "{events}"
+    );
+    for r in records(&dir.join("games.pgn")) {
+        let side = if r.tags.get("White") == Some("sleepy") {
+            "White"
+        } else {
+            "Black"
+        };
+        let timeouts = r.tags.get(&format!("{side}Timeouts")).unwrap();
+        assert_eq!(
+            r.tags.get(&format!("{side}SuspectTimeouts")),
+            Some(timeouts)
+        );
+        assert_eq!(r.tags.get("Attempt"), None);
+    }
+
+    // A resume plays nothing and counts the same from the records; so does its summary
+    // for people.
+    let again = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let resumed = json(&again);
+    assert_eq!(resumed["games_played_now"], 0);
+    assert_eq!(resumed["conduct"], summary["conduct"]);
+    assert_eq!(resumed["replays"], summary["replays"]);
+    let people = zebra(&["match", "--resume", dir.to_str().unwrap(), "--quiet"]);
+    let people = text(&people.stdout);
+    let timeouts = summary["conduct"][0]["timeouts"].as_u64().unwrap();
+    assert!(
+        people.contains(&format!(
+            "sleepy: timeouts {timeouts} ({timeouts} suspect), illegal replies 0, forfeits 0"
+        )),
+        "{people}"
+    );
+    assert!(people.contains("2 games had suspect timeouts"), "{people}");
+    assert!(people.contains("--replay-suspect"), "{people}");
+}
+
+#[test]
+fn replay_suspect_plays_suspect_games_again_up_to_the_cap_and_resumes_exactly() {
+    let dir = temp_dir("replay");
+    let out = sleepy_series(&dir, true, true);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = json(&out);
+    assert_eq!(summary["games_finished"], 2);
+    assert_eq!(summary["games_played_now"], 2);
+    assert_sleepy_conduct(&summary);
+    // Every attempt had a suspect timeout: two voided per game, the third counted anyway.
+    let expected_replays = serde_json::json!({
+        "enabled": true,
+        "max_attempts": 3,
+        "voided": 4,
+        "games_replayed": 2,
+        "counted_suspect": 2,
+    });
+    assert_eq!(summary["replays"], expected_replays);
+    let series: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("series.json")).unwrap()).unwrap();
+    assert_eq!(series["replay_suspect"]["max_attempts"], 3);
+
+    // The series' PGN holds exactly the counted games (the third attempts); the voided
+    // ones are kept apart, and both files verify.
+    let pgn = dir.join("games.pgn");
+    let voided = dir.join("voided.pgn");
+    let counted = records(&pgn);
+    assert_eq!(counted.len(), 2);
+    assert!(counted.iter().all(|r| r.tags.get("Attempt") == Some("3")));
+    let mut attempts: Vec<(String, String)> = records(&voided)
+        .iter()
+        .map(|r| {
+            (
+                r.tags.get("Game").unwrap().to_string(),
+                r.tags.get("Attempt").unwrap_or("1").to_string(),
+            )
+        })
+        .collect();
+    attempts.sort();
+    assert_eq!(
+        attempts,
+        [("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")]
+            .map(|(g, a)| (g.to_string(), a.to_string()))
+    );
+    for file in [&pgn, &voided] {
+        let verified = zebra(&["verify", file.to_str().unwrap()]);
+        assert!(verified.status.success(), "{}", text(&verified.stdout));
+    }
+    let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    assert_eq!(events.matches("\"type\":\"game_voided\"").count(), 4);
+    assert_eq!(events.matches("\"type\":\"game_started\"").count(), 6);
+
+    // The summary for people says so too (a resume of the finished series counts the same).
+    let people = zebra(&["match", "--resume", dir.to_str().unwrap(), "--quiet"]);
+    assert!(people.status.success(), "{}", text(&people.stderr));
+    let people = text(&people.stdout);
+    assert!(
+        people.contains("replays: 2 games played again for suspect timeouts (4 attempts voided, at most 3 per game); 2 games still had one at the last attempt and counted anyway"),
+        "{people}"
+    );
+
+    // Lose the last counted game, as a kill before its write would: the resume knows the
+    // game had its two voided attempts already, so it plays the third, which counts.
+    let whole = std::fs::read_to_string(&pgn).unwrap();
+    let last = whole.rfind("[Event ").unwrap();
+    std::fs::write(&pgn, &whole[..last]).unwrap();
+    let resumed = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let resumed = json(&resumed);
+    assert_eq!(resumed["games_played_now"], 1);
+    assert_eq!(resumed["games_finished"], 2);
+    assert_eq!(resumed["replays"], expected_replays);
+    assert_sleepy_conduct(&resumed);
+    assert_eq!(records(&voided).len(), 4, "no attempt beyond the cap");
+    assert_eq!(by_game(&pgn).len(), 2);
 }
 
 #[test]
@@ -693,6 +885,10 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         ),
         (
             vec!["match", "--resume", "/nonexistent", "--games", "4"],
+            "cannot be used",
+        ),
+        (
+            vec!["match", "--resume", "/nonexistent", "--replay-suspect"],
             "cannot be used",
         ),
     ] {

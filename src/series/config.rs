@@ -215,6 +215,10 @@ pub struct SeriesConfig {
     pub log_failures: bool,
     /// The PGN Event tag.
     pub event: String,
+    /// `--replay-suspect`: void and replay games a suspect timeout may have decided (a
+    /// series file without this key does not replay).
+    #[serde(default)]
+    pub replay_suspect: Option<super::overload::ReplaySuspect>,
 }
 
 /// The version of `series.json` this build writes and reads.

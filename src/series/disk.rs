@@ -11,12 +11,17 @@ use std::path::{Path, PathBuf};
 
 use crate::record::{read_games, write_game, GameRecord, RecordError};
 
+use crate::rules::Side;
+
+use super::conduct::GameConduct;
 use super::config::{SeriesConfig, SERIES_FILE_VERSION};
 use super::schedule::Fixture;
 use super::standings::GameOutcome;
 
 /// The name of the saved settings in an output directory.
 pub const SERIES_FILE: &str = "series.json";
+/// Where `--replay-suspect` keeps the attempts it voided, in the output directory.
+pub const VOIDED_FILE: &str = "voided.pgn";
 /// The lock file that keeps two runs from appending to the same series at once.
 pub const LOCK_FILE: &str = "lock";
 
@@ -124,9 +129,33 @@ pub fn load_series(dir: &Path) -> Result<SeriesConfig, DiskError> {
 }
 
 /// The games of `fixtures` already recorded in `pgn` from byte `start` on (where the
-/// series began appending), in file order. A record cut short at the end of the file is
-/// dropped from it; a record that does not belong to the schedule is an error.
+/// series began appending), in file order, each once. A record cut short at the end of the
+/// file is dropped from it; a record that does not belong to the schedule is an error.
 pub fn load_finished(
+    pgn: &Path,
+    start: u64,
+    fixtures: &[Fixture],
+    names: &[String],
+) -> Result<Vec<GameOutcome>, DiskError> {
+    let mut seen = std::collections::BTreeSet::new();
+    Ok(load_records(pgn, start, fixtures, names)?
+        .into_iter()
+        .filter(|g| seen.insert(g.game))
+        .collect())
+}
+
+/// The attempts voided by `--replay-suspect` (`DIR/voided.pgn`), one entry per attempt,
+/// so that a resumed series knows how many attempts each game has had already.
+pub fn load_voided(
+    pgn: &Path,
+    fixtures: &[Fixture],
+    names: &[String],
+) -> Result<Vec<GameOutcome>, DiskError> {
+    load_records(pgn, 0, fixtures, names)
+}
+
+/// Every record of `pgn` from byte `start` on, as games of `fixtures`.
+fn load_records(
     pgn: &Path,
     start: u64,
     fixtures: &[Fixture],
@@ -167,19 +196,15 @@ pub fn load_finished(
             records
         }
     };
-    let mut seen = std::collections::BTreeSet::new();
-    let mut out = Vec::new();
-    for record in &records {
-        let outcome =
+    records
+        .iter()
+        .map(|record| {
             match_fixture(record, fixtures, names).map_err(|detail| DiskError::Foreign {
                 path: pgn.to_path_buf(),
                 detail,
-            })?;
-        if seen.insert(outcome.game) {
-            out.push(outcome);
-        }
-    }
-    Ok(out)
+            })
+        })
+        .collect()
 }
 
 /// Byte offset of the last line that opens a record (`[Event `), or 0.
@@ -233,7 +258,11 @@ fn match_fixture(
     let termination = record
         .termination()
         .map_err(|e| format!("game {number}: {e}"))?;
-    Ok(GameOutcome::of(fixture, result, termination))
+    let conduct = |side| {
+        GameConduct::from_tags(side, &record.tags).map_err(|e| format!("game {number}: {e}"))
+    };
+    Ok(GameOutcome::of(fixture, result, termination)
+        .with_conduct([conduct(Side::White)?, conduct(Side::Black)?]))
 }
 
 /// The PGN file every game is appended to, kept open.

@@ -8,6 +8,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::conduct::Conduct;
+use super::overload::Replays;
 use super::stats::{Report, SprtReport};
 use super::BotLine;
 
@@ -47,6 +49,26 @@ impl GameRef {
     }
 }
 
+/// What a warning is about (a closed set: scripts branch on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// More bots run at once than the machine has CPUs: timeouts may be its fault.
+    Overload,
+}
+
+impl WarningCode {
+    pub const ALL: [WarningCode; 1] = [WarningCode::Overload];
+}
+
+/// Something people should know before trusting the results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub code: WarningCode,
+    /// The warning in words, as printed on stderr.
+    pub message: String,
+}
+
 /// One event of a series.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -61,14 +83,23 @@ pub enum SeriesEvent {
         time_control: String,
         sprt: Option<String>,
         concurrency: usize,
+        /// The CPUs this process may run on, when known.
+        cpus: Option<usize>,
+        /// `--replay-suspect`: the attempts per game at most; null when off.
+        replay_suspect: Option<u32>,
+        /// Said once at the start (also on stderr).
+        warnings: Vec<Warning>,
     },
     GameStarted {
         #[serde(flatten)]
         game: GameRef,
+        /// 1, or more for a game played again by `--replay-suspect`.
+        attempt: u32,
     },
     GameFinished {
         #[serde(flatten)]
         game: GameRef,
+        attempt: u32,
         /// `1-0`, `0-1`, `1/2-1/2`, or `*`.
         result: String,
         termination: String,
@@ -81,6 +112,19 @@ pub enum SeriesEvent {
         /// Wall time and the bots' CPU time per decision, on average, in microseconds.
         think_us_per_decision: PerSide<u64>,
         cpu_us_per_decision: PerSide<u64>,
+        duration_ms: u64,
+    },
+    /// `--replay-suspect` voided this attempt (a suspect timeout may have decided it): it
+    /// is in `voided.pgn`, counts nowhere, and the game starts again.
+    GameVoided {
+        #[serde(flatten)]
+        game: GameRef,
+        attempt: u32,
+        max_attempts: u32,
+        result: String,
+        termination: String,
+        timeouts: PerSide<u32>,
+        suspect_timeouts: PerSide<u32>,
         duration_ms: u64,
     },
     StatsUpdated {
@@ -97,6 +141,10 @@ pub enum SeriesEvent {
         /// `completed`, `h1-accepted`, `h0-accepted`, `inconclusive` or `interrupted`.
         outcome: String,
         games_finished: u64,
+        /// Each bot's timeouts, suspect timeouts, illegal replies and forfeits over the
+        /// counted games, in the order of `series_started`'s bots.
+        conduct: Vec<Conduct>,
+        replays: Replays,
     },
 }
 

@@ -9,15 +9,19 @@
 //! - `schedule`: which games, in which order, with which seeds (pure)
 //! - `stats`: Elo, LOS, pentanomial counts and the SPRT (pure)
 //! - `standings`: finished games folded into per-bot and per-encounter books
+//! - `conduct`: per-bot timeouts, suspect timeouts, illegal replies and forfeits
+//! - `overload`: the warning for more bots than CPUs, and `--replay-suspect`
 //! - `disk`: `series.json`, the fsynced PGN, and finding the missing games on resume
 //! - `setup`: flags validated once into a series on disk (or one read back to resume)
 //! - `runner`: the coordinator: concurrency, stopping, events, progress
 //! - `events`: the JSON-lines event stream (`--events`)
 //! - `progress`: the bar or lines people watch
 
+pub mod conduct;
 pub mod config;
 pub mod disk;
 pub mod events;
+pub mod overload;
 pub mod progress;
 pub mod runner;
 pub mod schedule;
@@ -43,6 +47,11 @@ pub struct Summary {
     pub games_played_now: u32,
     pub format: String,
     pub standings: Vec<BotLine>,
+    /// Each bot's timeouts, suspect timeouts, illegal replies and forfeits, in the order of
+    /// `standings`.
+    pub conduct: Vec<conduct::Conduct>,
+    /// `--replay-suspect`'s books (and counted games with suspect timeouts without it).
+    pub replays: overload::Replays,
     pub encounters: Vec<EncounterSummary>,
 }
 
@@ -66,6 +75,8 @@ impl Summary {
             games_played_now: outcome.played_now,
             format: config.format.to_string(),
             standings: s.bots.clone(),
+            conduct: s.conduct.clone(),
+            replays: s.replays.clone(),
             encounters: s
                 .encounters
                 .iter()
@@ -132,6 +143,13 @@ impl Summary {
         }
         if self.standings.len() > 2 {
             out.push_str(&standings.crosstable());
+        }
+        for c in &self.conduct {
+            out.push_str(&format!("{}: {}\n", c.name, c.text()));
+        }
+        if let Some(line) = self.replays.text() {
+            out.push_str(&line);
+            out.push('\n');
         }
         out
     }

@@ -110,6 +110,40 @@ impl Progress {
         }
     }
 
+    /// An attempt voided by `--replay-suspect`: a line where finished games get one (not
+    /// with `--quiet`: a busy machine may void hundreds; the summary has the count).
+    pub fn voided(
+        &self,
+        fixture: &Fixture,
+        attempt: u32,
+        max_attempts: u32,
+        report: &GameReport,
+        names: &[String],
+    ) {
+        let [w, b] = &report.bots;
+        let line = format!(
+            "game {} (pair {}, seed {}): {} {} {} voided (suspect timeouts: white {}, black {}); to be played again, attempt {} of {}",
+            fixture.game,
+            fixture.pair,
+            fixture.seed,
+            names[fixture.white],
+            report.result.map_or("*", GameResult::pgn),
+            names[fixture.black],
+            w.suspect_timeouts,
+            b.suspect_timeouts,
+            attempt + 1,
+            max_attempts
+        );
+        match &self.mode {
+            Mode::Bar(bar) => bar.println(line),
+            Mode::Lines => {
+                use std::io::Write as _;
+                let _ = writeln!(std::io::stdout().lock(), "{line}");
+            }
+            Mode::Quiet => {}
+        }
+    }
+
     pub fn finish(&self) {
         if let Mode::Bar(bar) = &self.mode {
             bar.finish_and_clear();

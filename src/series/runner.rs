@@ -9,6 +9,12 @@
 //! the events and shows the progress, and only then starts the next game: nothing is
 //! reported that a crash could still lose.
 //!
+//! With `--replay-suspect`, a game in which a bot had a suspect timeout is, before the cap of
+//! attempts, appended to `voided.pgn` instead of the series' PGN, counted nowhere, and put
+//! back at the front of the queue with the same seed and sides (see [`super::overload`]).
+//! The series' PGN thus holds exactly the counted games, and the SPRT still judges whole
+//! pairs in schedule order.
+//!
 //! Stopping: the SPRT crossing a bound, or a first Ctrl-C, stops new games and lets the
 //! running ones finish (they are recorded and counted). A second Ctrl-C, or SIGTERM, stops
 //! at once: the running games are dropped, which kills their bots' process groups.
@@ -24,9 +30,11 @@ use crate::record::Termination;
 use crate::referee::{GameConfig, GameReport, Referee, TimeOdds};
 use crate::rules::GameResult;
 
+use super::conduct::GameConduct;
 use super::config::SeriesConfig;
 use super::disk::{DiskError, PgnFile};
-use super::events::{EventLog, GameRef, PerSide, SeriesEvent};
+use super::events::{EventLog, GameRef, PerSide, SeriesEvent, Warning, WarningCode};
+use super::overload::{overload_warning, replay_decision, ReplayDecision};
 use super::progress::Progress;
 use super::schedule::{fixtures, Fixture};
 use super::standings::{GameOutcome, SprtGate, Standings};
@@ -65,6 +73,9 @@ impl SeriesEnd {
 pub struct RunOptions {
     pub concurrency: usize,
     pub progress: Progress,
+    /// The CPUs this process may use, to warn when the games at once run more bots than
+    /// that; `None`: do not check (a benchmark).
+    pub cpus: Option<usize>,
 }
 
 /// The end of a series and its books.
@@ -72,7 +83,8 @@ pub struct SeriesOutcome {
     pub end: SeriesEnd,
     pub standings: Standings,
     pub planned: u32,
-    /// Games played in this run (not the ones found on disk).
+    /// Games played and counted in this run (not the ones found on disk, nor voided
+    /// attempts).
     pub played_now: u32,
     /// The SPRT as decided (or as it stands), judged over whole pairs in schedule order.
     pub sprt: Option<SprtReport>,
@@ -81,20 +93,33 @@ pub struct SeriesOutcome {
 /// What the coordinator keeps of a finished game task.
 struct Finished {
     fixture: Fixture,
+    /// 1 for the first attempt at this game, more for a replay.
+    attempt: u32,
     report: GameReport,
     duration: std::time::Duration,
 }
 
-/// Plays the scheduled games of `config` that `done` (read from disk) does not hold.
+/// Plays the scheduled games of `config` that `done` (read from disk) does not hold;
+/// `voided` are the attempts `--replay-suspect` voided before (read from `voided.pgn`).
 pub async fn run(
     config: &SeriesConfig,
     done: Vec<GameOutcome>,
+    voided: Vec<GameOutcome>,
     options: RunOptions,
 ) -> Result<SeriesOutcome, DiskError> {
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
     let planned = schedule.len() as u32;
-    let mut standings = Standings::new(config.format, &names);
+    let replay = config.replay_suspect.as_ref();
+    let max_attempts = replay.map(|r| r.max_attempts);
+    let mut standings = Standings::new(config.format, &names).replaying(replay);
+    // Attempts voided so far, per game: a resumed series continues counting them, so the
+    // cap holds across a stop and resume.
+    let mut attempts_voided: std::collections::BTreeMap<u32, u32> = Default::default();
+    for g in &voided {
+        standings.add_voided(g);
+        *attempts_voided.entry(g.game).or_default() += 1;
+    }
     let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
     let mut gate = config
         .sprt
@@ -109,7 +134,7 @@ pub async fn run(
     let mut queue = schedule
         .iter()
         .filter(|f| !done_numbers.contains(&f.game))
-        .copied()
+        .map(|f| (*f, attempts_voided.get(&f.game).map_or(1, |n| n + 1)))
         .collect::<std::collections::VecDeque<_>>();
 
     let specs: Vec<BotSpec> = config.bots.iter().map(|b| b.spec()).collect();
@@ -128,6 +153,10 @@ pub async fn run(
         })?,
         None => EventLog::none(),
     };
+    let mut voided_pgn = match replay {
+        Some(r) => Some(PgnFile::open(&r.voided_pgn)?),
+        None => None,
+    };
     if let Some(dir) = &config.log_dir {
         std::fs::create_dir_all(dir).map_err(|source| DiskError::Io {
             what: "create the log directory",
@@ -137,6 +166,20 @@ pub async fn run(
     }
     let progress = options.progress;
     progress.start(planned as u64, standings.finished);
+    // Games at once, as many as there are games left to play.
+    let at_once = options.concurrency.max(1).min(queue.len());
+    let warnings: Vec<Warning> = options
+        .cpus
+        .and_then(|cpus| overload_warning(at_once, cpus))
+        .map(|message| Warning {
+            code: WarningCode::Overload,
+            message,
+        })
+        .into_iter()
+        .collect();
+    for w in &warnings {
+        progress.note(&format!("warning: {}", w.message));
+    }
     events.emit(&SeriesEvent::SeriesStarted {
         bots: names.clone(),
         format: config.format.to_string(),
@@ -146,6 +189,9 @@ pub async fn run(
         time_control: config.tc.clone(),
         sprt: config.sprt.map(|s| s.to_string()),
         concurrency: options.concurrency,
+        cpus: options.cpus,
+        replay_suspect: max_attempts,
+        warnings,
     });
 
     // A resumed series starts from the books on disk: say where it stands.
@@ -184,18 +230,20 @@ pub async fn run(
 
     loop {
         while !stopping && running.len() < options.concurrency.max(1) {
-            let Some(fixture) = queue.pop_front() else {
+            let Some((fixture, attempt)) = queue.pop_front() else {
                 break;
             };
             let cfg = game_config(
                 config,
                 &fixture,
+                attempt,
                 tc,
                 [odds[fixture.white], odds[fixture.black]],
             );
             let (white, black) = (specs[fixture.white].clone(), specs[fixture.black].clone());
             events.emit(&SeriesEvent::GameStarted {
                 game: GameRef::of(&fixture, &names),
+                attempt,
             });
             let token = cancel.child_token();
             running.spawn(async move {
@@ -203,6 +251,7 @@ pub async fn run(
                     .await
                     .map(|(report, duration)| Finished {
                         fixture,
+                        attempt,
                         report,
                         duration,
                     })
@@ -238,6 +287,7 @@ pub async fn run(
         let Some(joined) = finished else { break };
         let Finished {
             fixture,
+            attempt,
             mut report,
             duration,
         } = match joined {
@@ -254,13 +304,45 @@ pub async fn run(
         ] {
             report.record.tags.set(name, value);
         }
+        if attempt > 1 {
+            report.record.tags.set("Attempt", attempt.to_string());
+        }
+        let conduct = [
+            GameConduct::of(&report.bots[0]),
+            GameConduct::of(&report.bots[1]),
+        ];
+        for (side, c) in crate::rules::Side::ALL.into_iter().zip(&conduct) {
+            c.write_tags(side, &mut report.record.tags);
+        }
+        let outcome = GameOutcome::of(&fixture, report.result, report.termination)
+            .with_conduct(conduct.clone());
+        keep_or_drop_log(config, &fixture, attempt, &report);
+        if let (ReplayDecision::Void, Some(file), Some(max)) = (
+            replay_decision(&conduct, attempt, max_attempts),
+            voided_pgn.as_mut(),
+            max_attempts,
+        ) {
+            // On disk first too: a resumed series counts this attempt against the cap.
+            file.append(&report.record).await?;
+            standings.add_voided(&outcome);
+            events.emit(&voided_event(
+                &fixture, attempt, max, &report, &names, duration,
+            ));
+            progress.voided(&fixture, attempt, max, &report, &names);
+            // Played again next (its pair is waited for by the SPRT); unless the series
+            // is stopping, in which case a resume plays it.
+            if !stopping {
+                queue.push_front((fixture, attempt + 1));
+            }
+            continue;
+        }
         // On disk before anything is said about it.
         pgn.append(&report.record).await?;
-        keep_or_drop_log(config, &fixture, &report);
         played_now += 1;
-        let outcome = GameOutcome::of(&fixture, report.result, report.termination);
         standings.add(&outcome);
-        events.emit(&finished_event(&fixture, &report, &names, duration));
+        events.emit(&finished_event(
+            &fixture, attempt, &report, &names, duration,
+        ));
         let newly_decided = gate.as_mut().and_then(|g| g.add(&outcome));
         let head_to_head = head_to_head(&standings, gate.as_ref());
         events.emit(&SeriesEvent::StatsUpdated {
@@ -301,6 +383,8 @@ pub async fn run(
     events.emit(&SeriesEvent::SeriesFinished {
         outcome: end.code().to_string(),
         games_finished: standings.finished,
+        conduct: standings.conduct.clone(),
+        replays: standings.replays.clone(),
     });
     Ok(SeriesOutcome {
         end,
@@ -364,6 +448,7 @@ async fn play_on_own_thread(
 fn game_config(
     config: &SeriesConfig,
     fixture: &Fixture,
+    attempt: u32,
     tc: crate::referee::TimeControl,
     odds: [TimeOdds; 2],
 ) -> GameConfig {
@@ -373,19 +458,28 @@ fn game_config(
         max_illegal: config.max_illegal,
         event: config.event.clone(),
         round: fixture.round.to_string(),
-        transcript: config.log_dir.as_ref().map(|dir| log_path(dir, fixture)),
+        transcript: config
+            .log_dir
+            .as_ref()
+            .map(|dir| log_path(dir, fixture, attempt)),
         odds,
         ..GameConfig::default()
     }
 }
 
-/// `DIR/game-0007.log`; the bots' stderr goes next to it (`game-0007.white.stderr`).
-pub fn log_path(dir: &std::path::Path, fixture: &Fixture) -> PathBuf {
-    dir.join(format!("game-{:04}.log", fixture.game))
+/// `DIR/game-0007.log`; the bots' stderr goes next to it (`game-0007.white.stderr`). A
+/// game played again by `--replay-suspect` keeps each attempt's logs apart:
+/// `game-0007-attempt2.log`.
+pub fn log_path(dir: &std::path::Path, fixture: &Fixture, attempt: u32) -> PathBuf {
+    if attempt > 1 {
+        dir.join(format!("game-{:04}-attempt{attempt}.log", fixture.game))
+    } else {
+        dir.join(format!("game-{:04}.log", fixture.game))
+    }
 }
 
 /// With `--log-failures`, a game that went well keeps no logs.
-fn keep_or_drop_log(config: &SeriesConfig, fixture: &Fixture, report: &GameReport) {
+fn keep_or_drop_log(config: &SeriesConfig, fixture: &Fixture, attempt: u32, report: &GameReport) {
     let Some(dir) = config.log_dir.as_ref().filter(|_| config.log_failures) else {
         return;
     };
@@ -397,7 +491,7 @@ fn keep_or_drop_log(config: &SeriesConfig, fixture: &Fixture, report: &GameRepor
     if failed {
         return;
     }
-    let log = log_path(dir, fixture);
+    let log = log_path(dir, fixture, attempt);
     for path in [
         log.clone(),
         log.with_extension("white.stderr"),
@@ -409,6 +503,7 @@ fn keep_or_drop_log(config: &SeriesConfig, fixture: &Fixture, report: &GameRepor
 
 fn finished_event(
     fixture: &Fixture,
+    attempt: u32,
     report: &GameReport,
     names: &[String],
     duration: std::time::Duration,
@@ -421,6 +516,7 @@ fn finished_event(
     let mean = |total: u64, n: u32| total / u64::from(n.max(1));
     SeriesEvent::GameFinished {
         game: GameRef::of(fixture, names),
+        attempt,
         result: report.result.map_or("*", GameResult::pgn).to_string(),
         termination: report.termination.code().to_string(),
         reason: report.reason.clone(),
@@ -439,6 +535,33 @@ fn finished_event(
         cpu_us_per_decision: PerSide {
             white: mean(w.cpu_us, w.decisions),
             black: mean(b.cpu_us, b.decisions),
+        },
+        duration_ms: duration.as_millis() as u64,
+    }
+}
+
+fn voided_event(
+    fixture: &Fixture,
+    attempt: u32,
+    max_attempts: u32,
+    report: &GameReport,
+    names: &[String],
+    duration: std::time::Duration,
+) -> SeriesEvent {
+    let [w, b] = &report.bots;
+    SeriesEvent::GameVoided {
+        game: GameRef::of(fixture, names),
+        attempt,
+        max_attempts,
+        result: report.result.map_or("*", GameResult::pgn).to_string(),
+        termination: report.termination.code().to_string(),
+        timeouts: PerSide {
+            white: w.timeouts,
+            black: b.timeouts,
+        },
+        suspect_timeouts: PerSide {
+            white: w.suspect_timeouts,
+            black: b.suspect_timeouts,
         },
         duration_ms: duration.as_millis() as u64,
     }

@@ -8,7 +8,8 @@ use crate::cli::MatchArgs;
 use crate::referee::TimeControl;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
-use super::disk::{self, DiskError};
+use super::disk::{self, DiskError, VOIDED_FILE};
+use super::overload::{ReplaySuspect, DEFAULT_MAX_ATTEMPTS};
 use super::schedule::{fixtures, Format};
 use super::standings::GameOutcome;
 use super::stats::SprtParams;
@@ -20,6 +21,8 @@ pub struct Prepared {
     pub dir: PathBuf,
     /// Games already recorded (a resumed series).
     pub done: Vec<GameOutcome>,
+    /// Attempts already voided by `--replay-suspect` (a resumed series), one per attempt.
+    pub voided: Vec<GameOutcome>,
     pub resumed: bool,
     /// Held for the whole run: one run per series directory at a time (taken by
     /// [`Prepared::save`] for a new series).
@@ -73,14 +76,28 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         if config.rounds == 0 || config.max_illegal == 0 {
             return Err(bad("rounds and max_illegal must be at least 1".to_string()));
         }
+        if config
+            .replay_suspect
+            .as_ref()
+            .is_some_and(|r| r.max_attempts == 0)
+        {
+            return Err(bad(
+                "replay_suspect.max_attempts must be at least 1".to_string()
+            ));
+        }
         let lock = disk::lock_series(dir)?;
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
         let done = disk::load_finished(&config.pgn, config.pgn_start, &schedule, &names)?;
+        let voided = match &config.replay_suspect {
+            Some(replay) => disk::load_voided(&replay.voided_pgn, &schedule, &names)?,
+            None => Vec::new(),
+        };
         return Ok(Prepared {
             config,
             dir: dir.clone(),
             done,
+            voided,
             resumed: true,
             lock: Some(lock),
         });
@@ -160,6 +177,10 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         log_dir,
         log_failures: args.log_failures,
         event: args.event.clone(),
+        replay_suspect: args.replay_suspect.then(|| ReplaySuspect {
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            voided_pgn: dir.join(VOIDED_FILE),
+        }),
     };
     let mut config = config;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
@@ -170,6 +191,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         config,
         dir,
         done: Vec::new(),
+        voided: Vec::new(),
         resumed: false,
         lock: None,
     })

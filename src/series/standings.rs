@@ -7,6 +7,8 @@ use serde::Serialize;
 use crate::record::Termination;
 use crate::rules::{GameResult, Side};
 
+use super::conduct::{Conduct, GameConduct};
+use super::overload::Replays;
 use super::schedule::{encounters, Fixture, Format};
 use super::stats::{Report, Score, SprtParams, Tally};
 
@@ -28,6 +30,9 @@ pub struct GameOutcome {
     pub result: Option<GameResult>,
     #[serde(serialize_with = "termination_code")]
     pub termination: Termination,
+    /// Each side's timeouts and illegal replies (index: [`Side::index`]).
+    #[serde(skip)]
+    pub conduct: [GameConduct; 2],
 }
 
 fn result_token<S: serde::Serializer>(r: &Option<GameResult>, s: S) -> Result<S::Ok, S::Error> {
@@ -50,7 +55,14 @@ impl GameOutcome {
             seed: fixture.seed,
             result,
             termination,
+            conduct: Default::default(),
         }
+    }
+
+    /// The same, with each side's counts (White's first).
+    pub fn with_conduct(mut self, conduct: [GameConduct; 2]) -> Self {
+        self.conduct = conduct;
+        self
     }
 
     /// The score of bot `bot` in this game, if it played and the game has a result.
@@ -105,6 +117,11 @@ pub struct Standings {
     /// Games that ended without a result (`*`): counted nowhere.
     pub unfinished: u64,
     pub finished: u64,
+    /// Each bot's timeouts, illegal replies and forfeits, in the order of `bots`.
+    pub conduct: Vec<Conduct>,
+    /// Voided attempts and suspect games (`--replay-suspect`); set its policy with
+    /// [`Standings::replaying`].
+    pub replays: Replays,
 }
 
 impl Standings {
@@ -128,12 +145,33 @@ impl Standings {
                 .collect(),
             unfinished: 0,
             finished: 0,
+            conduct: names.iter().map(|n| Conduct::named(n)).collect(),
+            replays: Replays::new(None),
         }
+    }
+
+    /// The same standings, with the books of `--replay-suspect` when it is on.
+    pub fn replaying(mut self, policy: Option<&super::overload::ReplaySuspect>) -> Standings {
+        self.replays = Replays::new(policy);
+        self
+    }
+
+    /// Takes note of an attempt voided by `--replay-suspect`: it counts nowhere else.
+    pub fn add_voided(&mut self, g: &GameOutcome) {
+        self.replays.void(g.game);
     }
 
     /// Folds one finished game in.
     pub fn add(&mut self, g: &GameOutcome) {
         self.finished += 1;
+        self.replays.count(&g.conduct);
+        for (bot, side) in [(g.white, Side::White), (g.black, Side::Black)] {
+            let lost = g.result.is_some_and(|r| r == GameResult::Win(side.other()));
+            let forfeited = lost && g.termination != Termination::Normal;
+            if let Some(c) = self.conduct.get_mut(bot) {
+                c.add(&g.conduct[side.index()], forfeited);
+            }
+        }
         let (Some(white), Some(black)) = (g.score_of(g.white), g.score_of(g.black)) else {
             self.unfinished += 1;
             return;
@@ -441,5 +479,46 @@ mod tests {
         let table = s.crosstable();
         assert!(table.lines().nth(1).unwrap().contains('b'), "{table}");
         assert!(table.contains("1/1"), "{table}");
+    }
+
+    #[test]
+    fn each_bot_s_conduct_sums_its_counted_games() {
+        let names = ["a".to_string(), "b".to_string()];
+        let f = fixtures(Format::RoundRobin, 2, 1, 1);
+        let slow = GameConduct {
+            timeouts: 3,
+            suspect_timeouts: 2,
+            illegal: 1,
+        };
+        let mut s = Standings::new(Format::RoundRobin, &names);
+        // Game 1: a (White) loses on time; game 2: b (White) is clean, a slow again.
+        s.add(
+            &GameOutcome::of(
+                &f[0],
+                Some(GameResult::Win(Side::Black)),
+                Termination::TimeForfeit,
+            )
+            .with_conduct([slow.clone(), GameConduct::default()]),
+        );
+        s.add(
+            &GameOutcome::of(&f[1], Some(GameResult::Draw), Termination::Normal)
+                .with_conduct([GameConduct::default(), slow.clone()]),
+        );
+        let a = &s.conduct[0];
+        assert_eq!(
+            (
+                a.name.as_str(),
+                a.timeouts,
+                a.suspect_timeouts,
+                a.illegal,
+                a.forfeits
+            ),
+            ("a", 6, 4, 2, 1)
+        );
+        assert_eq!(a.forfeits, s.bots[0].forfeits);
+        assert_eq!(s.conduct[1], Conduct::named("b"));
+        // Without --replay-suspect, both suspect games count and are reported.
+        assert_eq!(s.replays.counted_suspect, 2);
+        assert_eq!(s.replays.voided, 0);
     }
 }
