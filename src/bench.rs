@@ -395,6 +395,7 @@ pub async fn series(
             env: Default::default(),
             options: Default::default(),
             time: None,
+            limits: Default::default(),
         };
         let config = SeriesConfig {
             version: SERIES_FILE_VERSION,
@@ -411,6 +412,7 @@ pub async fn series(
             log_dir: None,
             log_failures: false,
             event: "Zebra benchmark".to_string(),
+            sandbox: Default::default(),
             replay_suspect: None,
         };
         let start = Instant::now();

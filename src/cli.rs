@@ -52,11 +52,20 @@ pub enum Command {
         /// Print only the result line.
         #[arg(long, short)]
         quiet: bool,
+        #[command(flatten)]
+        sandbox: SandboxArgs,
     },
     /// Play a series of games between two or more bots: pairs with the same seed and sides
     /// swapped, several games at once, statistics with Elo, LOS, pentanomial counts and an
     /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
     Match(MatchArgs),
+    /// Show how bots would be contained on this machine: namespaces, cgroups (v1 or v2,
+    /// per controller), the default limits, and what `--sandbox strict` needs.
+    Doctor {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check a bot against the protocol: handshake, every kind of decision as White and as
     /// Black, ping, game end and quit; every problem in plain words.
     CheckBot {
@@ -188,7 +197,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub replay_suspect: bool,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "replay_suspect"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]
@@ -196,6 +205,44 @@ pub struct MatchArgs {
     /// No per-game lines.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// How bots are contained: level and limits for every bot (a bot's config keys override
+/// the limits for that bot). See README "Sandbox".
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct SandboxArgs {
+    /// auto (the best this machine allows, recorded in every record), strict (refuse to
+    /// start unless memory limits, process containment and no network all hold) or none
+    /// (process group only, for debugging).
+    #[arg(long, value_name = "auto|strict|none", default_value = "auto")]
+    pub sandbox: String,
+    /// Stop each bot's whole process tree while it is not its turn, so that it cannot take
+    /// CPU from its opponent (this forbids thinking on the opponent's time).
+    #[arg(long, value_name = "on|off", default_value = "on")]
+    pub freeze_idle: String,
+    /// Memory of each bot's processes together: 512M, 2G, none (default 1G).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+    /// Processes and threads each bot may run at once, or none (default 64).
+    #[arg(long, value_name = "N")]
+    pub process_limit: Option<String>,
+    /// CPU time each bot may use in a game, a backstop far above the clocks: 90s, 10m, 1h,
+    /// none (default 1h).
+    #[arg(long, value_name = "DURATION")]
+    pub cpu_limit: Option<String>,
+    /// Size of any file a bot writes (and of its private temp directory), or none (default
+    /// 64M).
+    #[arg(long, value_name = "SIZE")]
+    pub file_limit: Option<String>,
+    /// Open files per bot process, or none (default 256).
+    #[arg(long, value_name = "N")]
+    pub open_files: Option<String>,
+    /// Let bots reach the network (default: a network namespace of their own, loopback
+    /// only).
+    #[arg(long)]
+    pub network: bool,
 }
 
 /// What `zebra bench` measures.

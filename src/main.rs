@@ -97,8 +97,18 @@ fn run(command: Command) -> Result<(), Failure> {
             log_dir,
             max_illegal,
             quiet,
+            sandbox,
         } => {
             let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
+            let settings = zebra::sandbox::Settings::from_flags(
+                &sandbox.sandbox,
+                &sandbox.freeze_idle,
+                zebra::series::setup::limit_flags(&sandbox),
+            )
+            .map_err(Failure::Usage)?;
+            let limits = settings
+                .limits_for(&zebra::sandbox::LimitSettings::default())
+                .map_err(Failure::Usage)?;
             if max_illegal == 0 {
                 return Err(Failure::Usage("--max-illegal must be at least 1".into()));
             }
@@ -123,16 +133,24 @@ fn run(command: Command) -> Result<(), Failure> {
                     file_safe(&black.name)
                 ))
             });
+            let (mut white, mut black) = (white, black);
+            white.limits = limits;
+            black.limits = limits;
             let cfg = GameConfig {
                 tc,
                 seed,
                 max_illegal,
                 transcript,
+                sandbox: settings.policy(),
                 ..GameConfig::default()
             };
             play(&white, &black, &cfg, pgn.as_deref(), quiet)
         }
         Command::Verify { file } => verify(&file),
+        Command::Doctor { json } => {
+            doctor(json);
+            Ok(())
+        }
         Command::Match(args) => match_series(&args),
         Command::CheckBot {
             command,
@@ -584,7 +602,16 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     // Every bot starts, shakes hands and accepts its options before anything is written.
     for bot in &prepared.config.bots {
         runtime
-            .block_on(preflight(&bot.spec(), std::time::Duration::from_secs(10)))
+            .block_on(preflight(
+                &bot.spec_with(
+                    prepared
+                        .config
+                        .sandbox
+                        .limits_for(&bot.limits)
+                        .map_err(Failure::Usage)?,
+                ),
+                std::time::Duration::from_secs(10),
+            ))
             .map_err(preflight_failure)?;
     }
     prepared.save().map_err(|e| Failure::Run(e.to_string()))?;
@@ -681,5 +708,61 @@ fn verify(path: &Path) -> Result<(), Failure> {
             "{bad} of {} games diverge from the rules",
             games.len()
         )))
+    }
+}
+
+/// `zebra doctor`: what this machine gives a bot, level by level.
+fn doctor(json: bool) {
+    let level = zebra::sandbox::level();
+    let limits = zebra::sandbox::Limits::default();
+    let strict = level.strict_missing(&limits);
+    let source = |s: &Option<zebra::sandbox::cgroup::Source>| s.as_ref().map(|s| s.to_string());
+    if json {
+        let v = serde_json::json!({
+            "sandbox": level.describe(zebra::sandbox::Mode::Auto),
+            "namespaces": level.namespaces,
+            "user_namespace": level.user_namespace,
+            "namespace_problem": level.namespace_problem,
+            "cgroups": {
+                "memory": source(&level.cgroups.memory),
+                "pids": source(&level.cgroups.pids),
+                "freezer": source(&level.cgroups.freezer),
+            },
+            "default_limits": limits.to_string(),
+            "strict": strict.is_none(),
+            "strict_missing": strict,
+        });
+        println!("{v}");
+        return;
+    }
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    println!(
+        "sandbox level (auto): {}",
+        level.describe(zebra::sandbox::Mode::Auto)
+    );
+    println!("  rlimits, process group, parent-death signal: yes");
+    println!(
+        "  PID, network and mount namespaces: {}{}",
+        yes_no(level.namespaces),
+        match (&level.namespace_problem, level.user_namespace) {
+            (Some(p), _) => format!(" ({p}; fallback: child subreaper)"),
+            (None, true) => " (in a user namespace)".to_string(),
+            (None, false) => String::new(),
+        }
+    );
+    for (name, s) in [
+        ("memory", &level.cgroups.memory),
+        ("pids", &level.cgroups.pids),
+        ("freezer", &level.cgroups.freezer),
+    ] {
+        println!(
+            "  cgroup {name}: {}",
+            source(s).unwrap_or_else(|| "none".to_string())
+        );
+    }
+    println!("default limits per bot: {limits}");
+    match strict {
+        None => println!("--sandbox strict: available"),
+        Some(missing) => println!("--sandbox strict: not available (lacks {missing})"),
     }
 }

@@ -39,6 +39,13 @@ impl Source {
     }
 }
 
+impl std::fmt::Display for Source {
+    /// `v1 /sys/fs/cgroup/memory/a/b`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.version(), self.dir().display())
+    }
+}
+
 /// What the cgroup hierarchies of this machine let Zebra do, found once at startup.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cgroups {

@@ -58,39 +58,64 @@ pub struct LimitError {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitSettings {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_number"
+    )]
     pub memory: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_number"
+    )]
     pub processes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_number"
+    )]
     pub cpu: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_number"
+    )]
     pub file_size: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_number"
+    )]
     pub open_files: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<bool>,
 }
 
 impl LimitSettings {
+    /// Whether nothing is set.
+    pub fn is_empty(&self) -> bool {
+        *self == LimitSettings::default()
+    }
+
     /// `base` with these settings applied; each value checked.
     pub fn apply(&self, base: Limits) -> Result<Limits, LimitError> {
         let mut l = base;
         if let Some(v) = &self.memory {
-            l.memory = parse_size("memory limit", v, 16 << 20)?;
+            l.memory = parse_size("memory", v, 16 << 20)?;
         }
         if let Some(v) = &self.processes {
-            l.processes = parse_count("process limit", v, 1, 1 << 20)?;
+            l.processes = parse_count("processes", v, 1, 1 << 20)?;
         }
         if let Some(v) = &self.cpu {
-            l.cpu = parse_duration("CPU limit", v)?;
+            l.cpu = parse_duration("cpu", v)?;
         }
         if let Some(v) = &self.file_size {
-            l.file_size = parse_size("file size limit", v, 4096)?;
+            l.file_size = parse_size("file_size", v, 4096)?;
         }
         if let Some(v) = &self.open_files {
             // A process needs its three stdio descriptors and a few for its runtime.
-            l.open_files = parse_count("open files limit", v, 16, 1 << 20)?;
+            l.open_files = parse_count("open_files", v, 16, 1 << 20)?;
         }
         if let Some(v) = self.network {
             l.network = v;
@@ -108,6 +133,32 @@ impl LimitSettings {
             open_files: other.open_files.clone().or_else(|| self.open_files.clone()),
             network: other.network.or(self.network),
         }
+    }
+}
+
+/// A limit in a config file may be written as a number (`processes = 16`) or as text
+/// (`memory = "2G"`).
+fn text_or_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Text(String),
+        Number(u64),
+    }
+    Ok(Option::<Raw>::deserialize(d)?.map(|r| match r {
+        Raw::Text(t) => t,
+        Raw::Number(n) => n.to_string(),
+    }))
+}
+
+/// The flag that sets the limit a config key names.
+pub fn flag_of(key: &str) -> &'static str {
+    match key {
+        "memory" => "--memory-limit",
+        "processes" => "--process-limit",
+        "cpu" => "--cpu-limit",
+        "file_size" => "--file-limit",
+        _ => "--open-files",
     }
 }
 

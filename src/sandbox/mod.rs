@@ -286,3 +286,68 @@ fn is_straggler_candidate(pid: i32) -> bool {
     // SAFETY: getpgid only reads.
     unsafe { libc::getpgid(pid) != libc::getpgid(0) }
 }
+
+/// The containment a series (or a game) was set up with: saved in `series.json`, so that a
+/// resumed series contains its bots as it began.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    #[serde(default)]
+    pub mode: Mode,
+    /// `None` (an older series file): on, the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub freeze_idle: Option<bool>,
+    /// Limits for every bot, from the flags.
+    #[serde(default, skip_serializing_if = "LimitSettings::is_empty")]
+    pub limits: LimitSettings,
+}
+
+impl Settings {
+    /// From the raw flag values, each checked.
+    pub fn from_flags(
+        mode: &str,
+        freeze_idle: &str,
+        limits: LimitSettings,
+    ) -> Result<Settings, String> {
+        let mode = Mode::parse(mode)
+            .ok_or_else(|| format!("--sandbox '{mode}': use auto, strict or none"))?;
+        let freeze_idle = match freeze_idle {
+            "on" => true,
+            "off" => false,
+            other => return Err(format!("--freeze-idle '{other}': use on or off")),
+        };
+        limits
+            .apply(Limits::default())
+            .map_err(|e| format!("{} '{}': {}", limits::flag_of(e.what), e.value, e.why))?;
+        Ok(Settings {
+            mode,
+            freeze_idle: Some(freeze_idle),
+            limits,
+        })
+    }
+
+    pub fn policy(&self) -> Policy {
+        Policy {
+            mode: self.mode,
+            freeze_idle: self.freeze_idle.unwrap_or(true),
+        }
+    }
+
+    /// One bot's limits: its own settings over these, over the defaults; and under
+    /// `strict`, a check that this machine can hold them.
+    pub fn limits_for(&self, bot: &LimitSettings) -> Result<Limits, String> {
+        let limits = self
+            .limits
+            .or(bot)
+            .apply(Limits::default())
+            .map_err(|e| format!("limits.{e}"))?;
+        if self.mode == Mode::Strict {
+            if let Some(missing) = level().strict_missing(&limits) {
+                return Err(format!(
+                    "--sandbox strict: this machine lacks {missing}; run with --sandbox auto, or see 'zebra doctor'"
+                ));
+            }
+        }
+        Ok(limits)
+    }
+}

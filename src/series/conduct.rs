@@ -20,6 +20,9 @@ pub struct GameConduct {
     pub suspect_timeouts: u32,
     /// Invalid or illegal replies.
     pub illegal: u32,
+    /// Why it ended the game early, if it did (`crashed`, `memory-limit`...: the verdict's
+    /// code, as in the record's `WhiteVerdict`/`BlackVerdict` tag).
+    pub verdict: Option<String>,
 }
 
 /// The record's tags that carry a side's counts. `…SuspectTimeouts` is the referee's own
@@ -35,6 +38,8 @@ fn tag(side: Side, what: &str) -> String {
 const TIMEOUTS: &str = "Timeouts";
 const SUSPECT: &str = "SuspectTimeouts";
 const ILLEGAL: &str = "Illegal";
+/// Written by the referee, like `…SuspectTimeouts`.
+const VERDICT: &str = "Verdict";
 
 impl GameConduct {
     pub fn of(report: &BotReport) -> GameConduct {
@@ -42,6 +47,7 @@ impl GameConduct {
             timeouts: report.timeouts,
             suspect_timeouts: report.suspect_timeouts,
             illegal: report.illegal,
+            verdict: report.verdict.map(|v| v.code().to_string()),
         }
     }
 
@@ -71,6 +77,17 @@ impl GameConduct {
             timeouts: read(TIMEOUTS)?,
             suspect_timeouts: read(SUSPECT)?,
             illegal: read(ILLEGAL)?,
+            verdict: match tags.get(&tag(side, VERDICT)) {
+                None => None,
+                Some(v) if crate::sandbox::Verdict::CODES.contains(&v) => Some(v.to_string()),
+                Some(v) => {
+                    return Err(format!(
+                        "the {} tag \"{v}\" is not a verdict ({})",
+                        tag(side, VERDICT),
+                        crate::sandbox::Verdict::CODES.join(", ")
+                    ))
+                }
+            },
         })
     }
 }
@@ -89,6 +106,9 @@ pub struct Conduct {
     /// Games it lost by a termination other than `normal` (time forfeit, rules infraction,
     /// abandoned): the same count as its standings line's `forfeits`.
     pub forfeits: u64,
+    /// How many games ended early by each verdict on this bot (`crashed`, `memory-limit`,
+    /// `output-flood`...).
+    pub verdicts: std::collections::BTreeMap<String, u64>,
 }
 
 impl Conduct {
@@ -105,6 +125,9 @@ impl Conduct {
         self.suspect_timeouts += u64::from(game.suspect_timeouts);
         self.illegal += u64::from(game.illegal);
         self.forfeits += u64::from(forfeited);
+        if let Some(v) = &game.verdict {
+            *self.verdicts.entry(v.clone()).or_default() += 1;
+        }
     }
 
     /// `timeouts 3 (2 suspect), illegal replies 0, forfeits 1`.
@@ -114,8 +137,18 @@ impl Conduct {
         } else {
             String::new()
         };
+        let verdicts = if self.verdicts.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = self
+                .verdicts
+                .iter()
+                .map(|(v, n)| format!("{v} {n}"))
+                .collect();
+            format!(" ({})", list.join(", "))
+        };
         format!(
-            "timeouts {}{suspect}, illegal replies {}, forfeits {}",
+            "timeouts {}{suspect}, illegal replies {}, forfeits {}{verdicts}",
             self.timeouts, self.illegal, self.forfeits
         )
     }
@@ -131,6 +164,7 @@ mod tests {
             timeouts: 4,
             suspect_timeouts: 3,
             illegal: 1,
+            verdict: None,
         };
         let mut tags = Tags::new();
         game.write_tags(Side::Black, &mut tags);
@@ -158,16 +192,35 @@ mod tests {
             timeouts: 2,
             suspect_timeouts: 2,
             illegal: 0,
+            verdict: None,
         };
         c.add(&game, true);
         c.add(&game, false);
+        let crashed = GameConduct {
+            verdict: Some("crashed".to_string()),
+            ..GameConduct::default()
+        };
+        c.add(&crashed, true);
+        assert_eq!(c.verdicts.get("crashed"), Some(&1));
+        assert!(c.text().ends_with("(crashed 1)"), "{}", c.text());
+        let mut tags = Tags::new();
+        tags.set("BlackVerdict", "crashed");
+        assert_eq!(
+            GameConduct::from_tags(Side::Black, &tags)
+                .unwrap()
+                .verdict
+                .as_deref(),
+            Some("crashed")
+        );
+        tags.set("BlackVerdict", "gremlins");
+        assert!(GameConduct::from_tags(Side::Black, &tags).is_err());
         assert_eq!(
             (c.timeouts, c.suspect_timeouts, c.illegal, c.forfeits),
-            (4, 4, 0, 1)
+            (4, 4, 0, 2)
         );
         assert_eq!(
             c.text(),
-            "timeouts 4 (4 suspect), illegal replies 0, forfeits 1"
+            "timeouts 4 (4 suspect), illegal replies 0, forfeits 2 (crashed 1)"
         );
     }
 }

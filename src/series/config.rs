@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot::BotSpec;
 use crate::referee::{TimeControl, TimeOdds};
+use crate::sandbox::{LimitSettings, Limits};
 
 use super::schedule::Format;
 use super::stats::SprtParams;
@@ -48,6 +49,9 @@ pub struct BotEntry {
     /// Time odds: `play=2s,reaction=500ms`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
+    /// This bot's own limits, over the flags': `limits = { memory = "2G", processes = 16 }`.
+    #[serde(default, skip_serializing_if = "LimitSettings::is_empty")]
+    pub limits: LimitSettings,
 }
 
 /// A config file's contents.
@@ -107,6 +111,7 @@ impl BotEntry {
             env: BTreeMap::new(),
             options: serde_json::Map::new(),
             time: None,
+            limits: LimitSettings::default(),
         })
     }
 
@@ -121,7 +126,15 @@ impl BotEntry {
         }
     }
 
-    /// How to start this bot.
+    /// How to start this bot, with the limits it plays under.
+    pub fn spec_with(&self, limits: Limits) -> BotSpec {
+        BotSpec {
+            limits,
+            ..self.spec()
+        }
+    }
+
+    /// How to start this bot (with the default limits).
     pub fn spec(&self) -> BotSpec {
         BotSpec {
             name: self.name.clone(),
@@ -215,6 +228,9 @@ pub struct SeriesConfig {
     pub log_failures: bool,
     /// The PGN Event tag.
     pub event: String,
+    /// How bots are contained (a series file without this key: the defaults).
+    #[serde(default)]
+    pub sandbox: crate::sandbox::Settings,
     /// `--replay-suspect`: void and replay games a suspect timeout may have decided (a
     /// series file without this key does not replay).
     #[serde(default)]

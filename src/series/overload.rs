@@ -195,6 +195,7 @@ mod tests {
             timeouts: suspect + 1,
             suspect_timeouts: suspect,
             illegal: 0,
+            verdict: None,
         };
         [side(white_suspect), side(black_suspect)]
     }

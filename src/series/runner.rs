@@ -137,7 +137,17 @@ pub async fn run(
         .map(|f| (*f, attempts_voided.get(&f.game).map_or(1, |n| n + 1)))
         .collect::<std::collections::VecDeque<_>>();
 
-    let specs: Vec<BotSpec> = config.bots.iter().map(|b| b.spec()).collect();
+    let specs: Vec<BotSpec> = config
+        .bots
+        .iter()
+        .map(|b| {
+            let limits = config
+                .sandbox
+                .limits_for(&b.limits)
+                .unwrap_or_else(|_| crate::sandbox::Limits::default());
+            b.spec_with(limits)
+        })
+        .collect();
     let odds: Vec<TimeOdds> = config
         .bots
         .iter()
@@ -463,6 +473,7 @@ fn game_config(
             .as_ref()
             .map(|dir| log_path(dir, fixture, attempt)),
         odds,
+        sandbox: config.sandbox.policy(),
         ..GameConfig::default()
     }
 }

@@ -69,6 +69,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             SetupError::Usage(format!("{}: {what}", dir.join(disk::SERIES_FILE).display()))
         };
         validate_bots(&config.bots)?;
+        check_limits(&config).map_err(SetupError::Usage)?;
         TimeControl::parse(&config.tc).map_err(|e| bad(format!("tc: {e}")))?;
         if let Some(sprt) = &config.sprt {
             sprt.validate().map_err(|e| bad(format!("sprt: {e}")))?;
@@ -177,12 +178,19 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         log_dir,
         log_failures: args.log_failures,
         event: args.event.clone(),
+        sandbox: crate::sandbox::Settings::from_flags(
+            &args.sandbox.sandbox,
+            &args.sandbox.freeze_idle,
+            limit_flags(&args.sandbox),
+        )
+        .map_err(usage)?,
         replay_suspect: args.replay_suspect.then(|| ReplaySuspect {
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             voided_pgn: dir.join(VOIDED_FILE),
         }),
     };
     let mut config = config;
+    check_limits(&config).map_err(SetupError::Usage)?;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     if dir.join(disk::SERIES_FILE).exists() {
         return Err(DiskError::Exists { dir }.into());
@@ -195,6 +203,29 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         resumed: false,
         lock: None,
     })
+}
+
+/// The limits given by flags, unparsed (checked with each bot's own).
+pub fn limit_flags(args: &crate::cli::SandboxArgs) -> crate::sandbox::LimitSettings {
+    crate::sandbox::LimitSettings {
+        memory: args.memory_limit.clone(),
+        processes: args.process_limit.clone(),
+        cpu: args.cpu_limit.clone(),
+        file_size: args.file_limit.clone(),
+        open_files: args.open_files.clone(),
+        network: args.network.then_some(true),
+    }
+}
+
+/// Every bot's limits parse, and `--sandbox strict` can hold them on this machine.
+fn check_limits(config: &SeriesConfig) -> Result<(), String> {
+    for bot in &config.bots {
+        config
+            .sandbox
+            .limits_for(&bot.limits)
+            .map_err(|e| format!("bot '{}': {e}", bot.name))?;
+    }
+    Ok(())
 }
 
 /// A bot whose program cannot be found or run would forfeit every game: say so before the

@@ -489,6 +489,7 @@ mod tests {
             timeouts: 3,
             suspect_timeouts: 2,
             illegal: 1,
+            verdict: None,
         };
         let mut s = Standings::new(Format::RoundRobin, &names);
         // Game 1: a (White) loses on time; game 2: b (White) is clean, a slow again.
