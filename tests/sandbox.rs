@@ -1,0 +1,295 @@
+//! The sandbox through the `zebra` binary: a `kill -9` of Zebra mid-game leaves nothing of
+//! its bots, the fallback levels (without namespaces, without cgroups) still end every
+//! process with its game, hostile text never reaches a terminal raw nor stops a series,
+//! and bad limits or an impossible `--sandbox strict` are one-line usage errors.
+//!
+//! Processes are found by a mark in their environment, inherited from Zebra by every bot
+//! and every process a bot starts. Nothing here depends on how busy the machine is: the
+//! waits are generous and only for things that must happen.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
+const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
+
+fn mark(name: &str) -> String {
+    format!("sandbox-cli-{name}-{}", std::process::id())
+}
+
+/// `zebra ARGS` with the mark in its environment (and so in its bots').
+fn zebra(args: &[&str], mark: &str, env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(ZEBRA);
+    cmd.args(args).env("ZEBRA_TEST_MARK", mark);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("zebra runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zebra-sandbox-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Live processes carrying the mark, as `pid comm`.
+fn marked(mark: &str) -> Vec<String> {
+    let needle = format!("ZEBRA_TEST_MARK={mark}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|v| v == needle.as_bytes())
+            && !common::is_zombie(&entry.path())
+        {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            found.push(format!("{pid} {}", comm.trim()));
+        }
+    }
+    found
+}
+
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + limit;
+    while Instant::now() < end {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    done()
+}
+
+fn assert_none_left(mark: &str) {
+    let ok = wait_until(Duration::from_secs(15), || marked(mark).is_empty());
+    assert!(ok, "processes outlived their game: {:?}", marked(mark));
+}
+
+fn namespaces_here() -> bool {
+    let out = Command::new(ZEBRA).args(["doctor", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["namespaces"] == serde_json::Value::Bool(true)
+}
+
+/// A game whose bots fork: White keeps a child in its group, Black double-forks a child
+/// into a session of its own. Both reply slowly, so the game is still running when the
+/// test strikes.
+fn forking_game(mark: &str, env: &[(&str, &str)], pgn: &Path, plays: u32) -> Command {
+    let white = format!("{TEST_BOT} --fork --sleep-ms 100");
+    let black = format!("{TEST_BOT} --fork-setsid --sleep-ms 100");
+    zebra(
+        &[
+            "play",
+            "--white",
+            &white,
+            "--black",
+            &black,
+            "--tc",
+            &format!("plays={plays},play=5s,reaction=5s"),
+            "-q",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        mark,
+        env,
+    )
+}
+
+#[test]
+fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
+    if !namespaces_here() {
+        eprintln!("skipped: no namespaces here (the fallback cannot outlive a kill -9 of Zebra; README \"Sandbox\")");
+        return;
+    }
+    let dir = temp_dir("kill9");
+    let m = mark("kill9");
+    let mut child = forking_game(&m, &[], &dir.join("g.pgn"), 20)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Both sleepers are up: the forker's child and the setsid grandchild.
+    let up = wait_until(Duration::from_secs(20), || {
+        marked(&m).iter().filter(|p| p.ends_with(" sleep")).count() >= 2
+    });
+    assert!(up, "the bots' children never started: {:?}", marked(&m));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_none_left(&m);
+}
+
+#[test]
+fn without_namespaces_cgroups_or_the_subreaper_still_end_every_process_with_its_game() {
+    for disable in ["namespaces", "namespaces,cgroups"] {
+        let dir = temp_dir(&format!("fallback-{}", disable.replace(',', "-")));
+        let m = mark(&disable.replace(',', "-"));
+        let pgn = dir.join("g.pgn");
+        let out = run(&mut forking_game(
+            &m,
+            &[("ZEBRA_SANDBOX_DISABLE", disable)],
+            &pgn,
+            1,
+        ));
+        assert!(out.status.success(), "{disable}: {out:?}");
+        assert_none_left(&m);
+        let record = std::fs::read_to_string(&pgn).unwrap();
+        let tag = record
+            .lines()
+            .find(|l| l.starts_with("[Sandbox "))
+            .unwrap_or_else(|| panic!("no Sandbox tag:\n{record}"));
+        assert!(tag.contains("subreaper"), "{disable}: {tag}");
+        if disable.contains("cgroups") {
+            assert!(!tag.contains("cgroup"), "{tag}");
+        }
+    }
+}
+
+#[test]
+fn hostile_text_never_reaches_the_terminal_raw_and_the_record_is_written() {
+    let dir = temp_dir("text");
+    let m = mark("text");
+    let pgn = dir.join("g.pgn");
+    let white = format!("{TEST_BOT} --control-chars --name evil");
+    let out = run(&mut zebra(
+        &["play", "--white", &white, "--pgn", pgn.to_str().unwrap()],
+        &m,
+        &[],
+    ));
+    // A forfeit (its actions are not actions), reported and recorded.
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    for (what, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        assert!(
+            !bytes.iter().any(|&b| b == 0x1b || b == 0x07 || b == 0x01),
+            "a raw control byte reached the terminal on {what}: {}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let verify = run(&mut zebra(&["verify", pgn.to_str().unwrap()], &m, &[]));
+    assert!(verify.status.success(), "{verify:?}");
+    let record = std::fs::read_to_string(&pgn).unwrap();
+    assert!(record.contains("[WhiteVersion \"0.1.0\\\\u001b[31mred"), "{record}");
+    assert_none_left(&m);
+}
+
+#[test]
+fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
+    let dir = temp_dir("series");
+    let m = mark("series");
+    let out_dir = dir.join("s");
+    let nasty = format!("nasty={TEST_BOT} --control-chars");
+    let crash = format!("crash={TEST_BOT} --crash-after 1");
+    let args = [
+        "match",
+        "--bot",
+        &nasty,
+        "--bot",
+        &crash,
+        "--bot",
+        "random=zebra-random-bot",
+        "--games",
+        "2",
+        "--tc",
+        "plays=1,play=2s,reaction=2s",
+        "--json",
+        "-q",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    let out = run(&mut zebra(&args, &m, &[]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let conduct = summary["conduct"].as_array().unwrap();
+    let verdicts = |name: &str| {
+        conduct
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("{summary}"))["verdicts"]
+            .clone()
+    };
+    // Against random, each loses both games its own way; against each other, whoever
+    // fails first loses: one verdict per game, six games in all.
+    let illegal = verdicts("nasty")["illegal"].as_u64().unwrap_or(0);
+    let crashed = verdicts("crash")["crashed"].as_u64().unwrap_or(0);
+    assert!(illegal >= 2 && crashed >= 2, "{summary}");
+    assert_eq!(illegal + crashed, 6, "{summary}");
+    let pgn = out_dir.join("games.pgn");
+    let verify = run(&mut zebra(&["verify", pgn.to_str().unwrap()], &m, &[]));
+    assert!(verify.status.success(), "{verify:?}");
+    // A resume of the finished series reads every record back and agrees.
+    let again = run(&mut zebra(
+        &[
+            "match",
+            "--resume",
+            out_dir.to_str().unwrap(),
+            "--json",
+            "-q",
+        ],
+        &m,
+        &[],
+    ));
+    assert!(again.status.success(), "{again:?}");
+    let resumed: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(resumed["conduct"], summary["conduct"]);
+    assert_none_left(&m);
+}
+
+#[test]
+fn bad_limits_names_and_impossible_strict_mode_are_usage_errors() {
+    let m = mark("usage");
+    let cases: Vec<(Vec<&str>, Vec<(&str, &str)>, &str)> = vec![
+        (vec!["play", "--memory-limit", "lots"], vec![], "--memory-limit 'lots'"),
+        (vec!["play", "--cpu-limit", "5ms"], vec![], "--cpu-limit '5ms'"),
+        (vec!["play", "--process-limit", "0"], vec![], "--process-limit '0'"),
+        (vec!["play", "--sandbox", "paranoid"], vec![], "--sandbox 'paranoid'"),
+        (vec!["play", "--freeze-idle", "maybe"], vec![], "--freeze-idle 'maybe'"),
+        (vec!["play", "--white-name", "a\u{1b}b"], vec![], "control character"),
+        (
+            vec!["match", "--memory-limit", "1K", "--games", "2"],
+            vec![],
+            "--memory-limit '1K'",
+        ),
+        (
+            vec!["play", "--sandbox", "strict"],
+            vec![("ZEBRA_SANDBOX_DISABLE", "namespaces,cgroups")],
+            "--sandbox strict: this machine lacks",
+        ),
+    ];
+    for (args, env, expected) in cases {
+        let out = run(&mut zebra(&args, &m, &env));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn doctor_names_every_level() {
+    let out = Command::new(ZEBRA).arg("doctor").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "sandbox level (auto): rlimits, ",
+        "PID, network and mount namespaces: ",
+        "cgroup memory: ",
+        "cgroup pids: ",
+        "cgroup freezer: ",
+        "default limits per bot: memory=1 GiB",
+        "--sandbox strict: ",
+    ] {
+        assert!(text.contains(line), "missing '{line}':\n{text}");
+    }
+}
