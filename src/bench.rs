@@ -138,6 +138,31 @@ pub struct RefereeReport {
     /// The baseline's own CPU time per round trip: what one write and one read of a line
     /// cost the writing process (on a virtual machine, mostly waking the other side).
     pub pipe_cpu_us_per_round_trip: f64,
+    /// The same figures over the games played with `--freeze-idle` (every other game),
+    /// and without: the difference is what stopping and waking the idle bot costs.
+    pub freeze_on: FreezeFigures,
+    pub freeze_off: FreezeFigures,
+    /// One freeze and one thaw of a live bot, in process (what `--freeze-idle` adds per
+    /// decision), in microseconds.
+    pub freeze_pair_us: f64,
+    /// How: `cgroup` (freezer) or `signal` (SIGSTOP/SIGCONT of the group).
+    pub freeze_by: String,
+    /// Spawn to `ready` of the instant bot, median over interleaved starts, in
+    /// milliseconds: with `--sandbox none` and with this machine's sandbox.
+    pub start_none_ms: f64,
+    pub start_sandboxed_ms: f64,
+    /// The sandbox level the sandboxed starts got.
+    pub sandbox: String,
+}
+
+/// Per-decision figures of one half of the referee benchmark's games.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FreezeFigures {
+    pub decisions: u64,
+    /// Times a bot was stopped (each one also woken once), per decision.
+    pub freezes_per_decision: f64,
+    pub referee_cpu_us_per_decision: f64,
+    pub decision_round_trip_us: f64,
 }
 
 /// The CPUs this process may run on, in order.
@@ -206,11 +231,16 @@ pub async fn referee(
     let mut bot_side_us = 0u64;
     let mut cpu = std::time::Duration::ZERO;
     let mut wall = std::time::Duration::ZERO;
+    // [off, on]: decisions, CPU, wall.
+    let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 2];
+    let mut freezes = 0u64;
     for i in 0..games.max(1) {
-        let cfg = GameConfig {
+        let mut cfg = GameConfig {
             seed: seed + i as u64,
             ..cfg.clone()
         };
+        let frozen = i % 2 == 1;
+        cfg.sandbox.freeze_idle = frozen;
         let cpu0 = own_cpu();
         let start = Instant::now();
         let report = Referee::play(bot, bot, &cfg, |_, _| {}).await;
@@ -222,14 +252,31 @@ pub async fn referee(
                 report.reason
             ));
         }
-        decisions += report.bots.iter().map(|b| b.decisions as u64).sum::<u64>();
+        let n = report.bots.iter().map(|b| b.decisions as u64).sum::<u64>();
+        decisions += n;
         bot_side_us += report.bots.iter().map(|b| b.think_us).sum::<u64>();
+        if frozen {
+            freezes += report.bots.iter().map(|b| b.freezes as u64).sum::<u64>();
+        }
+        let half = &mut halves[frozen as usize];
+        half.0 += n;
+        half.1 += own_cpu() - cpu0;
+        half.2 += start.elapsed();
         pipe.run(2_000)
             .map_err(|e| format!("the pipe baseline with cat failed: {e}"))?;
     }
     let seconds = wall.as_secs_f64().max(1e-9);
     let per_decision = |total: f64| total / decisions.max(1) as f64;
     let request_build_us = request_build(seed, &cfg.tc);
+    let figures =
+        |(n, cpu, wall): (u64, std::time::Duration, std::time::Duration), f: u64| FreezeFigures {
+            decisions: n,
+            freezes_per_decision: f as f64 / n.max(1) as f64,
+            referee_cpu_us_per_decision: cpu.as_secs_f64() * 1e6 / n.max(1) as f64,
+            decision_round_trip_us: wall.as_secs_f64() * 1e6 / n.max(1) as f64,
+        };
+    let (freeze_pair_us, freeze_by) = freeze_pair(bot).await?;
+    let (start_none_ms, start_sandboxed_ms) = start_times(bot, 15).await?;
     Ok(RefereeReport {
         layout,
         referee_cpus,
@@ -244,7 +291,91 @@ pub async fn referee(
         request_build_us,
         pipe_round_trip_us: pipe.wall_us(),
         pipe_cpu_us_per_round_trip: pipe.cpu_us(),
+        freeze_off: figures(halves[0], 0),
+        freeze_on: figures(halves[1], freezes),
+        freeze_pair_us,
+        freeze_by,
+        start_none_ms,
+        start_sandboxed_ms,
+        sandbox: crate::sandbox::level().describe(crate::sandbox::Mode::Auto),
     })
+}
+
+/// Starts `bot` under `policy`, completes the handshake, and ends it; returns the time
+/// from spawn to `ready`.
+async fn start_once(
+    bot: &crate::bot::BotSpec,
+    policy: crate::sandbox::Policy,
+) -> Result<(std::time::Duration, crate::bot::BotProcess), String> {
+    use crate::bot::{BotProcess, Incoming};
+    use crate::protocol::{self, ToBot};
+    let start = Instant::now();
+    let mut proc = BotProcess::spawn(bot, 64 * 1024, policy).map_err(|e| e.to_string())?;
+    let hello = ToBot::Hello {
+        protocol: protocol::PROTOCOL_NAME.to_string(),
+        versions: protocol::VERSIONS.to_vec(),
+        max_line_bytes: 64 * 1024,
+        handshake_ms: 10_000,
+    };
+    proc.send(protocol::to_line(&hello))
+        .ok_or("the bot does not read its input")?;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match proc.recv_until(deadline).await {
+            Some(Incoming::Line { text, .. }) if text.contains("\"ready\"") => break,
+            Some(Incoming::Line { .. }) => continue,
+            _ => return Err("the bot sent no ready".to_string()),
+        }
+    }
+    Ok((start.elapsed(), proc))
+}
+
+/// Median spawn-to-ready times without and with the sandbox, `n` of each, interleaved.
+async fn start_times(bot: &crate::bot::BotSpec, n: usize) -> Result<(f64, f64), String> {
+    use crate::sandbox::{Mode, Policy};
+    let mut none = Vec::new();
+    let mut boxed = Vec::new();
+    for _ in 0..n {
+        for (mode, out) in [(Mode::None, &mut none), (Mode::Auto, &mut boxed)] {
+            let policy = Policy {
+                mode,
+                freeze_idle: false,
+            };
+            let (took, proc) = start_once(bot, policy).await?;
+            out.push(took.as_secs_f64() * 1e3);
+            proc.send(crate::protocol::to_line(&crate::protocol::ToBot::Quit));
+            proc.shutdown(std::time::Duration::from_secs(1)).await;
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    Ok((median(&mut none), median(&mut boxed)))
+}
+
+/// One freeze and one thaw of a live sandboxed bot, timed over many rounds.
+async fn freeze_pair(bot: &crate::bot::BotSpec) -> Result<(f64, String), String> {
+    let policy = crate::sandbox::Policy {
+        mode: crate::sandbox::Mode::Auto,
+        freeze_idle: true,
+    };
+    let (_, mut proc) = start_once(bot, policy).await?;
+    let rounds = 5_000;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        proc.set_frozen(true);
+        proc.set_frozen(false);
+    }
+    let us = start.elapsed().as_secs_f64() * 1e6 / rounds as f64;
+    let by = if proc.freezes_by_cgroup() {
+        "cgroup"
+    } else {
+        "signal"
+    };
+    proc.send(crate::protocol::to_line(&crate::protocol::ToBot::Quit));
+    proc.shutdown(std::time::Duration::from_secs(1)).await;
+    Ok((us, by.to_string()))
 }
 
 /// Microseconds to build and serialize the request of one decision, over every decision of
@@ -447,5 +578,88 @@ pub async fn series(
     Ok(SeriesReport {
         games: rounds * 2,
         runs,
+    })
+}
+
+/// What the flood benchmark measured: this process's peak memory before and after games
+/// against bots that write as fast as they can.
+#[derive(Clone, Debug, Serialize)]
+pub struct FloodReport {
+    /// Peak resident memory (VmHWM) before the games, in KiB.
+    pub peak_rss_before_kib: u64,
+    /// Peak resident memory after them, in KiB.
+    pub peak_rss_after_kib: u64,
+    /// The README's bound for this many games at once, in KiB.
+    pub bound_kib: u64,
+    pub games_at_once: usize,
+    /// How each game ended (the flooding bot's verdict and the reason).
+    pub endings: Vec<String>,
+    pub seconds: f64,
+}
+
+/// Zebra's memory bound: this much for Zebra itself...
+pub const RSS_BASE_KIB: u64 = 64 * 1024;
+/// ...and this much per game running at once (two bots' queues, lines, stderr).
+pub const RSS_PER_GAME_KIB: u64 = 8 * 1024;
+
+/// This process's peak resident memory so far, in KiB (`VmHWM`).
+pub fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Plays, all at once, games against floods: stdout junk before `ready`, `log` lines after
+/// `ready` while the opponent thinks for seconds, a 64 MiB line without a newline, and
+/// 64 MiB of stderr. `test_bot` is `zebra-test-bot`.
+pub async fn flood(test_bot: &crate::bot::BotSpec) -> Result<FloodReport, String> {
+    use crate::referee::{GameConfig, Referee, TimeControl};
+    let with = |args: &[&str]| {
+        let mut b = test_bot.clone();
+        b.args = args.iter().map(|a| a.to_string()).collect();
+        b
+    };
+    let cfg = GameConfig {
+        tc: TimeControl::parse("plays=1,play=5s,reaction=5s").expect("a valid time control"),
+        handshake: std::time::Duration::from_secs(5),
+        ..GameConfig::default()
+    };
+    let games = [
+        (with(&["--flood-stdout", "start"]), with(&[])),
+        (
+            with(&["--sleep-ms", "1500"]),
+            with(&["--flood-stdout", "ready"]),
+        ),
+        (with(&["--long-line", "67108864"]), with(&[])),
+        (with(&["--stderr-flood", "64"]), with(&[])),
+    ];
+    let before = peak_rss_kib();
+    let start = Instant::now();
+    let play = |k: usize| Referee::play(&games[k].0, &games[k].1, &cfg, |_, _| {});
+    let (a, b, c, d) = tokio::join!(play(0), play(1), play(2), play(3));
+    let reports = [a, b, c, d];
+    let endings = reports
+        .iter()
+        .map(|r| {
+            let verdicts: Vec<&str> = r
+                .bots
+                .iter()
+                .filter_map(|b| b.verdict.map(|v| v.code()))
+                .collect();
+            format!("{} ({}): {}", r.termination, verdicts.join(","), r.reason)
+        })
+        .collect();
+    Ok(FloodReport {
+        peak_rss_before_kib: before,
+        peak_rss_after_kib: peak_rss_kib(),
+        bound_kib: RSS_BASE_KIB + RSS_PER_GAME_KIB * games.len() as u64,
+        games_at_once: games.len(),
+        endings,
+        seconds: start.elapsed().as_secs_f64(),
     })
 }

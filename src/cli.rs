@@ -111,7 +111,8 @@ pub enum Command {
     /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
     /// (legal-action generation alone), `referee` (the referee's own cost per decision,
     /// with two instant bots, against a bare pipe ping-pong) or `match` (games per second of
-    /// a series of instant bots at concurrency 1 and 2).
+    /// a series of instant bots at concurrency 1 and 2) or `flood` (Zebra's peak memory
+    /// while four games at once face bots that flood stdout and stderr).
     Bench {
         #[arg(value_enum, default_value = "engine")]
         target: BenchTarget,
@@ -252,4 +253,5 @@ pub enum BenchTarget {
     Movegen,
     Referee,
     Match,
+    Flood,
 }

@@ -274,9 +274,26 @@ fn run(command: Command) -> Result<(), Failure> {
                 )?
                 .map_err(Failure::Run)?;
                 let text = format!(
-                    "layout {:?} (referee CPUs {:?}, bots {:?}): {} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)",
-                    r.layout, r.referee_cpus, r.bot_cpus, r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip
+                    "layout {:?} (referee CPUs {:?}, bots {:?}): {} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)\nfreeze-idle off: round trip {:.1} us, referee CPU {:.1} us per decision; on: {:.1} us, {:.1} us ({:.2} freeze + thaw per decision); one freeze + thaw ({}): {:.1} us\nbot start to ready (median): {:.2} ms with --sandbox none, {:.2} ms sandboxed ({})",
+                    r.layout, r.referee_cpus, r.bot_cpus, r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip,
+                    r.freeze_off.decision_round_trip_us, r.freeze_off.referee_cpu_us_per_decision, r.freeze_on.decision_round_trip_us, r.freeze_on.referee_cpu_us_per_decision, r.freeze_on.freezes_per_decision, r.freeze_by, r.freeze_pair_us,
+                    r.start_none_ms, r.start_sandboxed_ms, r.sandbox
                 );
+                print_report(json, &r, &text);
+                return Ok(());
+            }
+            if target == BenchTarget::Flood {
+                let bot = bundled("zebra-test-bot")?;
+                let runtime = runtime()?;
+                let r =
+                    interruptible(&runtime, zebra::bench::flood(&bot))?.map_err(Failure::Run)?;
+                let mut text = format!(
+                    "peak RSS {} KiB before, {} KiB after {} flooding games at once in {:.1} s (bound: {} KiB = 64 MiB + 8 MiB per game)",
+                    r.peak_rss_before_kib, r.peak_rss_after_kib, r.games_at_once, r.seconds, r.bound_kib
+                );
+                for e in &r.endings {
+                    text.push_str(&format!("\n  {e}"));
+                }
                 print_report(json, &r, &text);
                 return Ok(());
             }

@@ -46,7 +46,11 @@ fn marked(mark: &str) -> Vec<String> {
     let needle = format!("ZEBRA_TEST_MARK={mark}");
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
             continue;
         };
         let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
@@ -79,7 +83,10 @@ fn assert_none_left(mark: &str) {
 }
 
 fn namespaces_here() -> bool {
-    let out = Command::new(ZEBRA).args(["doctor", "--json"]).output().unwrap();
+    let out = Command::new(ZEBRA)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     v["namespaces"] == serde_json::Value::Bool(true)
 }
@@ -180,7 +187,10 @@ fn hostile_text_never_reaches_the_terminal_raw_and_the_record_is_written() {
     let verify = run(&mut zebra(&["verify", pgn.to_str().unwrap()], &m, &[]));
     assert!(verify.status.success(), "{verify:?}");
     let record = std::fs::read_to_string(&pgn).unwrap();
-    assert!(record.contains("[WhiteVersion \"0.1.0\\\\u001b[31mred"), "{record}");
+    assert!(
+        record.contains("[WhiteVersion \"0.1.0\\\\u001b[31mred"),
+        "{record}"
+    );
     assert_none_left(&m);
 }
 
@@ -209,7 +219,11 @@ fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
         out_dir.to_str().unwrap(),
     ];
     let out = run(&mut zebra(&args, &m, &[]));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let conduct = summary["conduct"].as_array().unwrap();
     let verdicts = |name: &str| {
@@ -250,12 +264,36 @@ fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
 fn bad_limits_names_and_impossible_strict_mode_are_usage_errors() {
     let m = mark("usage");
     let cases: Vec<(Vec<&str>, Vec<(&str, &str)>, &str)> = vec![
-        (vec!["play", "--memory-limit", "lots"], vec![], "--memory-limit 'lots'"),
-        (vec!["play", "--cpu-limit", "5ms"], vec![], "--cpu-limit '5ms'"),
-        (vec!["play", "--process-limit", "0"], vec![], "--process-limit '0'"),
-        (vec!["play", "--sandbox", "paranoid"], vec![], "--sandbox 'paranoid'"),
-        (vec!["play", "--freeze-idle", "maybe"], vec![], "--freeze-idle 'maybe'"),
-        (vec!["play", "--white-name", "a\u{1b}b"], vec![], "control character"),
+        (
+            vec!["play", "--memory-limit", "lots"],
+            vec![],
+            "--memory-limit 'lots'",
+        ),
+        (
+            vec!["play", "--cpu-limit", "5ms"],
+            vec![],
+            "--cpu-limit '5ms'",
+        ),
+        (
+            vec!["play", "--process-limit", "0"],
+            vec![],
+            "--process-limit '0'",
+        ),
+        (
+            vec!["play", "--sandbox", "paranoid"],
+            vec![],
+            "--sandbox 'paranoid'",
+        ),
+        (
+            vec!["play", "--freeze-idle", "maybe"],
+            vec![],
+            "--freeze-idle 'maybe'",
+        ),
+        (
+            vec!["play", "--white-name", "a\u{1b}b"],
+            vec![],
+            "control character",
+        ),
         (
             vec!["match", "--memory-limit", "1K", "--games", "2"],
             vec![],

@@ -98,6 +98,7 @@ pub struct BotProcess {
     bot_pid: Option<i32>,
     jail: Jail,
     frozen: bool,
+    freezes: u32,
     to_bot: Option<mpsc::UnboundedSender<Outgoing>>,
     queued: Arc<AtomicUsize>,
     from_bot: mpsc::Receiver<Incoming>,
@@ -204,6 +205,7 @@ impl BotProcess {
             bot_pid,
             jail,
             frozen: false,
+            freezes: 0,
             to_bot: Some(out_tx),
             queued,
             from_bot: in_rx,
@@ -230,7 +232,23 @@ impl BotProcess {
         if self.frozen != frozen {
             self.jail.freeze(self.pgid, frozen);
             self.frozen = frozen;
+            self.freezes += u32::from(frozen);
         }
+    }
+
+    /// Whether the bot is stopped now.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+
+    /// How many times the bot was stopped so far.
+    pub fn freezes(&self) -> u32 {
+        self.freezes
+    }
+
+    /// Whether freezing goes through a cgroup freezer (else by signals to the group).
+    pub fn freezes_by_cgroup(&self) -> bool {
+        self.jail.freezes_by_cgroup()
     }
 
     /// Forks or threads refused at the bot's process limit so far (0 without a pids

@@ -107,6 +107,8 @@ pub struct BotReport {
     pub exit: Option<ExitInfo>,
     /// Why this bot ended the game early, if it did.
     pub verdict: Option<Verdict>,
+    /// How many times it was stopped while its opponent had the turn (`--freeze-idle`).
+    pub freezes: u32,
 }
 
 /// The outcome of one game.
@@ -129,6 +131,9 @@ enum Reply {
     Flood,
     Limit(Verdict),
 }
+
+/// How long a decision runs before the other bot is stopped (`--freeze-idle`).
+pub const FREEZE_AFTER: Duration = Duration::from_millis(2);
 
 /// Lines a bot may send between two of its requests, its reply included (`log` lines, a
 /// `pong`, stale replies): beyond this it is flooding.
@@ -559,11 +564,6 @@ impl<'a> Referee<'a> {
 
     async fn ask_bot(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
         let reply = self.ask_awake(side, id, budget).await;
-        if self.cfg.sandbox.freeze_idle {
-            if let Some(bot) = self.seats[side.index()].bot.as_mut() {
-                bot.set_frozen(true);
-            }
-        }
         if matches!(reply, Reply::Action { .. } | Reply::Invalid { .. }) {
             let seat = &self.seats[side.index()];
             if seat.bot.as_ref().is_some_and(|b| b.pids_refused() > 0) {
@@ -598,9 +598,36 @@ impl<'a> Referee<'a> {
             Err(_) => return Reply::Timeout { elapsed: patience },
         };
         let deadline = sent_at + patience;
+        // Only the side asked may compute. The other side is stopped once this decision has
+        // taken FREEZE_AFTER: stopping and waking a process costs the kernel some 10 us, more
+        // than a fast bot's whole decision, so a quick exchange costs no freezing at all,
+        // and a bot computing on its opponent's time gets at most FREEZE_AFTER of it.
+        let mut freeze_at = self.cfg.sandbox.freeze_idle.then(|| sent_at + FREEZE_AFTER);
         loop {
-            let bot = self.seats[side.index()].bot.as_mut().expect("spawned");
-            let Some(incoming) = bot.recv_until(deadline).await else {
+            let [white, black] = &mut self.seats;
+            let (me, other) = match side {
+                Side::White => (white, black),
+                Side::Black => (black, white),
+            };
+            let bot = me.bot.as_mut().expect("spawned");
+            let pending = freeze_at.filter(|_| other.bot.as_ref().is_some_and(|b| !b.is_frozen()));
+            let incoming = match pending {
+                Some(at) => {
+                    tokio::select! {
+                        biased;
+                        got = bot.recv_until(deadline) => got,
+                        _ = tokio::time::sleep_until(at) => {
+                            if let Some(o) = other.bot.as_mut() {
+                                o.set_frozen(true);
+                            }
+                            freeze_at = None;
+                            continue;
+                        }
+                    }
+                }
+                None => bot.recv_until(deadline).await,
+            };
+            let Some(incoming) = incoming else {
                 return Reply::Timeout { elapsed: patience };
             };
             self.log_in(side, &incoming);
@@ -836,6 +863,9 @@ impl<'a> Referee<'a> {
         self.broadcast(&end);
         self.broadcast(&ToBot::Quit);
         let grace = self.cfg.quit_grace;
+        for seat in &mut self.seats {
+            seat.report.freezes = seat.bot.as_ref().map_or(0, |b| b.freezes());
+        }
         let [white, black] = &mut self.seats;
         let (w, b) = tokio::join!(
             shutdown(white.bot.take(), grace),

@@ -208,6 +208,11 @@ impl Jail {
         }
     }
 
+    /// Whether [`Jail::freeze`] uses a cgroup freezer.
+    pub fn freezes_by_cgroup(&self) -> bool {
+        self.groups.as_ref().is_some_and(|g| g.can_freeze())
+    }
+
     /// Whether the bot went over its process limit so far.
     pub fn pids_refused(&self) -> u64 {
         self.groups.as_ref().map_or(0, |g| g.pids_refused())
