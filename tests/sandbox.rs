@@ -263,7 +263,8 @@ fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
 #[test]
 fn bad_limits_names_and_impossible_strict_mode_are_usage_errors() {
     let m = mark("usage");
-    let cases: Vec<(Vec<&str>, Vec<(&str, &str)>, &str)> = vec![
+    type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
         (
             vec!["play", "--memory-limit", "lots"],
             vec![],
