@@ -25,6 +25,7 @@
 //! | `--spin` | a thread spins on the CPU from `ready` on, also while the opponent thinks; at `quit` it prints its whole CPU time as `cpu-ms N` to stderr |
 //! | `--connect ADDR` | at its first request, tries a TCP connection to ADDR and prints `network: connected` or `network: failed (...)` to stderr |
 //! | `--write-mb MB` | at its first request, writes an MB MiB file into `$TMPDIR` and prints `file: written` or `file: failed (...)` |
+//! | `--report-cpus` | prints the CPUs it may run on as `cpus: 0,1` to stderr at start |
 //! | `--threads N` | at its first request, starts N threads that sleep, and prints how many started as `threads: K` |
 //! | `--no-ready` | never answers `hello` |
 //! | `--banner` | prints a banner line and two blank lines at start, before `ready` |
@@ -134,6 +135,9 @@ struct Args {
     /// Write a file of this many MiB into $TMPDIR at the first request.
     #[arg(long, value_name = "MB")]
     write_mb: Option<u64>,
+    /// Print the CPUs this process may run on.
+    #[arg(long)]
+    report_cpus: bool,
     /// Start this many sleeping threads at the first request.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -324,6 +328,13 @@ fn main() {
             }
             left -= n as u64;
         }
+    }
+    if args.report_cpus {
+        let cpus: Vec<String> = zebra::bench::allowed_cpus()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        eprintln!("cpus: {}", cpus.join(","));
     }
     if args.fork {
         if let Err(e) = Command::new("sh")

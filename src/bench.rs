@@ -166,7 +166,7 @@ pub struct FreezeFigures {
 }
 
 /// The CPUs this process may run on, in order.
-fn allowed_cpus() -> Vec<usize> {
+pub fn allowed_cpus() -> Vec<usize> {
     // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
@@ -556,6 +556,7 @@ pub async fn series(
                 progress: crate::series::progress::Progress::quiet(),
                 // Instant bots: the overload warning would only be noise here.
                 cpus: None,
+                affinity: None,
             },
         )
         .await

@@ -159,6 +159,10 @@ pub struct MatchArgs {
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
+    /// Pin each running game's two bots to two CPUs of their own (with fewer than two
+    /// CPUs per game at once, a warning and no pinning).
+    #[arg(long)]
+    pub affinity: bool,
     /// Time control, as for `zebra play`.
     #[arg(long, default_value = "plays=10,play=5s,reaction=1s")]
     pub tc: String,

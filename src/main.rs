@@ -649,6 +649,20 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         },
         prepared.dir.display()
     ));
+    let affinity = if args.affinity {
+        let allowed = zebra::bench::allowed_cpus();
+        let slots = zebra::series::runner::affinity_slots(&allowed, concurrency);
+        if slots.is_none() {
+            progress.note(&format!(
+                "warning: --affinity needs two CPUs per game at once ({} for {concurrency}); this process may use {}: the bots run unpinned",
+                2 * concurrency,
+                allowed.len()
+            ));
+        }
+        slots
+    } else {
+        None
+    };
     let outcome = runtime
         .block_on(zebra::series::run(
             config,
@@ -658,6 +672,7 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
                 concurrency,
                 progress,
                 cpus: std::thread::available_parallelism().ok().map(|n| n.get()),
+                affinity,
             },
         ))
         .map_err(|e| Failure::Run(e.to_string()))?;

@@ -225,6 +225,11 @@ fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
         String::from_utf8_lossy(&out.stderr)
     );
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The summary names the containment, as every record's Sandbox tag does.
+    let sandbox = summary["sandbox"].as_str().unwrap();
+    assert!(sandbox.starts_with("rlimits, "), "{summary}");
+    let record = std::fs::read_to_string(out_dir.join("games.pgn")).unwrap();
+    assert!(record.contains(&format!("[Sandbox \"{sandbox}\"]")), "{record}");
     let conduct = summary["conduct"].as_array().unwrap();
     let verdicts = |name: &str| {
         conduct
@@ -331,4 +336,55 @@ fn doctor_names_every_level() {
     ] {
         assert!(text.contains(line), "missing '{line}':\n{text}");
     }
+}
+
+#[test]
+fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
+    let allowed = zebra::bench::allowed_cpus();
+    if allowed.len() < 2 {
+        eprintln!("skipped: --affinity needs two CPUs; this process may use {allowed:?}");
+        return;
+    }
+    let dir = temp_dir("affinity");
+    let m = mark("affinity");
+    let a = format!("a={TEST_BOT} --report-cpus");
+    let b = format!("b={TEST_BOT} --report-cpus");
+    let out_dir = dir.join("s");
+    let logs = dir.join("logs");
+    let out = run(&mut zebra(
+        &[
+            "match",
+            "--bot",
+            &a,
+            "--bot",
+            &b,
+            "--games",
+            "2",
+            "--concurrency",
+            "1",
+            "--affinity",
+            "--tc",
+            "plays=1,play=2s,reaction=2s",
+            "-q",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--log-dir",
+            logs.to_str().unwrap(),
+        ],
+        &m,
+        &[],
+    ));
+    assert!(out.status.success(), "{out:?}");
+    let said = |file: &str| {
+        let text = std::fs::read_to_string(logs.join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        text.lines()
+            .find_map(|l| l.strip_prefix("cpus: ").map(str::to_string))
+            .unwrap_or_else(|| panic!("{file}: {text}"))
+    };
+    for game in ["game-0001", "game-0002"] {
+        assert_eq!(said(&format!("{game}.white.stderr")), allowed[0].to_string());
+        assert_eq!(said(&format!("{game}.black.stderr")), allowed[1].to_string());
+    }
+    assert_none_left(&m);
 }

@@ -318,6 +318,13 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         let Some(ns) = &plan.namespaces else {
             return Ok(());
         };
+        // The keeper and the init never exec: they must not keep Zebra's signal handlers
+        // (a SIGTERM to them would run a handler of Zebra's instead of ending them).
+        for sig in 1..32 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
         if libc::unshare(ns.flags) != 0 {
             return Err(io::Error::last_os_error());
         }

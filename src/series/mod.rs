@@ -53,6 +53,8 @@ pub struct Summary {
     /// `--replay-suspect`'s books (and counted games with suspect timeouts without it).
     pub replays: overload::Replays,
     pub encounters: Vec<EncounterSummary>,
+    /// How the bots were contained: the `Sandbox` tag of the records.
+    pub sandbox: String,
 }
 
 /// One encounter's statistics, from `a`'s point of view.
@@ -74,6 +76,7 @@ impl Summary {
             games_unfinished: s.unfinished,
             games_played_now: outcome.played_now,
             format: config.format.to_string(),
+            sandbox: crate::referee::sandbox_tag(config.sandbox.policy()),
             standings: s.bots.clone(),
             conduct: s.conduct.clone(),
             replays: s.replays.clone(),

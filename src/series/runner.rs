@@ -76,6 +76,40 @@ pub struct RunOptions {
     /// The CPUs this process may use, to warn when the games at once run more bots than
     /// that; `None`: do not check (a benchmark).
     pub cpus: Option<usize>,
+    /// `--affinity`: the CPU pair of each game slot (White's bot on the first, Black's on
+    /// the second), when there are enough CPUs for every game at once.
+    pub affinity: Option<Vec<[usize; 2]>>,
+}
+
+/// The CPU pairs for `concurrency` games at once, from the CPUs this process may use:
+/// each game's two bots get two CPUs of their own, or, with fewer CPUs than that, no
+/// pinning at all (`None`).
+pub fn affinity_slots(allowed: &[usize], concurrency: usize) -> Option<Vec<[usize; 2]>> {
+    if concurrency == 0 || allowed.len() < 2 * concurrency {
+        return None;
+    }
+    Some(
+        allowed
+            .chunks_exact(2)
+            .take(concurrency)
+            .map(|p| [p[0], p[1]])
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod affinity_tests {
+    use super::affinity_slots;
+
+    #[test]
+    fn each_game_at_once_gets_two_cpus_of_its_own_or_none_is_pinned() {
+        assert_eq!(affinity_slots(&[0, 1, 2, 3], 2), Some(vec![[0, 1], [2, 3]]));
+        assert_eq!(affinity_slots(&[0, 1, 2, 3, 4], 1), Some(vec![[0, 1]]));
+        // A gap in the allowed CPUs is fine: pairs are taken in order.
+        assert_eq!(affinity_slots(&[1, 3, 4, 7], 2), Some(vec![[1, 3], [4, 7]]));
+        assert_eq!(affinity_slots(&[0, 1, 2], 2), None);
+        assert_eq!(affinity_slots(&[0, 1], 0), None);
+    }
 }
 
 /// The end of a series and its books.
@@ -92,6 +126,8 @@ pub struct SeriesOutcome {
 
 /// What the coordinator keeps of a finished game task.
 struct Finished {
+    /// The CPU slot the game ran on (`--affinity`), to be freed.
+    slot: Option<usize>,
     fixture: Fixture,
     /// 1 for the first attempt at this game, more for a replay.
     attempt: u32,
@@ -238,6 +274,11 @@ pub async fn run(
     let mut int = watch(tokio::signal::unix::SignalKind::interrupt())?;
     let mut term = watch(tokio::signal::unix::SignalKind::terminate())?;
 
+    // The CPU slots not in use by a running game (`--affinity`).
+    let mut free_slots: Vec<usize> = match &options.affinity {
+        Some(slots) => (0..slots.len()).rev().collect(),
+        None => Vec::new(),
+    };
     loop {
         while !stopping && running.len() < options.concurrency.max(1) {
             let Some((fixture, attempt)) = queue.pop_front() else {
@@ -250,7 +291,13 @@ pub async fn run(
                 tc,
                 [odds[fixture.white], odds[fixture.black]],
             );
-            let (white, black) = (specs[fixture.white].clone(), specs[fixture.black].clone());
+            let (mut white, mut black) =
+                (specs[fixture.white].clone(), specs[fixture.black].clone());
+            let slot = free_slots.pop();
+            if let (Some(s), Some(slots)) = (slot, &options.affinity) {
+                white.cpus = Some(vec![slots[s][0]]);
+                black.cpus = Some(vec![slots[s][1]]);
+            }
             events.emit(&SeriesEvent::GameStarted {
                 game: GameRef::of(&fixture, &names),
                 attempt,
@@ -260,6 +307,7 @@ pub async fn run(
                 play_on_own_thread(white, black, cfg, token)
                     .await
                     .map(|(report, duration)| Finished {
+                        slot,
                         fixture,
                         attempt,
                         report,
@@ -296,6 +344,7 @@ pub async fn run(
         };
         let Some(joined) = finished else { break };
         let Finished {
+            slot,
             fixture,
             attempt,
             mut report,
@@ -308,6 +357,7 @@ pub async fn run(
                 continue;
             }
         };
+        free_slots.extend(slot);
         for (name, value) in [
             ("Pair", fixture.pair.to_string()),
             ("Game", fixture.game.to_string()),
