@@ -229,7 +229,10 @@ fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
     let sandbox = summary["sandbox"].as_str().unwrap();
     assert!(sandbox.starts_with("rlimits, "), "{summary}");
     let record = std::fs::read_to_string(out_dir.join("games.pgn")).unwrap();
-    assert!(record.contains(&format!("[Sandbox \"{sandbox}\"]")), "{record}");
+    assert!(
+        record.contains(&format!("[Sandbox \"{sandbox}\"]")),
+        "{record}"
+    );
     let conduct = summary["conduct"].as_array().unwrap();
     let verdicts = |name: &str| {
         conduct
@@ -376,15 +379,21 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     ));
     assert!(out.status.success(), "{out:?}");
     let said = |file: &str| {
-        let text = std::fs::read_to_string(logs.join(file))
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let text =
+            std::fs::read_to_string(logs.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         text.lines()
             .find_map(|l| l.strip_prefix("cpus: ").map(str::to_string))
             .unwrap_or_else(|| panic!("{file}: {text}"))
     };
     for game in ["game-0001", "game-0002"] {
-        assert_eq!(said(&format!("{game}.white.stderr")), allowed[0].to_string());
-        assert_eq!(said(&format!("{game}.black.stderr")), allowed[1].to_string());
+        assert_eq!(
+            said(&format!("{game}.white.stderr")),
+            allowed[0].to_string()
+        );
+        assert_eq!(
+            said(&format!("{game}.black.stderr")),
+            allowed[1].to_string()
+        );
     }
     assert_none_left(&m);
 }

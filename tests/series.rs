@@ -604,10 +604,12 @@ fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
     // Four bots running (their own command lines: a sandboxed bot's keeper and init are
     // copies of Zebra, whose command line holds the marker too, and exist as early as the
     // preflight, before Zebra watches for Ctrl-C).
-    assert!(wait_for(Duration::from_secs(30), || processes_with(&marker)
-        .iter()
-        .filter(|c| c.starts_with(TEST_BOT))
-        .count()
+    assert!(wait_for(Duration::from_secs(30), || processes_with(
+        &marker
+    )
+    .iter()
+    .filter(|c| c.starts_with(TEST_BOT))
+    .count()
         >= 4));
     let start = Instant::now();
     for _ in 0..2 {

@@ -109,6 +109,8 @@ pub enum SeriesEvent {
         timeouts: PerSide<u32>,
         suspect_timeouts: PerSide<u32>,
         illegal: PerSide<u32>,
+        /// Why a bot ended the game early (`crashed`, `memory-limit`...), or null.
+        verdict: PerSide<Option<String>>,
         /// Wall time and the bots' CPU time per decision, on average, in microseconds.
         think_us_per_decision: PerSide<u64>,
         cpu_us_per_decision: PerSide<u64>,

@@ -589,6 +589,10 @@ fn finished_event(
         timeouts: per(&|r| r.timeouts),
         suspect_timeouts: per(&|r| r.suspect_timeouts),
         illegal: per(&|r| r.illegal),
+        verdict: PerSide {
+            white: w.verdict.map(|v| v.code().to_string()),
+            black: b.verdict.map(|v| v.code().to_string()),
+        },
         think_us_per_decision: PerSide {
             white: mean(w.think_us, w.decisions),
             black: mean(b.think_us, b.decisions),
