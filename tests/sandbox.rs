@@ -397,3 +397,50 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     }
     assert_none_left(&m);
 }
+
+#[test]
+fn a_user_without_root_gets_a_user_namespace_and_an_address_space_limit() {
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let setpriv = Path::new("/usr/bin/setpriv");
+    if !root || !setpriv.exists() {
+        eprintln!("skipped: needs root (to become 'nobody') and setpriv");
+        return;
+    }
+    let dir = temp_dir("nobody");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let pgn = dir.join("g.pgn");
+    let m = mark("nobody");
+    let forker = format!("{TEST_BOT} --fork-setsid");
+    let hog = format!("{TEST_BOT} --memory-mb 600");
+    let out = run(Command::new(setpriv)
+        .args([
+            "--reuid",
+            "65534",
+            "--regid",
+            "65534",
+            "--clear-groups",
+            "--",
+        ])
+        .args([ZEBRA, "play", "-q", "--memory-limit", "256M"])
+        .args(["--white", &forker, "--black", &hog])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .env("ZEBRA_TEST_MARK", &m));
+    let record =
+        std::fs::read_to_string(&pgn).unwrap_or_else(|e| panic!("no record ({e}): {out:?}"));
+    let tag = record
+        .lines()
+        .find(|l| l.starts_with("[Sandbox "))
+        .unwrap_or_else(|| panic!("{record}"));
+    if tag.contains("subreaper") {
+        eprintln!("skipped: this kernel refuses user namespaces to unprivileged users ({tag})");
+    } else {
+        assert!(tag.contains("user+pid+net+mount namespaces"), "{tag}");
+    }
+    // No cgroup is writable for 'nobody': the memory limit is an address-space limit, and
+    // the hog's allocation fails (a crash, not a memory-limit verdict).
+    assert!(!tag.contains("cgroup"), "{tag}");
+    assert!(record.contains("[BlackVerdict \"crashed\"]"), "{record}");
+    assert_none_left(&m);
+}
