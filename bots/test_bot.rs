@@ -158,9 +158,57 @@ fn flood_stdout(line: &[u8]) -> ! {
 }
 
 /// A child that reports its own pid as seen from /proc (which is the host's: Zebra's
-/// machine's view, also inside a PID namespace), then becomes `sleep`.
+/// machine's view, also inside a PID namespace) on descriptor 3, then becomes `sleep`.
 fn sleeper_script(seconds: u32) -> String {
-    format!("read -r pid rest < /proc/self/stat; echo \"child-pid $pid\" >&2; exec sleep {seconds}")
+    format!("read -r pid rest < /proc/self/stat; echo \"child-pid $pid\" >&3; exec sleep {seconds} 3>&-")
+}
+
+/// Runs `sh -c script` with descriptor 3 a pipe back to us, waits for the line the
+/// sleeper writes there and prints it to stderr: when this returns, the sleeper runs.
+fn start_sleeper(script: &str, stdout: Stdio) {
+    use std::io::BufRead;
+    use std::os::fd::FromRawFd;
+    use std::os::unix::process::CommandExt;
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two descriptors that we own from here on.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        eprintln!("test-bot: cannot make a pipe");
+        return;
+    }
+    let (read, write) = (fds[0], fds[1]);
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(script)
+        .stdin(Stdio::null())
+        .stdout(stdout);
+    // SAFETY: dup2 is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::dup2(write, 3) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let started = cmd.spawn();
+    // SAFETY: our copy of the write end; the sleeper holds its own.
+    unsafe {
+        libc::close(write);
+    }
+    let mut child = match started {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("test-bot: cannot start a child: {e}");
+            return;
+        }
+    };
+    // SAFETY: the read end is ours alone.
+    let mut reader = io::BufReader::new(unsafe { std::fs::File::from_raw_fd(read) });
+    let mut line = String::new();
+    let _ = reader.read_line(&mut line);
+    eprint!("{line}");
+    // `sh -c '(... &)'` returns at once; a direct sleeper is left running.
+    let _ = child.try_wait();
 }
 
 /// The CPU time of this whole process (all threads) so far.
@@ -337,29 +385,13 @@ fn main() {
         eprintln!("cpus: {}", cpus.join(","));
     }
     if args.fork {
-        if let Err(e) = Command::new("sh")
-            .arg("-c")
-            .arg(sleeper_script(1000))
-            .stdin(Stdio::null())
-            .spawn()
-        {
-            eprintln!("test-bot: cannot start a child: {e}");
-        }
+        start_sleeper(&sleeper_script(1000), Stdio::inherit());
     }
     if args.fork_setsid {
         // `( ... & )`: the subshell exits at once, so the sleeper is a grandchild whose
         // parent is gone; `setsid` puts it in a session (and process group) of its own.
         let script = format!("(setsid sh -c '{}' &)", sleeper_script(3601));
-        match Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .status()
-        {
-            Ok(_) => {}
-            Err(e) => eprintln!("test-bot: cannot start a child: {e}"),
-        }
+        start_sleeper(&script, Stdio::null());
     }
     if args.flood_stdout.as_deref() == Some("start") {
         flood_stdout(b"x\n");

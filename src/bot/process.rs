@@ -418,6 +418,9 @@ impl Drop for BotProcess {
         // A game dropped mid-way (a panic, a cancelled task) still leaves no process behind
         // (the jail, dropped next, removes the bot's cgroups).
         self.kill_group();
+        if let Some(pid) = self.pgid {
+            sandbox::unregister_bot(pid);
+        }
         self.reader.abort();
         self.writer.abort();
         self.stderr.abort();

@@ -32,7 +32,9 @@ impl Transcript {
     /// `   12.400 white > {...}`: what Zebra read, stamped when its newline arrived.
     pub fn received(&mut self, at: Duration, side: Side, incoming: &Incoming) {
         let text = match incoming {
-            Incoming::Line { text, .. } => text.clone(),
+            // Valid messages hold no raw control characters; garbage may: escaped, so
+            // that reading the transcript in a terminal is safe.
+            Incoming::Line { text, .. } => crate::bot::text::clean(text, usize::MAX),
             Incoming::TooLong { len, .. } => {
                 format!("(a line of {len} bytes, over the limit, dropped)")
             }
