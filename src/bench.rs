@@ -297,7 +297,7 @@ pub async fn referee(
         freeze_by,
         start_none_ms,
         start_sandboxed_ms,
-        sandbox: crate::sandbox::level().describe(crate::sandbox::Mode::Auto),
+        sandbox: crate::sandbox::level().describe(crate::sandbox::Mode::Auto, false),
     })
 }
 

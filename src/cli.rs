@@ -202,7 +202,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub replay_suspect: bool,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]
@@ -237,8 +237,8 @@ pub struct SandboxArgs {
     /// none (default 1h).
     #[arg(long, value_name = "DURATION")]
     pub cpu_limit: Option<String>,
-    /// Size of any file a bot writes (and of its private temp directory), or none (default
-    /// 64M).
+    /// Size of any file a bot writes, or none (default 64M); its private temp directory
+    /// holds twice that.
     #[arg(long, value_name = "SIZE")]
     pub file_limit: Option<String>,
     /// Open files per bot process, or none (default 256).

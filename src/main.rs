@@ -482,7 +482,7 @@ fn play(
     for bot in [white, black] {
         if !bot.options.is_empty() {
             runtime
-                .block_on(preflight(bot, cfg.handshake))
+                .block_on(preflight(bot, cfg.handshake, cfg.sandbox.mode))
                 .map_err(preflight_failure)?;
         }
     }
@@ -628,6 +628,7 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
                         .map_err(Failure::Usage)?,
                 ),
                 std::time::Duration::from_secs(10),
+                prepared.config.sandbox.mode,
             ))
             .map_err(preflight_failure)?;
     }
@@ -751,7 +752,7 @@ fn doctor(json: bool) {
     let source = |s: &Option<zebra::sandbox::cgroup::Source>| s.as_ref().map(|s| s.to_string());
     if json {
         let v = serde_json::json!({
-            "sandbox": level.describe(zebra::sandbox::Mode::Auto),
+            "sandbox": level.describe(zebra::sandbox::Mode::Auto, false),
             "namespaces": level.namespaces,
             "user_namespace": level.user_namespace,
             "namespace_problem": level.namespace_problem,
@@ -770,7 +771,7 @@ fn doctor(json: bool) {
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     println!(
         "sandbox level (auto): {}",
-        level.describe(zebra::sandbox::Mode::Auto)
+        level.describe(zebra::sandbox::Mode::Auto, false)
     );
     println!("  rlimits, process group, parent-death signal: yes");
     println!(

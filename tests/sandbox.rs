@@ -133,9 +133,32 @@ fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
         marked(&m).iter().filter(|p| p.ends_with(" sleep")).count() >= 2
     });
     assert!(up, "the bots' children never started: {:?}", marked(&m));
+    let killed = child.id();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     assert_none_left(&m);
+    // Its empty groups and temp directories are swept by the next Zebra that starts.
+    let doctor = Command::new(ZEBRA)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let prefix = format!("zebra-{killed}-");
+    let mut dirs = vec![std::env::temp_dir()];
+    for c in ["memory", "pids", "freezer"] {
+        if let Some(src) = v["cgroups"][c].as_str() {
+            dirs.push(PathBuf::from(src.split_once(' ').unwrap().1));
+        }
+    }
+    for dir in dirs {
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.starts_with(&prefix))
+            .collect();
+        assert!(left.is_empty(), "left in {}: {left:?}", dir.display());
+    }
 }
 
 #[test]

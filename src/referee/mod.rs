@@ -234,7 +234,10 @@ impl<'a> Referee<'a> {
             ("Black", black.name.clone()),
             ("TimeControl", cfg.tc.to_string()),
             ("Seed", cfg.seed.to_string()),
-            ("Sandbox", sandbox_tag(cfg.sandbox)),
+            (
+                "Sandbox",
+                sandbox_tag(cfg.sandbox, white.limits.network || black.limits.network),
+            ),
         ] {
             record.tags.set(k, v);
         }
@@ -441,8 +444,14 @@ impl<'a> Referee<'a> {
         let deadline = Instant::now() + self.cfg.handshake;
         for side in Side::ALL {
             if let Err((why, verdict)) = self.handshake(side, deadline).await {
+                // Silence or a crash abandons the game; breaking the protocol (a flood, a
+                // version never offered) is an infraction, as it is after `ready`.
+                let termination = match verdict {
+                    Some(Verdict::OutputFlood | Verdict::Illegal) => Termination::RulesInfraction,
+                    _ => Termination::Abandoned,
+                };
                 return Some(Forfeit {
-                    termination: Termination::Abandoned,
+                    termination,
                     loser: Some(side),
                     reason: format!("{side} {why}"),
                     verdict,
@@ -982,8 +991,8 @@ async fn shutdown(bot: Option<BotProcess>, grace: Duration) -> Option<ExitInfo> 
 }
 
 /// The `Sandbox` tag: the containment level the bots of this game got.
-pub fn sandbox_tag(policy: Policy) -> String {
-    let mut text = crate::sandbox::level().describe(policy.mode);
+pub fn sandbox_tag(policy: Policy, network: bool) -> String {
+    let mut text = crate::sandbox::level().describe(policy.mode, network);
     if policy.freeze_idle {
         text.push_str("; freeze-idle");
     }

@@ -23,11 +23,19 @@ pub enum PreflightError {
     Options(String),
 }
 
-/// Starts `spec`, waits up to `handshake` for `ready`, ends it, and checks its option
-/// values.
-pub async fn preflight(spec: &BotSpec, handshake: Duration) -> Result<(), PreflightError> {
+/// Starts `spec` contained as `mode` says (never frozen), waits up to `handshake` for
+/// `ready`, ends it, and checks its option values.
+pub async fn preflight(
+    spec: &BotSpec,
+    handshake: Duration,
+    mode: crate::sandbox::Mode,
+) -> Result<(), PreflightError> {
     let max_line = 64 * 1024;
-    let mut bot = BotProcess::spawn(spec, max_line, crate::sandbox::Policy::probe())
+    let policy = crate::sandbox::Policy {
+        mode,
+        freeze_idle: false,
+    };
+    let mut bot = BotProcess::spawn(spec, max_line, policy)
         .map_err(|e| PreflightError::Start(e.to_string()))?;
     let hello = ToBot::Hello {
         protocol: protocol::PROTOCOL_NAME.to_string(),

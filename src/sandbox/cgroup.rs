@@ -25,7 +25,7 @@ pub enum Source {
 }
 
 impl Source {
-    fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         match self {
             Source::V2(p) | Source::V1(p) => p,
         }
@@ -65,26 +65,42 @@ impl Cgroups {
             return Cgroups::default();
         };
         let mut found = Cgroups::default();
-        let v2 = own_dir_v2(&own, &mounts).filter(|d| writable(d));
+        let v2 = own_dir_v2(&own, &mounts).filter(|d| writable(d) && joinable(d));
         if let Some(dir) = &v2 {
-            let delegated =
-                fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
-            let mut delegated: Vec<&str> = delegated.split_whitespace().collect();
-            let available = fs::read_to_string(dir.join("cgroup.controllers")).unwrap_or_default();
-            for c in ["memory", "pids"] {
-                // Enabling a controller for our children is allowed where it is available
-                // and our group holds no processes of its own (or is the root).
-                if !delegated.contains(&c)
-                    && available.split_whitespace().any(|a| a == c)
-                    && fs::write(dir.join("cgroup.subtree_control"), format!("+{c}")).is_ok()
+            let read = |f: &str| fs::read_to_string(dir.join(f)).unwrap_or_default();
+            let available = read("cgroup.controllers");
+            let wanted: Vec<&str> = ["memory", "pids"]
+                .into_iter()
+                .filter(|c| available.split_whitespace().any(|a| a == *c))
+                .filter(|c| {
+                    !read("cgroup.subtree_control")
+                        .split_whitespace()
+                        .any(|d| d == *c)
+                })
+                .collect();
+            // A group hands a controller to its children only while it holds no process of
+            // its own (the root excepted): Zebra first moves itself into a leaf of its own
+            // group, `zebra-<pid>-self`, still below where it was started.
+            let is_root = own_v2_path(&own) == Some("/");
+            if !wanted.is_empty() && !is_root && !read("cgroup.procs").trim().is_empty() {
+                let leaf = dir.join(format!("zebra-{}-self", std::process::id()));
+                if fs::create_dir(&leaf).is_ok()
+                    && fs::write(leaf.join("cgroup.procs"), std::process::id().to_string()).is_err()
                 {
-                    delegated.push(c);
+                    let _ = fs::remove_dir(&leaf);
                 }
             }
-            if delegated.contains(&"memory") {
+            for c in wanted {
+                let _ = fs::write(dir.join("cgroup.subtree_control"), format!("+{c}"));
+            }
+            let delegated = read("cgroup.subtree_control");
+            let has = |c: &str| delegated.split_whitespace().any(|d| d == c);
+            // A controller counts only if a process can really join a group that uses it.
+            let usable = |c: &str| has(c) && joinable(dir);
+            if usable("memory") {
                 found.memory = Some(Source::V2(dir.clone()));
             }
-            if delegated.contains(&"pids") {
+            if usable("pids") {
                 found.pids = Some(Source::V2(dir.clone()));
             }
             // Every non-root v2 group has cgroup.freeze; our children are non-root.
@@ -97,7 +113,7 @@ impl Cgroups {
         ] {
             if slot.is_none() {
                 *slot = own_dir_v1(&own, &mounts, controller)
-                    .filter(|d| writable(d))
+                    .filter(|d| writable(d) && joinable(d))
                     .map(Source::V1);
             }
         }
@@ -135,9 +151,14 @@ impl Cgroups {
     }
 }
 
+/// Our own group's path in the v2 hierarchy (`/user.slice/...`).
+fn own_v2_path(own: &str) -> Option<&str> {
+    own.lines().find_map(|l| l.strip_prefix("0::"))
+}
+
 /// Our own group in the v2 hierarchy, if one is mounted.
 fn own_dir_v2(own: &str, mounts: &str) -> Option<PathBuf> {
-    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let path = own_v2_path(own)?;
     let (root, point) = mounts.lines().find_map(|l| {
         let (left, right) = l.split_once(" - ")?;
         (right.split_whitespace().next()? == "cgroup2").then(|| {
@@ -193,6 +214,51 @@ fn writable(dir: &Path) -> bool {
     let probe = dir.join(format!("zebra-probe-{}", std::process::id()));
     let ok = fs::create_dir(&probe).is_ok();
     let _ = fs::remove_dir(&probe);
+    ok
+}
+
+/// Whether a process can join a new group below `dir`: a trivial program is started into
+/// one, exactly as a bot would be (the kernel may refuse, e.g. a v2 group whose parent's
+/// controllers and processes conflict).
+fn joinable(dir: &Path) -> bool {
+    use std::os::unix::process::CommandExt;
+    let probe = dir.join(format!("zebra-{}-join", std::process::id()));
+    if fs::create_dir(&probe).is_err() {
+        return false;
+    }
+    let ok = (|| {
+        let procs = OpenOptions::new()
+            .write(true)
+            .open(probe.join("cgroup.procs"))
+            .ok()?;
+        let fd = procs.as_raw_fd();
+        let program = ["/bin/true", "/usr/bin/true"]
+            .into_iter()
+            .find(|p| Path::new(p).exists())?;
+        let mut cmd = std::process::Command::new(program);
+        cmd.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        // SAFETY: write is async-signal-safe; the descriptor outlives the spawn.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let status = cmd.status().ok()?;
+        drop(procs);
+        status.success().then_some(())
+    })()
+    .is_some();
+    for _ in 0..50 {
+        if fs::remove_dir(&probe).is_ok() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
     ok
 }
 

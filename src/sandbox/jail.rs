@@ -94,10 +94,13 @@ impl Jail {
         }
         let level = level();
         if level.cgroups.any() {
+            // With namespaces the keeper and the init live in the bot's groups too: the
+            // process limit is the bot's own, so they come on top.
+            let helpers = if level.namespaces { 2 } else { 0 };
             jail.groups = Some(BotGroups::create(
                 &level.cgroups,
                 limits.memory,
-                limits.processes,
+                limits.processes.map(|n| n.saturating_add(helpers)),
                 freeze,
             )?);
         }
@@ -105,7 +108,8 @@ impl Jail {
         let mut rlimits = vec![(libc::RLIMIT_CORE, 0, 0)];
         if let Some(cpu) = limits.cpu {
             // SIGXCPU at the limit, SIGKILL two seconds later for a bot that catches it.
-            let s = cpu.as_secs().max(1);
+            // Whole seconds only: a fraction rounds up.
+            let s = (cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0)).max(1);
             rlimits.push((libc::RLIMIT_CPU, s, s + 2));
         }
         if let Some(f) = limits.file_size {

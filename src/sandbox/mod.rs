@@ -135,6 +135,7 @@ pub fn level() -> &'static Level {
                 Err(e) => (false, Some(e)),
             }
         };
+        sweep_stale(&cgroups);
         Level {
             namespaces,
             user_namespace: namespaces && user_namespace,
@@ -142,6 +143,48 @@ pub fn level() -> &'static Level {
             namespace_problem,
         }
     })
+}
+
+/// Removes what an earlier Zebra killed outright (`kill -9`) left: its bots' empty groups
+/// (`zebra-<pid>-<n>`) and temp directories (`zebra-<pid>-<n>.tmp`), where that Zebra's
+/// pid no longer runs. Its bots themselves died with it (see `jail`).
+fn sweep_stale(cgroups: &Cgroups) {
+    let me = std::process::id();
+    let stale_pid = |name: &str| -> Option<u32> {
+        let pid: u32 = name
+            .strip_prefix("zebra-")?
+            .split('-')
+            .next()?
+            .parse()
+            .ok()?;
+        // SAFETY: kill with signal 0 only checks that the process exists.
+        let gone = pid != me
+            && unsafe { libc::kill(pid as i32, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        gone.then_some(pid)
+    };
+    let sources = [&cgroups.memory, &cgroups.pids, &cgroups.freezer];
+    for dir in sources.into_iter().flatten().map(|s| s.dir()) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            if name.to_str().and_then(stale_pid).is_some() {
+                // Fails (and stays) if anything still runs in it.
+                let _ = std::fs::remove_dir(e.path());
+            }
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if name.ends_with(".tmp") && stale_pid(name).is_some() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
 }
 
 fn is_root() -> bool {
@@ -152,17 +195,19 @@ fn is_root() -> bool {
 impl Level {
     /// What a bot started under `mode` gets, for the `Sandbox` tag and summaries:
     /// `rlimits, pid+net+mount namespaces, cgroup v1 memory+pids+freezer`.
-    pub fn describe(&self, mode: Mode) -> String {
+    /// With `network`, some bot of the game may reach the network (no network namespace).
+    pub fn describe(&self, mode: Mode, network: bool) -> String {
         if mode == Mode::None {
             return "none (process group only)".to_string();
         }
         let mut parts = vec!["rlimits".to_string()];
         if self.namespaces {
-            parts.push(if self.user_namespace {
-                "user+pid+net+mount namespaces".to_string()
-            } else {
-                "pid+net+mount namespaces".to_string()
-            });
+            let user = if self.user_namespace { "user+" } else { "" };
+            let net = if network { "" } else { "net+" };
+            parts.push(format!("{user}pid+{net}mount namespaces"));
+            if network {
+                parts.push("network allowed".to_string());
+            }
         } else {
             parts.push("subreaper".to_string());
         }
@@ -182,6 +227,9 @@ impl Level {
         if !self.namespaces {
             missing.push("PID and network namespaces");
         }
+        if limits.network {
+            missing.push("no network (--network or network = true lets bots reach it)");
+        }
         if missing.is_empty() {
             return None;
         }
@@ -197,7 +245,7 @@ impl Level {
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe(Mode::Auto))
+        f.write_str(&self.describe(Mode::Auto, false))
     }
 }
 

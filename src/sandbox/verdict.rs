@@ -44,7 +44,7 @@ fn signal_name(sig: i32) -> &'static str {
 pub enum Verdict {
     /// It could not be started at all.
     NotStarted,
-    /// No `ready` within the handshake time, or it stopped reading its input.
+    /// No `ready` within the handshake time.
     Timeout,
     /// Too many invalid or illegal replies.
     Illegal,

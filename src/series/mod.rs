@@ -76,7 +76,15 @@ impl Summary {
             games_unfinished: s.unfinished,
             games_played_now: outcome.played_now,
             format: config.format.to_string(),
-            sandbox: crate::referee::sandbox_tag(config.sandbox.policy()),
+            sandbox: crate::referee::sandbox_tag(
+                config.sandbox.policy(),
+                config.bots.iter().any(|b| {
+                    config
+                        .sandbox
+                        .limits_for(&b.limits)
+                        .is_ok_and(|l| l.network)
+                }),
+            ),
             standings: s.bots.clone(),
             conduct: s.conduct.clone(),
             replays: s.replays.clone(),

@@ -97,21 +97,6 @@ pub fn affinity_slots(allowed: &[usize], concurrency: usize) -> Option<Vec<[usiz
     )
 }
 
-#[cfg(test)]
-mod affinity_tests {
-    use super::affinity_slots;
-
-    #[test]
-    fn each_game_at_once_gets_two_cpus_of_its_own_or_none_is_pinned() {
-        assert_eq!(affinity_slots(&[0, 1, 2, 3], 2), Some(vec![[0, 1], [2, 3]]));
-        assert_eq!(affinity_slots(&[0, 1, 2, 3, 4], 1), Some(vec![[0, 1]]));
-        // A gap in the allowed CPUs is fine: pairs are taken in order.
-        assert_eq!(affinity_slots(&[1, 3, 4, 7], 2), Some(vec![[1, 3], [4, 7]]));
-        assert_eq!(affinity_slots(&[0, 1, 2], 2), None);
-        assert_eq!(affinity_slots(&[0, 1], 0), None);
-    }
-}
-
 /// The end of a series and its books.
 pub struct SeriesOutcome {
     pub end: SeriesEnd,
@@ -629,5 +614,20 @@ fn voided_event(
             black: b.suspect_timeouts,
         },
         duration_ms: duration.as_millis() as u64,
+    }
+}
+
+#[cfg(test)]
+mod affinity_tests {
+    use super::affinity_slots;
+
+    #[test]
+    fn each_game_at_once_gets_two_cpus_of_its_own_or_none_is_pinned() {
+        assert_eq!(affinity_slots(&[0, 1, 2, 3], 2), Some(vec![[0, 1], [2, 3]]));
+        assert_eq!(affinity_slots(&[0, 1, 2, 3, 4], 1), Some(vec![[0, 1]]));
+        // A gap in the allowed CPUs is fine: pairs are taken in order.
+        assert_eq!(affinity_slots(&[1, 3, 4, 7], 2), Some(vec![[1, 3], [4, 7]]));
+        assert_eq!(affinity_slots(&[0, 1, 2], 2), None);
+        assert_eq!(affinity_slots(&[0, 1], 0), None);
     }
 }
