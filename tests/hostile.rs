@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::marked;
+
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -70,28 +72,6 @@ fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig, mark: &str) -> GameRep
     verify(&report.record).unwrap_or_else(|d| panic!("record does not verify: {d}\n{text}"));
     assert_none_left(mark);
     report
-}
-
-/// Processes carrying the mark, as `pid comm` (zombies count as gone).
-fn marked(mark: &str) -> Vec<String> {
-    let needle = format!("ZEBRA_TEST_MARK={mark}");
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else {
-            continue;
-        };
-        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
-            continue;
-        };
-        if env.split(|&b| b == 0).any(|v| v == needle.as_bytes())
-            && !common::is_zombie(&entry.path())
-        {
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            found.push(format!("{pid} {}", comm.trim()));
-        }
-    }
-    found
 }
 
 fn assert_none_left(mark: &str) {

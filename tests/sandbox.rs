@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::marked;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -39,31 +41,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Live processes carrying the mark, as `pid comm`.
-fn marked(mark: &str) -> Vec<String> {
-    let needle = format!("ZEBRA_TEST_MARK={mark}");
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
-            continue;
-        };
-        if env.split(|&b| b == 0).any(|v| v == needle.as_bytes())
-            && !common::is_zombie(&entry.path())
-        {
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            found.push(format!("{pid} {}", comm.trim()));
-        }
-    }
-    found
 }
 
 fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
