@@ -409,6 +409,9 @@ fn main() {
         }
         if args.crash_after == Some(answered) {
             eprintln!("test-bot: loading the weights");
+            if args.control_chars {
+                eprintln!("test-bot: {NASTY} crashing on purpose");
+            }
             eprintln!("test-bot: cannot load weights: crashing on purpose");
             std::process::exit(3);
         }

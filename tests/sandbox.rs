@@ -444,3 +444,34 @@ fn a_user_without_root_gets_a_user_namespace_and_an_address_space_limit() {
     assert!(record.contains("[BlackVerdict \"crashed\"]"), "{record}");
     assert_none_left(&m);
 }
+
+#[test]
+fn in_a_real_terminal_a_hostile_bot_s_text_arrives_escaped() {
+    let script = Path::new("/usr/bin/script");
+    if !script.exists() {
+        eprintln!("skipped: no 'script' to give Zebra a terminal");
+        return;
+    }
+    let dir = temp_dir("tty");
+    let m = mark("tty");
+    let typescript = dir.join("typescript");
+    // A bot with escape sequences in its ready, its log line, its replies and its stderr,
+    // which it leaves by crashing: Zebra prints the crash reason with that stderr.
+    let command = format!(
+        "{ZEBRA} play --white '{TEST_BOT} --control-chars --crash-after 1' --tc plays=1,play=2s,reaction=2s"
+    );
+    let out = run(Command::new(script)
+        .args(["-qec", &command])
+        .arg(&typescript)
+        .env("ZEBRA_TEST_MARK", &m));
+    let seen = std::fs::read(&typescript).unwrap();
+    let text = String::from_utf8_lossy(&seen);
+    assert!(text.contains("crashed with exit code 3"), "{out:?}\n{text}");
+    // Zebra itself prints no escape sequences; every one of the bot's arrived escaped.
+    assert!(
+        !seen.contains(&0x1b),
+        "a raw ESC reached the terminal:\n{text}"
+    );
+    assert!(text.contains("\\u001b[31mred"), "{text}");
+    assert_none_left(&m);
+}
