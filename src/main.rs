@@ -15,7 +15,7 @@ macro_rules! out {
 use clap::Parser;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use zebra::cli::{BenchTarget, Cli, Command};
 use zebra::rules::perft::{self, perft};
 use zebra::rules::playout::play_random_game;
@@ -30,7 +30,10 @@ use zebra::series::setup::{prepare, SetupError};
 use zebra::series::{RunOptions, SeriesEnd, Summary};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
@@ -54,6 +57,30 @@ fn main() -> ExitCode {
             ExitCode::from(130)
         }
     }
+}
+
+/// clap's own errors as the one `zebra:` line every other usage error is; `--help` and
+/// `--version` print as clap prints them.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+    }
+    let text = e.render().to_string();
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("bad usage");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    eprintln!("zebra: {first} (see 'zebra --help')");
+    ExitCode::from(2)
 }
 
 enum Failure {
@@ -126,7 +153,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 &black_options,
                 "zebra-random-bot",
             )?;
-            let transcript = log_dir.map(|dir| {
+            let transcript = log_dir.as_ref().map(|dir| {
                 dir.join(format!(
                     "{}-vs-{}-seed{seed}.log",
                     file_safe(&white.name),
@@ -136,6 +163,21 @@ fn run(command: Command) -> Result<(), Failure> {
             let (mut white, mut black) = (white, black);
             white.limits = limits;
             black.limits = limits;
+            // Everything is checked before the game, as for a series: a missing program, a
+            // record file that cannot be written, a log directory that cannot be made.
+            let exe = std::env::current_exe()
+                .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+            for bot in [&mut white, &mut black] {
+                bot.resolve_bundled(exe.parent().unwrap_or(Path::new(".")));
+                bot.check_program().map_err(Failure::Run)?;
+            }
+            if let Some(dir) = &log_dir {
+                check_log_dir(dir).map_err(Failure::Run)?;
+            }
+            let record_file = match &pgn {
+                Some(path) => Some(open_record_file(path).map_err(Failure::Run)?),
+                None => None,
+            };
             let cfg = GameConfig {
                 tc,
                 seed,
@@ -144,7 +186,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 sandbox: settings.policy(),
                 ..GameConfig::default()
             };
-            play(&white, &black, &cfg, pgn.as_deref(), quiet)
+            play(&white, &black, &cfg, record_file, quiet)
         }
         Command::Verify { file } => verify(&file),
         Command::Doctor { json } => {
@@ -441,6 +483,32 @@ fn bot_spec(
     Ok(spec)
 }
 
+/// The record file of `zebra play`, opened for appending before the game: a path that
+/// cannot be written is said before a game is played and lost.
+fn open_record_file(path: &Path) -> Result<(PathBuf, std::fs::File), String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(|f| (path.to_path_buf(), f))
+        .map_err(|e| {
+            format!(
+                "--pgn {}: cannot open it for appending: {e}",
+                path.display()
+            )
+        })
+}
+
+/// The transcript directory exists (it is made) and takes files, before the game.
+fn check_log_dir(dir: &Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("--log-dir {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".zebra-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(fail)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// A bot bundled with Zebra: a binary next to this executable.
 fn bundled(program: &str) -> Result<BotSpec, Failure> {
     let exe = std::env::current_exe()
@@ -474,7 +542,7 @@ fn play(
     white: &BotSpec,
     black: &BotSpec,
     cfg: &GameConfig,
-    pgn: Option<&Path>,
+    pgn: Option<(PathBuf, std::fs::File)>,
     quiet: bool,
 ) -> Result<(), Failure> {
     let runtime = runtime()?;
@@ -510,14 +578,9 @@ fn play(
             }
         }),
     )?;
-    if let Some(path) = pgn {
+    if let Some((path, mut file)) = pgn {
         let text = write_game(&report.record)
             .map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| Failure::Run(format!("cannot open {}: {e}", path.display())))?;
         file.write_all(text.as_bytes())
             .and_then(|_| file.sync_all())
             .map_err(|e| Failure::Run(format!("cannot write {}: {e}", path.display())))?;

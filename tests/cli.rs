@@ -399,3 +399,97 @@ fn ctrl_c_stops_the_game_and_every_bot() {
     }
     assert_eq!(processes_with(&token), Vec::<i32>::new(), "no bot survives");
 }
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("zebra-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn one_zebra_line(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("zebra: "), "{err}");
+    err
+}
+
+#[test]
+fn play_checks_every_program_first_and_writes_nothing() {
+    let dir = temp("missing");
+    let pgn = dir.join("g.pgn");
+    let out = zebra(&[
+        "play",
+        "--white",
+        "/nonexistent/zebra-bot",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = one_zebra_line(&out);
+    assert!(
+        err.contains("cannot find the program '/nonexistent/zebra-bot'"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "a game was played");
+    assert!(!pgn.exists(), "a record was written");
+}
+
+#[test]
+fn play_accepts_the_bare_names_of_the_bundled_bots() {
+    let out = zebra(&[
+        "play",
+        "-q",
+        "--white",
+        "zebra-greedy-bot",
+        "--black",
+        "zebra-random-bot",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("(normal)"), "{}", stdout(&out));
+}
+
+#[test]
+fn play_checks_pgn_and_log_dir_before_the_game() {
+    let dir = temp("paths");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let under_a_file = file.join("sub");
+    for args in [
+        vec!["play", "-q", "--pgn", under_a_file.to_str().unwrap()],
+        vec!["play", "-q", "--log-dir", under_a_file.to_str().unwrap()],
+    ] {
+        let out = zebra(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let err = one_zebra_line(&out);
+        assert!(err.contains(args[2]), "{err}");
+        assert!(out.stdout.is_empty(), "{args:?}: a game was played");
+    }
+}
+
+#[test]
+fn clap_errors_are_one_zebra_line_with_exit_code_2() {
+    for args in [
+        vec!["play", "--no-such-flag"],
+        vec!["match", "--games", "many"],
+        vec!["match", "--resume", "x", "--games", "4"],
+        vec!["frobnicate"],
+    ] {
+        let out = zebra(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = one_zebra_line(&out);
+        assert!(err.ends_with("(see 'zebra --help')\n"), "{err}");
+    }
+    // Help and version still print whole, on stdout, with success.
+    let help = zebra(&["play", "--help"]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("Usage: zebra play"));
+}
+
+#[test]
+fn a_duplicate_time_control_key_is_a_usage_error() {
+    let out = zebra(&["play", "--tc", "plays=4,play=5s,play=1s"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = one_zebra_line(&out);
+    assert!(err.contains("'play' is given twice"), "{err}");
+}

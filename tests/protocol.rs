@@ -715,6 +715,7 @@ fn schema_enums_are_exactly_the_rust_values() {
         ReplyStatus::Illegal,
         ReplyStatus::Timeout,
         ReplyStatus::Late,
+        ReplyStatus::Duplicate,
     ];
     let result = schemas.get("result.json");
     assert_eq!(

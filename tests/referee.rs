@@ -446,3 +446,30 @@ fn the_transcript_holds_every_line_both_ways() {
     assert!(path.with_extension("black.stderr").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_duplicate_reply_is_named_a_duplicate_not_late() {
+    let dir = std::env::temp_dir().join(format!("zebra-duplicate-{}", std::process::id()));
+    let mut cfg = fast();
+    let path = dir.join("game.log");
+    cfg.transcript = Some(path.clone());
+    let r = game(
+        behaving("a"),
+        spec("twice", TEST_BOT, &["--double-reply"]),
+        &cfg,
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[1].discarded > 0);
+    let log = std::fs::read_to_string(&path).unwrap();
+    let told: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("black < ") && l.contains("\"status\":\"duplicate\""))
+        .collect();
+    assert!(!told.is_empty(), "no duplicate result in the transcript");
+    assert!(told[0].contains("was already answered"), "{}", told[0]);
+    assert!(
+        !log.contains("\"status\":\"late\""),
+        "a second reply was called late"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,7 +1,7 @@
 //! One bot process: spawned in its own process group, stdio wired to the transport tasks,
 //! stderr drained into a capped buffer, and at the end quit, grace, kill, reap.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -52,6 +52,61 @@ impl BotSpec {
             cpus: None,
             limits: Limits::default(),
         })
+    }
+}
+
+impl BotSpec {
+    /// Where the program is: a bare name of a bot bundled with Zebra (`zebra-greedy-bot`)
+    /// is taken from `bundled`, Zebra's own directory, as the OS would take it from PATH.
+    pub fn resolve_bundled(&mut self, bundled: &Path) {
+        if self.program.components().count() == 1 {
+            let candidate = bundled.join(&self.program);
+            if candidate.is_file() {
+                self.program = candidate;
+            }
+        }
+    }
+
+    /// Whether the program can be run: a path (relative to `dir` when it has one) or a name
+    /// found on PATH, naming an executable file. Checked before anything starts, so that a
+    /// typo is one line, not a forfeited game.
+    pub fn check_program(&self) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        let candidates: Vec<PathBuf> = if self.program.components().count() > 1 {
+            vec![match &self.dir {
+                Some(dir) if self.program.is_relative() => dir.join(&self.program),
+                _ => self.program.clone(),
+            }]
+        } else {
+            std::env::var_os("PATH")
+                .map(|p| {
+                    std::env::split_paths(&p)
+                        .map(|d| d.join(&self.program))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let runnable = |p: &PathBuf| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        };
+        if let Some(dir) = &self.dir {
+            if !dir.is_dir() {
+                return Err(format!(
+                    "bot '{}': its directory {} does not exist",
+                    self.name,
+                    dir.display()
+                ));
+            }
+        }
+        if candidates.iter().any(runnable) {
+            Ok(())
+        } else {
+            Err(format!(
+                "bot '{}': cannot find the program '{}' (or it is not executable); give a path, or build it (bundled bots: cargo build --release)",
+                self.name,
+                self.program.display()
+            ))
+        }
     }
 }
 

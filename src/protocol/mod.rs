@@ -125,6 +125,8 @@ pub enum ReplyStatus {
     Illegal,
     Timeout,
     Late,
+    /// A second reply to a request already answered.
+    Duplicate,
 }
 
 /// An option a bot declares in `ready` (UCI-style).

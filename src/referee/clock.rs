@@ -42,6 +42,8 @@ pub enum TimeControlError {
     BothQuarterKinds,
     #[error("unknown time odds item '{0}': use play=DURATION and/or reaction=DURATION")]
     UnknownOdds(String),
+    #[error("'{0}' is given twice: give each item once")]
+    Duplicate(String),
 }
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
@@ -83,7 +85,15 @@ impl TimeControl {
     pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         let mut tc = TimeControl::blitz();
         let (mut quarter, mut plays) = (None, None);
+        let mut seen: Vec<&str> = Vec::new();
         for (i, item) in text.split(',').map(str::trim).enumerate() {
+            // A key given twice is a mistake to point out, not a silent "last one wins".
+            if let Some((k, _)) = item.split_once('=') {
+                if seen.contains(&k.trim()) {
+                    return Err(TimeControlError::Duplicate(k.trim().to_string()));
+                }
+                seen.push(k.trim());
+            }
             match (i, item) {
                 (0, "blitz") => tc = TimeControl::blitz(),
                 (0, "standard") => tc = TimeControl::standard(),
@@ -196,7 +206,14 @@ impl TimeOdds {
     /// Reads `play=2s,reaction=500ms` (either item may be left out).
     pub fn parse(text: &str) -> Result<TimeOdds, TimeControlError> {
         let mut odds = TimeOdds::default();
+        let mut seen: Vec<&str> = Vec::new();
         for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            if let Some((k, _)) = item.split_once('=') {
+                if seen.contains(&k.trim()) {
+                    return Err(TimeControlError::Duplicate(k.trim().to_string()));
+                }
+                seen.push(k.trim());
+            }
             match item.split_once('=').map(|(k, v)| (k.trim(), v)) {
                 Some(("play", v)) => odds.play = Some(positive(parse_duration(v)?, "play")?),
                 Some(("reaction", v)) => {
@@ -362,6 +379,19 @@ pub fn suspect_timeout(cpu: Option<Duration>, wall: Duration) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_duplicate_time_control_key_is_refused() {
+        assert_eq!(
+            TimeControl::parse("plays=10,play=5s,play=2s"),
+            Err(TimeControlError::Duplicate("play".to_string()))
+        );
+        assert_eq!(
+            TimeOdds::parse("reaction=1s,reaction=2s"),
+            Err(TimeControlError::Duplicate("reaction".to_string()))
+        );
+        assert!(TimeControl::parse("blitz,play=2s").is_ok());
+    }
 
     #[test]
     fn a_timeout_with_cpu_under_half_the_wall_time_is_suspect() {

@@ -176,6 +176,9 @@ struct Seat {
     bot: Option<BotProcess>,
     report: BotReport,
     output: OutputBudget,
+    /// The id of the last request this bot answered in time: a reply to it again is a
+    /// duplicate, not a late reply.
+    answered: Option<u64>,
 }
 
 /// Runs one game; see the module docs for the policy.
@@ -256,6 +259,7 @@ impl<'a> Referee<'a> {
                 ..BotReport::default()
             },
             output: OutputBudget::default(),
+            answered: None,
         };
         let transcript = cfg
             .transcript
@@ -685,6 +689,7 @@ impl<'a> Referee<'a> {
                     }
                 }
                 Ok(FromBot::Action { id: got, action }) if got == id => {
+                    self.seats[side.index()].answered = Some(id);
                     return match action.parse::<Action>() {
                         Ok(action) => Reply::Action { action, elapsed },
                         Err(e) => Reply::Invalid {
@@ -703,16 +708,27 @@ impl<'a> Referee<'a> {
                     tracing::info!(
                         "{side} replied to request {got} while {id} was pending: discarded"
                     );
+                    let (status, reason) = if seat.answered == Some(got) {
+                        (
+                            ReplyStatus::Duplicate,
+                            format!("request {got} was already answered; this second reply is discarded"),
+                        )
+                    } else {
+                        (
+                            ReplyStatus::Late,
+                            format!("request {got} is no longer pending"),
+                        )
+                    };
                     if got < id {
                         self.post(
                             side,
                             &ToBot::Result {
                                 id: got,
-                                status: ReplyStatus::Late,
+                                status,
                                 elapsed_ms: 0,
                                 cpu_ms: None,
                                 applied: None,
-                                reason: Some(format!("request {got} is no longer pending")),
+                                reason: Some(reason),
                             },
                         );
                     }

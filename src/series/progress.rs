@@ -188,8 +188,44 @@ pub fn status_line(
 
 /// `+450 [+210, +689]`, or `n/a` where a score of 0% or 100% leaves it undefined.
 pub fn elo_text(elo: Option<&EloEstimate>) -> String {
+    // Rounded first, and a negative zero made plain: -0.3 reads `+0`, never `-0`.
+    let whole = |x: f64| {
+        let r = x.round();
+        if r == 0.0 {
+            0.0
+        } else {
+            r
+        }
+    };
     match elo {
-        Some(e) => format!("{:+.0} [{:+.0}, {:+.0}]", e.elo, e.lower, e.upper),
+        Some(e) => format!(
+            "{:+.0} [{:+.0}, {:+.0}]",
+            whole(e.elo),
+            whole(e.lower),
+            whole(e.upper)
+        ),
         None => "n/a".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_near_zero_never_reads_minus_zero() {
+        let e = EloEstimate {
+            elo: -0.3,
+            lower: -0.4,
+            upper: -0.1,
+        };
+        assert_eq!(elo_text(Some(&e)), "+0 [+0, +0]");
+        let e = EloEstimate {
+            elo: -12.6,
+            lower: -40.2,
+            upper: 14.5,
+        };
+        assert_eq!(elo_text(Some(&e)), "-13 [-40, +15]");
+        assert_eq!(elo_text(None), "n/a");
     }
 }
