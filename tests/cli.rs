@@ -493,3 +493,30 @@ fn a_duplicate_time_control_key_is_a_usage_error() {
     let err = one_zebra_line(&out);
     assert!(err.contains("'play' is given twice"), "{err}");
 }
+
+/// README's "Exit codes", case by case (5, 6 and 130 need a series or a signal: see
+/// tests/series.rs, which checks them with real SPRT runs and a real Ctrl-C).
+#[test]
+fn every_documented_exit_code_happens_as_documented() {
+    let dir = temp("exit-codes");
+    let crash = format!("{TEST_BOT} --crash-after 1");
+    let garbage = format!("{TEST_BOT} --garbage");
+    let missing = dir.join("missing.pgn");
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["demo", "-q"], 0),
+        (vec!["play", "-q"], 0),
+        (vec!["verify", missing.to_str().unwrap()], 1),
+        (vec!["play", "--white", "/nonexistent/bot"], 1),
+        (vec!["play", "--tc", "fortnightly"], 2),
+        (vec!["play", "--no-such-flag"], 2),
+        (vec!["play", "-q", "--white", &crash], 3),
+        (vec!["check-bot", &garbage, "--decision-ms", "500"], 4),
+    ];
+    for (args, code) in cases {
+        let out = zebra(&args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {out:?}");
+        if code == 1 || code == 2 {
+            one_zebra_line(&out);
+        }
+    }
+}
