@@ -49,7 +49,7 @@ use std::fmt;
 
 use crate::rules::{Action, ActionError, Clock, Events, Game, GameResult, Settings};
 
-pub use error::RecordError;
+pub use error::{RecordError, QUOTE_MAX};
 pub use read::{read_games, GameReader};
 pub use tags::{Tags, Termination};
 pub use verify::{verify, verify_text, Divergence, DivergenceKind, Verified};

@@ -342,7 +342,8 @@ impl Reader {
         let unknown = |reason: String| RecordError::UnknownToken {
             line: n,
             token: quote(token),
-            reason: quote_reason(&reason),
+            // The notation's reason repeats the token: quoted the same way, once.
+            reason: quote_reason(&reason.replace(token, &quote(token))),
         };
         let entry = if let Some(code) = token.strip_prefix('!') {
             let clock: Clock = code.parse().map_err(|_| {
