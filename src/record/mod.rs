@@ -34,7 +34,7 @@
 //! - `notes`: the comments a human reads (play headers, notable events)
 //! - `time`: the `[%emt]` and `[%clk]` time formats
 //! - `write`: record to text, replaying every entry
-//! - `read`: text to records
+//! - `read`: text to records, streamed game by game from a file
 //! - `verify`: replaying a record to find where it diverges from the engine
 
 pub mod error;
