@@ -21,7 +21,7 @@ use zebra::rules::perft::{self, perft};
 use zebra::rules::playout::play_random_game;
 
 use zebra::bot::BotSpec;
-use zebra::record::{verify_text, write_game, Termination};
+use zebra::record::{write_game, GameReader, Termination};
 use zebra::referee::check::{check_bot, CheckLimits};
 use zebra::referee::preflight::{preflight, PreflightError};
 use zebra::referee::{GameConfig, Referee, TimeControl};
@@ -774,17 +774,36 @@ fn timestamp() -> String {
     format!("{year:04}{month:02}{day:02}-{h:02}{m:02}{s:02}")
 }
 
-/// Replays every game of a record file through the engine.
+/// Replays every game of a record file through the engine: one line per game (its verdict)
+/// and one for the damage that ends a file which cannot be read to its end.
 fn verify(path: &Path) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::Run(format!("cannot read {}: {e}", path.display())))?;
-    let games = verify_text(&text).map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?;
-    let mut bad = 0;
-    for (i, g) in games.iter().enumerate() {
-        match g {
+    let cannot =
+        |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| cannot(&e))?;
+    // Opening a directory succeeds; reading it would be reported as a damaged line 1.
+    if file.metadata().map_err(|e| cannot(&e))?.is_dir() {
+        return Err(cannot(&"it is a directory"));
+    }
+    // Game by game, each verdict printed as soon as its game is read: a damaged tail still
+    // leaves a verdict for every game before it, and memory holds one game at a time.
+    let (mut games, mut bad) = (0, 0);
+    let mut damage = None;
+    for item in GameReader::new(std::io::BufReader::new(file)) {
+        let rec = match item {
+            Ok(rec) => rec,
+            Err(e) => {
+                out!("game {}: {e}", games + 1);
+                damage = Some(match e.line() {
+                    Some(line) => format!("cannot be read from line {line} on"),
+                    None => "cannot be read".to_string(),
+                });
+                break;
+            }
+        };
+        games += 1;
+        match zebra::record::verify(&rec) {
             Ok(v) => out!(
-                "game {}: ok, {} ({}, {} actions, {} clock expiries)",
-                i + 1,
+                "game {games}: ok, {} ({}, {} actions, {} clock expiries)",
                 v.result.map_or("*", |r| r.pgn()),
                 v.termination,
                 v.actions,
@@ -792,18 +811,31 @@ fn verify(path: &Path) -> Result<(), Failure> {
             ),
             Err(d) => {
                 bad += 1;
-                out!("game {}: {d}", i + 1);
+                out!("game {games}: {d}");
             }
         }
     }
-    if bad == 0 {
-        out!("{} games verified", games.len());
-        Ok(())
-    } else {
-        Err(Failure::Run(format!(
-            "{bad} of {} games diverge from the rules",
-            games.len()
-        )))
+    let before = match (games, bad) {
+        (0, _) => "no complete game before it".to_string(),
+        (n, 0) => format!("the {n} game(s) before it verified"),
+        (n, b) => format!("{b} of the {n} game(s) before it diverge from the rules"),
+    };
+    match damage {
+        Some(damage) => Err(Failure::Run(format!(
+            "{}: {damage}; {before}",
+            path.display()
+        ))),
+        None if games == 0 => Err(Failure::Run(format!(
+            "{}: no game (the file is empty, or holds only blank lines and comments)",
+            path.display()
+        ))),
+        None if bad == 0 => {
+            out!("{games} games verified");
+            Ok(())
+        }
+        None => Err(Failure::Run(format!(
+            "{bad} of {games} games diverge from the rules"
+        ))),
     }
 }
 

@@ -3,10 +3,33 @@
 //! Reading errors name the line (1-based) and the offending text; writing errors name the
 //! tag or the entry (0-based index). Disagreements between a readable record and the
 //! engine are not errors but divergences: see [`super::verify()`].
+//!
+//! Every piece of input an error quotes (a token, a line, a tag value) goes through
+//! [`quote`]: a damaged or hostile file may hold a token of many megabytes or escape bytes,
+//! and an error is one line a person reads on a terminal.
 
 use thiserror::Error;
 
 use crate::rules::ActionError;
+
+/// Characters kept of a piece of input quoted in an error: enough to recognise it, short
+/// enough to keep the error on one line.
+pub const QUOTE_MAX: usize = 80;
+
+/// Characters kept of an explanation that itself quotes input (the notation parser's
+/// reason for an unknown token repeats the token).
+const REASON_MAX: usize = 200;
+
+/// `text` as an error quotes it: control characters escaped, cut to [`QUOTE_MAX`]
+/// characters with an ellipsis.
+pub(crate) fn quote(text: &str) -> String {
+    crate::bot::text::clean(text, QUOTE_MAX)
+}
+
+/// An explanation that quotes input, as [`quote`] with a longer cut.
+pub(crate) fn quote_reason(text: &str) -> String {
+    crate::bot::text::clean(text, REASON_MAX)
+}
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum RecordError {
@@ -39,6 +62,14 @@ pub enum RecordError {
         "line {line}: [%{command}] follows no action (times belong to the action before them)"
     )]
     TimeWithoutAction { line: usize, command: String },
+    #[error("line {line}: longer than {max} bytes (a record's lines are short: the file is damaged or not a record)")]
+    LineTooLong { line: usize, max: usize },
+    #[error("line {line}: comment opened here runs past {max} bytes (a '{{' without its '}}'?)")]
+    CommentTooLong { line: usize, max: usize },
+    #[error("line {line}: not UTF-8 (byte {column} of the line)")]
+    NotUtf8 { line: usize, column: usize },
+    #[error("line {line}: cannot read: {error}")]
+    Io { line: usize, error: String },
 
     // ---- tags, and writing ----
     #[error("the record has no {0} tag")]
@@ -72,7 +103,11 @@ impl RecordError {
             | ResultMismatch { line, .. }
             | AfterResult { line, .. }
             | BadCommand { line, .. }
-            | TimeWithoutAction { line, .. } => Some(line),
+            | TimeWithoutAction { line, .. }
+            | LineTooLong { line, .. }
+            | CommentTooLong { line, .. }
+            | NotUtf8 { line, .. }
+            | Io { line, .. } => Some(line),
             MissingTag(_) | BadTagValue { .. } | BadTagName(_) | Replay { .. } => None,
         }
     }

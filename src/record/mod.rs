@@ -34,7 +34,7 @@
 //! - `notes`: the comments a human reads (play headers, notable events)
 //! - `time`: the `[%emt]` and `[%clk]` time formats
 //! - `write`: record to text, replaying every entry
-//! - `read`: text to records
+//! - `read`: text to records, streamed game by game from a file
 //! - `verify`: replaying a record to find where it diverges from the engine
 
 pub mod error;
@@ -49,8 +49,8 @@ use std::fmt;
 
 use crate::rules::{Action, ActionError, Clock, Events, Game, GameResult, Settings};
 
-pub use error::RecordError;
-pub use read::read_games;
+pub use error::{RecordError, QUOTE_MAX};
+pub use read::{read_games, GameReader};
 pub use tags::{Tags, Termination};
 pub use verify::{verify, verify_text, Divergence, DivergenceKind, Verified};
 pub use write::write_game;
@@ -136,7 +136,7 @@ impl GameRecord {
             None => Ok(Termination::Normal),
             Some(value) => value.parse().map_err(|_| RecordError::BadTagValue {
                 name: tags::TERMINATION.to_string(),
-                value: value.to_string(),
+                value: error::quote(value),
                 expected: Termination::EXPECTED,
             }),
         }
@@ -148,7 +148,7 @@ impl GameRecord {
             None => Ok(None),
             Some(value) => tags::parse_result(value).ok_or_else(|| RecordError::BadTagValue {
                 name: tags::RESULT.to_string(),
-                value: value.to_string(),
+                value: error::quote(value),
                 expected: "1-0, 0-1, 1/2-1/2 or *",
             }),
         }

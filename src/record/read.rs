@@ -8,22 +8,162 @@
 //! `[%emt ...]` and `[%clk ...]` commands, which fill the action before them. A result
 //! token ends the game. The reader only checks the syntax: whether the game is legal is
 //! [`super::verify()`]'s question.
+//!
+//! [`GameReader`] streams: it holds one line (at most [`MAX_LINE`] bytes) and the game
+//! being read, and hands each game out as its result token is read, so a file of any size,
+//! or a damaged one, costs no more memory than its longest game, and the games before the
+//! damage are still read. A UTF-8 byte-order mark at the start is skipped (Windows editors
+//! write one); any other byte that is not UTF-8 is an error naming its line.
 
-use super::error::RecordError;
+use std::collections::VecDeque;
+use std::io::{BufRead, ErrorKind};
+
+use super::error::{quote, quote_reason, RecordError};
 use super::tags::{self, is_tag_name};
 use super::time::parse_time;
 use super::{Entry, GameRecord};
 use crate::rules::{Action, Clock};
 
+/// The longest line (and the longest `{...}` comment) the reader takes, in bytes. The
+/// writer's lines are under a hundred characters and its comments a few thousand; the cap
+/// only keeps a damaged file (one line of gigabytes) from exhausting memory.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The UTF-8 encoding of U+FEFF, the byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Reads every game of `text`. An empty text (or only blank lines) holds no game.
 pub fn read_games(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    let mut reader = Reader::default();
-    let mut last = 0;
-    for (i, line) in text.lines().enumerate() {
-        last = i + 1;
-        reader.line(last, line)?;
+    GameReader::new(text.as_bytes()).collect()
+}
+
+/// The games of a file, one by one, as they are read.
+///
+/// Each complete game comes out as `Ok` as soon as its result token is read; the first
+/// problem (a syntax error, an unfinished last game, a line that is too long or not UTF-8,
+/// a read error) comes out as one `Err`, after the games before it, and ends the iteration:
+/// after a syntax error, where the next game begins would only be a guess.
+pub struct GameReader<R> {
+    input: R,
+    reader: Reader,
+    /// The number of the last line read (1-based).
+    line: usize,
+    buf: Vec<u8>,
+    /// Games read and not yet handed out.
+    ready: VecDeque<GameRecord>,
+    /// The problem to hand out once the games before it are out.
+    problem: Option<RecordError>,
+    /// The input is over (or broken): nothing more is read.
+    done: bool,
+}
+
+impl<R: BufRead> GameReader<R> {
+    pub fn new(input: R) -> GameReader<R> {
+        GameReader {
+            input,
+            reader: Reader::default(),
+            line: 0,
+            buf: Vec::new(),
+            ready: VecDeque::new(),
+            problem: None,
+            done: false,
+        }
     }
-    reader.finish(last)
+
+    /// Reads the next line into `buf` (without its line ending); `Ok(false)` at the end.
+    fn next_line(&mut self) -> Result<bool, RecordError> {
+        self.buf.clear();
+        let n = self.line + 1;
+        let mut any = false;
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(RecordError::Io {
+                        line: n,
+                        error: quote_reason(&e.to_string()),
+                    })
+                }
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, used, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, i + 1, true),
+                None => (chunk.len(), chunk.len(), false),
+            };
+            // Checked before copying: the line in memory never exceeds the cap.
+            if self.buf.len() + take > MAX_LINE {
+                return Err(RecordError::LineTooLong {
+                    line: n,
+                    max: MAX_LINE,
+                });
+            }
+            self.buf.extend_from_slice(&chunk[..take]);
+            self.input.consume(used);
+            if end {
+                break;
+            }
+        }
+        if !any {
+            return Ok(false);
+        }
+        self.line = n;
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        Ok(true)
+    }
+
+    /// Reads one line into the reader; `Ok(false)` at the end of the input.
+    fn step(&mut self) -> Result<bool, RecordError> {
+        if !self.next_line()? {
+            self.reader.finish(self.line)?;
+            return Ok(false);
+        }
+        let n = self.line;
+        let mut bytes = &self.buf[..];
+        if n == 1 {
+            bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| RecordError::NotUtf8 {
+            line: n,
+            column: e.valid_up_to() + 1 + (self.buf.len() - bytes.len()),
+        })?;
+        self.reader.line(n, text)?;
+        self.ready.extend(self.reader.games.drain(..));
+        Ok(true)
+    }
+}
+
+impl<R: BufRead> Iterator for GameReader<R> {
+    type Item = Result<GameRecord, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(game) = self.ready.pop_front() {
+                return Some(Ok(game));
+            }
+            if let Some(problem) = self.problem.take() {
+                return Some(Err(problem));
+            }
+            if self.done {
+                return None;
+            }
+            match self.step() {
+                Ok(true) => {}
+                Ok(false) => self.done = true,
+                Err(problem) => {
+                    // A game the broken line completed ("1-0 junk") still comes out first.
+                    self.ready.extend(self.reader.games.drain(..));
+                    self.problem = Some(problem);
+                    self.done = true;
+                }
+            }
+        }
+    }
 }
 
 /// A `{` comment still open at the end of a line.
@@ -34,6 +174,7 @@ struct OpenComment {
 
 #[derive(Default)]
 struct Reader {
+    /// Games completed and not yet taken by the [`GameReader`].
     games: Vec<GameRecord>,
     current: GameRecord,
     /// A tag or a movetext token of the current game has been seen.
@@ -59,7 +200,7 @@ fn parse_tag(n: usize, line: &str) -> Result<(String, String), RecordError> {
     let text = line.trim();
     let bad = || RecordError::BadTagLine {
         line: n,
-        text: text.to_string(),
+        text: quote(text),
     };
     let inner = text.strip_prefix('[').ok_or_else(bad)?;
     let name_len = inner
@@ -96,6 +237,13 @@ impl Reader {
         if let Some(mut open) = self.comment.take() {
             open.text.push('\n');
             let Some(end) = line.find('}') else {
+                // Bounded like a line: a lost '}' must not hold the rest of the file.
+                if open.text.len() + line.len() > MAX_LINE {
+                    return Err(RecordError::CommentTooLong {
+                        line: open.line,
+                        max: MAX_LINE,
+                    });
+                }
                 open.text.push_str(line);
                 self.comment = Some(open);
                 return Ok(());
@@ -113,7 +261,10 @@ impl Reader {
             }
             let (name, value) = parse_tag(n, line)?;
             if self.current.tags.get(&name).is_some() {
-                return Err(RecordError::DuplicateTag { line: n, name });
+                return Err(RecordError::DuplicateTag {
+                    line: n,
+                    name: quote(&name),
+                });
             }
             self.current.tags.set(name, value);
             self.started = true;
@@ -158,7 +309,7 @@ impl Reader {
                 if !trailing.is_empty() {
                     return Err(RecordError::AfterResult {
                         line: n,
-                        text: trailing.to_string(),
+                        text: quote(trailing),
                     });
                 }
                 return Ok(());
@@ -173,8 +324,8 @@ impl Reader {
                 Some(tag) if tag != token => {
                     return Err(RecordError::ResultMismatch {
                         line: n,
-                        token: token.to_string(),
-                        tag: tag.to_string(),
+                        token: quote(token),
+                        tag: quote(tag),
                     })
                 }
                 Some(_) => {}
@@ -190,8 +341,9 @@ impl Reader {
         }
         let unknown = |reason: String| RecordError::UnknownToken {
             line: n,
-            token: token.to_string(),
-            reason,
+            token: quote(token),
+            // The notation's reason repeats the token: quoted the same way, once.
+            reason: quote_reason(&reason.replace(token, &quote(token))),
         };
         let entry = if let Some(code) = token.strip_prefix('!') {
             let clock: Clock = code.parse().map_err(|_| {
@@ -215,7 +367,7 @@ impl Reader {
             let Some(end) = body.find(']') else {
                 return Err(RecordError::BadCommand {
                     line: n,
-                    command: body.trim().to_string(),
+                    command: quote(body.trim()),
                 });
             };
             let command = body[..end].trim();
@@ -229,7 +381,7 @@ impl Reader {
             }
             let ms = parse_time(value).ok_or_else(|| RecordError::BadCommand {
                 line: n,
-                command: command.to_string(),
+                command: quote(command),
             })?;
             match self.current.entries.last_mut() {
                 Some(Entry::Action {
@@ -255,8 +407,9 @@ impl Reader {
         Ok(())
     }
 
-    fn finish(self, last: usize) -> Result<Vec<GameRecord>, RecordError> {
-        if let Some(open) = self.comment {
+    /// The end of the text: a game still open is unfinished.
+    fn finish(&self, last: usize) -> Result<(), RecordError> {
+        if let Some(open) = &self.comment {
             return Err(RecordError::UnterminatedComment { line: open.line });
         }
         if self.started {
@@ -265,7 +418,7 @@ impl Reader {
                 before: "the end of the text",
             });
         }
-        Ok(self.games)
+        Ok(())
     }
 }
 

@@ -246,7 +246,7 @@ pub fn settings_from(tags: &Tags) -> Result<Settings, RecordError> {
         Ok(n) if n > 0 && value.bytes().all(|b| b.is_ascii_digit()) => Ok(Settings::plays(n)),
         _ => Err(RecordError::BadTagValue {
             name: QUARTER_LENGTH.to_string(),
-            value: value.to_string(),
+            value: super::error::quote(value),
             expected: "timed, or a number of plays from 1 to 65535",
         }),
     }

@@ -8,7 +8,7 @@
 
 use thiserror::Error;
 
-use super::error::RecordError;
+use super::error::{quote, RecordError};
 use super::notes::{play_header, situation};
 use super::read::read_games;
 use super::tags::{self, Termination};
@@ -143,7 +143,7 @@ pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
         let engine = tags::score_value(&game);
         if tag != engine {
             return Err(end(DivergenceKind::Score {
-                tag: tag.to_string(),
+                tag: quote(tag),
                 engine,
             }));
         }

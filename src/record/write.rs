@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use super::error::RecordError;
+use super::error::{quote, RecordError};
 use super::notes::{is_notable, play_header};
 use super::tags::{self, is_tag_name};
 use super::time::{format_clk, format_emt};
@@ -68,13 +68,13 @@ pub fn write_game(rec: &GameRecord) -> Result<String, RecordError> {
     let mut out = String::new();
     for (name, value) in tags.iter() {
         if !is_tag_name(name) {
-            return Err(RecordError::BadTagName(name.to_string()));
+            return Err(RecordError::BadTagName(quote(name)));
         }
         // The reader reads a tag pair from one line.
         if value.chars().any(char::is_control) {
             return Err(RecordError::BadTagValue {
                 name: name.to_string(),
-                value: value.to_string(),
+                value: quote(value),
                 expected: "one line of text without control characters",
             });
         }
@@ -90,7 +90,7 @@ fn result_of(tags: &tags::Tags) -> Result<Option<GameResult>, RecordError> {
     let value = tags.get(tags::RESULT).unwrap_or("*");
     tags::parse_result(value).ok_or_else(|| RecordError::BadTagValue {
         name: tags::RESULT.to_string(),
-        value: value.to_string(),
+        value: quote(value),
         expected: "1-0, 0-1, 1/2-1/2 or *",
     })
 }
