@@ -1,5 +1,7 @@
 //! `zebra match` end to end, with real bot processes: pairs, verification, resume after a
-//! real SIGKILL, SPRT stops and exit codes, Ctrl-C, tournaments, config files, logs.
+//! real SIGKILL (also of a directory moved or copied since), torn writes at the end of the
+//! PGN, one series per PGN file, a four-billion-game schedule, SPRT stops and exit codes,
+//! Ctrl-C, tournaments, config files, logs.
 //!
 //! Series here use play-count quarters, so games are reproducible and a resumed series can
 //! be compared with one never interrupted, record by record.
@@ -1021,4 +1023,398 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         text(&second.stderr)
     );
     assert!(first.wait().unwrap().success());
+}
+
+/// `cp -r FROM TO`, as a user copies a series directory.
+fn copy_dir(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// A finished series of `games` quick games, one at a time, in `dir`.
+fn finished_series(dir: &Path, games: &str) {
+    let out = zebra(&[
+        "match",
+        "--games",
+        games,
+        "--concurrency",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// The text of `pgn` without its last record (its game is then missing).
+fn without_last_record(pgn: &Path) -> String {
+    let whole = std::fs::read_to_string(pgn).unwrap();
+    whole[..whole.rfind("[Event ").unwrap()].to_string()
+}
+
+fn resume_json(dir: &Path) -> serde_json::Value {
+    let out = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    json(&out)
+}
+
+fn assert_verifies(pgn: &Path) {
+    let verified = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(
+        verified.status.success(),
+        "{}{}",
+        text(&verified.stdout),
+        text(&verified.stderr)
+    );
+}
+
+/// The Game, White, Black and Seed tags of every record, by game: what a series decides.
+fn fixtures_of(pgn: &Path) -> BTreeMap<u32, [String; 3]> {
+    by_game(pgn)
+        .into_iter()
+        .map(|(n, record)| {
+            let r = &read_games(&record).unwrap()[0];
+            let tag = |t: &str| r.tags.get(t).unwrap_or("?").to_string();
+            (n, [tag("White"), tag("Black"), tag("Seed")])
+        })
+        .collect()
+}
+
+#[test]
+fn a_moved_or_copied_series_directory_resumes_into_its_own_files() {
+    let marker = format!("move{}", std::process::id());
+    let root = temp_dir("relocate");
+    let original = root.join("original");
+    let slow = |name: &str| format!("{name}={TEST_BOT} --sleep-ms 5 --name {name}-{marker}");
+    let (a, b) = (slow("a"), slow("b"));
+    let mut child = Command::new(ZEBRA)
+        .args([
+            "match",
+            "--bot",
+            &a,
+            "--bot",
+            &b,
+            "--games",
+            "8",
+            "--concurrency",
+            "1",
+            "--tc",
+            "plays=1,play=5s,reaction=2s",
+            "--log-failures",
+            "--replay-suspect",
+            "--out",
+            original.to_str().unwrap(),
+            "--quiet",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pgn = original.join("games.pgn");
+    assert!(
+        wait_for(Duration::from_secs(60), || games_in(&pgn) >= 2),
+        "the series never got going"
+    );
+    // A real SIGKILL mid-series.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(wait_for(Duration::from_secs(10), || processes_with(
+        &marker
+    )
+    .is_empty()));
+    let before = games_in(&pgn);
+    assert!(
+        before < 8,
+        "the series ended before the kill; make it longer"
+    );
+    // The series file names its own files relative to the directory.
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(original.join("series.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["pgn"], "games.pgn");
+    assert_eq!(saved["events"], "events.jsonl");
+    assert_eq!(saved["log_dir"], "logs");
+    assert_eq!(saved["replay_suspect"]["voided_pgn"], "voided.pgn");
+
+    // A copy resumes into the copy; the original is left exactly as it was.
+    let copy = root.join("copy");
+    copy_dir(&original, &copy);
+    let untouched = std::fs::read(&pgn).unwrap();
+    let summary = resume_json(&copy);
+    assert_eq!(summary["games_finished"], 8);
+    assert_eq!(
+        std::fs::read(&pgn).unwrap(),
+        untouched,
+        "the original changed"
+    );
+    let copied = copy.join("games.pgn");
+    assert_eq!(by_game(&copied).len(), 8, "every game once, none twice");
+    assert_verifies(&copied);
+
+    // A moved directory resumes in its new place, and nothing appears in the old one.
+    let moved = root.join("moved");
+    std::fs::rename(&original, &moved).unwrap();
+    let summary = resume_json(&moved);
+    assert_eq!(summary["games_finished"], 8);
+    assert!(!original.exists(), "the resume wrote into the old place");
+    let moved_pgn = moved.join("games.pgn");
+    assert_eq!(by_game(&moved_pgn).len(), 8);
+    assert_verifies(&moved_pgn);
+    // The same games in both.
+    assert_eq!(fixtures_of(&moved_pgn), fixtures_of(&copied));
+}
+
+#[test]
+fn a_series_file_of_version_1_with_absolute_paths_resumes_where_its_directory_is_now() {
+    let root = temp_dir("relocate-v1");
+    let original = root.join("original");
+    finished_series(&original, "4");
+    let pgn = original.join("games.pgn");
+    let whole = fixtures_of(&pgn);
+    // As an older Zebra wrote it: every path absolute, into the directory of that time.
+    let file = original.join("series.json");
+    let mut saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    saved["version"] = 1.into();
+    saved["pgn"] = pgn.to_str().unwrap().into();
+    saved["events"] = original.join("events.jsonl").to_str().unwrap().into();
+    std::fs::write(&file, serde_json::to_string_pretty(&saved).unwrap()).unwrap();
+    std::fs::write(&pgn, without_last_record(&pgn)).unwrap();
+
+    let copy = root.join("copy");
+    copy_dir(&original, &copy);
+    let untouched = std::fs::read(&pgn).unwrap();
+    let summary = resume_json(&copy);
+    assert_eq!(summary["games_played_now"], 1);
+    assert_eq!(
+        std::fs::read(&pgn).unwrap(),
+        untouched,
+        "the original changed"
+    );
+    assert_eq!(fixtures_of(&copy.join("games.pgn")), whole);
+
+    let moved = root.join("moved");
+    std::fs::rename(&original, &moved).unwrap();
+    let summary = resume_json(&moved);
+    assert_eq!(summary["games_played_now"], 1);
+    assert!(!original.exists());
+    assert_eq!(fixtures_of(&moved.join("games.pgn")), whole);
+    assert_verifies(&moved.join("games.pgn"));
+    // Resumed where it was, an old file keeps working.
+    let again = resume_json(&moved);
+    assert_eq!(again["games_played_now"], 0);
+}
+
+#[test]
+fn two_series_appending_to_one_pgn_at_once_the_second_refuses() {
+    let root = temp_dir("shared-pgn");
+    let shared = root.join("same.pgn");
+    let slow = format!("slow={TEST_BOT} --sleep-ms 20");
+    let quick = format!("quick={RANDOM_BOT}");
+    let series = |out: &Path| {
+        vec![
+            "match".to_string(),
+            "--bot".to_string(),
+            slow.clone(),
+            "--bot".to_string(),
+            quick.clone(),
+            "--games".to_string(),
+            "2".to_string(),
+            "--tc".to_string(),
+            "plays=1,play=5s,reaction=2s".to_string(),
+            "--pgn".to_string(),
+            shared.display().to_string(),
+            "--out".to_string(),
+            out.display().to_string(),
+            "--quiet".to_string(),
+        ]
+    };
+    let first_dir = root.join("first");
+    let mut first = Command::new(ZEBRA)
+        .args(series(&first_dir))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(Duration::from_secs(30), || first_dir
+        .join("series.json")
+        .exists()));
+    let second_dir = root.join("second");
+    let second = Command::new(ZEBRA)
+        .args(series(&second_dir))
+        .output()
+        .unwrap();
+    let err = text(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("zebra: ") && err.contains("same.pgn") && err.contains("in use"),
+        "{err}"
+    );
+    assert!(
+        !second_dir.exists(),
+        "the refused series left its directory"
+    );
+    assert!(first.wait().unwrap().success());
+    assert_eq!(by_game(&shared).len(), 2);
+    assert_verifies(&shared);
+}
+
+#[test]
+fn four_billion_games_are_scheduled_lazily_and_more_than_can_be_numbered_are_refused() {
+    let root = temp_dir("huge");
+    // Three bots make three encounters: twelve billion games do not fit a game number. One
+    // line, exit 2, and nothing is created.
+    let three = root.join("three");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &format!("a={RANDOM_BOT}"),
+        "--bot",
+        &format!("b={RANDOM_BOT}"),
+        "--bot",
+        &format!("c={RANDOM_BOT}"),
+        "--games",
+        "4000000000",
+        "--out",
+        three.to_str().unwrap(),
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("zebra: --games 4000000000: "), "{err}");
+    assert!(!three.exists());
+
+    // Two bots, four billion games: the series starts at once, in little memory, and a
+    // Ctrl-C stops it like any other.
+    let dir = root.join("two");
+    let run = |args: &[&str]| {
+        let child = Command::new(ZEBRA)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pgn = dir.join("games.pgn");
+        let start = games_in(&pgn);
+        assert!(
+            wait_for(Duration::from_secs(60), || games_in(&pgn) >= start + 2),
+            "no game was played"
+        );
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+        let peak_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        assert!(peak_kb < 200 * 1024, "peak memory {peak_kb} kB");
+        // SAFETY: kill only sends a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    };
+    run(&[
+        "match",
+        "--games",
+        "4000000000",
+        "--concurrency",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let saved = std::fs::read_to_string(dir.join("series.json")).unwrap();
+    assert!(saved.contains("\"rounds\": 2000000000"), "{saved}");
+    run(&["match", "--resume", dir.to_str().unwrap(), "--quiet"]);
+    assert_verifies(&dir.join("games.pgn"));
+
+    // A series file edited to more games than can be numbered is refused on resume.
+    let edited = root.join("edited");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &format!("a={RANDOM_BOT}"),
+        "--bot",
+        &format!("b={RANDOM_BOT}"),
+        "--bot",
+        &format!("c={RANDOM_BOT}"),
+        "--games",
+        "2",
+        "--out",
+        edited.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let file = edited.join("series.json");
+    let text_now = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text_now.replace("\"rounds\": 1", "\"rounds\": 2000000000"),
+    )
+    .unwrap();
+    let out = zebra(&["match", "--resume", edited.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("series.json") && err.contains("at most"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_record_that_lost_its_closing_blank_line_gets_it_back_before_the_next_game() {
+    let root = temp_dir("unsealed");
+    let template = root.join("template");
+    finished_series(&template, "4");
+    let whole = by_game(&template.join("games.pgn"));
+    for strip in ["\n\n", "\n"] {
+        let dir = root.join(format!("strip{}", strip.len()));
+        copy_dir(&template, &dir);
+        let pgn = dir.join("games.pgn");
+        // Game 4 is missing, and game 3 lost its last newline(s): `… 1-0` with no blank line.
+        let cut = without_last_record(&pgn);
+        let unsealed = cut.strip_suffix(strip).unwrap().to_string();
+        assert!(unsealed.ends_with(|c: char| c != '\n') || strip.len() == 1);
+        std::fs::write(&pgn, &unsealed).unwrap();
+        let summary = resume_json(&dir);
+        assert_eq!(summary["games_played_now"], 1, "{strip:?}");
+        assert_eq!(summary["games_finished"], 4, "{strip:?}");
+        assert_verifies(&pgn);
+        assert_eq!(by_game(&pgn), whole, "{strip:?}");
+        assert!(std::fs::read_to_string(&pgn).unwrap().ends_with("\n\n"));
+    }
+}
+
+#[test]
+fn a_torn_fragment_after_a_whole_record_drops_only_the_fragment() {
+    let root = temp_dir("fragment");
+    let template = root.join("template");
+    finished_series(&template, "4");
+    let whole = by_game(&template.join("games.pgn"));
+    for n in 1..=6 {
+        let dir = root.join(format!("fragment{n}"));
+        copy_dir(&template, &dir);
+        let pgn = dir.join("games.pgn");
+        // Game 4's write was cut after its first `n` bytes (`[`, `[E`, … `[Event`).
+        let torn = format!("{}{}", without_last_record(&pgn), &"[Event \"Zebra"[..n]);
+        std::fs::write(&pgn, torn).unwrap();
+        let summary = resume_json(&dir);
+        assert_eq!(summary["games_played_now"], 1, "fragment of {n} bytes");
+        assert_eq!(summary["games_finished"], 4, "fragment of {n} bytes");
+        assert_verifies(&pgn);
+        assert_eq!(by_game(&pgn), whole, "fragment of {n} bytes");
+    }
 }

@@ -91,6 +91,8 @@ pub enum ConfigError {
     },
     #[error("a series needs at least two bots; got {0} (use --bot NAME=COMMAND or --config FILE)")]
     TooFewBots(usize),
+    #[error("{0} bots: a series has at most {max}", max = super::schedule::MAX_BOTS)]
+    TooManyBots(usize),
 }
 
 impl BotEntry {
@@ -181,6 +183,9 @@ pub fn validate_bots(bots: &[BotEntry]) -> Result<(), ConfigError> {
     if bots.len() < 2 {
         return Err(ConfigError::TooFewBots(bots.len()));
     }
+    if bots.len() > super::schedule::MAX_BOTS {
+        return Err(ConfigError::TooManyBots(bots.len()));
+    }
     let mut seen = std::collections::BTreeSet::new();
     for bot in bots {
         if bot.name.trim().is_empty() {
@@ -215,7 +220,8 @@ pub struct SeriesConfig {
     pub tc: String,
     pub max_illegal: u32,
     pub sprt: Option<SprtParams>,
-    /// The PGN file every game is appended to.
+    /// The PGN file every game is appended to (in `series.json`: relative to the series
+    /// directory when inside it, like the other paths of the series' own files).
     pub pgn: PathBuf,
     /// Its length when the series started: a series may append to a file that already
     /// holds other games, and only reads back its own.
@@ -237,10 +243,28 @@ pub struct SeriesConfig {
     pub replay_suspect: Option<super::overload::ReplaySuspect>,
 }
 
-/// The version of `series.json` this build writes and reads.
-pub const SERIES_FILE_VERSION: u32 = 1;
+/// The version of `series.json` this build writes: 2, where the files inside the series
+/// directory are named relative to it. It also reads version 1, where every path is
+/// absolute (see [`super::disk::load_series`]).
+pub const SERIES_FILE_VERSION: u32 = 2;
 
 impl SeriesConfig {
+    /// Rewrites every path of a file the series writes (its PGN, events, logs and voided
+    /// attempts): made relative to the series directory on saving, absolute on reading.
+    /// The bots' programs and directories are the user's and stay as given.
+    pub fn map_paths(&mut self, mut f: impl FnMut(&Path) -> PathBuf) {
+        self.pgn = f(&self.pgn);
+        if let Some(events) = &mut self.events {
+            *events = f(events);
+        }
+        if let Some(logs) = &mut self.log_dir {
+            *logs = f(logs);
+        }
+        if let Some(replay) = &mut self.replay_suspect {
+            replay.voided_pgn = f(&replay.voided_pgn);
+        }
+    }
+
     pub fn time_control(&self) -> TimeControl {
         TimeControl::parse(&self.tc).expect("validated when the series was set up")
     }

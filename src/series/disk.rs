@@ -4,7 +4,13 @@
 //! file, flushed and fsynced. `series.json` (written once, atomically, when the series
 //! starts) says which games the series plays. Resuming reads both and plays exactly the
 //! scheduled games whose records are missing. A record cut short by a kill in the middle
-//! of a write is dropped from the end of the file (its game is played again).
+//! of a write is dropped from the end of the file (its game is played again), and a record
+//! that lost only its closing blank line gets it back, so that the next one never sticks to
+//! it.
+//!
+//! A series directory is self-contained: `series.json` names the files inside it relative
+//! to it, so a directory moved or copied elsewhere resumes into its own files. Only files the
+//! user put outside it (`--pgn`, `--events`, `--log-dir` elsewhere) are named absolutely.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,7 +21,7 @@ use crate::rules::Side;
 
 use super::conduct::GameConduct;
 use super::config::{SeriesConfig, SERIES_FILE_VERSION};
-use super::schedule::Fixture;
+use super::schedule::Schedule;
 use super::standings::GameOutcome;
 
 /// The name of the saved settings in an output directory.
@@ -25,15 +31,22 @@ pub const VOIDED_FILE: &str = "voided.pgn";
 /// The lock file that keeps two runs from appending to the same series at once.
 pub const LOCK_FILE: &str = "lock";
 
-/// An exclusive hold on a series directory, released when dropped (or when the process
-/// dies, however it dies: the kernel drops `flock` locks with the file).
+/// An exclusive hold on a series directory and its PGN file, released when dropped (or when
+/// the process dies, however it dies: the kernel drops `flock` locks with the file).
 pub struct SeriesLock {
-    _file: std::fs::File,
+    _files: Vec<std::fs::File>,
+}
+
+impl SeriesLock {
+    /// Both holds, released together.
+    pub fn and(mut self, other: SeriesLock) -> SeriesLock {
+        self._files.extend(other._files);
+        self
+    }
 }
 
 /// Takes the series directory's lock, or says who holds it.
 pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
-    use std::os::fd::AsRawFd;
     let path = dir.join(LOCK_FILE);
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -41,13 +54,44 @@ pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
         .write(true)
         .open(&path)
         .map_err(io("open", &path))?;
+    flock(file, &path, || DiskError::Busy {
+        dir: dir.to_path_buf(),
+    })
+}
+
+/// Takes a lock on the PGN file itself (creating it empty if it is not there yet): two
+/// series, whatever their directories, never append to one file at once.
+pub fn lock_pgn(pgn: &Path) -> Result<SeriesLock, DiskError> {
+    if let Some(parent) = pgn.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(io("create the directory", parent))?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(pgn)
+        .map_err(io("open", pgn))?;
+    flock(file, pgn, || DiskError::PgnBusy {
+        path: pgn.to_path_buf(),
+    })
+}
+
+/// An exclusive `flock` on `file`, without waiting: `busy` when another process holds it.
+fn flock(
+    file: std::fs::File,
+    path: &Path,
+    busy: impl FnOnce() -> DiskError,
+) -> Result<SeriesLock, DiskError> {
+    use std::os::fd::AsRawFd;
     // SAFETY: flock only acts on the descriptor we own.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(DiskError::Busy {
-            dir: dir.to_path_buf(),
-        });
+        let error = std::io::Error::last_os_error();
+        // Anything but "held by someone else" (a file system without locks) is not "busy".
+        if error.kind() == std::io::ErrorKind::WouldBlock {
+            return Err(busy());
+        }
+        return Err(io("lock", path)(error));
     }
-    Ok(SeriesLock { _file: file })
+    Ok(SeriesLock { _files: vec![file] })
 }
 
 /// Why the series' files cannot be used.
@@ -61,7 +105,7 @@ pub enum DiskError {
     },
     #[error("{path} is not a series file ({message}): resume a directory that 'zebra match --out DIR' made")]
     BadSeriesFile { path: PathBuf, message: String },
-    #[error("{path} was written by another version of Zebra (series file version {found}, this one reads {SERIES_FILE_VERSION})")]
+    #[error("{path} was written by another version of Zebra (series file version {found}, this one reads versions 1 to {SERIES_FILE_VERSION})")]
     Version { path: PathBuf, found: u32 },
     #[error("{path}: {source}")]
     Record { path: PathBuf, source: RecordError },
@@ -71,6 +115,10 @@ pub enum DiskError {
     Shrunk { path: PathBuf, start: u64 },
     #[error("{dir} is in use by another zebra match (it holds the lock {dir}/{LOCK_FILE}): wait for it to end, or stop it first")]
     Busy { dir: PathBuf },
+    #[error("{path} is in use by another zebra match (it appends its games there): wait for it to end, or give this series another --pgn")]
+    PgnBusy { path: PathBuf },
+    #[error("{0}")]
+    Schedule(#[from] super::schedule::ScheduleError),
     #[error("{dir} already holds a series: continue it with 'zebra match --resume {dir}', or choose another --out")]
     Exists { dir: PathBuf },
 }
@@ -80,17 +128,25 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> DiskErr
     move |source| DiskError::Io { what, path, source }
 }
 
-/// Creates `dir` and saves the series' settings in it; refuses a directory that already
-/// holds a series (it would be overwritten).
+/// Saves the series' settings in `dir` (which must exist); refuses a directory that
+/// already holds a series (it would be overwritten). Paths inside `dir` are written
+/// relative to it.
 pub fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
-    std::fs::create_dir_all(dir).map_err(io("create the directory", dir))?;
     let path = dir.join(SERIES_FILE);
     if path.exists() {
         return Err(DiskError::Exists {
             dir: dir.to_path_buf(),
         });
     }
-    let text = serde_json::to_string_pretty(config).expect("the settings serialize");
+    let base = absolute(dir);
+    let mut stored = config.clone();
+    stored.version = SERIES_FILE_VERSION;
+    stored.map_paths(|p| match p.strip_prefix(&base) {
+        Ok(inside) if inside.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(inside) => inside.to_path_buf(),
+        Err(_) => p.to_path_buf(),
+    });
+    let text = serde_json::to_string_pretty(&stored).expect("the settings serialize");
     // Written aside and renamed: a series file is either whole or absent.
     let tmp = dir.join(format!("{SERIES_FILE}.tmp"));
     let mut file = std::fs::File::create(&tmp).map_err(io("create", &tmp))?;
@@ -102,6 +158,11 @@ pub fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
     sync_dir(dir)
 }
 
+/// `path` made absolute against the current directory (not resolving links).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// Makes a directory's entries durable (a new or renamed file survives a power loss).
 fn sync_dir(dir: &Path) -> Result<(), DiskError> {
     std::fs::File::open(dir)
@@ -109,7 +170,12 @@ fn sync_dir(dir: &Path) -> Result<(), DiskError> {
         .map_err(io("sync the directory", dir))
 }
 
-/// Reads the settings saved in `dir`.
+/// Reads the settings saved in `dir`, every path made absolute: a relative one is relative
+/// to `dir`, wherever `dir` is now.
+///
+/// A version 1 file (every path absolute) from a directory since moved or copied names the
+/// files of the old place: they are rebased into `dir` (see [`old_directory`]), so that the
+/// copy neither replays its games nor appends to the original.
 pub fn load_series(dir: &Path) -> Result<SeriesConfig, DiskError> {
     let path = dir.join(SERIES_FILE);
     let text = std::fs::read_to_string(&path).map_err(io("read", &path))?;
@@ -118,27 +184,91 @@ pub fn load_series(dir: &Path) -> Result<SeriesConfig, DiskError> {
             path: path.clone(),
             message: e.to_string(),
         })?;
-    let found = value["version"].as_u64().unwrap_or(0) as u32;
-    if found != SERIES_FILE_VERSION {
-        return Err(DiskError::Version { path, found });
+    let found = value["version"].as_u64().unwrap_or(0);
+    if !(1..=u64::from(SERIES_FILE_VERSION)).contains(&found) {
+        return Err(DiskError::Version {
+            path,
+            found: found.min(u64::from(u32::MAX)) as u32,
+        });
     }
-    serde_json::from_value(value).map_err(|e| DiskError::BadSeriesFile {
-        path,
-        message: e.to_string(),
-    })
+    let mut config: SeriesConfig =
+        serde_json::from_value(value).map_err(|e| DiskError::BadSeriesFile {
+            path,
+            message: e.to_string(),
+        })?;
+    let base = absolute(dir);
+    let old = (config.version == 1)
+        .then(|| old_directory(&config, &base))
+        .flatten();
+    config.map_paths(|p| {
+        if p.is_relative() {
+            return if p == Path::new(".") {
+                base.clone()
+            } else {
+                base.join(p)
+            };
+        }
+        match old.as_ref().map(|old| p.strip_prefix(old)) {
+            Some(Ok(inside)) if inside.as_os_str().is_empty() => base.clone(),
+            Some(Ok(inside)) => base.join(inside),
+            _ => p.to_path_buf(),
+        }
+    });
+    config.version = SERIES_FILE_VERSION;
+    Ok(config)
 }
 
-/// The games of `fixtures` already recorded in `pgn` from byte `start` on (where the
+/// Where a version 1 series file was written, when that is not `dir` any more (the
+/// directory was moved or copied): the directory of the first of its files that Zebra names
+/// itself inside the series directory (`voided.pgn`, `events.jsonl`, `games.pgn`, `logs`)
+/// whose namesake is in `dir` now. `None` when the series is where it was (or nothing
+/// says where it was: its paths are then used as they are).
+fn old_directory(config: &SeriesConfig, dir: &Path) -> Option<PathBuf> {
+    let candidates = [
+        config.replay_suspect.as_ref().map(|r| r.voided_pgn.clone()),
+        config.events.clone(),
+        Some(config.pgn.clone()),
+        config.log_dir.clone().filter(|_| config.log_failures),
+    ];
+    let defaults = [VOIDED_FILE, "events.jsonl", "games.pgn", "logs"];
+    for (path, name) in candidates.into_iter().zip(defaults) {
+        let Some(path) = path.filter(|p| p.is_absolute()) else {
+            continue;
+        };
+        let (Some(parent), Some(file)) = (path.parent(), path.file_name()) else {
+            continue;
+        };
+        if file != name || !dir.join(name).exists() {
+            continue;
+        }
+        if same_directory(parent, dir) {
+            return None;
+        }
+        return Some(parent.to_path_buf());
+    }
+    None
+}
+
+/// Whether two paths name one directory (through links, or spelled differently).
+fn same_directory(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// The games of `schedule` already recorded in `pgn` from byte `start` on (where the
 /// series began appending), in file order, each once. A record cut short at the end of the
 /// file is dropped from it; a record that does not belong to the schedule is an error.
+/// Leaves the file ending in a whole record and its blank line, ready for the next one.
 pub fn load_finished(
     pgn: &Path,
     start: u64,
-    fixtures: &[Fixture],
+    schedule: &Schedule,
     names: &[String],
 ) -> Result<Vec<GameOutcome>, DiskError> {
     let mut seen = std::collections::BTreeSet::new();
-    Ok(load_records(pgn, start, fixtures, names)?
+    Ok(load_records(pgn, start, schedule, names)?
         .into_iter()
         .filter(|g| seen.insert(g.game))
         .collect())
@@ -148,73 +278,136 @@ pub fn load_finished(
 /// so that a resumed series knows how many attempts each game has had already.
 pub fn load_voided(
     pgn: &Path,
-    fixtures: &[Fixture],
+    schedule: &Schedule,
     names: &[String],
 ) -> Result<Vec<GameOutcome>, DiskError> {
-    load_records(pgn, 0, fixtures, names)
+    load_records(pgn, 0, schedule, names)
 }
 
-/// Every record of `pgn` from byte `start` on, as games of `fixtures`.
+/// Every record of `pgn` from byte `start` on, as games of `schedule`; then the file is
+/// cut after the last whole record and sealed with its blank line (see [`seal_pgn`]).
 fn load_records(
     pgn: &Path,
     start: u64,
-    fixtures: &[Fixture],
+    schedule: &Schedule,
     names: &[String],
 ) -> Result<Vec<GameOutcome>, DiskError> {
-    let whole = match std::fs::read_to_string(pgn) {
-        Ok(text) => text,
+    let whole = match std::fs::read(pgn) {
+        Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && start == 0 => return Ok(Vec::new()),
         Err(e) => return Err(io("read", pgn)(e)),
     };
-    let Some(text) = usize::try_from(start).ok().and_then(|s| whole.get(s..)) else {
+    let Some(tail) = usize::try_from(start).ok().and_then(|s| whole.get(s..)) else {
         return Err(DiskError::Shrunk {
             path: pgn.to_path_buf(),
             start,
         });
     };
-    let records = match read_games(text) {
-        Ok(records) => records,
+    let text = match std::str::from_utf8(tail) {
+        Ok(text) => text,
+        // A write cut inside a character: the character belongs to the torn record.
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&tail[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(e) => {
+            return Err(io("read", pgn)(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 text at byte {}", start + e.valid_up_to() as u64),
+            )))
+        }
+    };
+    let (records, kept) = match read_games(text) {
+        Ok(records) => (records, text.len()),
         Err(first) => {
             // Only the last record may be damaged (a write cut short by a kill): drop it.
-            let cut = last_game_start(text);
-            let kept = &text[..cut];
-            let records = read_games(kept).map_err(|_| DiskError::Record {
+            let cut = torn_record_start(text);
+            let records = read_games(&text[..cut]).map_err(|_| DiskError::Record {
                 path: pgn.to_path_buf(),
                 source: first,
             })?;
-            tracing::warn!(
-                "{}: dropped an unfinished record at the end (byte {cut} on); its game is played again",
-                pgn.display()
-            );
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(pgn)
-                .map_err(io("open", pgn))?;
-            file.set_len(start + cut as u64)
-                .and_then(|_| file.sync_all())
-                .map_err(io("truncate", pgn))?;
-            records
+            (records, cut)
         }
     };
-    records
+    // Every record is checked before the file is touched: a wrong directory stays as it was.
+    let games = records
         .iter()
         .map(|record| {
-            match_fixture(record, fixtures, names).map_err(|detail| DiskError::Foreign {
+            match_fixture(record, schedule, names).map_err(|detail| DiskError::Foreign {
                 path: pgn.to_path_buf(),
                 detail,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    if kept < tail.len() {
+        tracing::warn!(
+            "{}: dropped an unfinished record at the end (byte {} on); its game is played again",
+            pgn.display(),
+            start + kept as u64
+        );
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(pgn)
+            .map_err(io("open", pgn))?;
+        file.set_len(start + kept as u64)
+            .and_then(|_| file.sync_all())
+            .map_err(io("truncate", pgn))?;
+    }
+    seal_pgn(pgn)?;
+    Ok(games)
 }
 
-/// Byte offset of the last line that opens a record (`[Event `), or 0.
-fn last_game_start(text: &str) -> usize {
+/// Makes a PGN file that is not empty end with a blank line (the separator a record written
+/// whole ends with), so that the next record appended starts a record of its own instead of
+/// sticking to the last one (`1-0[Event …`); returns the file's length. A record whose write
+/// lost only its last newlines is whole again.
+pub fn seal_pgn(pgn: &Path) -> Result<u64, DiskError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = match std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(pgn)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(io("open", pgn)(e)),
+    };
+    let len = file.metadata().map_err(io("read", pgn))?.len();
+    let mut end = [0u8; 2];
+    let last = usize::try_from(len.min(2)).unwrap_or(2);
+    file.seek(SeekFrom::Start(len - last as u64))
+        .and_then(|_| file.read_exact(&mut end[..last]))
+        .map_err(io("read", pgn))?;
+    let missing: &[u8] = match &end[..last] {
+        [] | [b'\n', b'\n'] => b"",
+        [.., b'\n'] => b"\n",
+        _ => b"\n\n",
+    };
+    if missing.is_empty() {
+        return Ok(len);
+    }
+    file.write_all(missing)
+        .and_then(|_| file.sync_data())
+        .map_err(io("write", pgn))?;
+    tracing::warn!(
+        "{}: the last record had lost its closing blank line; restored",
+        pgn.display()
+    );
+    Ok(len + missing.len() as u64)
+}
+
+/// Where the torn record at the end of `text` begins: the last line that opens a record
+/// (`[` at the very start, or right after a blank line, as every record Zebra writes), or 0.
+/// A fragment of a few bytes (`[Ev`) opens a record too, so only the fragment is dropped,
+/// never the whole record before it.
+fn torn_record_start(text: &str) -> usize {
     let mut last = 0;
     let mut offset = 0;
+    let mut after_blank = true;
     for line in text.split_inclusive('\n') {
-        if line.starts_with("[Event ") {
+        if after_blank && line.starts_with('[') {
             last = offset;
         }
+        after_blank = line.trim().is_empty();
         offset += line.len();
     }
     last
@@ -223,7 +416,7 @@ fn last_game_start(text: &str) -> usize {
 /// The schedule's game that `record` is, checked by number, players and seed.
 fn match_fixture(
     record: &GameRecord,
-    fixtures: &[Fixture],
+    schedule: &Schedule,
     names: &[String],
 ) -> Result<GameOutcome, String> {
     let tag = |name: &str| record.tags.get(name).unwrap_or("?").to_string();
@@ -234,10 +427,10 @@ fn match_fixture(
             tag("Black")
         )
     })?;
-    let fixture = fixtures.iter().find(|f| f.game == number).ok_or_else(|| {
+    let fixture = schedule.get(number).ok_or_else(|| {
         format!(
             "game {number}, beyond the {} games scheduled",
-            fixtures.len()
+            schedule.len()
         )
     })?;
     let expected = (
@@ -261,7 +454,7 @@ fn match_fixture(
     let conduct = |side| {
         GameConduct::from_tags(side, &record.tags).map_err(|e| format!("game {number}: {e}"))
     };
-    Ok(GameOutcome::of(fixture, result, termination)
+    Ok(GameOutcome::of(&fixture, result, termination)
         .with_conduct([conduct(Side::White)?, conduct(Side::Black)?]))
 }
 
@@ -308,5 +501,25 @@ impl PgnFile {
         .await
         .unwrap_or_else(|e| Err(std::io::Error::other(e)));
         written.map_err(io("write", &self.path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::torn_record_start;
+
+    #[test]
+    fn a_torn_record_starts_at_the_last_line_that_opens_a_record() {
+        let whole = "[Event \"a\"]\n[Site \"b\"]\n\n1. x 1-0\n\n";
+        assert_eq!(torn_record_start(whole), 0);
+        // A fragment of any length after a whole record: only the fragment goes.
+        for fragment in ["[", "[Ev", "[Event", "[Event \"a\"]\n[Si"] {
+            let text = format!("{whole}{fragment}");
+            assert_eq!(torn_record_start(&text), whole.len(), "{fragment:?}");
+        }
+        // Cut in its movetext: the whole torn record goes, not the blank line inside it.
+        let text = format!("{whole}[Event \"c\"]\n\n1. x {{[%emt");
+        assert_eq!(torn_record_start(&text), whole.len());
+        assert_eq!(torn_record_start("[Ev"), 0);
     }
 }

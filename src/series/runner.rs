@@ -36,7 +36,7 @@ use super::disk::{DiskError, PgnFile};
 use super::events::{EventLog, GameRef, PerSide, SeriesEvent, Warning, WarningCode};
 use super::overload::{overload_warning, replay_decision, ReplayDecision};
 use super::progress::Progress;
-use super::schedule::{fixtures, Fixture};
+use super::schedule::{Fixture, Schedule};
 use super::standings::{GameOutcome, SprtGate, Standings};
 use super::stats::{Report, SprtDecision, SprtReport};
 
@@ -129,8 +129,8 @@ pub async fn run(
     options: RunOptions,
 ) -> Result<SeriesOutcome, DiskError> {
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-    let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
-    let planned = schedule.len() as u32;
+    let schedule = Schedule::new(config.format, names.len(), config.rounds, config.seed)?;
+    let planned = schedule.len();
     let replay = config.replay_suspect.as_ref();
     let max_attempts = replay.map(|r| r.max_attempts);
     let mut standings = Standings::new(config.format, &names).replaying(replay);
@@ -152,11 +152,17 @@ pub async fn run(
             gate.add(g);
         }
     }
-    let mut queue = schedule
+    // The games still to play: taken from the schedule as they start, never listed whole
+    // (a series may be billions of games long); a voided attempt goes to `again` and is
+    // played before any new game.
+    let mut fresh = schedule
         .iter()
         .filter(|f| !done_numbers.contains(&f.game))
-        .map(|f| (*f, attempts_voided.get(&f.game).map_or(1, |n| n + 1)))
-        .collect::<std::collections::VecDeque<_>>();
+        .map(|f| (f, attempts_voided.get(&f.game).map_or(1, |n| n + 1)))
+        .peekable();
+    let mut again: std::collections::VecDeque<(Fixture, u32)> = Default::default();
+    // Records on disk are games of the schedule, each once (see `disk::load_finished`).
+    let left = planned.saturating_sub(done_numbers.len() as u32) as usize;
 
     let specs: Vec<BotSpec> = config
         .bots
@@ -198,7 +204,7 @@ pub async fn run(
     let progress = options.progress;
     progress.start(planned as u64, standings.finished);
     // Games at once, as many as there are games left to play.
-    let at_once = options.concurrency.max(1).min(queue.len());
+    let at_once = options.concurrency.max(1).min(left);
     let warnings: Vec<Warning> = options
         .cpus
         .and_then(|cpus| overload_warning(at_once, cpus))
@@ -266,7 +272,7 @@ pub async fn run(
     };
     loop {
         while !stopping && running.len() < options.concurrency.max(1) {
-            let Some((fixture, attempt)) = queue.pop_front() else {
+            let Some((fixture, attempt)) = again.pop_front().or_else(|| fresh.next()) else {
                 break;
             };
             let cfg = game_config(
@@ -377,7 +383,7 @@ pub async fn run(
             // Played again next (its pair is waited for by the SPRT); unless the series
             // is stopping, in which case a resume plays it.
             if !stopping {
-                queue.push_front((fixture, attempt + 1));
+                again.push_front((fixture, attempt + 1));
             }
             continue;
         }
@@ -412,7 +418,8 @@ pub async fn run(
             ));
         }
     }
-    let all_played = queue.is_empty() && standings.finished as u32 >= planned;
+    let all_played =
+        again.is_empty() && fresh.peek().is_none() && standings.finished >= u64::from(planned);
     let end = match gate
         .as_ref()
         .and_then(SprtGate::decided)

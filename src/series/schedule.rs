@@ -76,31 +76,120 @@ pub fn encounters(format: Format, bots: usize) -> Vec<(usize, usize)> {
     }
 }
 
+/// The most games a series can schedule: games are numbered by a `u32` (the `Game` tag).
+pub const MAX_GAMES: u64 = u32::MAX as u64;
+
 /// Every game of the series: `rounds` pairs per encounter. Round by round, every encounter
 /// plays one pair before any plays its next, so a series stopped early (by the SPRT or the
 /// user) is balanced between encounters.
-pub fn fixtures(format: Format, bots: usize, rounds: u32, seed: u64) -> Vec<Fixture> {
-    let encounters = encounters(format, bots);
-    let mut out = Vec::with_capacity(encounters.len() * rounds as usize * 2);
-    let mut pair = 0u32;
-    for round in 1..=rounds {
-        for &(a, b) in &encounters {
-            pair += 1;
-            let seed = seed.wrapping_add(u64::from(round - 1));
-            for (leg, (white, black)) in [(1u8, (a, b)), (2u8, (b, a))] {
-                out.push(Fixture {
-                    game: out.len() as u32 + 1,
-                    pair,
-                    round,
-                    leg,
-                    white,
-                    black,
-                    seed,
-                });
-            }
+///
+/// Computed on demand, game by game, never as a whole list: a series of four billion games
+/// costs no more memory than one of four.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    encounters: Vec<(usize, usize)>,
+    seed: u64,
+    len: u32,
+}
+
+/// The most bots a series can have: a round robin of this many is half a million
+/// encounters, each with its own books in memory.
+pub const MAX_BOTS: usize = 1000;
+
+/// A schedule too big to play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScheduleError {
+    #[error("{encounters} encounter(s) of {rounds} pair(s) make {games} games; a series holds at most {MAX_GAMES} (games are numbered from 1 to {MAX_GAMES}): play fewer games or fewer bots")]
+    TooManyGames {
+        encounters: u64,
+        rounds: u32,
+        games: u128,
+    },
+    #[error("{0} bots: a series has at most {MAX_BOTS}")]
+    TooManyBots(usize),
+}
+
+impl Schedule {
+    /// The schedule of `bots` bots meeting in `format`, `rounds` pairs per encounter; refused
+    /// when its games would not fit their numbers.
+    pub fn new(
+        format: Format,
+        bots: usize,
+        rounds: u32,
+        seed: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        if bots > MAX_BOTS {
+            return Err(ScheduleError::TooManyBots(bots));
         }
+        let count = encounter_count(format, bots);
+        let games = u128::from(count) * u128::from(rounds) * 2;
+        if games > u128::from(MAX_GAMES) {
+            return Err(ScheduleError::TooManyGames {
+                encounters: count,
+                rounds,
+                games,
+            });
+        }
+        // At most half a million encounters (`MAX_BOTS`).
+        let encounters = encounters(format, bots);
+        Ok(Schedule {
+            encounters,
+            seed,
+            len: games as u32,
+        })
     }
-    out
+
+    /// The number of games.
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Game number `game` (from 1), if the schedule has it.
+    pub fn get(&self, game: u32) -> Option<Fixture> {
+        if game == 0 || game > self.len {
+            return None;
+        }
+        let index = game - 1;
+        let pair_index = index / 2;
+        let per_round = self.encounters.len() as u32;
+        let round = pair_index / per_round + 1;
+        let (a, b) = self.encounters[(pair_index % per_round) as usize];
+        let (white, black) = if index % 2 == 0 { (a, b) } else { (b, a) };
+        Some(Fixture {
+            game,
+            pair: pair_index + 1,
+            round,
+            leg: (index % 2) as u8 + 1,
+            white,
+            black,
+            seed: self.seed.wrapping_add(u64::from(round - 1)),
+        })
+    }
+
+    /// Every game in schedule order, computed as it is taken.
+    pub fn iter(&self) -> impl Iterator<Item = Fixture> + '_ {
+        (1..=self.len).filter_map(|game| self.get(game))
+    }
+}
+
+/// How many encounters a format makes of `bots` bots, without listing them.
+fn encounter_count(format: Format, bots: usize) -> u64 {
+    let n = bots as u64;
+    match format {
+        Format::RoundRobin => n * n.saturating_sub(1) / 2,
+        Format::Gauntlet => n.saturating_sub(1),
+    }
+}
+
+/// Every game of a small series as a list (tests and tools; a series uses [`Schedule`]).
+pub fn fixtures(format: Format, bots: usize, rounds: u32, seed: u64) -> Vec<Fixture> {
+    Schedule::new(format, bots, rounds, seed)
+        .map(|s| s.iter().collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -146,6 +235,59 @@ mod tests {
         assert_eq!(encounters(Format::Gauntlet, 4), [(0, 1), (0, 2), (0, 3)]);
         assert_eq!(f.len(), 6);
         assert!(f.iter().all(|g| g.white == 0 || g.black == 0));
+    }
+
+    #[test]
+    fn the_schedule_computes_each_game_on_demand_and_refuses_more_than_it_can_number() {
+        // Two bots, four billion games: nothing is listed, any game is computed at once.
+        let huge = Schedule::new(Format::RoundRobin, 2, 2_000_000_000, 9).unwrap();
+        assert_eq!(huge.len(), 4_000_000_000);
+        let last = huge.get(4_000_000_000).unwrap();
+        assert_eq!(
+            (last.pair, last.round, last.leg),
+            (2_000_000_000, 2_000_000_000, 2)
+        );
+        assert_eq!(last.seed, 9 + 1_999_999_999);
+        assert_eq!(huge.get(4_000_000_001), None);
+        assert_eq!(huge.get(0), None);
+        assert_eq!(huge.iter().take(3).count(), 3);
+        // Three bots make three encounters: twelve billion games do not fit a game number.
+        let err = Schedule::new(Format::RoundRobin, 3, 2_000_000_000, 0).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ScheduleError::TooManyGames {
+                    games: 12_000_000_000,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            Schedule::new(Format::RoundRobin, 100_000, 1, 0).unwrap_err(),
+            ScheduleError::TooManyBots(100_000)
+        );
+        // No encounter, no game (a lone bot is refused before a schedule is made).
+        assert!(Schedule::new(Format::Gauntlet, 1, 5, 0).unwrap().is_empty());
+        // The same games as listing them round by round.
+        let s = Schedule::new(Format::RoundRobin, 4, 3, 5).unwrap();
+        let mut listed = Vec::new();
+        for round in 1..=3u32 {
+            for (a, b) in encounters(Format::RoundRobin, 4) {
+                for (leg, (white, black)) in [(1u8, (a, b)), (2u8, (b, a))] {
+                    listed.push(Fixture {
+                        game: listed.len() as u32 + 1,
+                        pair: listed.len() as u32 / 2 + 1,
+                        round,
+                        leg,
+                        white,
+                        black,
+                        seed: 5 + u64::from(round - 1),
+                    });
+                }
+            }
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), listed);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::referee::TimeControl;
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
 use super::disk::{self, DiskError, VOIDED_FILE};
 use super::overload::{ReplaySuspect, DEFAULT_MAX_ATTEMPTS};
-use super::schedule::{fixtures, Format};
+use super::schedule::{Format, Schedule};
 use super::standings::GameOutcome;
 use super::stats::SprtParams;
 
@@ -24,20 +24,58 @@ pub struct Prepared {
     /// Attempts already voided by `--replay-suspect` (a resumed series), one per attempt.
     pub voided: Vec<GameOutcome>,
     pub resumed: bool,
-    /// Held for the whole run: one run per series directory at a time (taken by
-    /// [`Prepared::save`] for a new series).
+    /// Held for the whole run: one run per series directory, and one series per PGN file,
+    /// at a time (taken by [`Prepared::save`] for a new series).
     pub lock: Option<disk::SeriesLock>,
 }
 
 impl Prepared {
-    /// Writes a new series' settings into its directory and locks it; a resumed series is
-    /// already on disk and locked.
+    /// Creates a new series' directory, locks it and its PGN file, and writes its settings;
+    /// a resumed series is already on disk and locked. When a lock is held by another
+    /// series, a directory made here is removed again: nothing is left behind.
     pub fn save(&mut self) -> Result<(), SetupError> {
-        if self.lock.is_none() {
-            disk::save_series(&self.dir, &self.config)?;
-            self.lock = Some(disk::lock_series(&self.dir)?);
+        if self.lock.is_some() {
+            return Ok(());
         }
-        Ok(())
+        let created = !self.dir.exists();
+        let saved = (|| {
+            std::fs::create_dir_all(&self.dir).map_err(|source| DiskError::Io {
+                what: "create the directory",
+                path: self.dir.clone(),
+                source,
+            })?;
+            let lock = disk::lock_series(&self.dir)?;
+            if self.dir.join(disk::SERIES_FILE).exists() {
+                return Err(DiskError::Exists {
+                    dir: self.dir.clone(),
+                });
+            }
+            let lock = lock.and(disk::lock_pgn(&self.config.pgn)?);
+            // Measured under the lock: another series may have appended since `prepare`.
+            self.config.pgn_start = disk::seal_pgn(&self.config.pgn)?;
+            disk::save_series(&self.dir, &self.config)?;
+            Ok(lock)
+        })();
+        match saved {
+            Ok(lock) => {
+                self.lock = Some(lock);
+                Ok(())
+            }
+            Err(e) => {
+                if created {
+                    // Only what this run made: the lock file, an empty PGN, the directory.
+                    let _ = std::fs::remove_file(self.dir.join(disk::LOCK_FILE));
+                    let pgn = &self.config.pgn;
+                    if pgn.starts_with(&self.dir)
+                        && std::fs::metadata(pgn).is_ok_and(|m| m.len() == 0)
+                    {
+                        let _ = std::fs::remove_file(pgn);
+                    }
+                    let _ = std::fs::remove_dir(&self.dir);
+                }
+                Err(e.into())
+            }
+        }
     }
 }
 
@@ -77,6 +115,8 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         if config.rounds == 0 || config.max_illegal == 0 {
             return Err(bad("rounds and max_illegal must be at least 1".to_string()));
         }
+        let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
+            .map_err(|e| bad(e.to_string()))?;
         if config
             .replay_suspect
             .as_ref()
@@ -86,9 +126,8 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
                 "replay_suspect.max_attempts must be at least 1".to_string()
             ));
         }
-        let lock = disk::lock_series(dir)?;
+        let lock = disk::lock_series(dir)?.and(disk::lock_pgn(&config.pgn)?);
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-        let schedule = fixtures(config.format, names.len(), config.rounds, config.seed);
         let done = disk::load_finished(&config.pgn, config.pgn_start, &schedule, &names)?;
         let voided = match &config.replay_suspect {
             Some(replay) => disk::load_voided(&replay.voided_pgn, &schedule, &names)?,
@@ -133,6 +172,10 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         }
     }
     validate_bots(&bots)?;
+    // Before anything is written: the games must fit their numbers (they are computed one
+    // by one as the series goes, so a long series costs no memory up front).
+    Schedule::new(format, bots.len(), args.games / 2, args.seed)
+        .map_err(|e| usage(format!("--games {}: {e}", args.games)))?;
     let sprt = match &args.sprt {
         None => None,
         Some(text) => Some(SprtParams::parse(text).map_err(|e| usage(format!("--sprt: {e}")))?),
@@ -256,8 +299,8 @@ fn check_program(bot: &BotEntry) -> Result<(), SetupError> {
     }
 }
 
-/// Paths in `series.json` are absolute, so that a resume from another directory finds the
-/// same files and programs.
+/// Paths are absolute in memory, so that a resume from another working directory finds the
+/// same files and programs (`series.json` names the series' own files relative to it).
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
