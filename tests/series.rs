@@ -1418,3 +1418,32 @@ fn a_torn_fragment_after_a_whole_record_drops_only_the_fragment() {
         assert_eq!(by_game(&pgn), whole, "fragment of {n} bytes");
     }
 }
+
+#[test]
+fn a_config_dir_that_does_not_exist_is_named_not_called_a_missing_program() {
+    let dir = temp_dir("missing-dir");
+    let config = dir.join("bots.toml");
+    std::fs::write(
+        &config,
+        "[[bot]]\nname = \"a\"\ncommand = \"zebra-random-bot\"\ndir = \"/nonexistent/bot-home\"\n\n[[bot]]\nname = \"b\"\ncommand = \"zebra-random-bot\"\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("s");
+    let out = zebra(&[
+        "match",
+        "--config",
+        config.to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bot 'a': its directory /nonexistent/bot-home does not exist"),
+        "{err}"
+    );
+    assert!(!out_dir.exists(), "a series directory was made");
+}

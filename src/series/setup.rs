@@ -90,9 +90,9 @@ pub enum SetupError {
     /// Files that cannot be read or written (exit code 1).
     #[error(transparent)]
     Disk(#[from] DiskError),
-    /// A bot's program is not there (exit code 1).
-    #[error("bot '{name}': cannot find the program '{command}' (or it is not executable); give a path, or build it (bundled bots: cargo build --release)")]
-    MissingProgram { name: String, command: String },
+    /// A bot's program (or its working directory) is not there (exit code 1).
+    #[error("{message}")]
+    MissingProgram { message: String },
 }
 
 /// Validates the flags into a series (nothing is written until [`Prepared::save`]), or reads
@@ -274,29 +274,10 @@ fn check_limits(config: &SeriesConfig) -> Result<(), String> {
 /// A bot whose program cannot be found or run would forfeit every game: say so before the
 /// series starts.
 fn check_program(bot: &BotEntry) -> Result<(), SetupError> {
-    use std::os::unix::fs::PermissionsExt;
-    let command = Path::new(&bot.command);
-    let candidates: Vec<PathBuf> = if command.components().count() > 1 {
-        vec![match &bot.dir {
-            Some(dir) if command.is_relative() => dir.join(command),
-            _ => command.to_path_buf(),
-        }]
-    } else {
-        std::env::var_os("PATH")
-            .map(|p| std::env::split_paths(&p).map(|d| d.join(command)).collect())
-            .unwrap_or_default()
-    };
-    let runnable = |p: &PathBuf| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if candidates.iter().any(runnable) {
-        Ok(())
-    } else {
-        Err(SetupError::MissingProgram {
-            name: bot.name.clone(),
-            command: bot.command.clone(),
-        })
-    }
+    // One check for `zebra play` and `zebra match` (a missing `dir` is named as such).
+    bot.spec()
+        .check_program()
+        .map_err(|message| SetupError::MissingProgram { message })
 }
 
 /// Paths are absolute in memory, so that a resume from another working directory finds the
