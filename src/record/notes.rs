@@ -55,6 +55,8 @@ pub fn is_notable(event: &Event) -> bool {
         | PenaltyEnforced(_)
         | PenaltyDeclined { .. }
         | OffsettingPenalties
+        | ScoreAwarded { .. }
+        | UntimedDown
         | PlayOver { .. }
         | FirstDown { .. }
         | TurnoverOnDowns { .. }

@@ -319,6 +319,7 @@ impl Game {
             crossed: flags.1,
             last_push,
             fouls: Default::default(),
+            after_change: 0,
         };
         game.clock_running = clock.unwrap_or(!pre_snap);
         game.phase = match phase_name.as_str() {

@@ -125,8 +125,6 @@ pub enum ActionError {
     NotOntoPile(Square),
     #[error("{0} has no timeouts left this half (6.4)")]
     NoTimeouts(Side),
-    #[error("a timeout cannot be called while the game clock is stopped (6.4)")]
-    ClockStopped,
     #[error("there is no {0} flag to accept")]
     NoSuchFoul(FoulKind),
     #[error("the {clock} does not run now: {expected}")]

@@ -168,6 +168,13 @@ pub enum Event {
         kind: FoulKind,
     },
     OffsettingPenalties,
+    /// R58: a defense kept fouling where the ball could no longer move; the touchdown it
+    /// was preventing is awarded to `side` (a `touchdown` event follows).
+    ScoreAwarded {
+        side: Side,
+    },
+    /// R62: the period's time or plays ran out on a defensive foul; one more down is played.
+    UntimedDown,
     PlayOver {
         end: PlayEnd,
     },
@@ -252,7 +259,9 @@ impl fmt::Display for Event {
             Flag(foul) => write!(f, "flag: {foul}"),
             PenaltyEnforced(foul) => write!(f, "penalty enforced: {foul}"),
             PenaltyDeclined { kind } => write!(f, "penalty declined: {kind}"),
-            OffsettingPenalties => write!(f, "offsetting penalties, replay the down"),
+            OffsettingPenalties => write!(f, "offsetting penalties"),
+            ScoreAwarded { side } => write!(f, "score awarded to {side} for repeated fouls"),
+            UntimedDown => write!(f, "untimed down"),
             PlayOver { end } => write!(f, "play over: {}", end.code()),
             FirstDown { side } => write!(f, "first down {side}"),
             TurnoverOnDowns { side } => write!(f, "turnover on downs by {side}"),

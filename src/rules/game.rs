@@ -172,6 +172,8 @@ pub(crate) struct PlayState {
     pub last_push: Option<(Square, Square, Side)>,
     /// Post-snap flags, at most one per team and kind.
     pub fouls: ArrayVec<Foul, 8>,
+    /// Bit `i` set: `fouls[i]` was thrown after the ball first changed hands (R59).
+    pub after_change: u8,
 }
 
 impl PlayState {
@@ -186,6 +188,7 @@ impl PlayState {
             crossed: false,
             last_push: None,
             fouls: ArrayVec::new(),
+            after_change: 0,
         }
     }
 }
@@ -227,6 +230,10 @@ pub struct Game {
     pub(crate) play: PlayState,
     pub(crate) pending: Option<Outcome>,
     pub(crate) result: Option<GameResult>,
+    /// Fouls enforced against each team in a row, since a play last stood (R58).
+    pub(crate) fouls_in_row: [u8; 2],
+    /// The last enforcement was a defensive foul: a period may not end on it (R62).
+    pub(crate) extend_period: bool,
 }
 
 /// R2: where a side starts each drive, 20 yards (4 ranks) out of its own end zone.
@@ -275,6 +282,8 @@ impl Game {
             play: PlayState::new(offense),
             pending: None,
             result: None,
+            fouls_in_row: [0; 2],
+            extend_period: false,
         }
     }
 
@@ -415,8 +424,8 @@ impl Game {
         }
     }
 
-    /// Whether the deciding team may call a timeout now (6.4: before the snap, with the game
-    /// clock running, with one left).
+    /// Whether the deciding team may call a timeout now (6.4, R46: before the snap, with one
+    /// left, whether or not the game clock runs).
     pub fn can_call_timeout(&self) -> bool {
         self.check_timeout().is_ok()
     }
@@ -430,9 +439,6 @@ impl Game {
         };
         if self.timeouts[side.index()] == 0 {
             return Err(ActionError::NoTimeouts(side));
-        }
-        if !self.clock_running {
-            return Err(ActionError::ClockStopped);
         }
         Ok(side)
     }
@@ -493,7 +499,8 @@ impl Game {
     /// - [`Clock::Play`] before the snap, while the offense decides: delay of game.
     /// - [`Clock::Reaction`]: the defense's formation is locked as it is (none sent: an empty
     ///   formation, an illegal formation); a reaction, action-phase turn (either team, R17) or
-    ///   contention is missed; an unanswered penalty choice accepts the first flag.
+    ///   contention is missed; an unanswered penalty choice takes the option best for the
+    ///   team that did not answer (R60, [`Game::penalty_default`]).
     /// - [`Clock::Game`] (timed quarters, while the clock runs): between plays the period ends
     ///   at once; during a play it ends when the play is over.
     pub fn expire(&mut self, clock: Clock) -> Result<Events, ActionError> {
@@ -525,9 +532,12 @@ impl Game {
                 self.resolve_contention(&mut ev);
             }
             (Clock::Reaction, Phase::PenaltyChoice(side)) => {
+                // R60: the option best for the team that did not answer.
                 ev.push(Event::MissedTurn { side });
-                let kind = self.play.fouls[0].kind;
-                self.accept(kind, &mut ev)?;
+                match self.penalty_default() {
+                    Some(Action::Accept(kind)) => self.accept(kind, &mut ev)?,
+                    _ => self.decline(&mut ev),
+                }
             }
             (Clock::Game, phase) => {
                 if self.settings.quarter != QuarterLength::Timed || !self.clock_running {
@@ -763,12 +773,13 @@ impl Game {
     fn timeout(&mut self, ev: &mut Events) -> Result<(), ActionError> {
         let side = self.check_timeout()?;
         self.timeouts[side.index()] -= 1;
-        self.clock_running = false;
         ev.push(Event::Timeout {
             side,
             left: self.timeouts[side.index()],
         });
-        ev.push(Event::ClockStopped);
+        if std::mem::take(&mut self.clock_running) {
+            ev.push(Event::ClockStopped);
+        }
         // The timeout permits a formation reset: both teams form again.
         self.board.clear();
         self.play = PlayState::new(self.offense);
@@ -782,7 +793,8 @@ impl Game {
         self.dead_ball_foul(self.offense, FoulKind::DelayOfGame, ev);
     }
 
-    /// A pre-snap foul: enforced at once from the line of scrimmage, the down replayed (R6).
+    /// A pre-snap foul: enforced at once from the line of scrimmage (R6), at most half the
+    /// distance to the goal (R57), costing more when the same team keeps fouling (R58).
     pub(crate) fn dead_ball_foul(&mut self, side: Side, kind: FoulKind, ev: &mut Events) {
         let foul = Foul {
             side,
@@ -790,10 +802,14 @@ impl Game {
             spot: self.spot,
         };
         ev.push(Event::Flag(foul));
-        self.enforce(foul, ev);
+        // R45: a defense cannot run the clock by fouling (its foul stops it until the snap),
+        // and an offense cannot keep a stopped clock stopped by fouling (its foul starts it).
+        self.clock_running = side == self.offense;
+        self.enforce(foul, true, ev);
     }
 
-    /// Records a post-snap flag (the first of each kind per team stands).
+    /// Records a post-snap flag (the first of each kind per team stands), and whether the
+    /// ball had already changed hands when it was thrown (R59).
     pub(crate) fn flag(&mut self, foul: Foul, ev: &mut Events) {
         let seen = self
             .play
@@ -801,60 +817,159 @@ impl Game {
             .iter()
             .any(|f| f.side == foul.side && f.kind == foul.kind);
         if !seen && self.play.fouls.try_push(foul).is_ok() {
+            if self.play.changed {
+                self.play.after_change |= 1 << (self.play.fouls.len() - 1);
+            }
             ev.push(Event::Flag(foul));
         }
     }
 
-    /// Moves the ball for an accepted or dead-ball foul and sets the down; the play that
-    /// the foul belongs to does not count (7.3, R15).
-    fn enforce(&mut self, foul: Foul, ev: &mut Events) {
+    /// R57: the rank a penalty of `ranks` ranks leaves the ball on, measured from `from`
+    /// toward the end zone `end`: the full yardage, or half the distance to that goal when
+    /// the yardage is more than half of it, in whole ranks rounded down. It never reaches
+    /// the end zone, and from the rank next to it (the 1-yard line) the ball cannot move.
+    pub fn penalty_rank(from: Rank, ranks: u8, end: Rank) -> Rank {
+        let room = end.index().abs_diff(from.index());
+        let moved = if 2 * ranks > room { room / 2 } else { ranks };
+        let step = if end.index() > from.index() { 1 } else { -1 };
+        from.offset(step * moved as i8).unwrap_or(from)
+    }
+
+    /// Enforces a dead-ball foul, or an accepted post-snap foul that annuls its play: the
+    /// ball moves (R57), the down is set (7.3, R43, R58), and a foul from the offense's own
+    /// end zone is a safety (R61), a defense that keeps fouling at its goal line concedes
+    /// the touchdown (R58).
+    fn enforce(&mut self, foul: Foul, dead_ball: bool, ev: &mut Events) {
         let by_offense = foul.side == self.offense;
         let e = foul.kind.enforcement(by_offense);
-        let base = match e.from {
-            // Pass interference behind the line: the ball stays at the previous spot.
-            EnforceFrom::SpotOfFoul
-                if e.ranks == 0 && !self.offense.ahead(foul.spot.rank(), self.spot.rank()) =>
-            {
-                self.spot
-            }
-            EnforceFrom::PreviousSpot => self.spot,
-            EnforceFrom::SpotOfFoul => foul.spot,
-        };
-        let mut rank = base.rank();
-        let step = if by_offense {
-            -self.offense.forward()
-        } else {
-            self.offense.forward()
-        };
-        for _ in 0..e.ranks {
-            rank = rank.offset(step).unwrap_or(rank);
-        }
-        let rank = rank.out_of_end_zones();
-        let spot = Square::new(base.file().in_bounds(), rank);
+        let in_row = &mut self.fouls_in_row[foul.side.index()];
+        *in_row = in_row.saturating_add(1);
+        let repeated = *in_row;
         ev.push(Event::PenaltyEnforced(foul));
-        self.clock_running = false;
-        self.spot = spot;
-        // A ball left at or beyond the line to gain is a first down, whatever the foul
-        // (an illegal forward pass thrown from beyond the line can leave it there).
-        let reached = self.offense.gain(self.to_gain, spot.rank()) >= 0;
-        if reached || (e.first_down && !by_offense) {
-            self.first_down(ev);
-        } else if by_offense && e.loss_of_down {
-            self.next_down(ev);
+        if !dead_ball {
+            self.clock_running = false;
         }
-        self.after_play(ev);
+        let from_own_end_zone = foul.spot.rank() == self.offense.own_end_zone();
+        if !dead_ball
+            && by_offense
+            && from_own_end_zone
+            && matches!(foul.kind, FoulKind::Holding | FoulKind::IllegalForwardPass)
+        {
+            let scorer = self.defense();
+            self.score[scorer.index()] += 2;
+            ev.push(Event::Safety { side: scorer });
+            self.clock_running = false;
+            self.new_drive(scorer, ev);
+            self.after_play(true, ev);
+            return;
+        }
+        let toward = if by_offense {
+            self.offense.own_end_zone()
+        } else {
+            self.offense.goal()
+        };
+        // `stuck`: the ball sits on the penalized team's 1-yard line, where half the distance
+        // leaves no whole rank: the foul costs a down, or gives one, instead (R57).
+        let (base, rank, stuck) = match e.from {
+            EnforceFrom::PreviousSpot => {
+                let rank = Self::penalty_rank(self.spot.rank(), e.ranks, toward);
+                (self.spot, rank, rank == self.spot.rank())
+            }
+            EnforceFrom::SpotOfFoul if by_offense => {
+                let at = foul.spot.rank().out_of_end_zones();
+                let rank = Self::penalty_rank(at, e.ranks, toward);
+                (Square::new(foul.spot.file(), at), rank, rank == at)
+            }
+            EnforceFrom::SpotOfFoul => {
+                // R41: at the spot of the foul (the 1-yard line if that is in the end zone),
+                // and at least 5 yards (half the distance) beyond the previous spot.
+                let at = foul.spot.rank().out_of_end_zones();
+                let least = Self::penalty_rank(self.spot.rank(), 1, toward);
+                if self.offense.ahead(at, least) {
+                    (Square::new(foul.spot.file(), at), at, false)
+                } else {
+                    (self.spot, least, least == self.spot.rank())
+                }
+            }
+        };
+        self.spot = Square::new(base.file().in_bounds(), rank);
+        let mut lost_down = false;
+        if by_offense {
+            self.extend_period = false;
+            // A ball left at or beyond the line to gain is a first down, whatever the foul
+            // (an illegal forward pass thrown from beyond the line can leave it there).
+            if self.offense.gain(self.to_gain, rank) >= 0 {
+                self.first_down(ev);
+            } else if e.loss_of_down || stuck || (dead_ball && repeated >= 2) {
+                lost_down = true;
+                self.next_down(ev);
+            }
+        } else {
+            if stuck && repeated >= 3 {
+                // R58: the palpably unfair act: a defense that keeps fouling where the ball
+                // can no longer move concedes the touchdown it is preventing.
+                let scorer = self.offense;
+                ev.push(Event::ScoreAwarded { side: scorer });
+                self.score[scorer.index()] += 7;
+                ev.push(Event::Touchdown { side: scorer });
+                self.clock_running = false;
+                self.new_drive(scorer.other(), ev);
+                self.after_play(true, ev);
+                return;
+            }
+            // R62: a period does not end on a defensive foul.
+            self.extend_period = true;
+            let reached = self.offense.gain(self.to_gain, rank) >= 0;
+            if reached || e.first_down || stuck || repeated >= 2 {
+                self.first_down(ev);
+            }
+        }
+        // R44: a dead-ball foul counts as a play only when it costs the offense a down.
+        self.after_play(!dead_ball || lost_down, ev);
     }
 
     fn accept(&mut self, kind: FoulKind, ev: &mut Events) -> Result<(), ActionError> {
-        let foul = *self
+        let i = self
             .play
             .fouls
             .iter()
-            .find(|f| f.kind == kind)
+            .position(|f| f.kind == kind)
             .ok_or(ActionError::NoSuchFoul(kind))?;
-        self.pending = None;
-        self.enforce(foul, ev);
+        let foul = self.play.fouls[i];
+        let after_change = self.play.after_change & (1 << i) != 0;
+        match self.pending.take() {
+            Some(o) if after_change && o.possession != self.offense => {
+                self.enforce_after_change(foul, o, ev)
+            }
+            _ => self.enforce(foul, false, ev),
+        }
         Ok(())
+    }
+
+    /// R59: an accepted foul thrown after the ball changed hands, in a play that ended with
+    /// the team that gained it. The play stands (except a touchdown by the fouling team) and
+    /// the yardage moves the next snap's spot against the fouling team, from wherever the
+    /// result leaves it (R57); possession is never handed back.
+    fn enforce_after_change(&mut self, foul: Foul, mut o: Outcome, ev: &mut Events) {
+        ev.push(Event::PenaltyEnforced(foul));
+        // The team that snapped is the one without the ball at the end.
+        let e = foul.kind.enforcement(foul.side != o.possession);
+        if o.end == PlayEnd::Touchdown && o.possession == foul.side {
+            o.end = PlayEnd::Whistle;
+        }
+        self.apply_result(o, ev);
+        let toward = if foul.side == self.offense {
+            self.offense.own_end_zone()
+        } else {
+            self.offense.goal()
+        };
+        let rank = Self::penalty_rank(self.spot.rank(), e.ranks, toward);
+        self.spot = Square::new(self.spot.file(), rank);
+        self.down = 1;
+        self.to_gain = line_to_gain(self.offense, self.spot);
+        self.clock_running = false;
+        self.extend_period = false;
+        self.after_play(true, ev);
     }
 
     fn decline(&mut self, ev: &mut Events) {
@@ -864,6 +979,42 @@ impl Game {
         if let Some(outcome) = self.pending.take() {
             self.finish(outcome, ev);
         }
+    }
+
+    /// R60: what an unanswered penalty choice does: the option best for the team choosing,
+    /// judged on the state each option leads to: the score margin first, then who has the
+    /// ball, then how far that team has advanced, then the down. A tie declines (the play
+    /// stands). `None` outside a penalty choice.
+    pub fn penalty_default(&self) -> Option<Action> {
+        let Phase::PenaltyChoice(chooser) = self.phase else {
+            return None;
+        };
+        let options = std::iter::once(Action::Decline)
+            .chain(self.play.fouls.iter().map(|f| Action::Accept(f.kind)));
+        let mut best: Option<(i32, Action)> = None;
+        for action in options {
+            let mut after = self.clone();
+            if after.apply(&action).is_err() {
+                continue;
+            }
+            let value = after.value_for(chooser);
+            if best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, action));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    /// R60's criterion as one number: score margin, then possession, then the ranks the
+    /// team with the ball has advanced from its own end zone, then an earlier down.
+    fn value_for(&self, side: Side) -> i32 {
+        let margin = self.score[side.index()] as i32 - self.score[side.other().index()] as i32;
+        let progress = self
+            .offense
+            .gain(self.offense.own_end_zone(), self.spot.rank()) as i32;
+        let drive = 100 + 10 * progress + (5 - self.down as i32);
+        let possession = if self.offense == side { drive } else { -drive };
+        margin * 10_000 + possession
     }
 
     // ---- the end of a play ----
@@ -883,19 +1034,47 @@ impl Game {
         }
         let both = fouls.iter().any(|f| f.side == Side::White)
             && fouls.iter().any(|f| f.side == Side::Black);
-        if both {
-            // 7.3: offsetting penalties replay the down from the previous spot.
-            ev.push(Event::OffsettingPenalties);
-            self.clock_running = false;
-            self.after_play(ev);
-        } else {
+        if !both {
             self.pending = Some(outcome);
             self.phase = Phase::PenaltyChoice(fouls[0].side.other());
+            return;
         }
+        // R59, clean hands: the team that gained the ball keeps it when it fouled only
+        // after it had the ball; otherwise the penalties offset and the down is replayed.
+        let after = self.play.after_change;
+        let gained = possession != self.offense;
+        let clean = gained
+            && fouls
+                .iter()
+                .enumerate()
+                .all(|(i, f)| f.side != possession || after & (1 << i) != 0);
+        ev.push(Event::OffsettingPenalties);
+        self.clock_running = false;
+        // R62: offsetting fouls do not extend a period.
+        self.extend_period = false;
+        if clean {
+            // The fouling team's touchdown does not count; the ball stays with it.
+            let end = if end == PlayEnd::Touchdown {
+                PlayEnd::Whistle
+            } else {
+                end
+            };
+            self.apply_result(Outcome { end, ..outcome }, ev);
+        }
+        self.after_play(true, ev);
     }
 
-    /// Applies a play's result: score, downs, possession (5).
+    /// The play's result stands: score, downs, possession, then the next play.
     fn finish(&mut self, o: Outcome, ev: &mut Events) {
+        self.apply_result(o, ev);
+        self.extend_period = false;
+        self.after_play(true, ev);
+    }
+
+    /// Applies a play's result: score, downs, possession (5). A play that stands ends every
+    /// run of fouls (R58).
+    fn apply_result(&mut self, o: Outcome, ev: &mut Events) {
+        self.fouls_in_row = [0; 2];
         match o.end {
             PlayEnd::Touchdown => {
                 self.score[o.possession.index()] += 7;
@@ -944,7 +1123,6 @@ impl Game {
                 }
             }
         }
-        self.after_play(ev);
     }
 
     fn first_down(&mut self, ev: &mut Events) {
@@ -964,6 +1142,7 @@ impl Game {
     }
 
     /// A change of possession: `side` starts 20 yards out of its own end zone (5.3, R2).
+    /// Runs of fouls end with it (R58).
     fn new_drive(&mut self, side: Side, ev: &mut Events) {
         if side != self.offense {
             ev.push(Event::PossessionChanged { side });
@@ -972,22 +1151,30 @@ impl Game {
         self.spot = drive_start(side);
         self.down = 1;
         self.to_gain = line_to_gain(side, self.spot);
+        self.fouls_in_row = [0; 2];
     }
 
-    /// Between plays: clear the field, count the play, end the period if it is over.
-    fn after_play(&mut self, ev: &mut Events) {
+    /// Between plays: clear the field, count the play (R44), end the period if it is over,
+    /// unless the last enforcement was a defensive foul: then an untimed down (R62).
+    fn after_play(&mut self, counts: bool, ev: &mut Events) {
         if !self.clock_running {
             ev.push(Event::ClockStopped);
         }
         self.board.clear();
         self.pending = None;
         self.play = PlayState::new(self.offense);
-        self.plays += 1;
+        if counts {
+            self.plays = self.plays.saturating_add(1);
+        }
         let over = match self.settings.quarter {
             QuarterLength::Plays(n) => self.plays >= n.max(1),
             QuarterLength::Timed => self.clock_expired,
         };
-        if over {
+        let extend = std::mem::take(&mut self.extend_period);
+        if over && extend {
+            ev.push(Event::UntimedDown);
+        }
+        if over && !extend {
             self.end_period(ev);
         } else {
             self.ball = Ball::Spotted(self.spot);
@@ -1013,6 +1200,8 @@ impl Game {
             quarter: self.quarter,
         });
         self.plays = 0;
+        self.fouls_in_row = [0; 2];
+        self.extend_period = false;
         self.clock_expired = false;
         if self.clock_running {
             self.clock_running = false;

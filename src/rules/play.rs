@@ -122,11 +122,13 @@ impl Game {
                 _ => {}
             }
         }
-        if pawn_diagonal {
-            return Err(ActionError::PawnDiagonal { to });
-        }
+        // R7: a pawn's diagonal step is for contact with the opponent and the ball: it may
+        // tackle, defend a pass, truck (as a carrier) or play the ball, never push.
         if gets_ball && q.side != side {
             return Ok(Landing::Truck);
+        }
+        if pawn_diagonal {
+            return Err(ActionError::PawnDiagonal { to });
         }
         let dest = to.step(last).ok_or(ActionError::PushOffBoard { at: to })?;
         let ball_there = match self.ball {
@@ -193,6 +195,10 @@ impl Game {
                 let diagonal = match (df, dr) {
                     (0, r) if r == f => false,
                     (1 | -1, r) if r == f => true,
+                    (0, r) if r == 2 * f => {
+                        let landing = self.two_step(side, from, is_carrier).ok_or(unreachable)?;
+                        return Ok(plan(None, landing));
+                    }
                     _ => return Err(unreachable),
                 };
                 let landing = self.landing(side, to, Dir::new(df, dr), is_carrier, diagonal)?;
@@ -247,6 +253,25 @@ impl Game {
         }
     }
 
+    /// R65 (Rule Zero): a pawn on its second rank (rank 2 for White, 7 for Black) may step
+    /// two squares straight ahead when both squares are free of pieces, onto a plain square,
+    /// the loose ball or a pass's target: never a push, a tackle or a truck. The landing, or
+    /// `None` when the step is not available.
+    fn two_step(&self, side: Side, from: Square, is_carrier: bool) -> Option<Landing> {
+        let second = side.own_end_zone().offset(side.forward())?;
+        if from.rank() != second {
+            return None;
+        }
+        let ahead = Dir::new(0, side.forward());
+        let over = from.step(ahead)?;
+        let to = over.step(ahead)?;
+        let occupied = self.board.occupied();
+        if occupied.contains(over) || occupied.contains(to) {
+            return None;
+        }
+        self.landing(side, to, ahead, is_carrier, false).ok()
+    }
+
     /// Whether `piece` on `from` could move onto the empty square `target` next turn:
     /// "in position to make a catch" for pass interference (7.2).
     fn could_reach(&self, piece: Piece, from: Square, target: Square) -> bool {
@@ -291,8 +316,8 @@ impl Game {
             });
         }
         let offense = self.offense;
+        // R64: every piece is an eligible receiver, pawns included.
         if side != offense
-            && q.role != Role::Pawn
             && !self.play.thrown
             && !self.play.crossed
             && self.play.possession == offense
@@ -786,6 +811,11 @@ impl Game {
                             if self.landing(side, to, d, is_carrier, df != 0).is_ok() {
                                 out.push(mv(to));
                             }
+                        }
+                    }
+                    if self.two_step(side, from, is_carrier).is_some() {
+                        if let Some(to) = from.step(Dir::new(0, 2 * f)) {
+                            out.push(mv(to));
                         }
                     }
                 }

@@ -269,16 +269,29 @@ fn r46_a_timeout_stops_the_clock_and_costs_one_of_three() {
 }
 
 #[test]
-fn r46_no_timeout_while_the_game_clock_is_stopped() {
+fn r46_changed_a_timeout_may_be_called_while_the_game_clock_is_stopped() {
+    // Edition 2: 6.4's "stopped play" is a stoppage (a penalty decision), not a stopped
+    // game clock; a timeout with the clock stopped resets the formations and leaves the
+    // clock stopped.
     let mut g = formation_running("");
     play(&mut g, &["timeout"]);
-    let before = g.clone();
-    assert!(!g.can_call_timeout());
-    assert_eq!(g.apply(&action("timeout")), Err(ActionError::ClockStopped));
-    assert_eq!(g, before);
-    // Nor before the first snap of the game.
+    assert!(!g.clock_running());
+    assert!(g.can_call_timeout());
+    let ev = play(&mut g, &["timeout"]);
+    assert_eq!(
+        ev,
+        vec![Event::Timeout {
+            side: Side::White,
+            left: 1
+        }]
+    );
+    assert!(!g.clock_running());
+    // Also before the first snap of the game, and for the defense after the offense formed.
     let mut g = Game::new(Settings::timed());
-    assert_eq!(g.apply(&action("timeout")), Err(ActionError::ClockStopped));
+    play(&mut g, &["timeout", WHITE_OFFENSE, "timeout"]);
+    assert_eq!((g.timeouts(Side::White), g.timeouts(Side::Black)), (2, 2));
+    assert_eq!(g.phase(), Phase::Formation(Side::White));
+    assert!(g.board().occupied().is_empty());
 }
 
 #[test]

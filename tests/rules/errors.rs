@@ -501,9 +501,12 @@ clock: running
     );
     play(&mut g, &[WHITE_OFFENSE, "timeout"]);
     assert_eq!(g.timeouts(Side::Black), 1);
-    // White forms again; Black, with one left, now finds the clock stopped.
-    play(&mut g, &[WHITE_OFFENSE]);
-    assert_eq!(rejected(&mut g, "timeout"), ActionError::ClockStopped);
+    // White forms again; Black calls its last one, then has none.
+    play(&mut g, &[WHITE_OFFENSE, "timeout", WHITE_OFFENSE]);
+    assert_eq!(
+        rejected(&mut g, "timeout"),
+        ActionError::NoTimeouts(Side::Black)
+    );
     let mut g = action_position();
     assert_eq!(
         rejected(&mut g, "timeout"),
