@@ -168,7 +168,7 @@ fn check_state(g: &Game, ctx: &Ctx) {
         );
     }
     if let QuarterLength::Plays(n) = g.settings().quarter {
-        if !g.is_over() {
+        if !g.is_over() && !g.is_untimed_down() {
             check!(
                 ctx,
                 g.plays_in_quarter() < n,
@@ -482,9 +482,21 @@ fn check_transition(
                 after.quarter() == before.quarter(),
                 "the quarter changed without a period end"
             );
+            // R44: a dead-ball foul counts only when it costs a down or awards a score.
+            let dead_ball = events
+                .iter()
+                .any(|e| matches!(e, Event::Flag(f) if f.kind.is_pre_snap()));
+            let lost_down = count(&|e| matches!(e, Event::TurnoverOnDowns { .. })) > 0
+                || (after.offense() == before.offense() && after.down() == before.down() + 1);
+            let awarded = count(&|e| matches!(e, Event::ScoreAwarded { .. })) > 0;
+            let counted = if dead_ball && !lost_down && !awarded {
+                0
+            } else {
+                next_plays as u16
+            };
             check!(
                 ctx,
-                after.plays_in_quarter() == before.plays_in_quarter() + next_plays as u16,
+                after.plays_in_quarter() == before.plays_in_quarter() + counted,
                 "plays {} -> {} with {next_plays} play(s) over",
                 before.plays_in_quarter(),
                 after.plays_in_quarter()
@@ -604,27 +616,45 @@ fn check_transition(
         let offense = before.offense();
         let gain = offense.gain(before.spot().rank(), after.spot().rank());
         let by_offense = f.side == offense;
-        // The ranks next to each end zone, where a penalty can run out of field (R15).
-        let own_one =
-            before.spot().rank() == offense.own_end_zone().offset(offense.forward()).unwrap();
-        let goal_one = before.spot().rank() == offense.goal().offset(-offense.forward()).unwrap();
         if f.kind.is_pre_snap() {
-            let want = match (by_offense, own_one, goal_one) {
-                (true, true, _) | (false, _, true) => 0,
-                (true, false, _) => -1,
-                (false, _, false) => 1,
+            // R57: 5 yards or half the distance; R58: the run of fouls escalates.
+            let toward = if by_offense {
+                offense.own_end_zone()
+            } else {
+                offense.goal()
             };
+            let rank = Game::penalty_rank(before.spot().rank(), 1, toward);
+            let stuck = rank == before.spot().rank();
+            let want = offense.gain(before.spot().rank(), rank);
             check!(
                 ctx,
                 gain == want,
                 "{e} moved the spot {gain} rank(s), not {want}"
             );
+            let n = before.fouls_in_row(f.side) + 1;
             if by_offense {
+                let want_down = if stuck || n >= 2 {
+                    before.down() + 1
+                } else {
+                    before.down()
+                };
                 check!(
                     ctx,
-                    after.down() == before.down(),
-                    "{e} did not replay the down"
+                    after.down() == want_down,
+                    "{e} (foul {n} in a row) left down {}, not {want_down}",
+                    after.down()
                 );
+            } else {
+                let reached = offense.gain(before.line_to_gain(), rank) >= 0;
+                if stuck || n >= 2 || reached {
+                    check!(
+                        ctx,
+                        after.down() == 1,
+                        "{e} (foul {n} in a row) without a first down"
+                    );
+                } else {
+                    check!(ctx, after.down() == before.down(), "{e} changed the down");
+                }
             }
         } else if f.kind == FoulKind::IllegalForwardPass {
             // Enforced from the thrower's square, which may be anywhere: after an
@@ -718,9 +748,15 @@ fn check_transition(
         if after.offense() != offense {
             // R37: every change of possession starts the new offense at its own 20.
             let start = zebra::rules::game::drive_start(after.offense());
+            // R59: an accepted foul after a change of possession moves that start.
+            let enforced = events
+                .iter()
+                .any(|e| matches!(e, Event::PenaltyEnforced(_)));
+            let at_start =
+                after.spot() == start || (enforced && after.spot().file() == start.file());
             check!(
                 ctx,
-                after.spot() == start && after.down() == 1,
+                at_start && after.down() == 1,
                 "a new drive at {}, down {}",
                 after.spot(),
                 after.down()
@@ -1454,4 +1490,133 @@ spot: e4
         game.apply(&a.parse().unwrap()).unwrap();
     }
     assert_eq!(game.offense(), Side::Black, "\n{}", game.to_diagram());
+}
+
+/// How an adversarial team fouls (R57, R58: fouling must never stall a game).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fouler {
+    /// Plays like the random player.
+    No,
+    /// Commits a dead-ball foul at its first chance: every formation of this team is short
+    /// of a piece (illegal formation), so it never snaps and never lets the other team react.
+    Always,
+    /// Forms legally, then fouls at every motion or reaction decision: a false start, an
+    /// offsides or encroachment reaction, or a substitution (all listed as legal, R23).
+    Late,
+}
+
+/// A bound on the actions of any game with quarters of `n` plays, whatever the teams do
+/// before the snap (the argument is in protocol/RULES.md, edition 2):
+/// - counted plays per quarter: `n`, plus at most 9 untimed downs (R62: each needs an
+///   enforced defensive foul, and a defense's run of fouls ends in an awarded touchdown
+///   after at most 6 moving fouls and 1 more at its 1-yard line, R58);
+/// - between two counted plays at most 8 dead-ball fouls that do not count (the offense's
+///   first foul of a run, and the defense's fouls before the award), so at most 9 formation
+///   cycles, each at most 15 actions (2 formations, 6 motions, 6 reactions, the snap);
+/// - a snapped play at most 64 turns (R13) and 1 penalty choice;
+/// - at most 12 timeouts a game, each restarting one formation cycle.
+fn action_bound(n: u16) -> usize {
+    let plays = 4 * (n as usize + 9);
+    plays * (9 * 15 + 64 + 1) + 12 * 15
+}
+
+/// Plays one game in which `foulers` decide how each team fouls; every transition is checked.
+fn play_fouling(start: Game, seed: u64, foulers: [Fouler; 2]) -> (usize, Game) {
+    let mut game = start;
+    let mut player = RandomPlayer::new(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xf0_0f);
+    let mut list = ActionList::new();
+    let bound = match game.settings().quarter {
+        QuarterLength::Plays(n) => action_bound(n),
+        QuarterLength::Timed => unreachable!("play-count games only"),
+    };
+    let mut steps = 0;
+    while let Some(decision) = game.decision() {
+        assert!(
+            steps <= bound,
+            "seed {seed} {foulers:?}: {steps} actions, over the bound {bound}\n{}",
+            game.to_diagram()
+        );
+        let fouler = foulers[decision.side.index()];
+        let action = match (fouler, game.phase()) {
+            (Fouler::Always, Phase::Formation(side)) => {
+                // A legal formation minus one piece: placeable, and an illegal formation.
+                let legal = player.formation(&game, side);
+                let mut short = Formation::empty();
+                for (role, sq) in legal.iter().skip(1) {
+                    short.place(role, sq).expect("placeable");
+                }
+                Action::Formation(short)
+            }
+            (Fouler::Late, Phase::Motion | Phase::Reaction) => {
+                game.legal_actions(&mut list);
+                let fouls: Vec<Action> = list
+                    .iter()
+                    .copied()
+                    .filter(|a| game.presnap_foul(a).is_some())
+                    .collect();
+                *fouls.choose(&mut rng).expect("a foul is always available")
+            }
+            _ => player.choose(&game, &mut list).expect("a decision to make"),
+        };
+        game = apply_checked(&game, &action, seed, steps);
+        steps += 1;
+    }
+    (steps, game)
+}
+
+#[test]
+fn fouling_never_stalls_a_game_from_any_spot() {
+    use Fouler::*;
+    let kinds = [
+        [Always, No],
+        [No, Always],
+        [Late, No],
+        [No, Late],
+        [Always, Always],
+        [Late, Late],
+        [Always, Late],
+        [Late, Always],
+    ];
+    let mut longest = 0;
+    let mut seed = 0u64;
+    // Every spot rank (2..=7, the 1-yard lines included), both offenses, both halves, and
+    // the last play of the game.
+    for offense in ["white", "black"] {
+        for rank in 2..=7u8 {
+            for (quarter, plays) in [(1, 0), (4, 3)] {
+                let rows: String = (1..=8u8)
+                    .rev()
+                    .map(|r| format!("{r} . . . . . . . .\n"))
+                    .collect();
+                let diagram = format!(
+                    "offense: {offense}\nphase: formation\nspot: e{rank}\nquarter: {quarter}\n\
+                     plays: {plays}\nquarter-length: 4\nscore: 0-3\n{rows}"
+                );
+                let start = Game::from_diagram(&diagram).expect("a valid start");
+                for foulers in kinds {
+                    for _ in 0..12 {
+                        seed += 1;
+                        let (steps, end) = play_fouling(start.clone(), seed, foulers);
+                        assert!(end.is_over());
+                        longest = longest.max(steps);
+                        // A team that fouls at every chance never scores (R58: it never
+                        // snaps, and its defense concedes).
+                        for side in Side::ALL {
+                            if foulers[side.index()] == Always {
+                                assert_eq!(
+                                    end.score(side),
+                                    start.score(side),
+                                    "seed {seed} {foulers:?}: the fouling {side} scored"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let bound = action_bound(4);
+    assert!(longest <= bound, "{longest} > {bound}");
+    eprintln!("fouling games: {seed}, longest {longest} actions (bound {bound})");
 }

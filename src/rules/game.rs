@@ -234,6 +234,8 @@ pub struct Game {
     pub(crate) fouls_in_row: [u8; 2],
     /// The last enforcement was a defensive foul: a period may not end on it (R62).
     pub(crate) extend_period: bool,
+    /// This down is an untimed down (R62).
+    pub(crate) untimed: bool,
 }
 
 /// R2: where a side starts each drive, 20 yards (4 ranks) out of its own end zone.
@@ -284,6 +286,7 @@ impl Game {
             result: None,
             fouls_in_row: [0; 2],
             extend_period: false,
+            untimed: false,
         }
     }
 
@@ -349,6 +352,16 @@ impl Game {
     /// Plays counted in this quarter (R18).
     pub fn plays_in_quarter(&self) -> u16 {
         self.plays
+    }
+    /// Fouls enforced against `side` in a row, since a play last stood or the ball last
+    /// changed hands (R58): the next foul of that team is number `fouls_in_row + 1`.
+    pub fn fouls_in_row(&self, side: Side) -> u8 {
+        self.fouls_in_row[side.index()]
+    }
+    /// Whether this down is an untimed down: the period's plays or time ran out on a
+    /// defensive foul (R62).
+    pub fn is_untimed_down(&self) -> bool {
+        self.untimed
     }
     /// Action-phase turns taken in this play (R13).
     pub fn play_turns(&self) -> u8 {
@@ -1171,7 +1184,8 @@ impl Game {
             QuarterLength::Timed => self.clock_expired,
         };
         let extend = std::mem::take(&mut self.extend_period);
-        if over && extend {
+        self.untimed = over && extend;
+        if self.untimed {
             ev.push(Event::UntimedDown);
         }
         if over && !extend {
@@ -1202,6 +1216,7 @@ impl Game {
         self.plays = 0;
         self.fouls_in_row = [0; 2];
         self.extend_period = false;
+        self.untimed = false;
         self.clock_expired = false;
         if self.clock_running {
             self.clock_running = false;
