@@ -406,28 +406,33 @@ fn play_value(game: &Game, me: Side) -> i64 {
     }
 }
 
-/// What enforcing `foul` would be worth (7.3, R15, R43), as the engine enforces it.
+/// What enforcing `foul` would be worth (7.3, R43, R57), as the engine enforces it: the
+/// yardage limited by half the distance, defensive interference at least 5 yards.
 fn penalty_value(game: &Game, foul: Foul, me: Side) -> i64 {
     let offense = game.offense();
     let by_offense = foul.side == offense;
     let e = foul.kind.enforcement(by_offense);
-    let base = match e.from {
-        EnforceFrom::SpotOfFoul
-            if e.ranks > 0 || offense.ahead(foul.spot.rank(), game.spot().rank()) =>
-        {
-            foul.spot
-        }
-        _ => game.spot(),
-    };
-    let step = if by_offense {
-        -offense.forward()
+    let toward = if by_offense {
+        offense.own_end_zone()
     } else {
-        offense.forward()
+        offense.goal()
     };
-    let mut rank = base.rank();
-    for _ in 0..e.ranks {
-        rank = rank.offset(step).unwrap_or(rank);
-    }
+    let rank = match e.from {
+        EnforceFrom::PreviousSpot => Game::penalty_rank(game.spot().rank(), e.ranks, toward),
+        EnforceFrom::SpotOfFoul => {
+            let at = foul.spot.rank().out_of_end_zones();
+            if by_offense {
+                Game::penalty_rank(at, e.ranks, toward)
+            } else {
+                let least = Game::penalty_rank(game.spot().rank(), 1, toward);
+                if offense.ahead(at, least) {
+                    at
+                } else {
+                    least
+                }
+            }
+        }
+    };
     let first_down = e.first_down && !by_offense;
     let replay = !(by_offense && e.loss_of_down);
     series(game, rank, first_down, replay, me)

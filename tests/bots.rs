@@ -881,3 +881,44 @@ fn test_bot_closes_stdout_and_keeps_running() {
     assert!(p.alive());
     p.quit();
 }
+
+/// R57, R58 end to end: a bot that fields its king in every defensive formation (a dead-ball
+/// foul each time) loses to the greedy bot by at least four touchdowns, as White and as
+/// Black. Under rulings edition 1 it held greedy to 7-0 by fouling at its goal line. The
+/// clocks are generous so that a busy machine cannot turn the game into timeouts.
+#[test]
+fn fouling_on_every_defensive_formation_does_not_pay() {
+    let fouler = env!("CARGO_BIN_EXE_zebra-fouling-bot");
+    let greedy = env!("CARGO_BIN_EXE_zebra-greedy-bot");
+    for fouler_side in Side::ALL {
+        let (white, black) = match fouler_side {
+            Side::White => (fouler, greedy),
+            Side::Black => (greedy, fouler),
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_zebra"))
+            .args(["play", "--white", white, "--black", black, "--quiet"])
+            .args(["--seed", "7", "--tc", "plays=10,play=30s,reaction=10s"])
+            .output()
+            .expect("zebra runs");
+        let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert!(
+            out.status.success(),
+            "{line}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // result 0-1 (normal) white NAME 0 black NAME 56
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let score = |side: &str| -> u32 {
+            let i = words.iter().position(|w| *w == side).expect(&line);
+            words[i + 2].parse().expect(&line)
+        };
+        let (fouler_points, greedy_points) = match fouler_side {
+            Side::White => (score("white"), score("black")),
+            Side::Black => (score("black"), score("white")),
+        };
+        assert!(
+            greedy_points >= fouler_points + 28,
+            "the fouling bot as {fouler_side} lost by less than four touchdowns: {line}"
+        );
+    }
+}

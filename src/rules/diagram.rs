@@ -22,7 +22,9 @@
 //! `phase` (formation, motion, reaction, action, contention; default action), `turn` (who
 //! decides; default the offense), `down` (1), `spot` (the ball spot: required before the
 //! snap, else the ball's square), `to-gain` (rank; default 10 yards ahead), `quarter` (1),
-//! `score` (0-0), `timeouts` (3-3), `plays` (plays this quarter, 0), `quarter-length`
+//! `score` (0-0), `timeouts` (3-3), `plays` (plays this quarter, 0), `fouls-in-row` (the
+//! fouls enforced against White and Black in a row, R58; 0-0), `untimed` (an untimed down,
+//! R62; no), `quarter-length`
 //! (`timed` or a number of plays; timed), `clock` (running or stopped; running after the
 //! snap), `possession` (the offense; during a pass in flight, the throwing team),
 //! `forward-pass`, `thrown` (any pass this play), `crossed`, `changed` (yes/no),
@@ -237,6 +239,13 @@ impl Game {
                     game.timeouts = [w as u8, b as u8];
                 }
                 "plays" => game.plays = v.parse().map_err(|_| bad())?,
+                "fouls-in-row" => {
+                    let (w, b) = pair(v)
+                        .filter(|&(w, b)| w < 256 && b < 256)
+                        .ok_or_else(bad)?;
+                    game.fouls_in_row = [w as u8, b as u8];
+                }
+                "untimed" => game.untimed = yes_no(v).ok_or_else(bad)?,
                 "quarter-length" => {
                     game.settings.quarter = match v.as_str() {
                         "timed" => QuarterLength::Timed,
@@ -342,7 +351,8 @@ impl Game {
             ));
         }
         if let QuarterLength::Plays(n) = game.settings.quarter {
-            if game.plays >= n {
+            // Only an untimed down (R62) is played after the quarter's plays ran out.
+            if game.plays >= n && !game.untimed {
                 return Err(err(
                     0,
                     format!("{} plays already played in a quarter of {n}", game.plays),
@@ -431,6 +441,16 @@ impl Game {
         let _ = writeln!(s, "score: {}-{}", self.score[0], self.score[1]);
         let _ = writeln!(s, "timeouts: {}-{}", self.timeouts[0], self.timeouts[1]);
         let _ = writeln!(s, "plays: {}", self.plays);
+        if self.fouls_in_row != [0, 0] {
+            let [w, b] = self.fouls_in_row;
+            let _ = writeln!(s, "fouls-in-row: {w}-{b}");
+        }
+        if self.untimed {
+            s.push_str(
+                "untimed: yes
+",
+            );
+        }
         match self.settings.quarter {
             QuarterLength::Timed => s.push_str("quarter-length: timed\n"),
             QuarterLength::Plays(n) => {

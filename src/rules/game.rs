@@ -26,7 +26,7 @@ pub enum QuarterLength {
     /// By wall time: the referee reports [`Clock::Game`] when it runs out.
     Timed,
     /// A fixed number of plays, for reproducible matches without clocks. Every snapped play
-    /// and every dead-ball foul counts as one play.
+    /// counts, and a dead-ball foul only when it costs a down or awards a score (R44).
     Plays(u16),
 }
 
@@ -918,7 +918,7 @@ impl Game {
                 self.next_down(ev);
             }
         } else {
-            if stuck && repeated >= 3 {
+            if stuck && repeated >= 2 {
                 // R58: the palpably unfair act: a defense that keeps fouling where the ball
                 // can no longer move concedes the touchdown it is preventing.
                 let scorer = self.offense;
