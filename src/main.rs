@@ -26,6 +26,7 @@ use zebra::referee::check::{check_bot, CheckLimits};
 use zebra::referee::preflight::{preflight, PreflightError};
 use zebra::referee::{GameConfig, Referee, TimeControl};
 use zebra::rules::{Event, Game, Settings, Side};
+use zebra::series::disk::DiskError;
 use zebra::series::setup::{prepare, SetupError};
 use zebra::series::{RunOptions, SeriesEnd, Summary};
 
@@ -671,6 +672,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
     let bundled = exe.parent().unwrap_or(Path::new("."));
     let mut prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
+        // Games of another rulings edition: the user's to resolve (another zebra release),
+        // as bad input is, not a file this run failed to read or write.
+        e @ SetupError::Disk(DiskError::Edition { .. }) => Failure::Usage(e.to_string()),
         e @ (SetupError::Disk(_) | SetupError::MissingProgram { .. }) => {
             Failure::Run(e.to_string())
         }
