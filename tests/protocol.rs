@@ -852,16 +852,30 @@ fn examples_validate_against_their_schemas() {
 #[test]
 fn the_referee_tells_each_bot_the_rulings_edition_in_game_start() {
     let schemas = schemas();
-    assert_eq!(example("game_start")["rulings"], json!(zebra::rules::RULINGS_EDITION));
+    assert_eq!(
+        example("game_start")["rulings"],
+        json!(zebra::rules::RULINGS_EDITION)
+    );
     let dir = std::env::temp_dir().join(format!("zebra-protocol-rulings-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_zebra"))
-        .args(["play", "--seed", "3", "--tc", "plays=1,play=5s,reaction=5s", "--quiet"])
+        .args([
+            "play",
+            "--seed",
+            "3",
+            "--tc",
+            "plays=1,play=5s,reaction=5s",
+            "--quiet",
+        ])
         .arg("--log-dir")
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut starts = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

@@ -346,10 +346,7 @@ fn a_very_long_line_is_an_error_with_its_number() {
     let out = verify_bytes("long-comment", &file);
     failed(&out);
     assert_short(&out);
-    assert!(text(&out.stdout).contains(&format!(
-        "{}comment opened here runs past",
-        after_golden()
-    )));
+    assert!(text(&out.stdout).contains(&format!("{}comment opened here runs past", after_golden())));
 }
 
 #[test]
@@ -451,7 +448,12 @@ fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     let err = failed(&out);
     assert_eq!(
         text(&out.stdout),
-        format!("{}\n{}\n{}\n", golden_line(1), refused(2, "1"), refused(3, "1"))
+        format!(
+            "{}\n{}\n{}\n",
+            golden_line(1),
+            refused(2, "1"),
+            refused(3, "1")
+        )
     );
     assert_eq!(
         err,

@@ -135,7 +135,8 @@ impl OtherEdition {
             Some(v)
                 if !v.is_empty()
                     && v.len() <= 16
-                    && v.chars().all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c)) =>
+                    && v.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c)) =>
             {
                 v.to_string()
             }

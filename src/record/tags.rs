@@ -332,7 +332,9 @@ mod tests {
         let refused = |tags: &Tags| rulings_from(tags).unwrap_err().to_string();
         assert_eq!(
             refused(&tags),
-            format!("played under rulings edition 1; this zebra judges edition {RULINGS_VALUE} only")
+            format!(
+                "played under rulings edition 1; this zebra judges edition {RULINGS_VALUE} only"
+            )
         );
         tags.set(RULINGS, RULINGS_VALUE);
         assert_eq!(rulings_from(&tags), Ok(()));
@@ -344,7 +346,11 @@ mod tests {
             ("two\u{1b}", "edition \"two\\u001b\";"),
         ] {
             tags.set(RULINGS, value);
-            assert!(refused(&tags).contains(shown), "{value:?}: {}", refused(&tags));
+            assert!(
+                refused(&tags).contains(shown),
+                "{value:?}: {}",
+                refused(&tags)
+            );
         }
     }
 

@@ -113,7 +113,9 @@ pub enum DiskError {
     Foreign { path: PathBuf, detail: String },
     /// A game of the series was played under another edition of the rulings: a series is
     /// judged under one edition, so a newer zebra does not finish an older one's series.
-    #[error("{path} game {game}: {edition} (resume the series with the zebra release that started it)")]
+    #[error(
+        "{path} game {game}: {edition} (resume the series with the zebra release that started it)"
+    )]
     Edition {
         path: PathBuf,
         game: u32,
