@@ -26,6 +26,7 @@ use zebra::referee::check::{check_bot, CheckLimits};
 use zebra::referee::preflight::{preflight, PreflightError};
 use zebra::referee::{GameConfig, Referee, TimeControl};
 use zebra::rules::{Event, Game, Settings, Side};
+use zebra::series::disk::DiskError;
 use zebra::series::setup::{prepare, SetupError};
 use zebra::series::{RunOptions, SeriesEnd, Summary};
 
@@ -671,6 +672,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
     let bundled = exe.parent().unwrap_or(Path::new("."));
     let mut prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
+        // Games of another rulings edition: the user's to resolve (another zebra release),
+        // as bad input is, not a file this run failed to read or write.
+        e @ SetupError::Disk(DiskError::Edition { .. }) => Failure::Usage(e.to_string()),
         e @ (SetupError::Disk(_) | SetupError::MissingProgram { .. }) => {
             Failure::Run(e.to_string())
         }
@@ -786,7 +790,9 @@ fn verify(path: &Path) -> Result<(), Failure> {
     }
     // Game by game, each verdict printed as soon as its game is read: a damaged tail still
     // leaves a verdict for every game before it, and memory holds one game at a time.
-    let (mut games, mut bad) = (0, 0);
+    // `bad`: games that diverge; `other`: games of another edition of the rulings, refused
+    // unreplayed.
+    let (mut games, mut bad, mut other) = (0, 0, 0);
     let mut damage = None;
     for item in GameReader::new(std::io::BufReader::new(file)) {
         let rec = match item {
@@ -809,16 +815,30 @@ fn verify(path: &Path) -> Result<(), Failure> {
                 v.actions,
                 v.expiries
             ),
+            Err(d) if d.is_other_edition() => {
+                other += 1;
+                out!("game {games}: {d} (verify it with the zebra release that wrote it)");
+            }
             Err(d) => {
                 bad += 1;
                 out!("game {games}: {d}");
             }
         }
     }
-    let before = match (games, bad) {
-        (0, _) => "no complete game before it".to_string(),
-        (n, 0) => format!("the {n} game(s) before it verified"),
-        (n, b) => format!("{b} of the {n} game(s) before it diverge from the rules"),
+    // What the games of another edition get, after "N of M games" or "N".
+    let unverified = format!(
+        "{} not verified: played under another rulings edition (this zebra judges edition {} only)",
+        if other == 1 { "was" } else { "were" },
+        zebra::rules::RULINGS_EDITION
+    );
+    let before = match (games, bad, other) {
+        (0, _, _) => "no complete game before it".to_string(),
+        (n, 0, 0) => format!("the {n} game(s) before it verified"),
+        (n, b, 0) => format!("{b} of the {n} game(s) before it diverge from the rules"),
+        (n, 0, o) => format!("{o} of the {n} game(s) before it {unverified}"),
+        (n, b, o) => {
+            format!("{b} of the {n} game(s) before it diverge from the rules; {o} {unverified}")
+        }
     };
     match damage {
         Some(damage) => Err(Failure::Run(format!(
@@ -829,12 +849,18 @@ fn verify(path: &Path) -> Result<(), Failure> {
             "{}: no game (the file is empty, or holds only blank lines and comments)",
             path.display()
         ))),
-        None if bad == 0 => {
+        None if bad == 0 && other == 0 => {
             out!("{games} games verified");
             Ok(())
         }
-        None => Err(Failure::Run(format!(
+        None if other == 0 => Err(Failure::Run(format!(
             "{bad} of {games} games diverge from the rules"
+        ))),
+        None if bad == 0 => Err(Failure::Run(format!(
+            "{other} of {games} games {unverified}"
+        ))),
+        None => Err(Failure::Run(format!(
+            "{bad} of {games} games diverge from the rules; {other} {unverified}"
         ))),
     }
 }

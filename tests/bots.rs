@@ -425,6 +425,7 @@ fn start_msg(side: Side, seed: u64) -> ToBot {
         version: 1,
         rules: "football-chess".to_string(),
         rules_version: "0.1".to_string(),
+        rulings: zebra::rules::RULINGS_EDITION.to_string(),
         side,
         opponent: s.opponent,
         seed,

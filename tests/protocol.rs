@@ -847,6 +847,59 @@ fn examples_validate_against_their_schemas() {
     }
 }
 
+/// The `game_start` the referee really sends (a game of the bundled bots, read from its
+/// transcript) names the engine's rulings edition and validates.
+#[test]
+fn the_referee_tells_each_bot_the_rulings_edition_in_game_start() {
+    let schemas = schemas();
+    assert_eq!(
+        example("game_start")["rulings"],
+        json!(zebra::rules::RULINGS_EDITION)
+    );
+    let dir = std::env::temp_dir().join(format!("zebra-protocol-rulings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args([
+            "play",
+            "--seed",
+            "3",
+            "--tc",
+            "plays=1,play=5s,reaction=5s",
+            "--quiet",
+        ])
+        .arg("--log-dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut starts = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "log") {
+            let log = std::fs::read_to_string(&path).unwrap();
+            for line in log.lines() {
+                if let Some((_, sent)) = line.split_once(" < ") {
+                    let msg: Value = serde_json::from_str(sent).unwrap();
+                    if msg["type"] == "game_start" {
+                        starts.push(msg);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(starts.len(), 2, "one game_start per bot");
+    for msg in &starts {
+        must_validate(&schemas, "game_start", msg);
+        must_validate(&schemas, "to_bot", msg);
+        assert_eq!(msg["rulings"], json!("2"), "{msg}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The transcript: `{"at_ms", "side", "from": "zebra"|"bot", "message"}` per line.
 #[test]
 fn the_example_transcript_is_a_valid_conversation() {
@@ -1268,6 +1321,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             version: 1,
             rules: "football-chess".to_string(),
             rules_version: "0.1".to_string(),
+            rulings: zebra::rules::RULINGS_EDITION.to_string(),
             side,
             opponent: "other".to_string(),
             seed,
@@ -1805,6 +1859,20 @@ fn schemas_reject_wrong_messages() {
             "game_start",
             with(&example("game_start"), "/time_control/play_ms", json!("5s")),
             "a duration as text",
+            true,
+        ),
+        // Zebra always sends the rulings edition; the bot kit reads a game_start without
+        // it (from a Zebra before the field), as bots may ignore it.
+        (
+            "game_start",
+            without(&example("game_start"), "/rulings"),
+            "no rulings edition",
+            false,
+        ),
+        (
+            "game_start",
+            with(&example("game_start"), "/rulings", json!(2)),
+            "a rulings edition that is no string",
             true,
         ),
         (

@@ -212,6 +212,7 @@ fn tags_are_written_in_canonical_order_with_escapes() {
             "Result",
             "Variant",
             "RulesVersion",
+            "Rulings",
             "QuarterLength",
             "BlackVersion",
             "Annotator",
@@ -234,6 +235,8 @@ fn the_writer_fills_the_roster() {
         entries: rec.entries.clone(),
     };
     bare.tags.set(tags::QUARTER_LENGTH, "1");
+    // The writer does not add the edition: a record without it is one of edition 1.
+    bare.tags.set(tags::RULINGS, tags::RULINGS_VALUE);
     let text = write(&bare);
     let back = read_one(&text);
     assert_eq!(back.tags.get(tags::DATE), Some("????.??.??"));
@@ -296,15 +299,18 @@ pass snap {[%eval 0.3] other commands are ignored} *
     ));
     assert_eq!(rec.entries[4], Entry::action(Action::Snap));
     assert_eq!(rec.tags.iter().next(), Some(("Event", "hand")));
-    let v = verify(&GameRecord {
+    let mut stopped = GameRecord {
         tags: {
             let mut t = rec.tags.clone();
             t.set(tags::TERMINATION, "unterminated");
             t
         },
         ..rec.clone()
-    })
-    .unwrap();
+    };
+    // Without a Rulings tag it is a record of edition 1, which the engine does not judge.
+    assert!(verify(&stopped).unwrap_err().is_other_edition());
+    stopped.tags.set(tags::RULINGS, tags::RULINGS_VALUE);
+    let v = verify(&stopped).unwrap();
     assert_eq!((v.actions, v.expiries, v.snaps), (5, 0, 1));
     // The canonical text adds the missing roster tags and reads back the same.
     let canonical = read_one(&write(&rec));
@@ -505,6 +511,50 @@ fn verify_reports_bad_tags_before_replaying() {
         assert!(matches!(d.kind, DivergenceKind::Tags(_)), "{d}");
         assert!(d.to_string().contains(name), "{d}");
     }
+}
+
+#[test]
+fn a_record_names_its_rulings_edition_and_another_edition_is_refused_unreplayed() {
+    // Written today: the edition of the engine, right after RulesVersion.
+    let rec = plays_record(5, 1);
+    assert_eq!(tags::RULINGS_VALUE, zebra::rules::RULINGS_EDITION);
+    let text = write(&rec);
+    assert!(
+        text.contains("[RulesVersion \"0.1\"]\n[Rulings \"2\"]\n"),
+        "{text}"
+    );
+    assert!(verify(&read_one(&text)).is_ok());
+
+    // Missing (edition 1), or another edition: refused before anything is replayed, even
+    // when the moves would diverge, and shown without an entry.
+    let mut tampered = rec.clone();
+    tampered.entries.truncate(1);
+    tampered.entries.push(Entry::action(Action::Snap));
+    tampered.entries.push(Entry::action(Action::Snap));
+    for (value, found) in [(None, "1"), (Some("1"), "1"), (Some("3"), "3")] {
+        for base in [&rec, &tampered] {
+            let mut other = base.clone();
+            match value {
+                Some(v) => other.tags.set(tags::RULINGS, v),
+                None => drop(other.tags.remove(tags::RULINGS)),
+            }
+            let d = verify(&other).unwrap_err();
+            assert!(d.is_other_edition(), "{d}");
+            assert!(matches!(d.kind, DivergenceKind::Edition(_)), "{d}");
+            assert_eq!(
+                d.to_string(),
+                format!("played under rulings edition {found}; this zebra judges edition 2 only")
+            );
+        }
+    }
+    // The reader reads an old record as it is: the tag is not added.
+    let old = text.replace("[Rulings \"2\"]\n", "");
+    let back = read_one(&old);
+    assert_eq!(back.tags.get(tags::RULINGS), None);
+    assert!(verify_text(&old).unwrap()[0]
+        .as_ref()
+        .unwrap_err()
+        .is_other_edition());
 }
 
 // ---- bad input ----

@@ -1447,3 +1447,52 @@ fn a_config_dir_that_does_not_exist_is_named_not_called_a_missing_program() {
     );
     assert!(!out_dir.exists(), "a series directory was made");
 }
+
+#[test]
+fn a_series_of_another_rulings_edition_is_not_resumed_and_its_files_are_left_alone() {
+    let root = temp_dir("edition");
+    let template = root.join("template");
+    finished_series(&template, "4");
+    let tag = "[Rulings \"2\"]\n";
+    let written = std::fs::read_to_string(template.join("games.pgn")).unwrap();
+    assert_eq!(written.matches(tag).count(), 4, "{written}");
+    for (name, replacement, edition) in [
+        ("untagged", "", "1"),
+        ("edition1", "[Rulings \"1\"]\n", "1"),
+        ("edition3", "[Rulings \"3\"]\n", "3"),
+    ] {
+        let dir = root.join(name);
+        copy_dir(&template, &dir);
+        let pgn = dir.join("games.pgn");
+        // Game 2 of another edition; game 4 torn by a kill, which a resume would cut and
+        // play again: the refusal comes first, and nothing is cut, sealed or played.
+        let whole = std::fs::read_to_string(&pgn).unwrap();
+        let second = whole.match_indices(tag).nth(1).unwrap().0;
+        let edited = format!(
+            "{}{replacement}{}",
+            &whole[..second],
+            &whole[second + tag.len()..]
+        );
+        let torn = format!("{}[Event \"Zeb", without_last_record_of(&edited));
+        std::fs::write(&pgn, &torn).unwrap();
+        let events = std::fs::read(dir.join("events.jsonl")).unwrap();
+        let out = zebra(&["match", "--resume", dir.to_str().unwrap(), "--quiet"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "zebra: {} game 2: played under rulings edition {edition}; this zebra judges edition 2 only (resume the series with the zebra release that started it)\n",
+                pgn.display()
+            ),
+            "{name}"
+        );
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap(), torn, "{name}");
+        assert_eq!(std::fs::read(dir.join("events.jsonl")).unwrap(), events);
+    }
+}
+
+/// `text` without its last record.
+fn without_last_record_of(text: &str) -> &str {
+    &text[..text.rfind("[Event ").unwrap()]
+}

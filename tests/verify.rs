@@ -18,6 +18,12 @@ fn golden() -> Vec<u8> {
         .unwrap()
 }
 
+/// `game 4: line N: `, N the first line after the golden file: where text appended to it
+/// starts.
+fn after_golden() -> String {
+    format!("game 4: line {}: ", text(&golden()).lines().count() + 1)
+}
+
 /// What `zebra verify` prints on the golden file, before and after streaming.
 const GOLDEN_VERDICTS: &str = "\
 game 1: ok, 1/2-1/2 (normal, 38 actions, 4 clock expiries)
@@ -216,7 +222,7 @@ fn an_oversized_token_is_not_echoed_whole() {
     failed(&out);
     assert_short(&out);
     assert!(out.stdout.len() + out.stderr.len() < 2000);
-    assert!(text(&out.stdout).contains("game 4: line 140: longer than"));
+    assert!(text(&out.stdout).contains(&format!("{}longer than", after_golden())));
 
     // A long token within the cap is quoted, cut with an ellipsis.
     let mut file = golden();
@@ -280,7 +286,7 @@ fn a_leading_bom_is_skipped() {
     failed(&out);
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("game 4: line 140: unknown token '\\ufeffsnap'"),
+        stdout.contains(&format!("{}unknown token '\\ufeffsnap'", after_golden())),
         "{stdout}"
     );
 }
@@ -325,7 +331,7 @@ fn a_very_long_line_is_an_error_with_its_number() {
         failed(&out);
         let stdout = text(&out.stdout);
         assert_eq!(
-            stdout.contains("game 4: line 140: longer than 1048576 bytes"),
+            stdout.contains(&format!("{}longer than 1048576 bytes", after_golden())),
             too_long,
             "{stdout:.300}"
         );
@@ -340,7 +346,7 @@ fn a_very_long_line_is_an_error_with_its_number() {
     let out = verify_bytes("long-comment", &file);
     failed(&out);
     assert_short(&out);
-    assert!(text(&out.stdout).contains("game 4: line 140: comment opened here runs past"));
+    assert!(text(&out.stdout).contains(&format!("{}comment opened here runs past", after_golden())));
 }
 
 #[test]
@@ -413,4 +419,73 @@ fn the_game_reader_streams_games_then_the_damage() {
     let whole = zebra::record::read_games(&text(&full)).unwrap();
     assert_eq!(whole.len(), 3);
     assert_eq!(zebra::record::read_games("").unwrap(), vec![]);
+}
+
+/// The golden file with game `n`'s (1-based) Rulings tag replaced by `line` ("" removes it).
+fn with_rulings(file: &str, n: usize, line: &str) -> String {
+    let tag = "[Rulings \"2\"]\n";
+    let (at, _) = file.match_indices(tag).nth(n - 1).unwrap();
+    format!("{}{line}{}", &file[..at], &file[at + tag.len()..])
+}
+
+#[test]
+fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
+    let full = text(&golden());
+    // Every game written today names the engine's edition, and verifies (above).
+    assert_eq!(full.matches("[Rulings \"2\"]\n").count(), 3);
+    assert_eq!(zebra::rules::RULINGS_EDITION, "2");
+    let refused = |n: usize, edition: &str| {
+        format!("game {n}: played under rulings edition {edition}; this zebra judges edition 2 only (verify it with the zebra release that wrote it)")
+    };
+    let golden_line = |n: usize| GOLDEN_VERDICTS.lines().nth(n - 1).unwrap().to_string();
+
+    // Game 2 says edition 1; game 3 has no tag (a record from before the tag: edition 1),
+    // and a Score that would diverge if it were replayed.
+    let file = with_rulings(&full, 3, "");
+    let file = with_rulings(&file, 2, "[Rulings \"1\"]\n");
+    let file = file.replacen("[Score \"2-0\"]", "[Score \"9-0\"]", 1);
+    let out = verify_bytes("editions", file.as_bytes());
+    let err = failed(&out);
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{}\n{}\n{}\n",
+            golden_line(1),
+            refused(2, "1"),
+            refused(3, "1")
+        )
+    );
+    assert_eq!(
+        err,
+        "zebra: 2 of 3 games were not verified: played under another rulings edition (this zebra judges edition 2 only)\n"
+    );
+
+    // A later edition is refused the same way; a diverging game keeps its own verdict, and
+    // the summary counts both.
+    let file = with_rulings(&full, 3, "[Rulings \"3\"]\n");
+    let file = file.replacen("[Score \"", "[Score \"9", 1);
+    let out = verify_bytes("editions-diverging", file.as_bytes());
+    let err = failed(&out);
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("game 1: entry "), "{stdout}");
+    assert_eq!(lines[1], golden_line(2));
+    assert_eq!(lines[2], refused(3, "3"));
+    assert_eq!(
+        err,
+        "zebra: 1 of 3 games diverge from the rules; 1 was not verified: played under another rulings edition (this zebra judges edition 2 only)\n"
+    );
+
+    // Before damage: the games before it keep their verdicts, and the last line counts them.
+    let file = with_rulings(&full, 1, "");
+    let cut = &file.as_bytes()[..line_start(file.as_bytes(), 100)];
+    let out = verify_bytes("editions-truncated", cut);
+    let err = failed(&out);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with(&refused(1, "1")), "{stdout}");
+    assert!(
+        err.ends_with("; 1 of the 2 game(s) before it was not verified: played under another rulings edition (this zebra judges edition 2 only)\n"),
+        "{err}"
+    );
 }

@@ -40,6 +40,11 @@ pub enum ToBot {
         version: u32,
         rules: String,
         rules_version: String,
+        /// The edition of protocol/RULES.md the referee plays
+        /// ([`crate::rules::RULINGS_EDITION`]). Empty when a referee from before the field
+        /// sent none: a bot may ignore it.
+        #[serde(default)]
+        rulings: String,
         side: Side,
         opponent: String,
         seed: u64,

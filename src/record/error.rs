@@ -112,3 +112,36 @@ impl RecordError {
         }
     }
 }
+
+/// A record played under another edition of the rulings (protocol/RULES.md) than the one
+/// the engine plays: the engine does not judge it, since replaying it under rulings it was
+/// not played by could only report a false divergence.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error(
+    "played under rulings edition {found}; this zebra judges edition {} only",
+    crate::rules::RULINGS_EDITION
+)]
+pub struct OtherEdition {
+    /// The record's edition as shown: `1` for a record without the Rulings tag, the tag's
+    /// value otherwise (quoted and escaped unless it is a short plain word).
+    pub found: String,
+}
+
+impl OtherEdition {
+    /// The edition of a Rulings tag value (`None`: no tag, edition 1).
+    pub(crate) fn new(value: Option<&str>) -> OtherEdition {
+        let found = match value {
+            None => super::tags::RULINGS_UNTAGGED.to_string(),
+            Some(v)
+                if !v.is_empty()
+                    && v.len() <= 16
+                    && v.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c)) =>
+            {
+                v.to_string()
+            }
+            Some(v) => format!("\"{}\"", quote(v)),
+        };
+        OtherEdition { found }
+    }
+}

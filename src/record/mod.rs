@@ -49,7 +49,7 @@ use std::fmt;
 
 use crate::rules::{Action, ActionError, Clock, Events, Game, GameResult, Settings};
 
-pub use error::{RecordError, QUOTE_MAX};
+pub use error::{OtherEdition, RecordError, QUOTE_MAX};
 pub use read::{read_games, GameReader};
 pub use tags::{Tags, Termination};
 pub use verify::{verify, verify_text, Divergence, DivergenceKind, Verified};
@@ -112,12 +112,14 @@ impl fmt::Display for Entry {
 
 impl GameRecord {
     /// An empty record for a game with these settings: the seven-tag roster with unknown
-    /// values (`?`, result `*`), the variant, the rules version and the quarter length.
+    /// values (`?`, result `*`), the variant, the rules version, the rulings edition and the
+    /// quarter length.
     pub fn new(settings: Settings) -> GameRecord {
         let mut tags = Tags::new();
         tags.fill_roster("*");
         tags.set(tags::VARIANT, tags::VARIANT_NAME);
         tags.set(tags::RULES_VERSION, tags::RULES_VERSION_VALUE);
+        tags.set(tags::RULINGS, tags::RULINGS_VALUE);
         tags.set(tags::QUARTER_LENGTH, tags::quarter_length_value(settings));
         GameRecord {
             tags,
@@ -128,6 +130,12 @@ impl GameRecord {
     /// The settings to replay with, from the QuarterLength tag.
     pub fn settings(&self) -> Result<Settings, RecordError> {
         tags::settings_from(&self.tags)
+    }
+
+    /// Whether the engine judges this record: `Err` when its Rulings tag names another
+    /// edition of the rulings than the engine's, or it has none (edition 1).
+    pub fn rulings(&self) -> Result<(), OtherEdition> {
+        tags::rulings_from(&self.tags)
     }
 
     /// How the game ended, from the Termination tag; a record without one ended normally.

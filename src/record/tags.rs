@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::error::RecordError;
+use super::error::{OtherEdition, RecordError};
 use crate::rules::{Game, GameResult, QuarterLength, Settings, Side};
 
 pub const EVENT: &str = "Event";
@@ -20,6 +20,7 @@ pub const BLACK: &str = "Black";
 pub const RESULT: &str = "Result";
 pub const VARIANT: &str = "Variant";
 pub const RULES_VERSION: &str = "RulesVersion";
+pub const RULINGS: &str = "Rulings";
 pub const SCORE: &str = "Score";
 pub const TIME_CONTROL: &str = "TimeControl";
 pub const QUARTER_LENGTH: &str = "QuarterLength";
@@ -33,12 +34,17 @@ pub const BLACK_VERSION: &str = "BlackVersion";
 pub const VARIANT_NAME: &str = "football-chess";
 /// The value of the RulesVersion tag: the official rules the engine plays.
 pub const RULES_VERSION_VALUE: &str = "0.1";
+/// The value of the Rulings tag: the edition of protocol/RULES.md the engine plays. A record
+/// without the tag was played under edition 1.
+pub const RULINGS_VALUE: &str = crate::rules::RULINGS_EDITION;
+/// The edition of a record without a Rulings tag: everything written before the tag.
+pub const RULINGS_UNTAGGED: &str = "1";
 
 /// PGN's seven-tag roster, which every written record carries.
 pub const ROSTER: [&str; 7] = [EVENT, SITE, DATE, ROUND, WHITE, BLACK, RESULT];
 
 /// The canonical order of the known tags; unknown tags follow in the order given.
-pub const ORDER: [&str; 17] = [
+pub const ORDER: [&str; 18] = [
     EVENT,
     SITE,
     DATE,
@@ -48,6 +54,7 @@ pub const ORDER: [&str; 17] = [
     RESULT,
     VARIANT,
     RULES_VERSION,
+    RULINGS,
     SCORE,
     TIME_CONTROL,
     QUARTER_LENGTH,
@@ -233,6 +240,15 @@ pub fn quarter_length_value(settings: Settings) -> String {
     }
 }
 
+/// Whether the engine judges a record with these tags: its Rulings tag names the engine's
+/// edition. A record without the tag was played under edition 1.
+pub fn rulings_from(tags: &Tags) -> Result<(), OtherEdition> {
+    match tags.get(RULINGS) {
+        Some(RULINGS_VALUE) => Ok(()),
+        other => Err(OtherEdition::new(other)),
+    }
+}
+
 /// The settings named by the QuarterLength tag.
 pub fn settings_from(tags: &Tags) -> Result<Settings, RecordError> {
     let value = tags
@@ -308,6 +324,34 @@ mod tests {
             settings_from(&Tags::new()),
             Err(RecordError::MissingTag(QUARTER_LENGTH))
         );
+    }
+
+    #[test]
+    fn rulings_names_the_edition_or_refuses() {
+        let mut tags = Tags::new();
+        let refused = |tags: &Tags| rulings_from(tags).unwrap_err().to_string();
+        assert_eq!(
+            refused(&tags),
+            format!(
+                "played under rulings edition 1; this zebra judges edition {RULINGS_VALUE} only"
+            )
+        );
+        tags.set(RULINGS, RULINGS_VALUE);
+        assert_eq!(rulings_from(&tags), Ok(()));
+        for (value, shown) in [
+            ("1", "edition 1;"),
+            ("3-beta", "edition 3-beta;"),
+            ("", "edition \"\";"),
+            (" 2", "edition \" 2\";"),
+            ("two\u{1b}", "edition \"two\\u001b\";"),
+        ] {
+            tags.set(RULINGS, value);
+            assert!(
+                refused(&tags).contains(shown),
+                "{value:?}: {}",
+                refused(&tags)
+            );
+        }
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! Replaying a record through the engine, to find the first place where they disagree.
 //!
-//! The checks, in order: the tags the replay needs (QuarterLength, Termination, Result);
+//! The checks, in order: the edition of the rulings (a record of another edition than the
+//! engine's is refused before anything is replayed: it would only diverge where the rulings
+//! changed); the tags the replay needs (QuarterLength, Termination, Result);
 //! every entry, which the engine must accept; then the end: a normal termination needs the
 //! engine's game over with the same result, any other termination needs it not over (the
 //! game stopped early) and, for a forfeit, a winner; a Score tag, when present, must be the
 //! engine's score.
 
+use std::fmt;
+
 use thiserror::Error;
 
-use super::error::{quote, RecordError};
+use super::error::{quote, OtherEdition, RecordError};
 use super::notes::{play_header, situation};
 use super::read::read_games;
 use super::tags::{self, Termination};
@@ -30,8 +34,10 @@ pub struct Verified {
 }
 
 /// The first disagreement between a record and the engine.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("entry {index} ({play}): {kind}")]
+///
+/// Shown as `entry INDEX (PLAY): KIND`; a record of another edition of the rulings is no
+/// disagreement at an entry, and is shown as its [`OtherEdition`] alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Divergence {
     /// The entry (0-based) the engine rejects; for a problem with the tags, 0; for a
     /// problem with the end of the game, the number of entries.
@@ -41,8 +47,29 @@ pub struct Divergence {
     pub kind: DivergenceKind,
 }
 
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            DivergenceKind::Edition(e) => write!(f, "{e}"),
+            kind => write!(f, "entry {} ({}): {kind}", self.index, self.play),
+        }
+    }
+}
+
+impl std::error::Error for Divergence {}
+
+impl Divergence {
+    /// Whether the record was refused unreplayed, as one of another edition of the rulings.
+    pub fn is_other_edition(&self) -> bool {
+        matches!(self.kind, DivergenceKind::Edition(_))
+    }
+}
+
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum DivergenceKind {
+    /// The record was played under another edition of the rulings: not replayed.
+    #[error("{0}")]
+    Edition(OtherEdition),
     #[error("{0}")]
     Tags(RecordError),
     #[error("the engine rejects {action}: {error}")]
@@ -77,6 +104,11 @@ pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
         play: "tags".to_string(),
         kind: DivergenceKind::Tags(e),
     };
+    rec.rulings().map_err(|e| Divergence {
+        index: 0,
+        play: "tags".to_string(),
+        kind: DivergenceKind::Edition(e),
+    })?;
     let settings = rec.settings().map_err(tag_problem)?;
     let termination = rec.termination().map_err(tag_problem)?;
     let result = rec.result().map_err(tag_problem)?;

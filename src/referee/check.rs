@@ -192,6 +192,7 @@ async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut C
         version: 1,
         rules: "football-chess".to_string(),
         rules_version: "0.1".to_string(),
+        rulings: crate::rules::RULINGS_EDITION.to_string(),
         side,
         opponent: "zebra check-bot".to_string(),
         seed: 1,

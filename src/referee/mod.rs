@@ -481,6 +481,7 @@ impl<'a> Referee<'a> {
                     version: 1,
                     rules: "football-chess".to_string(),
                     rules_version: "0.1".to_string(),
+                    rulings: crate::rules::RULINGS_EDITION.to_string(),
                     side,
                     opponent,
                     seed: self.cfg.seed,

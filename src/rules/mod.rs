@@ -61,3 +61,9 @@ pub use game::{
 pub use penalty::{Foul, FoulKind};
 pub use play::ActionList;
 pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};
+
+/// The edition of the rulings (protocol/RULES.md) this engine plays. Edition 1 is every
+/// engine before the second edition of the rulings; its records carry no `Rulings` tag.
+/// Records (the `Rulings` tag) and `game_start` (`rulings`) name the edition, and a record
+/// of another edition is refused rather than replayed under rulings it was not played by.
+pub const RULINGS_EDITION: &str = "2";

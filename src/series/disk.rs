@@ -15,7 +15,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::record::{read_games, write_game, GameRecord, RecordError};
+use crate::record::{read_games, write_game, GameRecord, OtherEdition, RecordError};
 
 use crate::rules::Side;
 
@@ -111,6 +111,16 @@ pub enum DiskError {
     Record { path: PathBuf, source: RecordError },
     #[error("{path} holds a game that is not part of this series ({detail}): is this the right directory?")]
     Foreign { path: PathBuf, detail: String },
+    /// A game of the series was played under another edition of the rulings: a series is
+    /// judged under one edition, so a newer zebra does not finish an older one's series.
+    #[error(
+        "{path} game {game}: {edition} (resume the series with the zebra release that started it)"
+    )]
+    Edition {
+        path: PathBuf,
+        game: u32,
+        edition: OtherEdition,
+    },
     #[error("{path} is shorter than the {start} bytes it held when the series started: it was edited or replaced, so the series cannot tell which games it played")]
     Shrunk { path: PathBuf, start: u64 },
     #[error("{dir} is in use by another zebra match (it holds the lock {dir}/{LOCK_FILE}): wait for it to end, or stop it first")]
@@ -328,16 +338,24 @@ fn load_records(
             (records, cut)
         }
     };
-    // Every record is checked before the file is touched: a wrong directory stays as it was.
+    // Every record is checked before the file is touched: a wrong directory, or a series
+    // played under another edition of the rulings, stays as it was.
     let games = records
         .iter()
         .map(|record| {
-            match_fixture(record, schedule, names).map_err(|detail| DiskError::Foreign {
+            let game =
+                match_fixture(record, schedule, names).map_err(|detail| DiskError::Foreign {
+                    path: pgn.to_path_buf(),
+                    detail,
+                })?;
+            record.rulings().map_err(|edition| DiskError::Edition {
                 path: pgn.to_path_buf(),
-                detail,
-            })
+                game: game.game,
+                edition,
+            })?;
+            Ok(game)
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, DiskError>>()?;
     if kept < tail.len() {
         tracing::warn!(
             "{}: dropped an unfinished record at the end (byte {} on); its game is played again",
