@@ -970,6 +970,19 @@ fn r61_offensive_holding_from_rank_2_is_no_safety() {
     assert_series(&g, Side::White, 3, "e2", 4);
 }
 
+#[test]
+#[ignore = "engine bug: R61 makes a safety of holding in the own end zone committed after a change of possession when the ball came back to the snapping team"]
+fn r61_holding_in_its_own_end_zone_after_a_change_of_possession_is_no_safety() {
+    // The ball changed hands in this play and came back to White (`changed: yes`): R61
+    // gives a safety only for a foul "before any change of possession".
+    let mut g = white_holds("spot: e3\nchanged: yes", HOLD_IN_END_ZONE, "d3d2", "d1d2");
+    assert_eq!(g.phase(), Phase::PenaltyChoice(Side::Black));
+    let ev = play(&mut g, &["accept:holding"]);
+    assert!(!any_safety(&ev), "{ev:?}");
+    assert_eq!(score(&g), (0, 0));
+    assert_eq!(g.offense(), Side::White);
+}
+
 // ---- R62: the untimed down ----
 
 /// Black holds (R39) on the play that uses up the quarter; White runs out of bounds.
@@ -1662,4 +1675,49 @@ fn r7_changed_a_black_carrier_pawn_trucks_diagonally_but_no_pawn_pushes_diagonal
         rejected(&mut g, "d5e4"),
         ActionError::PawnDiagonal { to: sq("e4") }
     );
+}
+
+// ---- R41 (changed): defensive pass interference, at least 5 yards ----
+
+#[test]
+#[ignore = "engine bug: R41 DPI exactly 5 yards beyond the previous spot is spotted on the previous spot's file (e6), not at the foul (c6)"]
+fn r41_defensive_pass_interference_exactly_5_yards_beyond_the_line_is_spotted_at_the_foul() {
+    // The foul on c6 is 5 yards beyond the previous spot e5: the spot of the foul meets
+    // "at least 5 yards", so the ball goes there (file c), with the first down.
+    let mut g = action_phase(
+        "offense: white\nspot: e5\ndown: 3",
+        r#"
+8 . . . . . . . .
+7 . . r . . . . .
+6 . . B . . . . .
+5 . . . . . . . .
+4 . . . . K* . . .
+3 . . . . . . . .
+2 . P . . . . . .
+1 . . . . . . . .
+"#,
+    );
+    let ev = play(&mut g, &["e4^e8", "c7c6", "b2b3"]);
+    let f = foul(Side::Black, FoulKind::PassInterference, "c6");
+    assert!(has(&ev, Event::Flag(f)), "{ev:?}");
+    let ev = play(&mut g, &["accept:pass-interference"]);
+    assert!(has(&ev, Event::FirstDown { side: Side::White }), "{ev:?}");
+    assert_series(&g, Side::White, 1, "c6", 8);
+}
+
+// ---- R58: a run across the end of a quarter ----
+
+#[test]
+#[ignore = "engine bug (or RULES gap): end_period resets the runs of fouls, R58 ends a run only when a play stands or the ball changes hands"]
+fn r58_a_run_of_fouls_carries_over_from_quarter_1_to_2() {
+    // R58 ends a run when a play stands or the ball changes hands; the end of quarter 1
+    // does neither (possession, spot and down carry over, R1).
+    let mut g = before_formation("offense: white\nspot: e5\nquarter-length: 2\nplays: 1");
+    expire(&mut g, Clock::Play);
+    let ev = expire(&mut g, Clock::Play);
+    assert!(has(&ev, Event::PeriodEnd { quarter: 1 }), "{ev:?}");
+    assert_series(&g, Side::White, 2, "e3", 7);
+    // White's third foul in a row, in quarter 2: one more down lost.
+    expire(&mut g, Clock::Play);
+    assert_series(&g, Side::White, 3, "e2", 7);
 }
