@@ -4,7 +4,7 @@ use zebra::rules::{
     ActionError, Ball, Clock, Event, Foul, FoulKind, Game, Phase, PlayEnd, Settings, Side,
 };
 
-use super::support::{action, game, is_legal, play, sq};
+use super::support::{action, game, is_legal, play, snap_and_run_out, sq};
 
 const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
 const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
@@ -225,9 +225,27 @@ fn r45_an_enforced_penalty_stops_the_game_clock_and_a_declined_one_does_not() {
 }
 
 #[test]
-fn r45_a_dead_ball_foul_stops_the_game_clock() {
+fn r45_changed_only_a_defensive_dead_ball_foul_stops_the_game_clock() {
+    // Edition 1 stopped the clock at every dead-ball foul. Now the defense's foul stops it
+    // (it cannot run the clock by fouling) and the offense's does not (its false start
+    // leaves the clock running).
     let mut g = motion_running("");
-    play(&mut g, &["c3>c6"]);
+    let ev = play(&mut g, &["c3>c6"]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Flag(f) if f.side == Side::White)),
+        "{ev:?}"
+    );
+    assert!(!ev.contains(&Event::ClockStopped), "{ev:?}");
+    assert!(g.clock_running());
+    let mut g = motion_running("");
+    let ev = play(&mut g, &["c3>b3", "c7>h2"]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Flag(f) if f.side == Side::Black)),
+        "{ev:?}"
+    );
+    assert!(ev.contains(&Event::ClockStopped), "{ev:?}");
     assert!(!g.clock_running());
 }
 
@@ -388,28 +406,38 @@ fn r46_no_timeout_after_the_snap() {
 }
 
 #[test]
-fn r46_timeouts_are_listed_before_the_snap_only_while_the_clock_runs() {
+fn r46_changed_timeouts_are_listed_before_the_snap_whether_or_not_the_clock_runs() {
     let g = motion_running("");
+    assert!(g.clock_running());
     assert!(is_legal(&g, "timeout"));
+    // Before the first snap of the game the clock is stopped: edition 2 lists it too.
     let mut g = Game::new(Settings::timed());
+    play(&mut g, &[WHITE_OFFENSE, BLACK_DEFENSE]);
+    assert!(!g.clock_running());
+    assert!(is_legal(&g, "timeout"));
+    play(&mut g, &["c3>b3"]);
+    assert!(is_legal(&g, "timeout"));
+    // With none left it is not listed.
+    let mut g = formation_running("timeouts: 0-3");
     play(&mut g, &[WHITE_OFFENSE, BLACK_DEFENSE]);
     assert!(!is_legal(&g, "timeout"));
 }
 
 #[test]
 fn r46_timeouts_reset_at_halftime_and_only_then() {
+    // One snapped play ends each one-play quarter (a dead-ball foul would not count, R44).
     let mut g = formation_running("quarter: 1\ntimeouts: 1-0\nquarter-length: 1");
-    expire(&mut g, Clock::Play);
+    snap_and_run_out(&mut g);
     assert_eq!(g.quarter(), 2);
     assert_eq!((g.timeouts(Side::White), g.timeouts(Side::Black)), (1, 0));
 
     let mut g = formation_running("quarter: 2\ntimeouts: 1-0\nquarter-length: 1");
-    expire(&mut g, Clock::Play);
+    snap_and_run_out(&mut g);
     assert_eq!(g.quarter(), 3);
     assert_eq!((g.timeouts(Side::White), g.timeouts(Side::Black)), (3, 3));
 
     let mut g = formation_running("quarter: 3\ntimeouts: 2-1\nquarter-length: 1");
-    expire(&mut g, Clock::Play);
+    snap_and_run_out(&mut g);
     assert_eq!(g.quarter(), 4);
     assert_eq!((g.timeouts(Side::White), g.timeouts(Side::Black)), (2, 1));
 }
@@ -429,7 +457,9 @@ fn r47_the_play_clock_in_the_offense_formation_is_delay_of_game() {
     assert_eq!(ev[1], Event::PenaltyEnforced(f));
     assert_eq!((g.down(), g.spot()), (2, sq("e4")));
     assert_eq!(g.phase(), Phase::Formation(Side::White));
-    assert!(!g.clock_running());
+    // R45 (edition 2): an offensive dead-ball foul never stops the game clock.
+    assert!(!ev.contains(&Event::ClockStopped), "{ev:?}");
+    assert!(g.clock_running());
 }
 
 #[test]
@@ -572,7 +602,11 @@ spot: e5
 }
 
 #[test]
-fn r47_the_reaction_clock_on_a_penalty_choice_accepts_the_first_flag() {
+fn r47_changed_the_reaction_clock_on_a_penalty_choice_takes_the_option_best_for_the_chooser() {
+    // Edition 1 accepted the first flag; edition 2 takes the option best for the team that
+    // did not answer (R60). Here White, run out of bounds behind the line on first down,
+    // gains most by accepting Black's holding (listed first): half the distance from e5 and
+    // a first down on e6 (R57), where declining leaves second down on b4.
     let mut g = action_phase(
         "offense: white\nspot: e5",
         r#"
@@ -588,6 +622,12 @@ fn r47_the_reaction_clock_on_a_penalty_choice_accepts_the_first_flag() {
     );
     play(&mut g, &["d5d6", "d7d6", "c4b4", "f8f7", "b4a4"]);
     assert_eq!(g.phase(), Phase::PenaltyChoice(Side::White));
+    assert_eq!(
+        g.penalty_default(),
+        Some(action("accept:holding")),
+        "{:?}",
+        g.flags()
+    );
     let ev = expire(&mut g, Clock::Reaction);
     assert_eq!(ev[0], Event::MissedTurn { side: Side::White });
     assert_eq!(
@@ -598,9 +638,13 @@ fn r47_the_reaction_clock_on_a_penalty_choice_accepts_the_first_flag() {
             spot: sq("d7")
         })
     );
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
     assert_eq!(
         (g.down(), g.spot(), g.line_to_gain().number()),
-        (1, sq("e7"), 8)
+        (1, sq("e6"), 8)
     );
 }
 
@@ -734,8 +778,13 @@ fn r47_the_game_clock_cannot_run_out_while_stopped() {
 
 #[test]
 fn r45_the_end_of_a_quarter_stops_the_game_clock() {
-    let (g, ev) = tackle_in_bounds("quarter-length: 1");
+    let (mut g, ev) = tackle_in_bounds("quarter-length: 1");
     assert!(ev.contains(&Event::PeriodEnd { quarter: 1 }), "{ev:?}");
     assert!(!g.clock_running());
-    assert!(!g.can_call_timeout());
+    // R46 (edition 2): a timeout may still be called with the clock stopped; it leaves the
+    // clock stopped and emits no second stop.
+    assert!(g.can_call_timeout());
+    let ev = play(&mut g, &["timeout"]);
+    assert!(!ev.contains(&Event::ClockStopped), "{ev:?}");
+    assert!(!g.clock_running());
 }

@@ -6,7 +6,7 @@ use zebra::rules::{
     Settings, Side,
 };
 
-use super::support::{action, game, play, sq};
+use super::support::{action, game, play, snap_and_run_out, sq};
 
 const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
 const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
@@ -167,7 +167,8 @@ quarter-length: 1
 1 . . . . . . . .
 "#,
     );
-    g.expire(Clock::Play).unwrap();
+    // One snapped play ends the last one-play quarter (a dead-ball foul would not, R44).
+    snap_and_run_out(&mut g);
     assert!(g.is_over());
     assert_eq!(rejected(&mut g, WHITE_OFFENSE), ActionError::GameOver);
     assert_eq!(rejected(&mut g, "pass"), ActionError::GameOver);

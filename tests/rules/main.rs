@@ -4,6 +4,7 @@
 
 mod ball_carrier;
 mod clocks;
+mod edition2;
 mod errors;
 mod field;
 mod formation;

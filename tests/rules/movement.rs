@@ -205,7 +205,8 @@ fn rule_2_1_black_pawn_moves_down_the_board() {
 }
 
 #[test]
-fn r7_pawn_has_no_two_square_step() {
+fn r7_pawn_has_no_two_square_step_off_its_second_rank() {
+    // The two-step exists from rank 2 (White) or 7 (Black) only (R65).
     let mut g = alone_on_d4('P', "white");
     assert_eq!(
         rejected(&mut g, "d4d6"),
@@ -433,7 +434,8 @@ spot: d3
 }
 
 #[test]
-fn r7_carrier_pawn_cannot_truck_diagonally() {
+fn r7_changed_a_carrier_pawn_trucks_diagonally() {
+    // Edition 1 refused this; 2.2 gives the pawn its diagonal step exactly for contact.
     let mut g = game(
         r#"
 offense: white
@@ -448,10 +450,16 @@ spot: d3
 1 . . . . . . . .
 "#,
     );
+    assert!(is_legal(&g, "d4e5"));
+    let ev = play(&mut g, &["d4e5"]);
+    assert_eq!(ev[1], Event::Truck { at: sq("e5") });
     assert_eq!(
-        rejected(&mut g, "d4e5"),
-        ActionError::PawnDiagonal { to: sq("e5") }
+        ev[2],
+        Event::PlayOver {
+            end: PlayEnd::Truck
+        }
     );
+    assert_eq!(g.spot(), sq("e5"));
 }
 
 #[test]

@@ -212,11 +212,13 @@ to-gain: 8
             "{kind}"
         );
         assert_series(&g, Side::White, 3, new_spot, 8);
-        // Dead-ball fouls are enforced at once: no choice, a cleared field, a stopped clock.
+        // Dead-ball fouls are enforced at once: no choice, a cleared field; the game clock
+        // (stopped before the snap here) is started by an offensive foul and left stopped
+        // by a defensive one (R45, edition 2).
         assert_eq!(g.phase(), Phase::Formation(Side::White), "{kind}");
         assert!(g.flags().is_empty(), "{kind}");
         assert!(g.board().occupied().is_empty(), "{kind}");
-        assert!(!g.clock_running(), "{kind}");
+        assert_eq!(g.clock_running(), side == Side::White, "{kind}");
         assert!(kind.is_pre_snap());
     }
 }
@@ -297,7 +299,9 @@ spot: d4
 // ---- R15: the 1-yard line ----
 
 #[test]
-fn r15_an_offensive_foul_on_its_own_2_yard_rank_does_not_move_the_ball() {
+fn r15_changed_an_offensive_foul_on_its_own_1_yard_line_costs_a_down() {
+    // Edition 1 enforced nothing here; now the ball cannot move (half the distance, R57),
+    // so the foul costs the offense a down, which counts as a play (R44).
     let mut g = game(
         r#"
 offense: white
@@ -323,11 +327,14 @@ spot: e2
         ))),
         "{ev:?}"
     );
-    assert_series(&g, Side::White, 2, "e2", 4);
+    assert_series(&g, Side::White, 3, "e2", 4);
+    assert_eq!(g.plays_in_quarter(), 1);
 }
 
 #[test]
-fn r15_a_defensive_foul_at_the_7_yard_rank_does_not_reach_the_end_zone() {
+fn r15_changed_a_defensive_foul_at_its_1_yard_line_gives_a_first_down() {
+    // The ball cannot move into the end zone (half the distance, R57): the defense's foul
+    // gives the offense a first down instead (edition 1 gave nothing).
     let mut g = game(
         r#"
 offense: white
@@ -354,7 +361,11 @@ spot: e7
         ))),
         "{ev:?}"
     );
-    assert_series(&g, Side::White, 2, "e7", 8);
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
+    assert_series(&g, Side::White, 1, "e7", 8);
 }
 
 #[test]
@@ -436,7 +447,9 @@ fn r15_defensive_pass_interference_in_the_end_zone_is_spotted_at_the_1_yard_line
 // ---- 7.2: post-snap fouls ----
 
 #[test]
-fn r39_defensive_holding_is_10_yards_and_an_automatic_first_down() {
+fn r39_r57_defensive_holding_from_e5_is_half_the_distance_and_an_automatic_first_down() {
+    // 10 yards from e5 would be 2 of the 3 ranks to Black's end zone, more than half the
+    // distance: the ball moves 1 rank (R57; edition 1 moved it to e7).
     let (mut g, _) = defensive_holding();
     assert_eq!(
         g.legal_action_list(),
@@ -449,7 +462,7 @@ fn r39_defensive_holding_is_10_yards_and_an_automatic_first_down() {
         ev.contains(&Event::FirstDown { side: Side::White }),
         "{ev:?}"
     );
-    assert_series(&g, Side::White, 1, "e7", 8);
+    assert_series(&g, Side::White, 1, "e6", 8);
     assert!(!g.clock_running());
     assert!(g.flags().is_empty());
 }
@@ -541,8 +554,8 @@ fn r40_illegal_contact_is_5_yards_and_an_automatic_first_down() {
 }
 
 #[test]
-fn r40_contact_with_a_pawn_or_within_5_yards_or_after_a_pass_is_not_illegal_contact() {
-    // A pawn is a lineman, not an eligible receiver.
+fn r40_changed_contact_with_a_pawn_is_illegal_contact() {
+    // Edition 1 exempted pawns; every piece is an eligible receiver now (R64).
     let mut g = action_phase(
         "offense: white\nturn: black\nspot: e5",
         r#"
@@ -564,7 +577,14 @@ fn r40_contact_with_a_pawn_or_within_5_yards_or_after_a_pass_is_not_illegal_cont
         }),
         "{ev:?}"
     );
-    assert!(g.flags().is_empty());
+    assert_eq!(
+        g.flags(),
+        &[foul(Side::Black, FoulKind::IllegalContact, "c7")]
+    );
+}
+
+#[test]
+fn r40_contact_within_5_yards_or_after_a_pass_is_not_illegal_contact() {
     // One rank beyond the line is within 5 yards.
     let mut g = action_phase(
         "offense: white\nturn: black\nspot: e5",
@@ -617,8 +637,9 @@ fn r40_contact_with_a_pawn_or_within_5_yards_or_after_a_pass_is_not_illegal_cont
 
 #[test]
 fn r41_defensive_pass_interference_is_spotted_at_the_foul_with_an_automatic_first_down() {
+    // The foul on c6 is 10 yards beyond the line (e4): the ball goes to the spot of the foul.
     let mut g = action_phase(
-        "offense: white\nspot: e5\ndown: 3",
+        "offense: white\nspot: e4\ndown: 3",
         r#"
 8 . . . . . . . .
 7 . . r . . . . .
@@ -643,7 +664,7 @@ fn r41_defensive_pass_interference_is_spotted_at_the_foul_with_an_automatic_firs
     penalty_choice(&g, Side::White);
     let mut declined = g.clone();
     play(&mut declined, &["decline"]);
-    assert_series(&declined, Side::White, 4, "e5", 7);
+    assert_series(&declined, Side::White, 4, "e4", 6);
     let ev = play(&mut g, &["accept:pass-interference"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
     assert!(
@@ -654,7 +675,9 @@ fn r41_defensive_pass_interference_is_spotted_at_the_foul_with_an_automatic_firs
 }
 
 #[test]
-fn r41_defensive_pass_interference_behind_the_line_is_enforced_from_the_previous_spot() {
+fn r41_changed_defensive_pass_interference_behind_the_line_is_5_yards_beyond_the_previous_spot() {
+    // Edition 1 enforced it from the previous spot with no yards; now the ball goes at least
+    // 5 yards beyond the previous spot, with the automatic first down.
     let mut g = action_phase(
         "offense: white\nspot: e5\ndown: 3",
         r#"
@@ -677,8 +700,12 @@ fn r41_defensive_pass_interference_behind_the_line_is_enforced_from_the_previous
         ))),
         "{ev:?}"
     );
-    play(&mut g, &["g2g3", "accept:pass-interference"]);
-    assert_series(&g, Side::White, 1, "e5", 7);
+    let ev = play(&mut g, &["g2g3", "accept:pass-interference"]);
+    assert!(
+        ev.contains(&Event::FirstDown { side: Side::White }),
+        "{ev:?}"
+    );
+    assert_series(&g, Side::White, 1, "e6", 8);
 }
 
 #[test]
@@ -850,7 +877,9 @@ fn r43_a_loss_of_down_on_fourth_down_is_a_turnover_on_downs() {
 }
 
 #[test]
-fn r34_an_illegal_forward_pass_by_the_other_team_is_5_yards_for_the_snapping_team() {
+fn r34_changed_an_illegal_forward_pass_after_an_interception_costs_the_intercepting_team_5_yards() {
+    // Edition 1 wiped out the play and gave the ball back; now the foul came after the
+    // change of possession (R59): Black keeps the ball and starts 5 yards behind its own 20.
     let mut g = action_phase(
         "offense: white\nturn: black\nspot: e5\ndown: 2",
         r#"
@@ -871,9 +900,11 @@ fn r34_an_illegal_forward_pass_by_the_other_team_is_5_yards_for_the_snapping_tea
     penalty_choice(&g, Side::White);
     let ev = play(&mut g, &["accept:illegal-forward-pass"]);
     assert_eq!(ev[0], Event::PenaltyEnforced(f));
-    // The play is wiped out: White keeps the ball, 5 yards ahead of the previous spot,
-    // the down replayed.
-    assert_series(&g, Side::White, 2, "e6", 7);
+    assert!(
+        ev.contains(&Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
+    assert_series(&g, Side::Black, 1, "d5", 3);
 }
 
 // ---- 7.3: enforcement ----
@@ -1016,7 +1047,7 @@ fn rule_7_3_offsetting_penalties_replay_the_down() {
 }
 
 #[test]
-fn r42_accepting_a_defensive_foul_wipes_out_an_interception() {
+fn r42_accepting_a_defensive_foul_before_the_interception_wipes_it_out() {
     let build = || {
         let mut g = action_phase(
             "offense: white\nspot: e5\ndown: 2",
@@ -1052,7 +1083,9 @@ fn r42_accepting_a_defensive_foul_wipes_out_an_interception() {
             .any(|e| matches!(e, Event::PossessionChanged { .. })),
         "{ev:?}"
     );
-    assert_series(&g, Side::White, 1, "e7", 8);
+    // Black's holding came before it had the ball (R59: no clean hands): the play is
+    // annulled, 10 yards from e5 limited to half the distance (R57), a first down.
+    assert_series(&g, Side::White, 1, "e6", 8);
 
     let mut g = build();
     let ev = play(&mut g, &["decline"]);
@@ -1068,7 +1101,7 @@ fn r42_accepting_a_defensive_foul_wipes_out_an_interception() {
 #[test]
 fn r39_defensive_holding_against_black_moves_the_ball_toward_rank_1() {
     let mut g = action_phase(
-        "offense: black\nspot: d4\ndown: 3",
+        "offense: black\nspot: d5\ndown: 3",
         r#"
 8 . . . . . . . .
 7 . . . . . . . .
@@ -1092,7 +1125,8 @@ fn r39_defensive_holding_against_black_moves_the_ball_toward_rank_1() {
         ev.contains(&Event::FirstDown { side: Side::Black }),
         "{ev:?}"
     );
-    assert_series(&g, Side::Black, 1, "d2", 1);
+    // 10 yards from d5 toward rank 1: exactly half the distance to White's end zone (R57).
+    assert_series(&g, Side::Black, 1, "d3", 1);
 }
 
 #[test]

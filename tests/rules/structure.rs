@@ -5,7 +5,7 @@ use zebra::rules::{
     ActionError, Clock, Decision, DecisionKind, Event, Game, GameResult, Phase, Settings, Side,
 };
 
-use super::support::{action, game, play, sq};
+use super::support::{action, game, play, snap_and_run_out, sq};
 
 const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
 const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
@@ -63,7 +63,8 @@ fn rule_1_2_four_quarters_then_the_game_ends() {
     let mut quarters_ended = Vec::new();
     for expected_quarter in 1..=4u8 {
         assert_eq!(g.quarter(), expected_quarter);
-        let ev = expire(&mut g, Clock::Play);
+        // One snapped play per quarter (a dead-ball foul no longer counts a play, R44).
+        let ev = snap_and_run_out(&mut g);
         for e in &ev {
             if let Event::PeriodEnd { quarter } = e {
                 quarters_ended.push(*quarter);
@@ -105,7 +106,7 @@ fn r1_spot_down_and_distance_carry_over_from_quarter_1_to_2() {
 fn r1_black_has_the_first_possession_of_the_second_half() {
     let mut g =
         before_formation("offense: white\nspot: e6\ndown: 3\nquarter: 2\nquarter-length: 1");
-    let ev = expire(&mut g, Clock::Play);
+    let ev = snap_and_run_out(&mut g);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 2 }), "{ev:?}");
     assert!(
         ev.contains(&Event::PossessionChanged { side: Side::Black }),
@@ -125,7 +126,8 @@ fn r1_black_driving_at_halftime_restarts_at_its_own_20() {
     let mut g = before_formation(
         "offense: black\nspot: c2\ndown: 3\nto-gain: 1\nquarter: 2\nquarter-length: 1",
     );
-    expire(&mut g, Clock::Play);
+    let ev = snap_and_run_out(&mut g);
+    assert!(ev.contains(&Event::PeriodEnd { quarter: 2 }), "{ev:?}");
     assert_eq!(g.quarter(), 3);
     assert_eq!(g.offense(), Side::Black);
     assert_eq!(
@@ -138,7 +140,7 @@ fn r1_black_driving_at_halftime_restarts_at_its_own_20() {
 fn r1_spot_down_and_distance_carry_over_from_quarter_3_to_4() {
     let mut g =
         before_formation("offense: black\nspot: d6\ndown: 2\nquarter: 3\nquarter-length: 1");
-    let ev = expire(&mut g, Clock::Play);
+    let ev = snap_and_run_out(&mut g);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 3 }), "{ev:?}");
     assert!(
         !ev.iter()
@@ -147,10 +149,11 @@ fn r1_spot_down_and_distance_carry_over_from_quarter_3_to_4() {
     );
     assert_eq!(g.quarter(), 4);
     assert_eq!(g.offense(), Side::Black);
-    // Delay of game: 5 yards back (toward rank 8 for Black), down replayed.
+    // The run out of bounds lost 5 yards (toward rank 8 for Black): third down on b7,
+    // the line to gain unchanged.
     assert_eq!(
         (g.down(), g.spot(), g.line_to_gain().number()),
-        (2, sq("d7"), 4)
+        (3, sq("b7"), 4)
     );
 }
 
@@ -158,7 +161,7 @@ fn r1_spot_down_and_distance_carry_over_from_quarter_3_to_4() {
 fn r16_a_tie_after_four_quarters_is_a_draw() {
     let mut g =
         before_formation("offense: white\nspot: e5\nquarter: 4\nscore: 7-7\nquarter-length: 1");
-    let ev = expire(&mut g, Clock::Play);
+    let ev = snap_and_run_out(&mut g);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 4 }), "{ev:?}");
     assert_eq!(
         ev.last(),
@@ -175,7 +178,7 @@ fn r16_a_tie_after_four_quarters_is_a_draw() {
 fn rule_1_1_more_points_after_four_quarters_wins() {
     let mut g =
         before_formation("offense: white\nspot: e5\nquarter: 4\nscore: 9-7\nquarter-length: 1");
-    let ev = expire(&mut g, Clock::Play);
+    let ev = snap_and_run_out(&mut g);
     assert_eq!(
         ev.last(),
         Some(&Event::GameOver {
@@ -186,7 +189,7 @@ fn rule_1_1_more_points_after_four_quarters_wins() {
 
     let mut g =
         before_formation("offense: black\nspot: d4\nquarter: 4\nscore: 3-10\nquarter-length: 1");
-    expire(&mut g, Clock::Play);
+    snap_and_run_out(&mut g);
     assert_eq!(g.result(), Some(GameResult::Win(Side::Black)));
     assert_eq!(g.result().map(|r| r.pgn()), Some("0-1"));
 }
@@ -195,7 +198,7 @@ fn rule_1_1_more_points_after_four_quarters_wins() {
 fn r16_the_game_ends_after_the_fourth_quarter_not_before() {
     let mut g =
         before_formation("offense: white\nspot: e5\nquarter: 3\nscore: 9-7\nquarter-length: 1");
-    let ev = expire(&mut g, Clock::Play);
+    let ev = snap_and_run_out(&mut g);
     assert!(
         !ev.iter().any(|e| matches!(e, Event::GameOver { .. })),
         "{ev:?}"
@@ -207,7 +210,7 @@ fn r16_the_game_ends_after_the_fourth_quarter_not_before() {
 #[test]
 fn rule_1_2_nothing_is_accepted_after_the_game_is_over() {
     let mut g = before_formation("offense: white\nspot: e5\nquarter: 4\nquarter-length: 1");
-    expire(&mut g, Clock::Play);
+    snap_and_run_out(&mut g);
     let before = g.clone();
     assert_eq!(g.apply(&action(WHITE_OFFENSE)), Err(ActionError::GameOver));
     assert_eq!(g.apply(&action("timeout")), Err(ActionError::GameOver));
@@ -230,21 +233,32 @@ fn r44_every_snapped_play_counts_one_play() {
 }
 
 #[test]
-fn r44_every_dead_ball_foul_counts_one_play() {
-    let mut g = Game::new(Settings::plays(3));
-    play(&mut g, &["[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg6]"]);
-    assert_eq!(g.plays_in_quarter(), 1);
-    assert_eq!(g.spot(), sq("e4"));
+fn r44_changed_a_dead_ball_foul_counts_a_play_only_when_it_costs_a_down() {
+    // Edition 1 counted every dead-ball foul; edition 2 counts the ones that cost the
+    // offense a down (R57, R58), so that a defense cannot run out a quarter by fouling.
+    let mut g = Game::new(Settings::plays(2));
+    // White's first foul (offsides): 5 yards, the down replayed, no play counted.
+    let ev = play(&mut g, &["[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg6]"]);
+    assert!(ev.iter().any(|e| matches!(e, Event::Flag(_))), "{ev:?}");
+    assert_eq!(g.plays_in_quarter(), 0);
+    assert_eq!((g.spot(), g.down()), (sq("e4"), 1));
+    // White's second in a row (delay of game) also costs a down (R58): it counts.
     expire(&mut g, Clock::Play);
-    assert_eq!(g.plays_in_quarter(), 2);
-    assert_eq!(g.spot(), sq("e3"));
+    assert_eq!(g.plays_in_quarter(), 1);
+    assert_eq!((g.spot(), g.down()), (sq("e3"), 2));
+    // A defensive foul (Black offsides on h3) never counts.
     play(&mut g, &["[Pd3,Pe3,Qe2,Kd2,Nc2,Bf3,Rg3]"]);
     assert_eq!(g.phase(), Phase::Formation(Side::Black));
     let ev = play(&mut g, &["[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Ph3]"]);
     assert!(ev.iter().any(|e| matches!(e, Event::Flag(_))), "{ev:?}");
+    assert_eq!(g.plays_in_quarter(), 1);
+    assert_eq!((g.spot(), g.down()), (sq("e4"), 2));
+    // White's third foul in its run costs a down again: the second play ends the quarter.
+    let ev = expire(&mut g, Clock::Play);
     assert!(ev.contains(&Event::PeriodEnd { quarter: 1 }), "{ev:?}");
     assert_eq!(g.quarter(), 2);
     assert_eq!(g.plays_in_quarter(), 0);
+    assert_eq!((g.spot(), g.down()), (sq("e3"), 3));
 }
 
 #[test]

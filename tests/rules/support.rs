@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use zebra::rules::{Action, Event, Game, Square};
+use zebra::rules::{Action, Event, File, Game, PlayEnd, Rank, Square};
 
 /// A game from a diagram; panics with the diagram error (tests only).
 pub fn game(diagram: &str) -> Game {
@@ -33,4 +33,55 @@ pub fn play(game: &mut Game, actions: &[&str]) -> Vec<Event> {
 /// Whether the legal actions include this one (in notation).
 pub fn is_legal(game: &Game, a: &str) -> bool {
     game.legal_action_list().contains(&action(a))
+}
+
+/// One snapped play that stands, for tests that need a play counted: from the offense's
+/// formation decision, the offense lines six pawns up on the line of scrimmage (the snapper
+/// on the ball) with a rook behind the snapper, the defense seven pawns on the rank beyond;
+/// the snap goes to the rook, which runs out of bounds on file a. The play ends one rank
+/// behind the line, spotted on file b, and uses a down. Returns every event.
+///
+/// Not for a White line of scrimmage on rank 2 or a Black one on rank 7: the rook would
+/// stand in its own end zone and the run would be a safety.
+pub fn snap_and_run_out(game: &mut Game) -> Vec<Event> {
+    let offense = game.offense();
+    let spot = game.spot();
+    let line = spot.rank();
+    let behind = line
+        .offset(-offense.forward())
+        .expect("a rank behind the line");
+    let beyond = line
+        .offset(offense.forward())
+        .expect("a rank beyond the line");
+    let files = || (0..8).filter_map(File::new);
+    let on =
+        |role: char, file: File, rank: Rank| format!("{role}{}", Square::new(file, rank).name());
+    let mut mine: Vec<String> = vec![on('P', spot.file(), line), on('R', spot.file(), behind)];
+    mine.extend(
+        files()
+            .filter(|&f| f != spot.file())
+            .take(5)
+            .map(|f| on('P', f, line)),
+    );
+    let theirs: Vec<String> = files().take(7).map(|f| on('P', f, beyond)).collect();
+    let run = format!(
+        "{}{}",
+        Square::new(spot.file(), behind).name(),
+        Square::new(File::new(0).unwrap(), behind).name()
+    );
+    let actions = [
+        format!("[{}]", mine.join(",")),
+        format!("[{}]", theirs.join(",")),
+        "snap".to_string(),
+        run,
+    ];
+    let actions: Vec<&str> = actions.iter().map(String::as_str).collect();
+    let ev = play(game, &actions);
+    assert!(
+        ev.contains(&Event::PlayOver {
+            end: PlayEnd::OutOfBounds
+        }),
+        "{ev:?}"
+    );
+    ev
 }
