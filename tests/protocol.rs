@@ -1099,6 +1099,8 @@ fn event_name(e: &Event) -> &'static str {
         Event::PenaltyEnforced(_) => "penalty_enforced",
         Event::PenaltyDeclined { .. } => "penalty_declined",
         Event::OffsettingPenalties => "offsetting_penalties",
+        Event::ScoreAwarded { .. } => "score_awarded",
+        Event::UntimedDown => "untimed_down",
         Event::PlayOver { .. } => "play_over",
         Event::FirstDown { .. } => "first_down",
         Event::TurnoverOnDowns { .. } => "turnover_on_downs",
@@ -1181,6 +1183,8 @@ fn every_event() -> Vec<Event> {
             kind: FoulKind::Holding,
         },
         Event::OffsettingPenalties,
+        Event::ScoreAwarded { side: w },
+        Event::UntimedDown,
         Event::FirstDown { side: w },
         Event::TurnoverOnDowns { side: w },
         Event::NextPlay {
@@ -1536,7 +1540,10 @@ fn every_message_zebra_emits_validates() {
 }
 
 /// Event variants the seeded random games above do not produce.
-const NOT_IN_RANDOM_PLAY: &[&str] = &[];
+// A bat needs a direct pass and a defender one move from its receiver; under rulings
+// edition 2 the 24 seeded games happen not to reach one (30 do not either). Its sample in
+// `every_event` is still validated against the schema.
+const NOT_IN_RANDOM_PLAY: &[&str] = &["batted"];
 
 #[test]
 fn every_event_variant_validates() {

@@ -898,7 +898,7 @@ impl Game {
                 // and at least 5 yards (half the distance) beyond the previous spot.
                 let at = foul.spot.rank().out_of_end_zones();
                 let least = Self::penalty_rank(self.spot.rank(), 1, toward);
-                if self.offense.ahead(at, least) {
+                if !self.offense.ahead(least, at) {
                     (Square::new(foul.spot.file(), at), at, false)
                 } else {
                     (self.spot, least, least == self.spot.rank())
@@ -1011,7 +1011,7 @@ impl Game {
                 continue;
             }
             let value = after.value_for(chooser);
-            if best.is_none_or(|(b, _)| value > b) {
+            if best.is_none() || best.is_some_and(|(b, _)| value > b) {
                 best = Some((value, action));
             }
         }
@@ -1214,7 +1214,6 @@ impl Game {
             quarter: self.quarter,
         });
         self.plays = 0;
-        self.fouls_in_row = [0; 2];
         self.extend_period = false;
         self.untimed = false;
         self.clock_expired = false;
