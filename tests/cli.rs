@@ -520,3 +520,27 @@ fn every_documented_exit_code_happens_as_documented() {
         }
     }
 }
+
+/// Rulings edition 2 (R57, R58): fouls cannot freeze the game, so `zebra demo` (two seeded
+/// random players) never shows the same play header three times in a row for seeds 1-20.
+/// Under edition 1 a defense at its 1-yard line repeated "1st & goal at e7" by fouling.
+#[test]
+fn demo_games_show_no_run_of_three_identical_play_headers() {
+    for seed in 1..=20 {
+        let out = zebra(&["demo", "--seed", &seed.to_string()]);
+        assert!(out.status.success(), "seed {seed}");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let headers: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split_once(": ").map(|(h, _)| h))
+            .collect();
+        assert!(headers.len() > 20, "seed {seed}: {text}");
+        for w in headers.windows(3) {
+            assert!(
+                !(w[0] == w[1] && w[1] == w[2]),
+                "seed {seed}: '{}' three times in a row\n{text}",
+                w[0]
+            );
+        }
+    }
+}

@@ -442,10 +442,11 @@ fn freeze_idle_keeps_a_spinner_off_the_cpu_during_its_opponents_turn() {
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or_else(|| panic!("no cpu-ms in: {said}"));
     // Two threads may each use the wall time of its own turns; then FREEZE_AFTER (2 ms)
-    // of each opponent decision, allowed 10 ms here for a late timer on a busy machine;
-    // 300 ms cover the start (before both bots are ready) and the end. Left running, the
-    // spinner would burn the opponent's whole thinking time (`slow.think_us`, seconds).
-    let bound = 2 * spinner.think_us / 1000 + 10 * u64::from(slow.decisions) + 300;
+    // of each opponent decision, allowed 40 ms here (half of the opponent's 80 ms) for a
+    // late timer on a busy machine; 500 ms cover the start (before both bots are ready)
+    // and the end. Left running, the spinner would burn the opponent's whole thinking time
+    // (`slow.think_us`, seconds), at least twice this bound.
+    let bound = 2 * spinner.think_us / 1000 + 40 * u64::from(slow.decisions) + 500;
     assert!(
         cpu_ms <= bound && bound < slow.think_us / 1000,
         "the spinner used {cpu_ms} ms of CPU; its own turns allow {bound} ms (opponent thought {} ms)",
