@@ -787,6 +787,11 @@ impl Game {
 
     fn gen_moves(&self, side: Side, out: &mut ActionList) {
         let carrier = self.carrier_of(side);
+        // A pawn's second rank, where it may step two squares (R65).
+        let second = side
+            .own_end_zone()
+            .offset(side.forward())
+            .unwrap_or(side.own_end_zone());
         let occupied = self.board.occupied();
         // Empty squares where landing is not a plain move: the loose ball, a pass's target.
         let special = match self.ball {
@@ -813,7 +818,8 @@ impl Game {
                             }
                         }
                     }
-                    if self.two_step(side, from, is_carrier).is_some() {
+                    // The rank test first: most pawns are not on their second rank.
+                    if from.rank() == second && self.two_step(side, from, is_carrier).is_some() {
                         if let Some(to) = from.step(Dir::new(0, 2 * f)) {
                             out.push(mv(to));
                         }
