@@ -4,20 +4,10 @@ use zebra::rules::{
     ActionError, Ball, Clock, Event, Foul, FoulKind, Game, Phase, PlayEnd, Settings, Side,
 };
 
-use super::support::{action, game, is_legal, play, snap_and_run_out, sq};
-
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
-
-const EMPTY_BOARD: &str = "8 . . . . . . . .
-7 . . . . . . . .
-6 . . . . . . . .
-5 . . . . . . . .
-4 . . . . . . . .
-3 . . . . . . . .
-2 . . . . . . . .
-1 . . . . . . . .
-";
+use super::support::{
+    action, action_phase, expire, game, is_legal, play, snap_and_run_out, sq, BLACK_DEFENSE,
+    EMPTY_BOARD, WHITE_OFFENSE,
+};
 
 /// White to form at e5 with the game clock running (it ran on after a play in bounds).
 fn formation_running(keys: &str) -> Game {
@@ -34,12 +24,6 @@ fn motion_running(keys: &str) -> Game {
     g
 }
 
-fn expire(g: &mut Game, clock: Clock) -> Vec<Event> {
-    g.expire(clock)
-        .unwrap_or_else(|e| panic!("{clock} rejected: {e}"))
-        .to_vec()
-}
-
 fn expire_rejected(g: &mut Game, clock: Clock) {
     let before = g.clone();
     let err = g.expire(clock).unwrap_err();
@@ -48,10 +32,6 @@ fn expire_rejected(g: &mut Game, clock: Clock) {
         "{clock}: {err:?}"
     );
     assert_eq!(*g, before);
-}
-
-fn action_phase(keys: &str, rows: &str) -> Game {
-    game(&format!("phase: action\n{keys}\n{rows}"))
 }
 
 /// A black knight on d8 tackles the white carrier on e6.

@@ -2,59 +2,23 @@
 //! *changed* or *new* (R7, R41, R44–R46, R57–R69), each named after its ruling.
 
 use zebra::rules::{
-    Action, ActionError, Ball, Clock, Event, Foul, FoulKind, Game, GameResult, Phase, Piece,
-    PlayEnd, Role, Side,
+    Action, ActionError, Ball, Clock, Event, FoulKind, Game, GameResult, Phase, Piece, PlayEnd,
+    Role, Side,
 };
 
-use super::support::{action, game, is_legal, play, snap_and_run_out, sq};
+use super::support::{
+    action, action_phase, assert_series, expire, foul, game, is_legal, play, snap_and_run_out, sq,
+    BLACK_DEFENSE, EMPTY_BOARD, WHITE_OFFENSE,
+};
 
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
 /// White's formation on the 1-yard line e7, and Black's that fields its king (an illegal
 /// formation: R22).
 const WHITE_AT_E7: &str = "[Pd7,Pe7,Qe6,Ke5,Nc5,Bf6,Rg7]";
 const BLACK_WITH_KING_ON_8: &str = "[Pa8,Pb8,Nc8,Bd8,Ke8,Qf8,Rg8]";
 
-const EMPTY_ROWS: &str = "8 . . . . . . . .
-7 . . . . . . . .
-6 . . . . . . . .
-5 . . . . . . . .
-4 . . . . . . . .
-3 . . . . . . . .
-2 . . . . . . . .
-1 . . . . . . . .
-";
-
 /// An empty field before the offense forms, with extra diagram keys.
 fn before_formation(keys: &str) -> Game {
-    game(&format!("phase: formation\n{keys}\n{EMPTY_ROWS}"))
-}
-
-fn action_phase(keys: &str, rows: &str) -> Game {
-    game(&format!("phase: action\n{keys}\n{rows}"))
-}
-
-fn foul(side: Side, kind: FoulKind, spot: &str) -> Foul {
-    Foul {
-        side,
-        kind,
-        spot: sq(spot),
-    }
-}
-
-fn expire(g: &mut Game, clock: Clock) -> Vec<Event> {
-    g.expire(clock)
-        .unwrap_or_else(|e| panic!("{clock} rejected: {e}"))
-        .to_vec()
-}
-
-fn assert_series(g: &Game, offense: Side, down: u8, spot: &str, to_gain: u8) {
-    assert_eq!(
-        (g.offense(), g.down(), g.spot(), g.line_to_gain().number()),
-        (offense, down, sq(spot), to_gain),
-        "\n{}",
-        g.to_diagram()
-    );
+    game(&format!("phase: formation\n{keys}\n{EMPTY_BOARD}"))
 }
 
 fn has(ev: &[Event], e: Event) -> bool {

@@ -6,10 +6,7 @@ use zebra::rules::{
     Settings, Side,
 };
 
-use super::support::{action, game, play, snap_and_run_out, sq};
-
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
+use super::support::{action, game, play, snap_and_run_out, sq, BLACK_DEFENSE, WHITE_OFFENSE};
 
 /// Applies an action that must be rejected; checks the game did not change.
 fn rejected(g: &mut Game, a: &str) -> ActionError {

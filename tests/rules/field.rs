@@ -5,10 +5,7 @@ use zebra::rules::{
     Settings, Side,
 };
 
-use super::support::{action, game, is_legal, play, sq};
-
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
+use super::support::{action, game, is_legal, play, sq, BLACK_DEFENSE, WHITE_OFFENSE};
 
 fn formation(s: &str) -> zebra::rules::Formation {
     s.parse().unwrap()

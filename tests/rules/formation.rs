@@ -5,10 +5,8 @@ use zebra::rules::{
     Game, Phase, Settings, Side,
 };
 
-use super::support::{action, game, play, sq};
+use super::support::{action, game, play, sq, BLACK_DEFENSE, WHITE_OFFENSE};
 
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
 const BLACK_OFFENSE: &str = "[Pd4,Pe4,Qd5,Kd6,Nc6,Bf5,Rg4]";
 const WHITE_DEFENSE: &str = "[Pd3,Pe3,Nc2,Bf2,Rg2,Qd1,Rb1]";
 

@@ -2,10 +2,7 @@
 
 use zebra::rules::{Action, ActionError, Event, Foul, FoulKind, Game, Phase, Settings, Side};
 
-use super::support::{action, game, is_legal, play, sq};
-
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
+use super::support::{action, foul, game, is_legal, play, sq, BLACK_DEFENSE, WHITE_OFFENSE};
 
 /// White at e5 in motion, both formations set.
 fn in_motion() -> Game {
@@ -13,14 +10,6 @@ fn in_motion() -> Game {
     play(&mut g, &[WHITE_OFFENSE, BLACK_DEFENSE]);
     assert_eq!(g.phase(), Phase::Motion);
     g
-}
-
-fn foul(side: Side, kind: FoulKind, spot: &str) -> Foul {
-    Foul {
-        side,
-        kind,
-        spot: sq(spot),
-    }
 }
 
 /// Asserts a dead-ball foul was enforced: field cleared, the same down from the new spot.

@@ -1,35 +1,13 @@
 //! Tests: penalties (7.1, 7.2, 7.3, R6, R15, R39-R43).
 
 use zebra::rules::{
-    Action, ActionError, Clock, Decision, DecisionKind, Event, Foul, FoulKind, Game, Phase,
-    PlayEnd, Settings, Side,
+    Action, ActionError, Clock, Decision, DecisionKind, Event, FoulKind, Game, Phase, PlayEnd,
+    Settings, Side,
 };
 
-use super::support::{action, game, play, sq};
-
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
-
-fn foul(side: Side, kind: FoulKind, spot: &str) -> Foul {
-    Foul {
-        side,
-        kind,
-        spot: sq(spot),
-    }
-}
-
-fn action_phase(keys: &str, rows: &str) -> Game {
-    game(&format!("phase: action\n{keys}\n{rows}"))
-}
-
-fn assert_series(g: &Game, offense: Side, down: u8, spot: &str, to_gain: u8) {
-    assert_eq!(
-        (g.offense(), g.down(), g.spot(), g.line_to_gain().number()),
-        (offense, down, sq(spot), to_gain),
-        "\n{}",
-        g.to_diagram()
-    );
-}
+use super::support::{
+    action, action_phase, assert_series, foul, game, play, sq, BLACK_DEFENSE, WHITE_OFFENSE,
+};
 
 fn penalty_choice(g: &Game, side: Side) {
     assert_eq!(g.phase(), Phase::PenaltyChoice(side));

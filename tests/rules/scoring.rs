@@ -2,12 +2,7 @@
 
 use zebra::rules::{Event, Game, Phase, PlayEnd, Side};
 
-use super::support::{game, play, sq};
-
-/// An action-phase diagram: extra keys, then the board rows.
-fn action_phase(keys: &str, rows: &str) -> Game {
-    game(&format!("phase: action\n{keys}\n{rows}"))
-}
+use super::support::{action_phase, assert_series, game, play, sq};
 
 fn next_play(offense: Side, down: u8, spot: &str, to_gain: u8) -> Event {
     Event::NextPlay {
@@ -16,15 +11,6 @@ fn next_play(offense: Side, down: u8, spot: &str, to_gain: u8) -> Event {
         spot: sq(spot),
         to_gain,
     }
-}
-
-fn assert_series(g: &Game, offense: Side, down: u8, spot: &str, to_gain: u8) {
-    assert_eq!(
-        (g.offense(), g.down(), g.spot(), g.line_to_gain().number()),
-        (offense, down, sq(spot), to_gain),
-        "\n{}",
-        g.to_diagram()
-    );
 }
 
 /// White carrier on `carrier`, tackled by the black knight on `knight`; ball spotted at `spot`.

@@ -5,10 +5,9 @@ use zebra::rules::{
     ActionError, Clock, Decision, DecisionKind, Event, Game, GameResult, Phase, Settings, Side,
 };
 
-use super::support::{action, game, play, snap_and_run_out, sq};
-
-const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
-const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
+use super::support::{
+    action, expire, game, play, snap_and_run_out, sq, BLACK_DEFENSE, WHITE_OFFENSE,
+};
 
 /// An empty field before the offense forms, with extra diagram keys.
 fn before_formation(keys: &str) -> Game {
@@ -25,12 +24,6 @@ phase: formation
 1 . . . . . . . .
 "
     ))
-}
-
-fn expire(g: &mut Game, clock: Clock) -> Vec<Event> {
-    g.expire(clock)
-        .unwrap_or_else(|e| panic!("{clock} rejected: {e}"))
-        .to_vec()
 }
 
 #[test]

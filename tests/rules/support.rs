@@ -2,7 +2,52 @@
 
 #![allow(dead_code)]
 
-use zebra::rules::{Action, Event, File, Game, PlayEnd, Rank, Square};
+use zebra::rules::{Action, Clock, Event, File, Foul, FoulKind, Game, PlayEnd, Rank, Side, Square};
+
+/// A legal White offense formation around e5, and a legal Black defense against it.
+pub const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
+pub const BLACK_DEFENSE: &str = "[Rb8,Qd8,Nc7,Bf7,Rg7,Pd6,Pe6]";
+
+/// The rows of an empty field, for diagrams before the formations.
+pub const EMPTY_BOARD: &str = "8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . . . . .
+5 . . . . . . . .
+4 . . . . . . . .
+3 . . . . . . . .
+2 . . . . . . . .
+1 . . . . . . . .
+";
+
+/// An action-phase diagram: extra keys, then the board rows.
+pub fn action_phase(keys: &str, rows: &str) -> Game {
+    game(&format!("phase: action\n{keys}\n{rows}"))
+}
+
+pub fn foul(side: Side, kind: FoulKind, spot: &str) -> Foul {
+    Foul {
+        side,
+        kind,
+        spot: sq(spot),
+    }
+}
+
+/// The referee reports that `clock` ran out; panics if the game refuses it.
+pub fn expire(g: &mut Game, clock: Clock) -> Vec<Event> {
+    g.expire(clock)
+        .unwrap_or_else(|e| panic!("{clock} rejected: {e}"))
+        .to_vec()
+}
+
+/// Offense, down, ball spot and line to gain (rank number), with the diagram on failure.
+pub fn assert_series(g: &Game, offense: Side, down: u8, spot: &str, to_gain: u8) {
+    assert_eq!(
+        (g.offense(), g.down(), g.spot(), g.line_to_gain().number()),
+        (offense, down, sq(spot), to_gain),
+        "\n{}",
+        g.to_diagram()
+    );
+}
 
 /// A game from a diagram; panics with the diagram error (tests only).
 pub fn game(diagram: &str) -> Game {
