@@ -75,6 +75,19 @@ pub enum Command {
         #[arg(long, default_value_t = 2000)]
         decision_ms: u64,
     },
+    /// Watch recorded games in the browser: write the viewer page with the record's games
+    /// inlined, one self-contained HTML file that opens from disk with no server.
+    View {
+        /// A record file (one or more games, e.g. a series' games.pgn).
+        file: PathBuf,
+        /// Only this game of the file (1 = the first).
+        #[arg(long)]
+        game: Option<usize>,
+        /// Write the page to this file (serving it live comes next; until then this is
+        /// required).
+        #[arg(long, value_name = "OUT.html")]
+        html: PathBuf,
+    },
     /// Verify game records: replay every action of every game through the engine.
     Verify {
         /// A record file (one or more games).

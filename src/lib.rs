@@ -12,6 +12,7 @@
 //! - [`referee`]: one refereed game: clocks, misbehaviour policy, transcripts, check-bot
 //! - [`record`]: PGN-style game records: writer, reader, verifier
 //! - [`series`]: match series and tournaments: schedule, statistics, SPRT, resume
+//! - [`web`]: what people look at: the view stream of a game and the embedded viewer page
 //! - [`botkit`]: a small client for bots written in Rust on the engine
 //! - [`bench`]: the benchmarks behind `zebra bench`
 //! - [`cli`]: the command line (raw flags; `main` validates and runs them)
@@ -26,3 +27,4 @@ pub mod referee;
 pub mod rules;
 pub mod sandbox;
 pub mod series;
+pub mod web;

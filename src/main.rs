@@ -190,6 +190,7 @@ fn run(command: Command) -> Result<(), Failure> {
             play(&white, &black, &cfg, record_file, quiet)
         }
         Command::Verify { file } => verify(&file),
+        Command::View { file, game, html } => view(&file, game, &html),
         Command::Doctor { json } => {
             doctor(json);
             Ok(())
@@ -780,6 +781,24 @@ fn timestamp() -> String {
 
 /// Replays every game of a record file through the engine: one line per game (its verdict)
 /// and one for the damage that ends a file which cannot be read to its end.
+/// `zebra view FILE --html OUT`: the viewer page with the file's games (or one) inlined.
+fn view(path: &Path, game: Option<usize>, out: &Path) -> Result<(), Failure> {
+    let cannot =
+        |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));
+    if std::fs::metadata(path).map_err(|e| cannot(&e))?.is_dir() {
+        return Err(cannot(&"it is a directory"));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| cannot(&e))?;
+    let page = zebra::web::export_html(&text, game).map_err(|e| match e {
+        zebra::web::PageError::NoSuchGame { .. } => Failure::Usage(e.to_string()),
+        e => Failure::Run(format!("{}: {e}", path.display())),
+    })?;
+    std::fs::write(out, page)
+        .map_err(|e| Failure::Run(format!("cannot write {}: {e}", out.display())))?;
+    out!("wrote {} (open it in a browser)", out.display());
+    Ok(())
+}
+
 fn verify(path: &Path) -> Result<(), Failure> {
     let cannot =
         |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));

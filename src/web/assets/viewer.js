@@ -1,0 +1,330 @@
+// Zebra's viewer: draws the view stream (src/web/feed.rs, protocol/schemas/view.json).
+// It never runs the rules: every position comes from the stream. Text that came from a
+// record or a bot is only ever written with textContent.
+"use strict";
+(function () {
+  const VERSION = 1;
+  const SQ = 60; // one square in SVG units
+  const NS = "http://www.w3.org/2000/svg";
+  const GLYPH = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F" };
+  const ROLES = ["P", "N", "B", "R", "Q", "K"];
+  const FILES = "abcdefgh";
+
+  const games = JSON.parse(document.getElementById("zebra-games").textContent);
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, text) => {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const svg = (tag, attrs, text) => {
+    const e = document.createElementNS(NS, tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  // Square name -> top-left corner, White's end zone (rank 1) at the bottom.
+  const fileOf = (s) => FILES.indexOf(s[0]);
+  const rankOf = (s) => Number(s[1]);
+  const cx = (s) => fileOf(s) * SQ + SQ / 2;
+  const cy = (s) => (8 - rankOf(s)) * SQ + SQ / 2;
+
+  let g = 0; // game index
+  let at = 0; // frame index: 0 = before the first entry, k = after entry k
+  let plays = []; // [{header, first, last}] entry ranges of each play
+  let timer = null;
+
+  function problem(text) {
+    const p = $("problem");
+    p.hidden = !text;
+    p.textContent = text || "";
+  }
+
+  function game() { return games[g]; }
+  function frames() { return game().steps.length + 1; }
+  function frame(k) { return k === 0 ? game().start : game().steps[k - 1].frame; }
+
+  function buildPlays() {
+    plays = [];
+    const steps = game().steps;
+    steps.forEach((s, i) => {
+      if (s.header !== null || plays.length === 0) {
+        plays.push({ header: s.header || game().start.situation, first: i + 1, last: i + 1 });
+      } else {
+        plays[plays.length - 1].last = i + 1;
+      }
+    });
+  }
+
+  function playOf(k) {
+    for (let i = plays.length - 1; i >= 0; i--) if (k >= plays[i].first) return i;
+    return -1;
+  }
+
+  // ---- the field ----
+  function drawField(f, step) {
+    const field = $("field");
+    while (field.firstChild) field.removeChild(field.firstChild);
+    const defs = svg("defs");
+    for (const [id, color] of [["arrow", "#ffd400"], ["arrow-throw", "#ffffff"], ["arrow-push", "#ff8a3d"], ["arrow-shift", "#9ad0ff"]]) {
+      const m = svg("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" });
+      m.appendChild(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: color }));
+      defs.appendChild(m);
+    }
+    field.appendChild(defs);
+    // Turf, end zones, out-of-bounds files, yard lines.
+    for (let r = 1; r <= 8; r++) {
+      const y = (8 - r) * SQ;
+      let fill = r % 2 ? "var(--turf)" : "var(--turf2)";
+      if (r === 1) fill = "var(--endzone-w)";
+      if (r === 8) fill = "var(--endzone-b)";
+      field.appendChild(svg("rect", { x: 0, y, width: 8 * SQ, height: SQ, fill }));
+    }
+    for (const x of [0, 7 * SQ]) field.appendChild(svg("rect", { x, y: 0, width: SQ, height: 8 * SQ, fill: "var(--oob)" }));
+    for (let r = 1; r < 8; r++) {
+      const y = (8 - r) * SQ;
+      field.appendChild(svg("line", { x1: 0, x2: 8 * SQ, y1: y, y2: y, stroke: "var(--line)", "stroke-width": r === 1 || r === 7 ? 3 : 1.2 }));
+    }
+    for (const x of [SQ, 7 * SQ]) field.appendChild(svg("line", { x1: x, x2: x, y1: 0, y2: 8 * SQ, stroke: "var(--line)", "stroke-width": 1, "stroke-dasharray": "4 6" }));
+    field.appendChild(svg("text", { x: 4 * SQ, y: 8 * SQ - 14, "text-anchor": "middle", fill: "rgba(255,255,255,.35)", "font-size": 22, "font-weight": 800, "letter-spacing": 8 }, "WHITE"));
+    field.appendChild(svg("text", { x: 4 * SQ, y: 30, "text-anchor": "middle", fill: "rgba(255,255,255,.35)", "font-size": 22, "font-weight": 800, "letter-spacing": 8 }, "BLACK"));
+    for (let i = 0; i < 8; i++) {
+      field.appendChild(svg("text", { class: "sq-label", x: i * SQ + SQ / 2, y: 8 * SQ + 13, "text-anchor": "middle" }, FILES[i]));
+      field.appendChild(svg("text", { class: "sq-label", x: -12, y: (7 - i) * SQ + SQ / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
+    }
+    // Line of scrimmage and line to gain, drawn on the edges the offense faces.
+    const up = f.offense === "white";
+    const spotRank = rankOf(f.spot);
+    const losY = up ? (8 - spotRank) * SQ : (9 - spotRank) * SQ;
+    const gainY = up ? (9 - f.to_gain) * SQ : (8 - f.to_gain) * SQ;
+    field.appendChild(svg("line", { x1: 0, x2: 8 * SQ, y1: gainY, y2: gainY, stroke: "var(--gain)", "stroke-width": 4, opacity: 0.9 }));
+    field.appendChild(svg("line", { x1: 0, x2: 8 * SQ, y1: losY, y2: losY, stroke: "var(--los)", "stroke-width": 4, opacity: 0.95 }));
+    // Squares with their pieces (one group per square: the tests read data-pieces).
+    const ball = f.ball;
+    field.setAttribute("data-ball-state", ball.state);
+    field.setAttribute("data-ball-square", ball.square || ball.to);
+    for (const [name, stack] of f.pieces) {
+      const grp = svg("g", { "data-square": name, "data-pieces": stack });
+      const top = stack[stack.length - 1];
+      const white = top === top.toUpperCase();
+      grp.appendChild(svg("text", { class: "piece " + (white ? "w" : "b"), x: cx(name), y: cy(name) + 2 }, GLYPH[top.toUpperCase()]));
+      if (stack.length > 1) {
+        grp.appendChild(svg("circle", { cx: cx(name) - 20, cy: cy(name) - 20, r: 9, fill: "#c62828", stroke: "#fff" }));
+        grp.appendChild(svg("text", { class: "stack", x: cx(name) - 20, y: cy(name) - 16, "text-anchor": "middle" }, String(stack.length)));
+        grp.appendChild(svg("title", {}, "pile, bottom first: " + stack));
+      }
+      field.appendChild(grp);
+    }
+    // The last action.
+    if (step && step.from && step.to) {
+      const kind = step.arrow;
+      const id = kind === "throw" ? "arrow-throw" : kind === "shift" ? "arrow-shift" : "arrow";
+      const color = kind === "throw" ? "#ffffff" : kind === "shift" ? "#9ad0ff" : "#ffd400";
+      const pts = [step.from].concat(step.corner ? [step.corner] : []).concat([step.to]);
+      const d = pts.map((s, i) => (i ? "L" : "M") + cx(s) + "," + cy(s)).join(" ");
+      field.appendChild(svg("path", { d, fill: "none", stroke: color, "stroke-width": kind === "shift" ? 3 : 5, opacity: 0.85,
+        "stroke-dasharray": kind === "throw" ? "10 7" : "none", "marker-end": "url(#" + id + ")", "stroke-linejoin": "round" }));
+    }
+    for (const [from, to] of (step && step.pushes) || []) {
+      field.appendChild(svg("line", { x1: cx(from), y1: cy(from), x2: cx(to), y2: cy(to), stroke: "#ff8a3d", "stroke-width": 4, "marker-end": "url(#arrow-push)" }));
+    }
+    // The ball.
+    const drawBall = (x, y, ghost) => {
+      const b = svg("g", { opacity: ghost ? 0.55 : 1 });
+      b.appendChild(svg("ellipse", { cx: x, cy: y, rx: 10, ry: 6.5, fill: "#8b4a1c", stroke: "#3b1d08", "stroke-width": 1.5, transform: "rotate(-30 " + x + " " + y + ")" }));
+      b.appendChild(svg("line", { x1: x - 4, y1: y + 2, x2: x + 4, y2: y - 2, stroke: "#fff", "stroke-width": 1.4 }));
+      field.appendChild(b);
+    };
+    if (ball.state === "in_flight") {
+      field.appendChild(svg("line", { x1: cx(ball.from), y1: cy(ball.from), x2: cx(ball.to), y2: cy(ball.to), stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "3 5", opacity: 0.8 }));
+      field.appendChild(svg("circle", { cx: cx(ball.to), cy: cy(ball.to), r: 24, fill: "none", stroke: "#fff", "stroke-dasharray": "4 4" }));
+      drawBall((cx(ball.from) + cx(ball.to)) / 2, (cy(ball.from) + cy(ball.to)) / 2, true);
+    } else if (ball.state === "carried") {
+      drawBall(cx(ball.square) + 18, cy(ball.square) + 18, false);
+    } else if (ball.state === "contested") {
+      field.appendChild(svg("circle", { cx: cx(ball.square), cy: cy(ball.square), r: 27, fill: "none", stroke: "#ff5252", "stroke-width": 3 }));
+      drawBall(cx(ball.square) + 18, cy(ball.square) + 18, false);
+    } else {
+      drawBall(cx(ball.square) + (ball.state === "spotted" ? 0 : 0), cy(ball.square) + (ball.state === "spotted" ? 22 : 0), false);
+    }
+  }
+
+  function drawSidelines(f) {
+    for (const [i, side] of [[0, "white"], [1, "black"]]) {
+      const box = $("sideline-" + side);
+      while (box.firstChild) box.removeChild(box.firstChild);
+      ROLES.forEach((r, j) => {
+        const n = f.sidelines[i][j];
+        const glyph = el("div", { class: "glyph " + (i ? "b" : "w"), title: side + " " + r + " on the sideline" }, GLYPH[r]);
+        if (!n) glyph.style.opacity = "0.2";
+        box.appendChild(glyph);
+        box.appendChild(el("div", { class: "count" }, String(n)));
+      });
+    }
+  }
+
+  const ordinal = (n) => ["", "1st", "2nd", "3rd", "4th"][n] || n + "th";
+  const clock = (ms) => {
+    if (ms === null || ms === undefined) return "";
+    const s = ms / 1000;
+    const m = Math.floor(s / 60);
+    return m + ":" + (s - 60 * m).toFixed(1).padStart(4, "0");
+  };
+
+  function render() {
+    const gm = game();
+    const f = frame(at);
+    const step = at > 0 ? gm.steps[at - 1] : null;
+    drawField(f, step);
+    drawSidelines(f);
+    $("white-score").textContent = f.score[0];
+    $("black-score").textContent = f.score[1];
+    $("white-tos").textContent = "\u25CF".repeat(f.timeouts[0]) + "\u25CB".repeat(3 - f.timeouts[0]);
+    $("black-tos").textContent = "\u25CF".repeat(f.timeouts[1]) + "\u25CB".repeat(3 - f.timeouts[1]);
+    $("quarter").textContent = f.phase === "over" ? "final" : "quarter " + f.quarter + " \u00B7 " + f.offense + " ball";
+    $("down").textContent = f.phase === "over" ? gm.result : ordinal(f.down) + " & " + (f.goal_to_go ? "goal" : f.yards_to_go) + " at " + f.spot;
+    // The clocks: the game clock left after the last decision, and its think time.
+    let last = null;
+    for (let k = at; k > 0 && last === null; k--) if (gm.steps[k - 1].clk_ms !== null) last = gm.steps[k - 1].clk_ms;
+    const parts = [];
+    if (last !== null) parts.push("game clock " + clock(last) + (f.clock_running ? " \u25B6" : " \u25A0"));
+    if (step && step.emt_ms !== null) parts.push("think " + step.emt_ms + " ms");
+    if (f.to_move) parts.push(f.to_move + " to decide (" + f.phase + ")");
+    $("clock").textContent = parts.join(" \u00B7 ");
+    // Caption and events.
+    const cap = $("caption");
+    while (cap.firstChild) cap.removeChild(cap.firstChild);
+    if (step) {
+      cap.appendChild(el("span", { class: "tok" }, step.token));
+      cap.appendChild(el("span", { class: "who" }, step.side ? step.side : "clock"));
+    } else {
+      cap.appendChild(el("span", { class: "who" }, "before the first decision"));
+    }
+    const ev = $("events");
+    while (ev.firstChild) ev.removeChild(ev.firstChild);
+    for (const e of step ? step.events : []) ev.appendChild(el("div", {}, e));
+    const fl = $("flags");
+    while (fl.firstChild) fl.removeChild(fl.firstChild);
+    for (const x of f.flags) fl.appendChild(el("div", {}, "\u{1F6A9} " + x));
+    $("position").textContent = at + " / " + (frames() - 1);
+    const link = "#game=" + (g + 1) + "&step=" + at;
+    $("permalink").setAttribute("href", link);
+    // Highlight the current play and action in the list.
+    const cur = playOf(at);
+    document.querySelectorAll("#plays li").forEach((li, i) => li.classList.toggle("current", i === cur));
+    document.querySelectorAll("#plays .acts span.cur").forEach((s) => s.classList.remove("cur"));
+    const span = document.querySelector('#plays .acts span[data-step="' + at + '"]');
+    if (span) {
+      span.classList.add("cur");
+      const li = span.closest("li");
+      if (li && li.scrollIntoViewIfNeeded) li.scrollIntoViewIfNeeded(false);
+    }
+    $("field").setAttribute("data-step", String(at));
+  }
+
+  function buildList() {
+    const ol = $("plays");
+    while (ol.firstChild) ol.removeChild(ol.firstChild);
+    const steps = game().steps;
+    plays.forEach((p) => {
+      const li = el("li", { "data-first": p.first });
+      li.appendChild(el("div", { class: "hdr" }, p.header));
+      const acts = el("div", { class: "acts" });
+      for (let k = p.first; k <= p.last; k++) {
+        const s = steps[k - 1];
+        const span = el("span", { "data-step": k, class: s.notable ? "flag" : "" }, s.token);
+        acts.appendChild(span);
+        acts.appendChild(document.createTextNode(" "));
+      }
+      li.appendChild(acts);
+      li.addEventListener("click", (e) => {
+        const k = e.target && e.target.getAttribute && e.target.getAttribute("data-step");
+        go(k ? Number(k) : p.first);
+      });
+      ol.appendChild(li);
+    });
+  }
+
+  function go(k) {
+    at = Math.max(0, Math.min(frames() - 1, k));
+    render();
+  }
+  function nextPlay() {
+    const i = playOf(at);
+    go(i + 1 < plays.length ? plays[i + 1].first : frames() - 1);
+  }
+  function prevPlay() {
+    const i = playOf(at);
+    if (i < 0) return go(0);
+    go(at > plays[i].first ? plays[i].first : i > 0 ? plays[i - 1].first : 0);
+  }
+  function autoplay(on) {
+    if (timer) clearInterval(timer);
+    timer = null;
+    $("play").textContent = on ? "pause" : "play";
+    if (!on) return;
+    timer = setInterval(() => {
+      if (at >= frames() - 1) return autoplay(false);
+      go(at + 1);
+    }, Number($("speed").value));
+  }
+
+  function load(index, step) {
+    g = Math.max(0, Math.min(games.length - 1, index));
+    const gm = game();
+    $("game-select").value = String(g);
+    const m = $("matchup");
+    while (m.firstChild) m.removeChild(m.firstChild);
+    m.appendChild(el("span", {}, gm.white + " (White)  vs  " + gm.black + " (Black)"));
+    m.appendChild(el("span", { class: "res" }, gm.result));
+    m.appendChild(el("span", { class: "term" }, gm.termination));
+    $("white-name").textContent = gm.white;
+    $("black-name").textContent = gm.black;
+    if (gm.version !== VERSION) problem("This viewer shows view stream version " + VERSION + "; this game is version " + gm.version + ".");
+    else problem(gm.error ? "This record stops replaying after " + gm.steps.length + " entries: " + gm.error : "");
+    buildPlays();
+    buildList();
+    go(step === undefined ? 0 : step);
+  }
+
+  function fromHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const gi = Number(h.get("game") || "1") - 1;
+    const st = Number(h.get("step") || "0");
+    load(Number.isFinite(gi) ? gi : 0, Number.isFinite(st) ? st : 0);
+  }
+
+  // ---- wiring ----
+  if (!Array.isArray(games) || games.length === 0) {
+    problem("No game to show.");
+    return;
+  }
+  const sel = $("game-select");
+  games.forEach((gm, i) => sel.appendChild(el("option", { value: String(i) },
+    (i + 1) + ". " + gm.white + " \u2013 " + gm.black + "  " + gm.result + " (" + gm.termination + ")")));
+  sel.hidden = games.length < 2;
+  sel.addEventListener("change", () => load(Number(sel.value), 0));
+  $("to-start").addEventListener("click", () => go(0));
+  $("to-end").addEventListener("click", () => go(frames() - 1));
+  $("prev").addEventListener("click", () => go(at - 1));
+  $("next").addEventListener("click", () => go(at + 1));
+  $("prev-play").addEventListener("click", prevPlay);
+  $("next-play").addEventListener("click", nextPlay);
+  $("play").addEventListener("click", () => autoplay(!timer));
+  $("speed").addEventListener("change", () => { if (timer) autoplay(true); });
+  $("permalink").addEventListener("click", (e) => { e.preventDefault(); history.replaceState(null, "", "#game=" + (g + 1) + "&step=" + at); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
+    const keys = {
+      ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1),
+      ArrowDown: nextPlay, PageDown: nextPlay, ArrowUp: prevPlay, PageUp: prevPlay,
+      Home: () => go(0), End: () => go(frames() - 1), " ": () => autoplay(!timer),
+      "+": () => { const s = $("speed"); s.selectedIndex = Math.min(s.options.length - 1, s.selectedIndex + 1); if (timer) autoplay(true); },
+      "-": () => { const s = $("speed"); s.selectedIndex = Math.max(0, s.selectedIndex - 1); if (timer) autoplay(true); },
+    };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+})();

@@ -1,0 +1,342 @@
+//! The view stream: a game replayed through the engine into what the viewer draws.
+//!
+//! One [`Frame`] before the first entry and one after every entry of the record: the pieces
+//! on the field (piles bottom first), the ball and its state, the down, distance, spot,
+//! score, quarter, timeouts and clocks, the flags of the play, and the sidelines. Each
+//! [`Step`] also carries what the viewer draws as the last action (its squares, a knight's
+//! route, pushes), the events in words, the play header when a play begins there, and the
+//! decision's think time. The page never runs the rules itself: replay and live games reach
+//! it as the same stream (schema: `protocol/schemas/view.json`, version [`VIEW_VERSION`]).
+//!
+//! A record that stops replaying (a divergence, another rulings edition) still gives every
+//! frame up to the problem, and the problem in words: the viewer shows how far it got and
+//! why it stopped, never a blank page.
+
+use serde::Serialize;
+
+use crate::record::{verify, Entry, GameRecord};
+use crate::rules::{Action, Ball, Event, Game, KnightRoute, Phase, Side, Square};
+
+/// The version of the view stream's shape; a viewer refuses other versions.
+pub const VIEW_VERSION: u32 = 1;
+
+/// One game as the viewer shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    pub version: u32,
+    /// The record's tags, in order (names and values as written; the page escapes them).
+    pub tags: Vec<(String, String)>,
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    pub termination: String,
+    /// Where the game stands before the first entry.
+    pub start: Frame,
+    pub steps: Vec<Step>,
+    /// Why the replay stopped before the end of the record, or `None`.
+    pub error: Option<String>,
+}
+
+/// One entry of the record and the position after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// The movetext token: the action's notation, or `!` and a clock.
+    pub token: String,
+    /// The team that decided (`null` for a clock expiry).
+    pub side: Option<Side>,
+    /// `action` or `expiry`.
+    pub kind: &'static str,
+    /// The play header, when a new play begins with this entry.
+    pub header: Option<String>,
+    /// Think time of the decision and game clock left after it, in milliseconds.
+    pub emt_ms: Option<u64>,
+    pub clk_ms: Option<u64>,
+    /// Squares of the last action, for its arrow: a move, a shift, a throw.
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// A knight move's corner square (the end of its first leg), when its route mattered.
+    pub corner: Option<String>,
+    /// `move`, `throw`, `shift`, or `null`.
+    pub arrow: Option<&'static str>,
+    /// Pushes this entry caused: [from, to] of the pushed piece.
+    pub pushes: Vec<[String; 2]>,
+    /// What happened, in words.
+    pub events: Vec<String>,
+    /// The play ended, or a flag was thrown, in this entry (for the play-by-play list).
+    pub notable: bool,
+    pub frame: Frame,
+}
+
+/// The ball as drawn.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum BallView {
+    Spotted {
+        square: String,
+    },
+    Carried {
+        square: String,
+    },
+    Loose {
+        square: String,
+    },
+    Contested {
+        square: String,
+    },
+    InFlight {
+        from: String,
+        to: String,
+        forward: bool,
+    },
+}
+
+/// One position.
+#[derive(Clone, Debug, Serialize)]
+pub struct Frame {
+    /// Occupied squares: square name and the pieces there, bottom first, as diagram letters
+    /// (uppercase White, lowercase Black).
+    pub pieces: Vec<(String, String)>,
+    pub ball: BallView,
+    pub offense: Side,
+    pub down: u8,
+    /// The ball spot of the down; its rank is the line of scrimmage.
+    pub spot: String,
+    /// The line to gain (rank number).
+    pub to_gain: u8,
+    pub goal_to_go: bool,
+    pub yards_to_go: u8,
+    pub quarter: u8,
+    /// White's and Black's points.
+    pub score: [u16; 2],
+    pub timeouts: [u8; 2],
+    /// `formation`, `motion`, `reaction`, `action`, `contention`, `penalty`, `over`.
+    pub phase: &'static str,
+    pub to_move: Option<Side>,
+    pub clock_running: bool,
+    /// The flags of the play not yet enforced, in words.
+    pub flags: Vec<String>,
+    /// Pieces on each sideline by role, in the order P N B R Q K: White's, then Black's.
+    pub sidelines: [[u8; 6]; 2],
+    /// The play header of the current (or next) play.
+    pub situation: String,
+}
+
+impl Frame {
+    pub fn of(game: &Game) -> Frame {
+        let board = game.board();
+        let pieces = board
+            .occupied()
+            .map(|sq| {
+                let stack: String = board.stack_at(sq).iter().map(|p| p.char()).collect();
+                (sq.name().to_string(), stack)
+            })
+            .collect();
+        let ball = match game.ball() {
+            Ball::Spotted(s) => BallView::Spotted {
+                square: s.name().to_string(),
+            },
+            Ball::Carried(s) => BallView::Carried {
+                square: s.name().to_string(),
+            },
+            Ball::Loose(s) => BallView::Loose {
+                square: s.name().to_string(),
+            },
+            Ball::Contested(s) => BallView::Contested {
+                square: s.name().to_string(),
+            },
+            Ball::InFlight(t) => BallView::InFlight {
+                from: t.from.name().to_string(),
+                to: t.to.name().to_string(),
+                forward: t.forward,
+            },
+        };
+        let phase = match game.phase() {
+            Phase::Formation(_) => "formation",
+            Phase::Motion => "motion",
+            Phase::Reaction => "reaction",
+            Phase::Action(_) => "action",
+            Phase::Contention(_) => "contention",
+            Phase::PenaltyChoice(_) => "penalty",
+            Phase::GameOver => "over",
+        };
+        Frame {
+            pieces,
+            ball,
+            offense: game.offense(),
+            down: game.down(),
+            spot: game.spot().name().to_string(),
+            to_gain: game.line_to_gain().number(),
+            goal_to_go: game.is_goal_to_go(),
+            yards_to_go: game.yards_to_go(),
+            quarter: game.quarter(),
+            score: [game.score(Side::White), game.score(Side::Black)],
+            timeouts: [game.timeouts(Side::White), game.timeouts(Side::Black)],
+            phase,
+            to_move: game.to_move(),
+            clock_running: game.clock_running(),
+            flags: game.flags().iter().map(|f| f.to_string()).collect(),
+            sidelines: [
+                game.board().sideline(Side::White),
+                game.board().sideline(Side::Black),
+            ],
+            situation: crate::record::notes::situation(game),
+        }
+    }
+}
+
+/// The corner of a knight's route: the end of its first leg.
+fn knight_corner(from: Square, to: Square, route: KnightRoute) -> String {
+    let (file, rank) = match route {
+        // The first leg runs along the file: the rank changes first.
+        KnightRoute::FileFirst => (from.file(), to.rank()),
+        KnightRoute::RankFirst => (to.file(), from.rank()),
+    };
+    Square::new(file, rank).name().to_string()
+}
+
+fn arrow_of(
+    action: &Action,
+) -> (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<&'static str>,
+) {
+    let name = |s: Square| Some(s.name().to_string());
+    match *action {
+        Action::Move { from, to, route } => (
+            name(from),
+            name(to),
+            route.map(|r| knight_corner(from, to, r)),
+            Some("move"),
+        ),
+        Action::Throw { from, to } => (name(from), name(to), None, Some("throw")),
+        Action::Motion { from, to } => (name(from), name(to), None, Some("shift")),
+        _ => (None, None, None, None),
+    }
+}
+
+/// Replays one record into its view. Never fails: a record that stops replaying keeps the
+/// frames before the problem and names it in `error`.
+pub fn view_game(rec: &GameRecord) -> GameView {
+    let tag = |name: &str| rec.tags.get(name).unwrap_or("?").to_string();
+    let tags: Vec<(String, String)> = rec
+        .tags
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut view = GameView {
+        version: VIEW_VERSION,
+        tags,
+        white: tag("White"),
+        black: tag("Black"),
+        result: tag("Result"),
+        termination: tag("Termination"),
+        start: Frame::of(&Game::default()),
+        steps: Vec::new(),
+        error: None,
+    };
+    // The tags and the edition are checked the way `zebra verify` checks them; the replay
+    // below then stops at the first entry the engine rejects.
+    let settings = match rec
+        .rulings()
+        .map_err(|e| e.to_string())
+        .and_then(|()| rec.settings().map_err(|e| format!("tags: {e}")))
+    {
+        Ok(s) => s,
+        Err(e) => {
+            view.error = Some(e);
+            return view;
+        }
+    };
+    let mut game = Game::new(settings);
+    view.start = Frame::of(&game);
+    for (index, entry) in rec.entries.iter().enumerate() {
+        let header = crate::record::notes::play_header(&game);
+        let side = match entry {
+            Entry::Action { .. } => game.to_move(),
+            Entry::Expiry { .. } => None,
+        };
+        let events = match entry.apply_to(&mut game) {
+            Ok(ev) => ev,
+            Err(e) => {
+                view.error = Some(format!(
+                    "entry {} ('{entry}') does not replay: {e}",
+                    index + 1
+                ));
+                return view;
+            }
+        };
+        let (from, to, corner, arrow, emt_ms, clk_ms, kind) = match entry {
+            Entry::Action {
+                action,
+                emt_ms,
+                clk_ms,
+                ..
+            } => {
+                let (f, t, c, a) = arrow_of(action);
+                (f, t, c, a, *emt_ms, *clk_ms, "action")
+            }
+            Entry::Expiry { .. } => (None, None, None, None, None, None, "expiry"),
+        };
+        let pushes = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Pushed { from, to } => {
+                    Some([from.name().to_string(), to.name().to_string()])
+                }
+                _ => None,
+            })
+            .collect();
+        let notable = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::PlayOver { .. } | Event::Flag(_) | Event::PenaltyEnforced(_)
+            )
+        });
+        view.steps.push(Step {
+            token: entry.to_string(),
+            side,
+            kind,
+            header,
+            emt_ms,
+            clk_ms,
+            from,
+            to,
+            corner,
+            arrow,
+            pushes,
+            events: events
+                .iter()
+                .filter(|e| {
+                    crate::record::notes::is_notable(e)
+                        || matches!(
+                            e,
+                            Event::Pushed { .. }
+                                | Event::Tackle { .. }
+                                | Event::Truck { .. }
+                                | Event::Handoff { .. }
+                                | Event::Snap { .. }
+                        )
+                })
+                .map(|e| e.to_string())
+                .collect(),
+            notable,
+            frame: Frame::of(&game),
+        });
+    }
+    // The end of the game as `zebra verify` judges it (result, termination, score).
+    if let Err(d) = verify(rec) {
+        view.error = Some(d.to_string());
+    }
+    view
+}
+
+/// Every game of a record file's text, or the reading problem (with its line).
+pub fn view_games(text: &str) -> Result<Vec<GameView>, crate::record::RecordError> {
+    Ok(crate::record::read_games(text)?
+        .iter()
+        .map(view_game)
+        .collect())
+}

@@ -1,0 +1,13 @@
+//! The web pieces shared by every front end that shows games to people: the view stream
+//! (a game replayed into the frames the viewer draws) and the viewer page, embedded in the
+//! binary so that it works offline with no build step.
+//!
+//! `zebra view FILE --html OUT.html` writes the page with a record's games inlined; the
+//! server that `zebra view` (without `--html`), `--watch` and `zebra serve` will run feeds
+//! the same page the same stream.
+
+pub mod feed;
+pub mod page;
+
+pub use feed::{view_game, view_games, BallView, Frame, GameView, Step, VIEW_VERSION};
+pub use page::{export_html, PageError};

@@ -1,0 +1,83 @@
+//! The viewer page: one HTML file, its style and script embedded in the binary
+//! (`src/web/assets/`, plain files: no build step, no CDN, no network).
+//!
+//! [`export_html`] inlines a record's games into the page as JSON, so that the file opens
+//! from disk with no server. Everything a bot or a record supplied (names, tags, events)
+//! travels as JSON data inside a `<script type="application/json">` element, with `<`, `>`
+//! and `&` escaped so that no text can close the element, and the script writes it with
+//! `textContent` only: nothing from a record is ever parsed as HTML or run.
+
+use thiserror::Error;
+
+use super::feed::{view_games, GameView};
+use crate::record::RecordError;
+
+const PAGE: &str = include_str!("assets/viewer.html");
+const STYLE: &str = include_str!("assets/viewer.css");
+const SCRIPT: &str = include_str!("assets/viewer.js");
+
+/// Why a record cannot become a page.
+#[derive(Debug, Error)]
+pub enum PageError {
+    #[error("{0}")]
+    Read(#[from] RecordError),
+    #[error("the file holds no game")]
+    NoGame,
+    #[error("there is no game {asked}: the file holds {count} (--game takes 1 to {count})")]
+    NoSuchGame { asked: usize, count: usize },
+}
+
+/// JSON that cannot end the `<script>` element it sits in, nor open a comment or an entity.
+pub fn script_safe_json<T: serde::Serialize>(value: &T) -> String {
+    let json = serde_json::to_string(value).expect("view data serializes");
+    json.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+/// The page around these games (the title names the first). The markers are filled in one
+/// pass over the template, so that no inserted text is ever scanned for another marker.
+pub fn page_with(games: &[GameView], title: &str) -> String {
+    let title = title
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let data = script_safe_json(&games);
+    let fills = [
+        ("{{TITLE}}", title.as_str()),
+        ("/*{{STYLE}}*/", STYLE),
+        ("{{GAMES}}", data.as_str()),
+        ("/*{{SCRIPT}}*/", SCRIPT),
+    ];
+    let mut out = String::with_capacity(PAGE.len() + STYLE.len() + SCRIPT.len() + data.len());
+    let mut rest = PAGE;
+    for (marker, value) in fills {
+        let at = rest
+            .find(marker)
+            .expect("the viewer template holds every marker in order");
+        out.push_str(&rest[..at]);
+        out.push_str(value);
+        rest = &rest[at + marker.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The self-contained page for the games of a record file's text: all of them, or game
+/// `game` (1-based) alone.
+pub fn export_html(text: &str, game: Option<usize>) -> Result<String, PageError> {
+    let mut games = view_games(text)?;
+    if games.is_empty() {
+        return Err(PageError::NoGame);
+    }
+    if let Some(n) = game {
+        let count = games.len();
+        if n == 0 || n > count {
+            return Err(PageError::NoSuchGame { asked: n, count });
+        }
+        games = vec![games.swap_remove(n - 1)];
+    }
+    let first = &games[0];
+    let title = format!("{} vs {} ({})", first.white, first.black, first.result);
+    Ok(page_with(&games, &title))
+}

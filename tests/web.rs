@@ -1,0 +1,406 @@
+//! The viewer: the view stream against the engine, the exported page (escaping, errors),
+//! `zebra view` as a user runs it, and the page in a real headless Chromium.
+//!
+//! The browser tests need Debian's `chromium` (`.ci/run` installs it). Without it they say
+//! so and pass, unless `ZEBRA_REQUIRE_CHROMIUM=1` (set by `.ci/run`) makes its absence a
+//! failure. Screenshots are kept under the system temp dir (`zebra-web-shots-PID/`), never
+//! in the repository.
+
+#[path = "common/schema.rs"]
+mod schema;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use zebra::record::{read_games, write_game, Entry, GameRecord, Termination};
+use zebra::rules::playout::play_random_game;
+use zebra::rules::{Game, Settings, Side};
+use zebra::web::{export_html, view_game, view_games, Frame};
+
+fn golden() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records/golden.pgn"),
+    )
+    .unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zebra-web-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn zebra(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A whole seeded random game as a record.
+fn random_record(seed: u64) -> GameRecord {
+    let mut rec = GameRecord::new(Settings::plays(4));
+    let end = play_random_game(Game::new(Settings::plays(4)), seed, |_, a| {
+        rec.entries.push(Entry::action(*a))
+    });
+    rec.finish(&end, Termination::Normal, None);
+    rec.tags.set("White", format!("random-{seed}"));
+    rec
+}
+
+/// The pieces of a position as the view stream writes them.
+fn pieces_of(game: &Game) -> Vec<(String, String)> {
+    Frame::of(game).pieces
+}
+
+/// Every frame of the view equals the engine's position after the same entries.
+fn assert_frames_follow_the_engine(rec: &GameRecord) {
+    let view = view_game(rec);
+    assert!(view.error.is_none(), "{:?}", view.error);
+    assert_eq!(view.steps.len(), rec.entries.len());
+    let mut game = Game::new(rec.settings().unwrap());
+    assert_eq!(view.start.pieces, pieces_of(&game));
+    for (i, (entry, step)) in rec.entries.iter().zip(&view.steps).enumerate() {
+        entry.apply_to(&mut game).unwrap();
+        let f = &step.frame;
+        assert_eq!(f.pieces, pieces_of(&game), "entry {}", i + 1);
+        assert_eq!(
+            (f.score, f.down, f.quarter, f.spot.as_str()),
+            (
+                [game.score(Side::White), game.score(Side::Black)],
+                game.down(),
+                game.quarter(),
+                game.spot().name()
+            ),
+            "entry {}",
+            i + 1
+        );
+        assert_eq!(step.token, entry.to_string());
+    }
+}
+
+#[test]
+fn the_view_stream_follows_the_engine_entry_by_entry() {
+    for rec in read_games(&golden()).unwrap() {
+        assert_frames_follow_the_engine(&rec);
+    }
+    for seed in 1..=20 {
+        assert_frames_follow_the_engine(&random_record(seed));
+    }
+}
+
+#[test]
+fn the_view_stream_validates_against_its_schema() {
+    let schemas =
+        schema::Schemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/schemas"));
+    let mut games: Vec<GameRecord> = read_games(&golden()).unwrap();
+    games.extend((1..=5).map(random_record));
+    let mut broken = random_record(7);
+    broken.entries.truncate(5);
+    broken.entries.push(Entry::action("snap".parse().unwrap()));
+    broken.entries.push(Entry::action("snap".parse().unwrap()));
+    games.push(broken);
+    let mut states = std::collections::BTreeSet::new();
+    for rec in &games {
+        let value = serde_json::to_value(view_game(rec)).unwrap();
+        if let Err(e) = schemas.validate("view.json", &value) {
+            panic!("the view stream does not validate: {e}");
+        }
+        for step in value["steps"].as_array().unwrap() {
+            states.insert(step["frame"]["ball"]["state"].as_str().unwrap().to_string());
+        }
+    }
+    // The games reach every state of the ball the schema names.
+    assert_eq!(states.len(), 5, "{states:?}");
+    // And the schema is not a blank check.
+    let mut bad = serde_json::to_value(view_game(&games[0])).unwrap();
+    bad["steps"][0]["frame"]["down"] = serde_json::json!(5);
+    assert!(schemas.validate("view.json", &bad).is_err());
+    let mut bad = serde_json::to_value(view_game(&games[0])).unwrap();
+    bad["version"] = serde_json::json!(2);
+    assert!(schemas.validate("view.json", &bad).is_err());
+}
+
+#[test]
+fn plays_start_where_the_record_has_a_play_header() {
+    let rec = &read_games(&golden()).unwrap()[0];
+    let view = view_game(rec);
+    let headers = view.steps.iter().filter(|s| s.header.is_some()).count();
+    let text = write_game(rec).unwrap();
+    // The writer starts every play with its header in a comment: `{Q1 white ball, ...}`.
+    let written = text.matches("{Q").count();
+    assert_eq!(headers, written);
+    assert!(headers > 3);
+}
+
+#[test]
+fn a_record_that_stops_replaying_keeps_its_frames_and_says_why() {
+    let mut rec = random_record(3);
+    let keep = rec.entries.len() / 2;
+    // An entry the engine must reject there: a second snap in a row.
+    rec.entries.truncate(keep);
+    rec.entries.push(Entry::action("snap".parse().unwrap()));
+    rec.entries.push(Entry::action("snap".parse().unwrap()));
+    let view = view_game(&rec);
+    let error = view.error.expect("a problem");
+    assert!(error.contains("does not replay"), "{error}");
+    assert!(view.steps.len() >= keep, "{} < {keep}", view.steps.len());
+    // Another edition of the rulings: refused before any frame, named.
+    let mut old = random_record(4);
+    old.tags.set("Rulings", "1");
+    let view = view_game(&old);
+    assert!(view.steps.is_empty());
+    assert!(view.error.unwrap().contains("edition 1"));
+}
+
+#[test]
+fn nothing_from_a_record_can_close_the_data_element_or_run() {
+    let mut rec = random_record(5);
+    let evil = "</script><script>alert(1)</script><!-- & \u{2028}";
+    rec.tags.set("White", evil);
+    rec.tags.set("Black", "<img src=x onerror=alert(2)>");
+    let text = write_game(&rec).unwrap();
+    let page = export_html(&text, None).unwrap();
+    assert!(!page.contains("<script>alert"), "raw script in the page");
+    assert!(!page.contains("<img"), "raw markup in the page");
+    assert_eq!(
+        page.matches("</script>").count(),
+        2,
+        "only the page's own elements"
+    );
+    // The data element holds the names exactly, as JSON.
+    let start = page.find("id=\"zebra-games\">").unwrap() + "id=\"zebra-games\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    assert_eq!(data[0]["white"], evil);
+    // The title is escaped as HTML text.
+    assert!(page.contains("<title>&lt;/script&gt;&lt;script&gt;alert(1)"));
+}
+
+#[test]
+fn export_takes_one_game_or_all_and_names_the_problems() {
+    let text = golden();
+    let all = export_html(&text, None).unwrap();
+    let one = export_html(&text, Some(2)).unwrap();
+    assert!(one.len() < all.len());
+    let err = export_html(&text, Some(4)).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "there is no game 4: the file holds 3 (--game takes 1 to 3)"
+    );
+    assert_eq!(
+        export_html("", None).unwrap_err().to_string(),
+        "the file holds no game"
+    );
+    let err = export_html("[Event \"x\"\nnot a record\n", None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line"), "{err}");
+    assert_eq!(view_games(&text).unwrap().len(), 3);
+}
+
+#[test]
+fn zebra_view_writes_the_page_and_refuses_bad_input_with_one_line() {
+    let dir = scratch("cli");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, golden()).unwrap();
+    let out_file = dir.join("out.html");
+    let out = zebra(&[
+        "view",
+        pgn.to_str().unwrap(),
+        "--html",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(&out_file).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(
+        !page.contains("{{") && !page.contains("/*{{"),
+        "a marker was left"
+    );
+    for (args, code, want) in [
+        (vec!["--game", "7"], 2, "there is no game 7"),
+        (vec!["--game", "x"], 2, "invalid value 'x'"),
+    ] {
+        let mut all = vec!["view", pgn.to_str().unwrap(), "--html", "/dev/null"];
+        all.extend(args);
+        let out = zebra(&all);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("zebra: ") && err.contains(want), "{err}");
+    }
+    for (path, want) in [
+        (dir.to_str().unwrap().to_string(), "it is a directory"),
+        (
+            dir.join("missing.pgn").to_str().unwrap().to_string(),
+            "cannot read",
+        ),
+    ] {
+        let out = zebra(&["view", &path, "--html", "/dev/null"]);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+    let junk = dir.join("junk.pgn");
+    std::fs::write(&junk, "hello\n").unwrap();
+    let out = zebra(&["view", junk.to_str().unwrap(), "--html", "/dev/null"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("line 1"), "{err}");
+}
+
+// ---- in a real browser ----
+
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
+            "ZEBRA_REQUIRE_CHROMIUM is set but no chromium was found"
+        );
+        eprintln!("skipped: no chromium on this machine (apt-get install chromium)");
+    }
+    found
+}
+
+/// The page's DOM after its script ran, as headless Chromium serializes it.
+fn dump_dom(browser: &str, url: &str) -> String {
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--dump-dom",
+            url,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The board the page shows: every `data-square`/`data-pieces` pair, in document order.
+fn board_in_dom(dom: &str) -> Vec<(String, String)> {
+    let attr = |s: &str, name: &str| -> Option<String> {
+        let at = s.find(&format!("{name}=\""))? + name.len() + 2;
+        Some(s[at..at + s[at..].find('"')?].to_string())
+    };
+    dom.split("<g ")
+        .skip(1)
+        .filter_map(|g| {
+            let tag = &g[..g.find('>')?];
+            Some((attr(tag, "data-square")?, attr(tag, "data-pieces")?))
+        })
+        .collect()
+}
+
+#[test]
+fn the_page_in_chromium_shows_the_engines_board_at_every_play() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("browser");
+    let text = golden();
+    let page = dir.join("golden.html");
+    std::fs::write(&page, export_html(&text, None).unwrap()).unwrap();
+    let views = view_games(&text).unwrap();
+    let mut checked = 0;
+    for (g, view) in views.iter().enumerate().take(2) {
+        // The start of every third play, and the last position.
+        let mut steps: Vec<usize> = view
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.header.is_some())
+            .map(|(i, _)| i)
+            .step_by(3)
+            .collect();
+        steps.push(view.steps.len());
+        for step in steps {
+            let url = format!("file://{}#game={}&step={step}", page.display(), g + 1);
+            let dom = dump_dom(browser, &url);
+            assert!(
+                dom.contains(&format!("data-step=\"{step}\"")),
+                "the page did not reach step {step}"
+            );
+            let want = if step == 0 {
+                &view.start
+            } else {
+                &view.steps[step - 1].frame
+            };
+            assert_eq!(
+                board_in_dom(&dom),
+                want.pieces,
+                "game {}, step {step}",
+                g + 1
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked} positions checked");
+    // Keep a look at the page for people.
+    let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join("recorded-game.png");
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1400,900",
+        ])
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}#game=1&step=40", page.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+    eprintln!("screenshot: {}", shot.display());
+}
+
+#[test]
+fn the_page_in_chromium_says_why_a_record_stops_replaying() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("problem");
+    let mut rec = random_record(6);
+    rec.entries.truncate(10);
+    rec.entries.push(Entry::action("snap".parse().unwrap()));
+    rec.entries.push(Entry::action("snap".parse().unwrap()));
+    // Written without the writer (which replays, and would refuse): the reader only parses.
+    let mut text = String::new();
+    for (k, v) in rec.tags.iter() {
+        text.push_str(&format!("[{k} \"{v}\"]\n"));
+    }
+    text.push('\n');
+    let tokens: Vec<String> = rec.entries.iter().map(|e| e.to_string()).collect();
+    text.push_str(&tokens.join(" "));
+    text.push_str(" 1-0\n");
+    let page = dir.join("bad.html");
+    std::fs::write(&page, export_html(&text, None).unwrap()).unwrap();
+    let dom = dump_dom(browser, &format!("file://{}", page.display()));
+    let banner = dom
+        .split("id=\"problem\"")
+        .nth(1)
+        .expect("the problem banner");
+    let banner = &banner[..banner.find("</div>").unwrap()];
+    assert!(!banner.contains("hidden"), "{banner}");
+    assert!(banner.contains("stops replaying"), "{banner}");
+    assert!(banner.contains("does not replay"), "{banner}");
+}
