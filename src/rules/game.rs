@@ -236,6 +236,10 @@ pub struct Game {
     pub(crate) extend_period: bool,
     /// This down is an untimed down (R62).
     pub(crate) untimed: bool,
+    /// The field and the ball as the last decision ended a play (or a foul or a timeout
+    /// cleared the field), kept until the next decision: for viewers, which would otherwise
+    /// only see the cleared field of the next formation.
+    pub(crate) play_end: Option<(Board, Ball)>,
 }
 
 /// R2: where a side starts each drive, 20 yards (4 ranks) out of its own end zone.
@@ -287,6 +291,7 @@ impl Game {
             fouls_in_row: [0; 2],
             extend_period: false,
             untimed: false,
+            play_end: None,
         }
     }
 
@@ -460,6 +465,23 @@ impl Game {
 
     /// Applies one team's decision. On error the game is unchanged.
     pub fn apply(&mut self, action: &Action) -> Result<Events, ActionError> {
+        let kept = self.play_end.take();
+        let result = self.apply_step(action);
+        if result.is_err() {
+            self.play_end = kept;
+        }
+        result
+    }
+
+    /// The field and the ball as the last decision ended a play, before the field was
+    /// cleared for the next formation (also when a dead-ball foul, a timeout or the end of
+    /// a period cleared it); `None` after any other decision. Viewers show this position
+    /// for the decision that ended the play.
+    pub fn field_at_play_end(&self) -> Option<(&Board, Ball)> {
+        self.play_end.as_ref().map(|(board, ball)| (board, *ball))
+    }
+
+    fn apply_step(&mut self, action: &Action) -> Result<Events, ActionError> {
         let mut ev = Events::new();
         match (self.phase, *action) {
             (Phase::GameOver, _) => return Err(ActionError::GameOver),
@@ -517,6 +539,15 @@ impl Game {
     /// - [`Clock::Game`] (timed quarters, while the clock runs): between plays the period ends
     ///   at once; during a play it ends when the play is over.
     pub fn expire(&mut self, clock: Clock) -> Result<Events, ActionError> {
+        let kept = self.play_end.take();
+        let result = self.expire_step(clock);
+        if result.is_err() {
+            self.play_end = kept;
+        }
+        result
+    }
+
+    fn expire_step(&mut self, clock: Clock) -> Result<Events, ActionError> {
         let mut ev = Events::new();
         let not_running = |g: &Game| ActionError::ClockNotRunning {
             clock: clock.to_string(),
@@ -559,6 +590,7 @@ impl Game {
                 self.clock_running = false;
                 match phase {
                     Phase::Formation(_) | Phase::Motion | Phase::Reaction => {
+                        self.play_end = Some((self.board.clone(), self.ball));
                         self.board.clear();
                         self.play = PlayState::new(self.offense);
                         self.end_period(&mut ev);
@@ -794,6 +826,7 @@ impl Game {
             ev.push(Event::ClockStopped);
         }
         // The timeout permits a formation reset: both teams form again.
+        self.play_end = Some((self.board.clone(), self.ball));
         self.board.clear();
         self.play = PlayState::new(self.offense);
         self.phase = Phase::Formation(self.offense);
@@ -1173,6 +1206,7 @@ impl Game {
         if !self.clock_running {
             ev.push(Event::ClockStopped);
         }
+        self.play_end = Some((self.board.clone(), self.ball));
         self.board.clear();
         self.pending = None;
         self.play = PlayState::new(self.offense);

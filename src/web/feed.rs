@@ -123,8 +123,12 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// The position a viewer shows after the last decision: the field as the play ended
+    /// when that decision ended one (the tackle, the score, the foul), else the field now.
     pub fn of(game: &Game) -> Frame {
-        let board = game.board();
+        let (board, ball) = game
+            .field_at_play_end()
+            .unwrap_or((game.board(), game.ball()));
         let pieces = board
             .occupied()
             .map(|sq| {
@@ -132,7 +136,7 @@ impl Frame {
                 (sq.name().to_string(), stack)
             })
             .collect();
-        let ball = match game.ball() {
+        let ball = match ball {
             Ball::Spotted(s) => BallView::Spotted {
                 square: s.name().to_string(),
             },
@@ -176,10 +180,7 @@ impl Frame {
             to_move: game.to_move(),
             clock_running: game.clock_running(),
             flags: game.flags().iter().map(|f| f.to_string()).collect(),
-            sidelines: [
-                game.board().sideline(Side::White),
-                game.board().sideline(Side::Black),
-            ],
+            sidelines: [board.sideline(Side::White), board.sideline(Side::Black)],
             situation: crate::record::notes::situation(game),
         }
     }

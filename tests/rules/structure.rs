@@ -322,3 +322,39 @@ spot: e5
     assert_eq!(g.offense(), Side::Black);
     assert_eq!(g.phase(), Phase::Formation(Side::Black));
 }
+
+#[test]
+fn the_field_as_a_play_ended_is_kept_for_viewers_until_the_next_decision() {
+    let mut g = game(
+        r#"
+offense: white
+phase: action
+turn: black
+spot: e4
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . . . . .
+5 . . . . r . . .
+4 . . . . K* . . .
+3 . . . . . . . .
+2 . . . . . . . .
+1 . . . . . . . .
+"#,
+    );
+    assert!(g.field_at_play_end().is_none());
+    // The rook tackles the carrier: the field is cleared for the next formation, and the
+    // pile on e4 is still there to be seen.
+    play(&mut g, &["e5e4"]);
+    assert!(g.board().occupied().is_empty());
+    let (board, ball) = g.field_at_play_end().expect("the field at the tackle");
+    assert_eq!(board.stack_at(sq("e4")).len(), 2);
+    assert_eq!(ball, zebra::rules::Ball::Carried(sq("e4")));
+    // A rejected decision leaves it; the next decision forgets it.
+    let before = g.clone();
+    assert!(g.apply(&action("snap")).is_err());
+    assert_eq!(g, before);
+    // A legal formation at the new spot (e4) clears nothing: nothing is kept.
+    play(&mut g, &["[Pd4,Pe4,Qe3,Kd3,Nc3,Bf4,Rg4]"]);
+    assert_eq!(g.phase(), Phase::Formation(Side::Black));
+    assert!(g.field_at_play_end().is_none());
+}
