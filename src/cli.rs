@@ -52,6 +52,10 @@ pub enum Command {
         /// Print only the result line.
         #[arg(long, short)]
         quiet: bool,
+        /// Print the field as every play ends (glyphs and colours on a terminal, plain
+        /// ASCII otherwise).
+        #[arg(long, conflicts_with = "quiet")]
+        board: bool,
         #[command(flatten)]
         sandbox: SandboxArgs,
     },
@@ -75,18 +79,22 @@ pub enum Command {
         #[arg(long, default_value_t = 2000)]
         decision_ms: u64,
     },
-    /// Watch recorded games in the browser: write the viewer page with the record's games
-    /// inlined, one self-contained HTML file that opens from disk with no server.
+    /// Watch recorded games: write the viewer page with the record's games inlined (one
+    /// self-contained HTML file that opens from disk with no server), or print the field
+    /// play by play in the terminal.
     View {
         /// A record file (one or more games, e.g. a series' games.pgn).
         file: PathBuf,
         /// Only this game of the file (1 = the first).
         #[arg(long)]
         game: Option<usize>,
-        /// Write the page to this file (serving it live comes next; until then this is
-        /// required).
+        /// Write the page to this file.
         #[arg(long, value_name = "OUT.html")]
-        html: PathBuf,
+        html: Option<PathBuf>,
+        /// Print the field as every play ended, in this terminal (glyphs and colours on a
+        /// terminal, plain ASCII otherwise).
+        #[arg(long)]
+        board: bool,
     },
     /// Verify game records: replay every action of every game through the engine.
     Verify {

@@ -125,6 +125,7 @@ fn run(command: Command) -> Result<(), Failure> {
             log_dir,
             max_illegal,
             quiet,
+            board,
             sandbox,
         } => {
             let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
@@ -187,10 +188,15 @@ fn run(command: Command) -> Result<(), Failure> {
                 sandbox: settings.policy(),
                 ..GameConfig::default()
             };
-            play(&white, &black, &cfg, record_file, quiet)
+            play(&white, &black, &cfg, record_file, quiet, board)
         }
         Command::Verify { file } => verify(&file),
-        Command::View { file, game, html } => view(&file, game, &html),
+        Command::View {
+            file,
+            game,
+            html,
+            board,
+        } => view(&file, game, html.as_deref(), board),
         Command::Doctor { json } => {
             doctor(json);
             Ok(())
@@ -546,7 +552,9 @@ fn play(
     cfg: &GameConfig,
     pgn: Option<(PathBuf, std::fs::File)>,
     quiet: bool,
+    board: bool,
 ) -> Result<(), Failure> {
+    let style = zebra::web::TermStyle::for_stdout();
     let runtime = runtime()?;
     // Option values are checked against what each bot declares before the game.
     for bot in [white, black] {
@@ -564,6 +572,13 @@ fn play(
         Referee::play(white, black, cfg, |game, events| {
             if quiet {
                 return;
+            }
+            // The field as the play ended (before the next situation line).
+            if board && game.field_at_play_end().is_some() {
+                out!(
+                    "{}",
+                    zebra::web::board_text(&zebra::web::Frame::of(game), style)
+                );
             }
             for e in events {
                 match e {
@@ -781,21 +796,65 @@ fn timestamp() -> String {
 
 /// Replays every game of a record file through the engine: one line per game (its verdict)
 /// and one for the damage that ends a file which cannot be read to its end.
-/// `zebra view FILE --html OUT`: the viewer page with the file's games (or one) inlined.
-fn view(path: &Path, game: Option<usize>, out: &Path) -> Result<(), Failure> {
+/// `zebra view FILE`: the viewer page with the file's games (or one) inlined (`--html`),
+/// and/or the field as every play ended, printed here (`--board`).
+fn view(path: &Path, game: Option<usize>, html: Option<&Path>, board: bool) -> Result<(), Failure> {
+    if html.is_none() && !board {
+        return Err(Failure::Usage(
+            "zebra view needs --html OUT.html (a page to open in a browser) or --board (the field in this terminal)".to_string(),
+        ));
+    }
     let cannot =
         |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));
     if std::fs::metadata(path).map_err(|e| cannot(&e))?.is_dir() {
         return Err(cannot(&"it is a directory"));
     }
     let text = std::fs::read_to_string(path).map_err(|e| cannot(&e))?;
-    let page = zebra::web::export_html(&text, game).map_err(|e| match e {
+    let page_error = |e: zebra::web::PageError| match e {
         zebra::web::PageError::NoSuchGame { .. } => Failure::Usage(e.to_string()),
         e => Failure::Run(format!("{}: {e}", path.display())),
-    })?;
-    std::fs::write(out, page)
-        .map_err(|e| Failure::Run(format!("cannot write {}: {e}", out.display())))?;
-    out!("wrote {} (open it in a browser)", out.display());
+    };
+    if let Some(out) = html {
+        let page = zebra::web::export_html(&text, game).map_err(page_error)?;
+        std::fs::write(out, page)
+            .map_err(|e| Failure::Run(format!("cannot write {}: {e}", out.display())))?;
+        out!("wrote {} (open it in a browser)", out.display());
+    }
+    if board {
+        let views = zebra::web::view_games(&text)
+            .map_err(|e| page_error(zebra::web::PageError::Read(e)))?;
+        let count = views.len();
+        let chosen: Vec<(usize, &zebra::web::GameView)> = match game {
+            Some(n) if n == 0 || n > count => {
+                return Err(page_error(zebra::web::PageError::NoSuchGame {
+                    asked: n,
+                    count,
+                }))
+            }
+            Some(n) => vec![(n, &views[n - 1])],
+            None => views.iter().enumerate().map(|(i, v)| (i + 1, v)).collect(),
+        };
+        let style = zebra::web::TermStyle::for_stdout();
+        for (n, v) in chosen {
+            out!(
+                "game {n}: {} (White) vs {} (Black) {} ({})",
+                v.white,
+                v.black,
+                v.result,
+                v.termination
+            );
+            for step in v.steps.iter().filter(|s| s.play_end) {
+                out!(
+                    "{}\n{}",
+                    step.events.join("; "),
+                    zebra::web::board_text(&step.frame, style)
+                );
+            }
+            if let Some(e) = &v.error {
+                out!("this record stops replaying here: {e}");
+            }
+        }
+    }
     Ok(())
 }
 

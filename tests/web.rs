@@ -65,13 +65,19 @@ fn assert_frames_follow_the_engine(rec: &GameRecord) {
         entry.apply_to(&mut game).unwrap();
         let f = &step.frame;
         assert_eq!(f.pieces, pieces_of(&game), "entry {}", i + 1);
+        // At the decision that ended a play, the situation of that play; else the game's.
+        let (down, quarter, spot) = match game.field_at_play_end() {
+            Some(e) => (e.down, e.quarter, e.spot),
+            None => (game.down(), game.quarter(), game.spot()),
+        };
+        assert_eq!(step.play_end, game.field_at_play_end().is_some());
         assert_eq!(
             (f.score, f.down, f.quarter, f.spot.as_str()),
             (
                 [game.score(Side::White), game.score(Side::Black)],
-                game.down(),
-                game.quarter(),
-                game.spot().name()
+                down,
+                quarter,
+                spot.name()
             ),
             "entry {}",
             i + 1
@@ -403,4 +409,68 @@ fn the_page_in_chromium_says_why_a_record_stops_replaying() {
     assert!(!banner.contains("hidden"), "{banner}");
     assert!(banner.contains("stops replaying"), "{banner}");
     assert!(banner.contains("does not replay"), "{banner}");
+}
+
+#[test]
+fn the_board_in_a_pipe_is_ascii_and_in_a_terminal_has_glyphs_and_colours() {
+    let dir = scratch("board");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, golden()).unwrap();
+    let path = pgn.to_str().unwrap();
+    // Through a pipe: plain ASCII, one board per play end, rank 8 first.
+    let out = zebra(&["view", path, "--board", "--game", "1"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.is_ascii(), "non-ASCII in a pipe");
+    assert!(!text.contains('\x1b'));
+    let boards = text.matches("   a  b  c  d  e  f  g  h\n").count();
+    let view = view_game(&read_games(&golden()).unwrap()[0]);
+    assert_eq!(boards, view.steps.iter().filter(|s| s.play_end).count());
+    assert!(boards > 5);
+    assert!(text.starts_with("game 1: "), "{text}");
+    // In a real terminal (a pty from `script`): chess glyphs and ANSI colours.
+    let cmd = format!(
+        "{} view {path} --board --game 1",
+        env!("CARGO_BIN_EXE_zebra")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(out.status.success());
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert!(tty.contains("\x1b[44"), "no colours in a terminal");
+    assert!(
+        tty.chars().any(|c| ('\u{2654}'..='\u{265F}').contains(&c)),
+        "no glyphs"
+    );
+    // Asking for neither a page nor a board is a usage error with one line.
+    let out = zebra(&["view", path]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--html") && err.contains("--board"), "{err}");
+}
+
+#[test]
+fn zebra_play_board_prints_the_field_as_plays_end() {
+    let out = zebra(&["play", "--board", "--tc", "plays=1", "--seed", "3"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.matches("   a  b  c  d  e  f  g  h").count() >= 4,
+        "{text}"
+    );
+    assert!(
+        text.lines().last().unwrap().starts_with("result "),
+        "{text}"
+    );
+    // --board and --quiet contradict each other.
+    let out = zebra(&["play", "--board", "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -16,23 +16,31 @@ pub fn play_header(game: &Game) -> Option<String> {
 
 /// Quarter, offense, down and distance, and spot of the current (or next) play.
 pub fn situation(game: &Game) -> String {
-    let down = match game.down() {
+    situation_text(
+        game.quarter(),
+        game.offense(),
+        game.down(),
+        (!game.is_goal_to_go()).then(|| game.yards_to_go()),
+        game.spot(),
+    )
+}
+
+/// The play header's words: `Q1 white ball, 2nd & 10 at e5` (`None` yards: goal to go).
+pub fn situation_text(
+    quarter: u8,
+    offense: crate::rules::Side,
+    down: u8,
+    yards: Option<u8>,
+    spot: crate::rules::Square,
+) -> String {
+    let down = match down {
         1 => "1st".to_string(),
         2 => "2nd".to_string(),
         3 => "3rd".to_string(),
         n => format!("{n}th"),
     };
-    let to_go = if game.is_goal_to_go() {
-        "goal".to_string()
-    } else {
-        game.yards_to_go().to_string()
-    };
-    format!(
-        "Q{} {} ball, {down} & {to_go} at {}",
-        game.quarter(),
-        game.offense(),
-        game.spot()
-    )
+    let to_go = yards.map_or("goal".to_string(), |y| y.to_string());
+    format!("Q{quarter} {offense} ball, {down} & {to_go} at {spot}")
 }
 
 /// Whether an event is worth a comment: what changes the ball, the score, the downs or the

@@ -201,6 +201,22 @@ pub(crate) struct Outcome {
     pub possession: Side,
 }
 
+/// The field as a play ended (or a dead-ball foul, a timeout or the end of a period cleared
+/// it), with the situation of that play: what a viewer shows for the decision that ended
+/// it, since the game itself has moved on to the next formation (see
+/// [`Game::field_at_play_end`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndedField {
+    pub board: Board,
+    pub ball: Ball,
+    /// The offense, down, ball spot, line to gain and quarter of the play that ended.
+    pub offense: Side,
+    pub down: u8,
+    pub spot: Square,
+    pub to_gain: Rank,
+    pub quarter: u8,
+}
+
 /// R13: a play still running after this many action-phase turns is whistled dead.
 pub const MAX_PLAY_TURNS: u8 = 64;
 /// Timeouts per team per half (6.4).
@@ -239,7 +255,9 @@ pub struct Game {
     /// The field and the ball as the last decision ended a play (or a foul or a timeout
     /// cleared the field), kept until the next decision: for viewers, which would otherwise
     /// only see the cleared field of the next formation.
-    pub(crate) play_end: Option<(Board, Ball)>,
+    pub(crate) play_end: Option<EndedField>,
+    /// The situation of the play being ended, captured before its result changes it.
+    pub(crate) ending: Option<(Side, u8, Square, Rank, u8)>,
 }
 
 /// R2: where a side starts each drive, 20 yards (4 ranks) out of its own end zone.
@@ -292,6 +310,7 @@ impl Game {
             extend_period: false,
             untimed: false,
             play_end: None,
+            ending: None,
         }
     }
 
@@ -477,8 +496,41 @@ impl Game {
     /// cleared for the next formation (also when a dead-ball foul, a timeout or the end of
     /// a period cleared it); `None` after any other decision. Viewers show this position
     /// for the decision that ended the play.
-    pub fn field_at_play_end(&self) -> Option<(&Board, Ball)> {
-        self.play_end.as_ref().map(|(board, ball)| (board, *ball))
+    pub fn field_at_play_end(&self) -> Option<&EndedField> {
+        self.play_end.as_ref()
+    }
+
+    /// Remembers the situation of the play that is ending, before its result moves on.
+    fn note_ending(&mut self) {
+        if self.ending.is_none() {
+            self.ending = Some((
+                self.offense,
+                self.down,
+                self.spot,
+                self.to_gain,
+                self.quarter,
+            ));
+        }
+    }
+
+    /// Keeps the field as it is now, with the situation noted for it, for viewers.
+    fn keep_field(&mut self) {
+        let (offense, down, spot, to_gain, quarter) = self.ending.take().unwrap_or((
+            self.offense,
+            self.down,
+            self.spot,
+            self.to_gain,
+            self.quarter,
+        ));
+        self.play_end = Some(EndedField {
+            board: self.board.clone(),
+            ball: self.ball,
+            offense,
+            down,
+            spot,
+            to_gain,
+            quarter,
+        });
     }
 
     fn apply_step(&mut self, action: &Action) -> Result<Events, ActionError> {
@@ -590,7 +642,7 @@ impl Game {
                 self.clock_running = false;
                 match phase {
                     Phase::Formation(_) | Phase::Motion | Phase::Reaction => {
-                        self.play_end = Some((self.board.clone(), self.ball));
+                        self.keep_field();
                         self.board.clear();
                         self.play = PlayState::new(self.offense);
                         self.end_period(&mut ev);
@@ -826,7 +878,7 @@ impl Game {
             ev.push(Event::ClockStopped);
         }
         // The timeout permits a formation reset: both teams form again.
-        self.play_end = Some((self.board.clone(), self.ball));
+        self.keep_field();
         self.board.clear();
         self.play = PlayState::new(self.offense);
         self.phase = Phase::Formation(self.offense);
@@ -842,6 +894,7 @@ impl Game {
     /// A pre-snap foul: enforced at once from the line of scrimmage (R6), at most half the
     /// distance to the goal (R57), costing more when the same team keeps fouling (R58).
     pub(crate) fn dead_ball_foul(&mut self, side: Side, kind: FoulKind, ev: &mut Events) {
+        self.note_ending();
         let foul = Foul {
             side,
             kind,
@@ -1067,6 +1120,7 @@ impl Game {
 
     /// The play is over: flags are assessed, then the result stands.
     pub(crate) fn end_play(&mut self, end: PlayEnd, at: Square, possession: Side, ev: &mut Events) {
+        self.note_ending();
         ev.push(Event::PlayOver { end });
         let outcome = Outcome {
             end,
@@ -1206,7 +1260,7 @@ impl Game {
         if !self.clock_running {
             ev.push(Event::ClockStopped);
         }
-        self.play_end = Some((self.board.clone(), self.ball));
+        self.keep_field();
         self.board.clear();
         self.pending = None;
         self.play = PlayState::new(self.offense);

@@ -55,8 +55,8 @@ pub use board::Board;
 pub use error::{ActionError, FormationError, FormationFault, NotationError};
 pub use event::{Event, GameResult, PlayEnd};
 pub use game::{
-    Ball, Decision, DecisionKind, Events, FormationCheck, Game, Phase, QuarterLength, Settings,
-    Throw,
+    Ball, Decision, DecisionKind, EndedField, Events, FormationCheck, Game, Phase, QuarterLength,
+    Settings, Throw,
 };
 pub use penalty::{Foul, FoulKind};
 pub use play::ActionList;

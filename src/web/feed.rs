@@ -65,6 +65,9 @@ pub struct Step {
     pub events: Vec<String>,
     /// The play ended, or a flag was thrown, in this entry (for the play-by-play list).
     pub notable: bool,
+    /// The frame shows the field as a play ended with this entry (a tackle, a score, a
+    /// dead-ball foul, a timeout), before it was cleared for the next formation.
+    pub play_end: bool,
     pub frame: Frame,
 }
 
@@ -126,9 +129,20 @@ impl Frame {
     /// The position a viewer shows after the last decision: the field as the play ended
     /// when that decision ended one (the tackle, the score, the foul), else the field now.
     pub fn of(game: &Game) -> Frame {
-        let (board, ball) = game
-            .field_at_play_end()
-            .unwrap_or((game.board(), game.ball()));
+        let ended = game.field_at_play_end();
+        let (board, ball) = ended.map_or((game.board(), game.ball()), |e| (&e.board, e.ball));
+        let (offense, down, spot, to_gain, quarter) = ended.map_or(
+            (
+                game.offense(),
+                game.down(),
+                game.spot(),
+                game.line_to_gain(),
+                game.quarter(),
+            ),
+            |e| (e.offense, e.down, e.spot, e.to_gain, e.quarter),
+        );
+        let goal_to_go = to_gain == offense.goal();
+        let yards_to_go = offense.gain(spot.rank(), to_gain).unsigned_abs() * 5;
         let pieces = board
             .occupied()
             .map(|sq| {
@@ -167,13 +181,13 @@ impl Frame {
         Frame {
             pieces,
             ball,
-            offense: game.offense(),
-            down: game.down(),
-            spot: game.spot().name().to_string(),
-            to_gain: game.line_to_gain().number(),
-            goal_to_go: game.is_goal_to_go(),
-            yards_to_go: game.yards_to_go(),
-            quarter: game.quarter(),
+            offense,
+            down,
+            spot: spot.name().to_string(),
+            to_gain: to_gain.number(),
+            goal_to_go,
+            yards_to_go,
+            quarter,
             score: [game.score(Side::White), game.score(Side::Black)],
             timeouts: [game.timeouts(Side::White), game.timeouts(Side::Black)],
             phase,
@@ -181,7 +195,13 @@ impl Frame {
             clock_running: game.clock_running(),
             flags: game.flags().iter().map(|f| f.to_string()).collect(),
             sidelines: [board.sideline(Side::White), board.sideline(Side::Black)],
-            situation: crate::record::notes::situation(game),
+            situation: crate::record::notes::situation_text(
+                quarter,
+                offense,
+                down,
+                (!goal_to_go).then_some(yards_to_go),
+                spot,
+            ),
         }
     }
 }
@@ -324,6 +344,7 @@ pub fn view_game(rec: &GameRecord) -> GameView {
                 .map(|e| e.to_string())
                 .collect(),
             notable,
+            play_end: game.field_at_play_end().is_some(),
             frame: Frame::of(&game),
         });
     }

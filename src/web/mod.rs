@@ -1,6 +1,6 @@
-//! The web pieces shared by every front end that shows games to people: the view stream
-//! (a game replayed into the frames the viewer draws) and the viewer page, embedded in the
-//! binary so that it works offline with no build step.
+//! What people look at, shared by every front end that shows games: the view stream (a
+//! game replayed into the frames a viewer draws), the viewer page, embedded in the binary
+//! so that it works offline with no build step, and the same frames as text for a terminal.
 //!
 //! `zebra view FILE --html OUT.html` writes the page with a record's games inlined; the
 //! server that `zebra view` (without `--html`), `--watch` and `zebra serve` will run feeds
@@ -8,6 +8,8 @@
 
 pub mod feed;
 pub mod page;
+pub mod terminal;
 
 pub use feed::{view_game, view_games, BallView, Frame, GameView, Step, VIEW_VERSION};
 pub use page::{export_html, PageError};
+pub use terminal::{board_text, TermStyle};

@@ -346,9 +346,12 @@ spot: e4
     // pile on e4 is still there to be seen.
     play(&mut g, &["e5e4"]);
     assert!(g.board().occupied().is_empty());
-    let (board, ball) = g.field_at_play_end().expect("the field at the tackle");
-    assert_eq!(board.stack_at(sq("e4")).len(), 2);
-    assert_eq!(ball, zebra::rules::Ball::Carried(sq("e4")));
+    let ended = g.field_at_play_end().expect("the field at the tackle");
+    assert_eq!(ended.board.stack_at(sq("e4")).len(), 2);
+    assert_eq!(ended.ball, zebra::rules::Ball::Carried(sq("e4")));
+    // With the situation of the play that ended, not of the next one.
+    assert_eq!((ended.down, ended.spot), (1, sq("e4")));
+    assert_eq!(g.down(), 2);
     // A rejected decision leaves it; the next decision forgets it.
     let before = g.clone();
     assert!(g.apply(&action("snap")).is_err());
