@@ -10,6 +10,7 @@
   const ROLES = ["P", "N", "B", "R", "Q", "K"];
   const FILES = "abcdefgh";
 
+  const started = performance.now();
   const games = JSON.parse(document.getElementById("zebra-games").textContent);
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
@@ -34,6 +35,10 @@
   let at = 0; // frame index: 0 = before the first entry, k = after entry k
   let plays = []; // [{header, first, last}] entry ranges of each play
   let timer = null;
+  // The play-by-play list's elements, and the ones highlighted now.
+  let listItems = [];
+  let stepSpans = [];
+  let marked = { li: null, span: null };
 
   function problem(text) {
     const p = $("problem");
@@ -63,9 +68,11 @@
   }
 
   // ---- the field ----
-  function drawField(f, step) {
-    const field = $("field");
-    while (field.firstChild) field.removeChild(field.firstChild);
+  // The turf, end zones, yard lines and labels never change: drawn once into the field,
+  // with one layer above them that every step redraws.
+  function staticField(root) {
+    const field = svg("g", { id: "turf" });
+    root.appendChild(field);
     const defs = svg("defs");
     for (const [id, color] of [["arrow", "#ffd400"], ["arrow-throw", "#ffffff"], ["arrow-push", "#ff8a3d"], ["arrow-shift", "#9ad0ff"]]) {
       const m = svg("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" });
@@ -93,6 +100,17 @@
       field.appendChild(svg("text", { class: "sq-label", x: i * SQ + SQ / 2, y: 8 * SQ + 13, "text-anchor": "middle" }, FILES[i]));
       field.appendChild(svg("text", { class: "sq-label", x: -12, y: (7 - i) * SQ + SQ / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
     }
+    const layer = svg("g", { id: "layer" });
+    root.appendChild(layer);
+    return layer;
+  }
+
+  function drawField(f, step) {
+    const root = $("field");
+    let field = document.getElementById("layer") || staticField(root);
+    const fresh = svg("g", { id: "layer" });
+    root.replaceChild(fresh, field);
+    field = fresh;
     // Line of scrimmage and line to gain, drawn on the edges the offense faces.
     const up = f.offense === "white";
     const spotRank = rankOf(f.spot);
@@ -102,8 +120,8 @@
     field.appendChild(svg("line", { x1: 0, x2: 8 * SQ, y1: losY, y2: losY, stroke: "var(--los)", "stroke-width": 4, opacity: 0.95 }));
     // Squares with their pieces (one group per square: the tests read data-pieces).
     const ball = f.ball;
-    field.setAttribute("data-ball-state", ball.state);
-    field.setAttribute("data-ball-square", ball.square || ball.to);
+    root.setAttribute("data-ball-state", ball.state);
+    root.setAttribute("data-ball-square", ball.square || ball.to);
     for (const [name, stack] of f.pieces) {
       const grp = svg("g", { "data-square": name, "data-pieces": stack });
       const top = stack[stack.length - 1];
@@ -210,15 +228,22 @@
     $("position").textContent = at + " / " + (frames() - 1);
     const link = "#game=" + (g + 1) + "&step=" + at;
     $("permalink").setAttribute("href", link);
-    // Highlight the current play and action in the list.
-    const cur = playOf(at);
-    document.querySelectorAll("#plays li").forEach((li, i) => li.classList.toggle("current", i === cur));
-    document.querySelectorAll("#plays .acts span.cur").forEach((s) => s.classList.remove("cur"));
-    const span = document.querySelector('#plays .acts span[data-step="' + at + '"]');
-    if (span) {
-      span.classList.add("cur");
-      const li = span.closest("li");
-      if (li && li.scrollIntoViewIfNeeded) li.scrollIntoViewIfNeeded(false);
+    // Highlight the current play and action in the list (only what changed: a long game
+    // has hundreds of entries).
+    const li = listItems[playOf(at)] || null;
+    if (li !== marked.li) {
+      if (marked.li) marked.li.classList.remove("current");
+      if (li) {
+        li.classList.add("current");
+        if (li.scrollIntoViewIfNeeded) li.scrollIntoViewIfNeeded(false);
+      }
+      marked.li = li;
+    }
+    const span = stepSpans[at] || null;
+    if (span !== marked.span) {
+      if (marked.span) marked.span.classList.remove("cur");
+      if (span) span.classList.add("cur");
+      marked.span = span;
     }
     $("field").setAttribute("data-step", String(at));
   }
@@ -226,6 +251,9 @@
   function buildList() {
     const ol = $("plays");
     while (ol.firstChild) ol.removeChild(ol.firstChild);
+    listItems = [];
+    stepSpans = [];
+    marked = { li: null, span: null };
     const steps = game().steps;
     plays.forEach((p) => {
       const li = el("li", { "data-first": p.first });
@@ -234,10 +262,12 @@
       for (let k = p.first; k <= p.last; k++) {
         const s = steps[k - 1];
         const span = el("span", { "data-step": k, class: s.notable ? "flag" : "" }, s.token);
+        stepSpans[k] = span;
         acts.appendChild(span);
         acts.appendChild(document.createTextNode(" "));
       }
       li.appendChild(acts);
+      listItems.push(li);
       li.addEventListener("click", (e) => {
         const k = e.target && e.target.getAttribute && e.target.getAttribute("data-step");
         go(k ? Number(k) : p.first);
@@ -327,4 +357,28 @@
   });
   window.addEventListener("hashchange", fromHash);
   fromHash();
+  // Timings, for the benchmark in the README: the first position, and with `bench=1` in
+  // the link, every step of the game rendered once (mean and worst, in milliseconds).
+  // performance.now() counts from the navigation: the page's load and parse included.
+  document.body.dataset.firstRenderMs = performance.now().toFixed(1);
+  document.body.dataset.scriptMs = (performance.now() - started).toFixed(1);
+  if (new URLSearchParams(location.hash.slice(1)).get("bench") === "1") {
+    let worst = 0;
+    let worstAt = 0;
+    let warm = 0;
+    const t0 = performance.now();
+    for (let k = 0; k < frames(); k++) {
+      const t = performance.now();
+      go(k);
+      const took = performance.now() - t;
+      if (took > worst) { worst = took; worstAt = k; }
+      if (k >= 2) warm = Math.max(warm, took);
+    }
+    document.body.dataset.stepWorstAt = String(worstAt);
+    // The worst once the first two steps have warmed the page up.
+    document.body.dataset.stepWorstWarmMs = warm.toFixed(2);
+    document.body.dataset.stepMeanMs = ((performance.now() - t0) / frames()).toFixed(2);
+    document.body.dataset.stepWorstMs = worst.toFixed(2);
+    document.body.dataset.steps = String(frames() - 1);
+  }
 })();
