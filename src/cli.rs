@@ -79,9 +79,9 @@ pub enum Command {
         #[arg(long, default_value_t = 2000)]
         decision_ms: u64,
     },
-    /// Watch recorded games: write the viewer page with the record's games inlined (one
-    /// self-contained HTML file that opens from disk with no server), or print the field
-    /// play by play in the terminal.
+    /// Watch recorded games: serve the viewer on 127.0.0.1 and print its address, write it
+    /// with the record's games inlined (--html: one self-contained file that opens from disk
+    /// with no server), or print the field play by play in the terminal (--board).
     View {
         /// A record file (one or more games, e.g. a series' games.pgn).
         file: PathBuf,
@@ -95,6 +95,10 @@ pub enum Command {
         /// terminal, plain ASCII otherwise).
         #[arg(long)]
         board: bool,
+        /// Without --html or --board the page is served: on this address (default
+        /// 127.0.0.1 and a free port; the server binds to loopback unless told otherwise).
+        #[arg(long, value_name = "ADDR", conflicts_with_all = ["html", "board"])]
+        listen: Option<String>,
     },
     /// Verify game records: replay every action of every game through the engine.
     Verify {

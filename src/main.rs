@@ -196,7 +196,8 @@ fn run(command: Command) -> Result<(), Failure> {
             game,
             html,
             board,
-        } => view(&file, game, html.as_deref(), board),
+            listen,
+        } => view(&file, game, html.as_deref(), board, listen.as_deref()),
         Command::Doctor { json } => {
             doctor(json);
             Ok(())
@@ -798,12 +799,13 @@ fn timestamp() -> String {
 /// and one for the damage that ends a file which cannot be read to its end.
 /// `zebra view FILE`: the viewer page with the file's games (or one) inlined (`--html`),
 /// and/or the field as every play ended, printed here (`--board`).
-fn view(path: &Path, game: Option<usize>, html: Option<&Path>, board: bool) -> Result<(), Failure> {
-    if html.is_none() && !board {
-        return Err(Failure::Usage(
-            "zebra view needs --html OUT.html (a page to open in a browser) or --board (the field in this terminal)".to_string(),
-        ));
-    }
+fn view(
+    path: &Path,
+    game: Option<usize>,
+    html: Option<&Path>,
+    board: bool,
+    listen: Option<&str>,
+) -> Result<(), Failure> {
     let cannot =
         |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));
     if std::fs::metadata(path).map_err(|e| cannot(&e))?.is_dir() {
@@ -814,6 +816,15 @@ fn view(path: &Path, game: Option<usize>, html: Option<&Path>, board: bool) -> R
         zebra::web::PageError::NoSuchGame { .. } => Failure::Usage(e.to_string()),
         e => Failure::Run(format!("{}: {e}", path.display())),
     };
+    if html.is_none() && !board {
+        return serve_view(path, &text, game, listen.unwrap_or("127.0.0.1:0")).map_err(
+            |e| match e {
+                ServeFailure::Page(e) => page_error(e),
+                ServeFailure::Listen(msg) => Failure::Usage(msg),
+                ServeFailure::Run(msg) => Failure::Run(msg),
+            },
+        );
+    }
     if let Some(out) = html {
         let page = zebra::web::export_html(&text, game).map_err(page_error)?;
         std::fs::write(out, page)
@@ -856,6 +867,67 @@ fn view(path: &Path, game: Option<usize>, html: Option<&Path>, board: bool) -> R
         }
     }
     Ok(())
+}
+
+enum ServeFailure {
+    Page(zebra::web::PageError),
+    Listen(String),
+    Run(String),
+}
+
+/// `zebra view FILE`: the viewer served on `listen` until Ctrl-C.
+fn serve_view(
+    path: &Path,
+    text: &str,
+    game: Option<usize>,
+    listen: &str,
+) -> Result<(), ServeFailure> {
+    let mut games = zebra::web::view_games(text)
+        .map_err(|e| ServeFailure::Page(zebra::web::PageError::Read(e)))?;
+    if games.is_empty() {
+        return Err(ServeFailure::Page(zebra::web::PageError::NoGame));
+    }
+    if let Some(n) = game {
+        let count = games.len();
+        if n == 0 || n > count {
+            return Err(ServeFailure::Page(zebra::web::PageError::NoSuchGame {
+                asked: n,
+                count,
+            }));
+        }
+        games = vec![games.swap_remove(n - 1)];
+    }
+    let addr: std::net::SocketAddr = listen.parse().map_err(|_| {
+        ServeFailure::Listen(format!(
+            "--listen: '{listen}' is not an address and port such as 127.0.0.1:8080"
+        ))
+    })?;
+    let listener = std::net::TcpListener::bind(addr)
+        .map_err(|e| ServeFailure::Listen(format!("cannot listen on {addr}: {e}")))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| ServeFailure::Run(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| ServeFailure::Run(format!("cannot listen on {addr}: {e}")))?;
+    let count = games.len();
+    let library = std::sync::Arc::new(zebra::web::Library::new(games, &path.display().to_string()));
+    let rt = runtime().map_err(|_| ServeFailure::Run("cannot start the runtime".to_string()))?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| ServeFailure::Run(format!("cannot listen on {addr}: {e}")))?;
+        out!(
+            "serving {count} game{} of {} at http://{local}/ (Ctrl-C stops)",
+            if count == 1 { "" } else { "s" },
+            path.display()
+        );
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        zebra::web::serve(listener, library, stop)
+            .await
+            .map_err(|e| ServeFailure::Run(format!("the server stopped: {e}")))
+    })
 }
 
 fn verify(path: &Path) -> Result<(), Failure> {

@@ -445,12 +445,6 @@ fn the_board_in_a_pipe_is_ascii_and_in_a_terminal_has_glyphs_and_colours() {
         tty.chars().any(|c| ('\u{2654}'..='\u{265F}').contains(&c)),
         "no glyphs"
     );
-    // Asking for neither a page nor a board is a usage error with one line.
-    let out = zebra(&["view", path]);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("--html") && err.contains("--board"), "{err}");
 }
 
 #[test]
@@ -473,4 +467,173 @@ fn zebra_play_board_prints_the_field_as_plays_end() {
     // --board and --quiet contradict each other.
     let out = zebra(&["play", "--board", "--quiet"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+// ---- served: zebra view FILE ----
+
+/// A running `zebra view` server; killed and reaped when dropped.
+struct Server {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_server(file: &Path, extra: &[&str]) -> Server {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .arg("view")
+        .arg(file)
+        .args(["--listen", "127.0.0.1:0"])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // serving 3 games of FILE at http://127.0.0.1:PORT/ (Ctrl-C stops)
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in: {line}"))
+        .trim_end_matches('/')
+        .to_string();
+    Server { child, base }
+}
+
+/// A plain HTTP/1.1 GET: (status, content type, body).
+fn get(base: &str, path: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let kind = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type: ")
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    (status, kind, body.to_string())
+}
+
+#[test]
+fn zebra_view_serves_the_page_the_list_and_each_game() {
+    let dir = scratch("serve");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, golden()).unwrap();
+    let server = start_server(&pgn, &[]);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.base
+    );
+    let (status, kind, page) = get(&server.base, "/");
+    assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(
+        page.contains("id=\"zebra-games\">null</script>"),
+        "games are fetched, not inlined"
+    );
+    let (status, _, list) = get(&server.base, "/api/games");
+    assert_eq!(status, 200);
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 3);
+    assert_eq!(list[2]["termination"], "time forfeit");
+    let (status, _, game) = get(&server.base, "/api/games/2");
+    assert_eq!(status, 200);
+    let game: serde_json::Value = serde_json::from_str(&game).unwrap();
+    let want = serde_json::to_value(&view_games(&golden()).unwrap()[1]).unwrap();
+    assert_eq!(game, want);
+    for path in [
+        "/api/games/4",
+        "/api/games/0",
+        "/api/games/x",
+        "/nope",
+        "/../etc/passwd",
+    ] {
+        let (status, _, body) = get(&server.base, path);
+        assert_eq!(status, 404, "{path}");
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert!(body["error"].as_str().unwrap().len() > 10, "{path}: {body}");
+    }
+    let (_, _, body) = get(&server.base, "/api/games/4");
+    assert!(
+        body.contains("there is no game 4: the file holds 3"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_port_in_use_is_one_line_and_exit_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let dir = scratch("port");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, golden()).unwrap();
+    let out = zebra(&["view", pgn.to_str().unwrap(), "--listen", &addr]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!("zebra: cannot listen on {addr}")),
+        "{err}"
+    );
+    let out = zebra(&["view", pgn.to_str().unwrap(), "--listen", "localhost"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is not an address and port"), "{err}");
+    let out = zebra(&["view", pgn.to_str().unwrap(), "--listen", &addr, "--board"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_served_page_in_chromium_fetches_a_game_and_shows_the_engines_board() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("serve-browser");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, golden()).unwrap();
+    let server = start_server(&pgn, &[]);
+    let view = &view_games(&golden()).unwrap()[1];
+    for step in [0, 30, view.steps.len()] {
+        let url = format!("{}/#game=2&step={step}", server.base);
+        let out = Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--virtual-time-budget=5000",
+                "--dump-dom",
+                &url,
+            ])
+            .output()
+            .unwrap();
+        let dom = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            dom.contains(&format!("data-step=\"{step}\"")),
+            "step {step} not shown"
+        );
+        let want = if step == 0 {
+            &view.start
+        } else {
+            &view.steps[step - 1].frame
+        };
+        assert_eq!(board_in_dom(&dom), want.pieces, "step {step}");
+    }
 }

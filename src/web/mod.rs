@@ -8,8 +8,10 @@
 
 pub mod feed;
 pub mod page;
+pub mod server;
 pub mod terminal;
 
 pub use feed::{view_game, view_games, BallView, Frame, GameView, Step, VIEW_VERSION};
-pub use page::{export_html, PageError};
+pub use page::{export_html, page_with, PageError};
+pub use server::{serve, Library};
 pub use terminal::{board_text, TermStyle};

@@ -35,9 +35,10 @@ pub fn script_safe_json<T: serde::Serialize>(value: &T) -> String {
         .replace('&', "\\u0026")
 }
 
-/// The page around these games (the title names the first). The markers are filled in one
-/// pass over the template, so that no inserted text is ever scanned for another marker.
-pub fn page_with(games: &[GameView], title: &str) -> String {
+/// The page around these games (the title names the first), or, with `None`, the page that
+/// asks its server for them (`/api/games`). The markers are filled in one pass over the
+/// template, so that no inserted text is ever scanned for another marker.
+pub fn page_with(games: Option<&[GameView]>, title: &str) -> String {
     let title = title
         .replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -79,5 +80,5 @@ pub fn export_html(text: &str, game: Option<usize>) -> Result<String, PageError>
     }
     let first = &games[0];
     let title = format!("{} vs {} ({})", first.white, first.black, first.result);
-    Ok(page_with(&games, &title))
+    Ok(page_with(Some(&games), &title))
 }

@@ -11,7 +11,10 @@
   const FILES = "abcdefgh";
 
   const started = performance.now();
-  const games = JSON.parse(document.getElementById("zebra-games").textContent);
+  // Inlined games (a written page), or null: then the server lists them at api/games and
+  // sends each game's stream at api/games/N when it is opened. One drawing path for both.
+  let games = JSON.parse(document.getElementById("zebra-games").textContent);
+  const remote = games === null;
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
     const e = document.createElement(tag);
@@ -302,6 +305,18 @@
 
   function load(index, step) {
     g = Math.max(0, Math.min(games.length - 1, index));
+    if (!game().steps) {
+      const wanted = g;
+      problem("Loading game " + (wanted + 1) + "\u2026");
+      fetch("api/games/" + (wanted + 1))
+        .then((r) => r.json().then((body) => {
+          if (!r.ok) throw new Error(body.error || r.statusText);
+          return body;
+        }))
+        .then((view) => { games[wanted] = view; load(wanted, step); })
+        .catch((e) => problem("Cannot load game " + (wanted + 1) + ": " + e.message));
+      return;
+    }
     const gm = game();
     $("game-select").value = String(g);
     const m = $("matchup");
@@ -316,7 +331,12 @@
     buildPlays();
     buildList();
     go(step === undefined ? 0 : step);
+    if (!shown) {
+      shown = true;
+      firstShown();
+    }
   }
+  let shown = false;
 
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
@@ -326,43 +346,48 @@
   }
 
   // ---- wiring ----
-  if (!Array.isArray(games) || games.length === 0) {
-    problem("No game to show.");
-    return;
+  function start() {
+    if (!Array.isArray(games) || games.length === 0) {
+      problem("No game to show.");
+      return;
+    }
+    const sel = $("game-select");
+    games.forEach((gm, i) => sel.appendChild(el("option", { value: String(i) },
+      (i + 1) + ". " + gm.white + " \u2013 " + gm.black + "  " + gm.result + " (" + gm.termination + ")")));
+    sel.hidden = games.length < 2;
+    sel.addEventListener("change", () => load(Number(sel.value), 0));
+    $("to-start").addEventListener("click", () => go(0));
+    $("to-end").addEventListener("click", () => go(frames() - 1));
+    $("prev").addEventListener("click", () => go(at - 1));
+    $("next").addEventListener("click", () => go(at + 1));
+    $("prev-play").addEventListener("click", prevPlay);
+    $("next-play").addEventListener("click", nextPlay);
+    $("play").addEventListener("click", () => autoplay(!timer));
+    $("speed").addEventListener("change", () => { if (timer) autoplay(true); });
+    $("permalink").addEventListener("click", (e) => { e.preventDefault(); history.replaceState(null, "", "#game=" + (g + 1) + "&step=" + at); });
+    document.addEventListener("keydown", (e) => {
+      if (!game().steps) return;
+      if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
+      const keys = {
+        ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1),
+        ArrowDown: nextPlay, PageDown: nextPlay, ArrowUp: prevPlay, PageUp: prevPlay,
+        Home: () => go(0), End: () => go(frames() - 1), " ": () => autoplay(!timer),
+        "+": () => { const s = $("speed"); s.selectedIndex = Math.min(s.options.length - 1, s.selectedIndex + 1); if (timer) autoplay(true); },
+        "-": () => { const s = $("speed"); s.selectedIndex = Math.max(0, s.selectedIndex - 1); if (timer) autoplay(true); },
+      };
+      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+    });
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
   }
-  const sel = $("game-select");
-  games.forEach((gm, i) => sel.appendChild(el("option", { value: String(i) },
-    (i + 1) + ". " + gm.white + " \u2013 " + gm.black + "  " + gm.result + " (" + gm.termination + ")")));
-  sel.hidden = games.length < 2;
-  sel.addEventListener("change", () => load(Number(sel.value), 0));
-  $("to-start").addEventListener("click", () => go(0));
-  $("to-end").addEventListener("click", () => go(frames() - 1));
-  $("prev").addEventListener("click", () => go(at - 1));
-  $("next").addEventListener("click", () => go(at + 1));
-  $("prev-play").addEventListener("click", prevPlay);
-  $("next-play").addEventListener("click", nextPlay);
-  $("play").addEventListener("click", () => autoplay(!timer));
-  $("speed").addEventListener("change", () => { if (timer) autoplay(true); });
-  $("permalink").addEventListener("click", (e) => { e.preventDefault(); history.replaceState(null, "", "#game=" + (g + 1) + "&step=" + at); });
-  document.addEventListener("keydown", (e) => {
-    if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
-    const keys = {
-      ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1),
-      ArrowDown: nextPlay, PageDown: nextPlay, ArrowUp: prevPlay, PageUp: prevPlay,
-      Home: () => go(0), End: () => go(frames() - 1), " ": () => autoplay(!timer),
-      "+": () => { const s = $("speed"); s.selectedIndex = Math.min(s.options.length - 1, s.selectedIndex + 1); if (timer) autoplay(true); },
-      "-": () => { const s = $("speed"); s.selectedIndex = Math.max(0, s.selectedIndex - 1); if (timer) autoplay(true); },
-    };
-    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-  });
-  window.addEventListener("hashchange", fromHash);
-  fromHash();
-  // Timings, for the benchmark in the README: the first position, and with `bench=1` in
-  // the link, every step of the game rendered once (mean and worst, in milliseconds).
-  // performance.now() counts from the navigation: the page's load and parse included.
-  document.body.dataset.firstRenderMs = performance.now().toFixed(1);
-  document.body.dataset.scriptMs = (performance.now() - started).toFixed(1);
-  if (new URLSearchParams(location.hash.slice(1)).get("bench") === "1") {
+
+  // Timings, for the benchmark in the README: the first position (performance.now()
+  // counts from the navigation: loading and parsing included), and with `bench=1` in the
+  // link, every step of the game rendered once (mean and worst, in milliseconds).
+  function firstShown() {
+    document.body.dataset.firstRenderMs = performance.now().toFixed(1);
+    document.body.dataset.scriptMs = (performance.now() - started).toFixed(1);
+    if (new URLSearchParams(location.hash.slice(1)).get("bench") !== "1") return;
     let worst = 0;
     let worstAt = 0;
     let warm = 0;
@@ -380,5 +405,14 @@
     document.body.dataset.stepMeanMs = ((performance.now() - t0) / frames()).toFixed(2);
     document.body.dataset.stepWorstMs = worst.toFixed(2);
     document.body.dataset.steps = String(frames() - 1);
+  }
+
+  if (remote) {
+    fetch("api/games")
+      .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); })
+      .then((list) => { games = list; start(); })
+      .catch((e) => problem("Cannot list the games: " + e.message));
+  } else {
+    start();
   }
 })();
