@@ -283,18 +283,59 @@ fn chromium() -> Option<&'static str> {
     found
 }
 
+/// Runs a headless Chromium command to its end, in its own process group, within two
+/// minutes: a browser that hangs on a loaded machine fails the test with a message instead
+/// of hanging the suite, and its whole group is killed.
+fn browser_output(cmd: &mut Command) -> Output {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("chromium starts");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            // SAFETY: signals the process group this test created for the browser.
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            let _ = child.wait();
+            panic!("chromium did not finish within 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // The group's other processes (renderers) end with the browser; make sure.
+    // SAFETY: as above; the group may already be gone (ESRCH is fine).
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
 /// The page's DOM after its script ran, as headless Chromium serializes it.
 fn dump_dom(browser: &str, url: &str) -> String {
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--dump-dom",
-            url,
-        ])
-        .output()
-        .unwrap();
+    let out = browser_output(Command::new(browser).args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--dump-dom",
+        url,
+    ]));
     assert!(
         out.status.success(),
         "{}",
@@ -364,18 +405,18 @@ fn the_page_in_chromium_shows_the_engines_board_at_every_play() {
     let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
     std::fs::create_dir_all(&shots).unwrap();
     let shot = shots.join("recorded-game.png");
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--window-size=1400,900",
-        ])
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}#game=1&step=40", page.display()))
-        .output()
-        .unwrap();
+    let out = browser_output(
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1400,900",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}#game=1&step=40", page.display())),
+    );
     assert!(out.status.success());
     assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
     eprintln!("screenshot: {}", shot.display());
@@ -613,17 +654,14 @@ fn the_served_page_in_chromium_fetches_a_game_and_shows_the_engines_board() {
     let view = &view_games(&golden()).unwrap()[1];
     for step in [0, 30, view.steps.len()] {
         let url = format!("{}/#game=2&step={step}", server.base);
-        let out = Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--virtual-time-budget=5000",
-                "--dump-dom",
-                &url,
-            ])
-            .output()
-            .unwrap();
+        let out = browser_output(Command::new(browser).args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            &url,
+        ]));
         let dom = String::from_utf8(out.stdout).unwrap();
         assert!(
             dom.contains(&format!("data-step=\"{step}\"")),
