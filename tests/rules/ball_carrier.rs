@@ -3,8 +3,7 @@
 
 use zebra::rules::{Action, ActionError, Ball, Event, Phase, Piece, PlayEnd, Role, Side};
 
-use crate::movement::rejected;
-use crate::support::{action, game, is_legal, play, sq};
+use crate::support::{action, game, is_legal, play, rejected, sq};
 
 fn piece(c: char) -> Piece {
     Piece::from_char(c).unwrap()

@@ -7,8 +7,8 @@ use zebra::rules::{
 };
 
 use super::support::{
-    action, action_phase, assert_series, expire, foul, game, is_legal, play, snap_and_run_out, sq,
-    BLACK_DEFENSE, EMPTY_BOARD, WHITE_OFFENSE,
+    action, action_phase, assert_series, expire, foul, game, is_legal, moves_from, play, rejected,
+    snap_and_run_out, sq, BLACK_DEFENSE, EMPTY_BOARD, WHITE_OFFENSE,
 };
 
 /// White's formation on the 1-yard line e7, and Black's that fields its king (an illegal
@@ -39,31 +39,6 @@ fn any_touchdown(ev: &[Event]) -> bool {
 
 fn score(g: &Game) -> (u16, u16) {
     (g.score(Side::White), g.score(Side::Black))
-}
-
-/// Applies an action that must be rejected; checks that the game is unchanged.
-fn rejected(g: &mut Game, a: &str) -> ActionError {
-    let before = g.clone();
-    match g.apply(&action(a)) {
-        Ok(ev) => panic!("'{a}' was accepted: {ev:?}"),
-        Err(e) => {
-            assert_eq!(*g, before, "the rejected action '{a}' changed the game");
-            e
-        }
-    }
-}
-
-/// The legal moves of the piece on `from`, in notation, sorted.
-fn moves_from(g: &Game, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = g
-        .legal_action_list()
-        .iter()
-        .filter(|a| matches!(a, Action::Move { from: f, .. } if *f == from))
-        .map(|a| a.to_string())
-        .collect();
-    v.sort();
-    v
 }
 
 // ---- R57: half the distance ----

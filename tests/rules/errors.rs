@@ -6,17 +6,7 @@ use zebra::rules::{
     Settings, Side,
 };
 
-use super::support::{action, game, play, snap_and_run_out, sq, BLACK_DEFENSE, WHITE_OFFENSE};
-
-/// Applies an action that must be rejected; checks the game did not change.
-fn rejected(g: &mut Game, a: &str) -> ActionError {
-    let before = g.clone();
-    let err = g
-        .apply(&action(a))
-        .expect_err(&format!("'{a}' was accepted"));
-    assert_eq!(*g, before, "'{a}' was rejected but changed the game");
-    err
-}
+use super::support::{game, play, rejected, snap_and_run_out, sq, BLACK_DEFENSE, WHITE_OFFENSE};
 
 fn expire_rejected(g: &mut Game, clock: Clock) -> ActionError {
     let before = g.clone();

@@ -6,34 +6,9 @@ use zebra::rules::{
     Role, Side,
 };
 
-use crate::support::{action, game, is_legal, play, sq};
+use crate::support::{action, game, is_legal, moves_from, play, rejected, sq};
 
 // ---- helpers ----
-
-/// Applies an action that must be rejected; checks that the game is unchanged.
-pub(crate) fn rejected(g: &mut Game, a: &str) -> ActionError {
-    let before = g.clone();
-    match g.apply(&action(a)) {
-        Ok(ev) => panic!("'{a}' was accepted: {ev:?}"),
-        Err(e) => {
-            assert_eq!(*g, before, "the rejected action '{a}' changed the game");
-            e
-        }
-    }
-}
-
-/// The legal moves of the piece on `from`, in notation, sorted.
-fn moves_from(g: &Game, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = g
-        .legal_action_list()
-        .iter()
-        .filter(|a| matches!(a, Action::Move { from: f, .. } if *f == from))
-        .map(|a| a.to_string())
-        .collect();
-    v.sort();
-    v
-}
 
 fn strings(list: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();

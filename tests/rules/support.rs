@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
-use zebra::rules::{Action, Clock, Event, File, Foul, FoulKind, Game, PlayEnd, Rank, Side, Square};
+use zebra::rules::{
+    Action, ActionError, Clock, Event, File, Foul, FoulKind, Game, PlayEnd, Rank, Side, Square,
+};
 
 /// A legal White offense formation around e5, and a legal Black defense against it.
 pub const WHITE_OFFENSE: &str = "[Pd5,Pe5,Qe4,Ke3,Nc3,Bf4,Rg5]";
@@ -47,6 +49,31 @@ pub fn assert_series(g: &Game, offense: Side, down: u8, spot: &str, to_gain: u8)
         "\n{}",
         g.to_diagram()
     );
+}
+
+/// Applies an action that must be rejected; checks that the game is unchanged.
+pub fn rejected(g: &mut Game, a: &str) -> ActionError {
+    let before = g.clone();
+    match g.apply(&action(a)) {
+        Ok(ev) => panic!("'{a}' was accepted: {ev:?}"),
+        Err(e) => {
+            assert_eq!(*g, before, "the rejected action '{a}' changed the game");
+            e
+        }
+    }
+}
+
+/// The legal moves of the piece on `from`, in notation, sorted.
+pub fn moves_from(g: &Game, from: &str) -> Vec<String> {
+    let from = sq(from);
+    let mut v: Vec<String> = g
+        .legal_action_list()
+        .iter()
+        .filter(|a| matches!(a, Action::Move { from: f, .. } if *f == from))
+        .map(|a| a.to_string())
+        .collect();
+    v.sort();
+    v
 }
 
 /// A game from a diagram; panics with the diagram error (tests only).

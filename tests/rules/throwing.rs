@@ -6,8 +6,7 @@ use zebra::rules::{
     Throw,
 };
 
-use crate::movement::rejected;
-use crate::support::{game, is_legal, play, sq};
+use crate::support::{game, is_legal, play, rejected, sq};
 
 /// The legal throws from `from`, as target squares in notation, sorted.
 fn throw_targets(g: &Game, from: &str) -> Vec<String> {
