@@ -816,37 +816,24 @@ fn view(
         zebra::web::PageError::NoSuchGame { .. } => Failure::Usage(e.to_string()),
         e => Failure::Run(format!("{}: {e}", path.display())),
     };
+    // The file is replayed once, whatever is asked of it.
+    let chosen = zebra::web::chosen_games(&text, game).map_err(page_error)?;
     if html.is_none() && !board {
-        return serve_view(path, &text, game, listen.unwrap_or("127.0.0.1:0")).map_err(
-            |e| match e {
-                ServeFailure::Page(e) => page_error(e),
-                ServeFailure::Listen(msg) => Failure::Usage(msg),
-                ServeFailure::Run(msg) => Failure::Run(msg),
-            },
-        );
+        let games = chosen.into_iter().map(|(_, g)| g).collect();
+        return serve_view(path, games, listen.unwrap_or("127.0.0.1:0")).map_err(|e| match e {
+            ServeFailure::Listen(msg) => Failure::Usage(msg),
+            ServeFailure::Run(msg) => Failure::Run(msg),
+        });
     }
     if let Some(out) = html {
-        let page = zebra::web::export_html(&text, game).map_err(page_error)?;
-        std::fs::write(out, page)
+        let games: Vec<zebra::web::GameView> = chosen.iter().map(|(_, g)| g.clone()).collect();
+        std::fs::write(out, zebra::web::page_for(&games))
             .map_err(|e| Failure::Run(format!("cannot write {}: {e}", out.display())))?;
         out!("wrote {} (open it in a browser)", out.display());
     }
     if board {
-        let views = zebra::web::view_games(&text)
-            .map_err(|e| page_error(zebra::web::PageError::Read(e)))?;
-        let count = views.len();
-        let chosen: Vec<(usize, &zebra::web::GameView)> = match game {
-            Some(n) if n == 0 || n > count => {
-                return Err(page_error(zebra::web::PageError::NoSuchGame {
-                    asked: n,
-                    count,
-                }))
-            }
-            Some(n) => vec![(n, &views[n - 1])],
-            None => views.iter().enumerate().map(|(i, v)| (i + 1, v)).collect(),
-        };
         let style = zebra::web::TermStyle::for_stdout();
-        for (n, v) in chosen {
+        for (n, v) in &chosen {
             out!(
                 "game {n}: {} (White) vs {} (Black) {} ({})",
                 v.white,
@@ -870,7 +857,6 @@ fn view(
 }
 
 enum ServeFailure {
-    Page(zebra::web::PageError),
     Listen(String),
     Run(String),
 }
@@ -878,25 +864,9 @@ enum ServeFailure {
 /// `zebra view FILE`: the viewer served on `listen` until Ctrl-C.
 fn serve_view(
     path: &Path,
-    text: &str,
-    game: Option<usize>,
+    games: Vec<zebra::web::GameView>,
     listen: &str,
 ) -> Result<(), ServeFailure> {
-    let mut games = zebra::web::view_games(text)
-        .map_err(|e| ServeFailure::Page(zebra::web::PageError::Read(e)))?;
-    if games.is_empty() {
-        return Err(ServeFailure::Page(zebra::web::PageError::NoGame));
-    }
-    if let Some(n) = game {
-        let count = games.len();
-        if n == 0 || n > count {
-            return Err(ServeFailure::Page(zebra::web::PageError::NoSuchGame {
-                asked: n,
-                count,
-            }));
-        }
-        games = vec![games.swap_remove(n - 1)];
-    }
     let addr: std::net::SocketAddr = listen.parse().map_err(|_| {
         ServeFailure::Listen(format!(
             "--listen: '{listen}' is not an address and port such as 127.0.0.1:8080"

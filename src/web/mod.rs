@@ -12,6 +12,6 @@ pub mod server;
 pub mod terminal;
 
 pub use feed::{view_game, view_games, BallView, Frame, GameView, Step, VIEW_VERSION};
-pub use page::{export_html, page_with, PageError};
+pub use page::{chosen_games, export_html, page_for, page_with, PageError};
 pub use server::{serve, Library};
 pub use terminal::{board_text, TermStyle};

@@ -64,21 +64,41 @@ pub fn page_with(games: Option<&[GameView]>, title: &str) -> String {
     out
 }
 
-/// The self-contained page for the games of a record file's text: all of them, or game
-/// `game` (1-based) alone.
-pub fn export_html(text: &str, game: Option<usize>) -> Result<String, PageError> {
+/// The games of a record file's text, each with its number in the file (1-based): all of
+/// them, or game `game` alone. The one place `--game` is judged, for every `zebra view`.
+pub fn chosen_games(text: &str, game: Option<usize>) -> Result<Vec<(usize, GameView)>, PageError> {
     let mut games = view_games(text)?;
     if games.is_empty() {
         return Err(PageError::NoGame);
     }
-    if let Some(n) = game {
-        let count = games.len();
-        if n == 0 || n > count {
-            return Err(PageError::NoSuchGame { asked: n, count });
-        }
-        games = vec![games.swap_remove(n - 1)];
+    match game {
+        None => Ok(games
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| (i + 1, g))
+            .collect()),
+        Some(n) if n == 0 || n > games.len() => Err(PageError::NoSuchGame {
+            asked: n,
+            count: games.len(),
+        }),
+        Some(n) => Ok(vec![(n, games.swap_remove(n - 1))]),
     }
-    let first = &games[0];
-    let title = format!("{} vs {} ({})", first.white, first.black, first.result);
-    Ok(page_with(Some(&games), &title))
+}
+
+/// The self-contained page for these games (the title names the first).
+pub fn page_for(games: &[GameView]) -> String {
+    let title = games.first().map_or(String::new(), |g| {
+        format!("{} vs {} ({})", g.white, g.black, g.result)
+    });
+    page_with(Some(games), &title)
+}
+
+/// The self-contained page for the games of a record file's text: all of them, or game
+/// `game` (1-based) alone.
+pub fn export_html(text: &str, game: Option<usize>) -> Result<String, PageError> {
+    let games: Vec<GameView> = chosen_games(text, game)?
+        .into_iter()
+        .map(|(_, g)| g)
+        .collect();
+    Ok(page_for(&games))
 }
