@@ -243,7 +243,7 @@ pub async fn referee(
         cfg.sandbox.freeze_idle = frozen;
         let cpu0 = own_cpu();
         let start = Instant::now();
-        let report = Referee::play(bot, bot, &cfg, |_, _| {}).await;
+        let report = Referee::play(bot, bot, &cfg, |_, _, _| {}).await;
         wall += start.elapsed();
         cpu += own_cpu() - cpu0;
         if report.termination != crate::record::Termination::Normal {
@@ -552,6 +552,7 @@ pub async fn series(
             Vec::new(),
             Vec::new(),
             crate::series::RunOptions {
+                spectator: None,
                 concurrency,
                 progress: crate::series::progress::Progress::quiet(),
                 // Instant bots: the overload warning would only be noise here.
@@ -641,7 +642,7 @@ pub async fn flood(test_bot: &crate::bot::BotSpec) -> Result<FloodReport, String
     ];
     let before = peak_rss_kib();
     let start = Instant::now();
-    let play = |k: usize| Referee::play(&games[k].0, &games[k].1, &cfg, |_, _| {});
+    let play = |k: usize| Referee::play(&games[k].0, &games[k].1, &cfg, |_, _, _| {});
     let (a, b, c, d) = tokio::join!(play(0), play(1), play(2), play(3));
     let reports = [a, b, c, d];
     let endings = reports

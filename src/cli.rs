@@ -57,6 +57,8 @@ pub enum Command {
         #[arg(long, conflicts_with = "quiet")]
         board: bool,
         #[command(flatten)]
+        watch: WatchArgs,
+        #[command(flatten)]
         sandbox: SandboxArgs,
     },
     /// Play a series of games between two or more bots: pairs with the same seed and sides
@@ -236,7 +238,22 @@ pub struct MatchArgs {
     #[arg(long, short)]
     pub quiet: bool,
     #[command(flatten)]
+    pub watch: WatchArgs,
+    #[command(flatten)]
     pub sandbox: SandboxArgs,
+}
+
+/// `--watch`: follow the games in a browser as they are played.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct WatchArgs {
+    /// Serve the viewer and follow the games live in a browser: the address is printed;
+    /// after the end it stays up until Ctrl-C.
+    #[arg(long)]
+    pub watch: bool,
+    /// The viewer's address with --watch (default 127.0.0.1 and a free port; loopback
+    /// unless told otherwise).
+    #[arg(long, value_name = "ADDR", requires = "watch")]
+    pub listen: Option<String>,
 }
 
 /// How bots are contained: level and limits for every bot (a bot's config keys override

@@ -126,6 +126,7 @@ fn run(command: Command) -> Result<(), Failure> {
             max_illegal,
             quiet,
             board,
+            watch,
             sandbox,
         } => {
             let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
@@ -188,7 +189,21 @@ fn run(command: Command) -> Result<(), Failure> {
                 sandbox: settings.policy(),
                 ..GameConfig::default()
             };
-            play(&white, &black, &cfg, record_file, quiet, board)
+            let title = format!("{} vs {}", white.name, black.name);
+            let watching = start_watch(&watch, &title, Some(1))?;
+            let played = play(
+                &white,
+                &black,
+                &cfg,
+                record_file,
+                quiet,
+                board,
+                watching.as_ref().map(|w| &w.hub),
+            );
+            if !matches!(played, Err(Failure::Interrupted)) {
+                linger(watching);
+            }
+            played
         }
         Command::Verify { file } => verify(&file),
         Command::View {
@@ -554,8 +569,26 @@ fn play(
     pgn: Option<(PathBuf, std::fs::File)>,
     quiet: bool,
     board: bool,
+    hub: Option<&std::sync::Arc<zebra::web::Hub>>,
 ) -> Result<(), Failure> {
     let style = zebra::web::TermStyle::for_stdout();
+    // The live viewer is told the game as a series of one game.
+    let spectator = hub.map(|h| h.clone() as std::sync::Arc<dyn zebra::referee::Spectator>);
+    let mut events = zebra::series::events::EventLog::none().with_spectator(spectator.clone());
+    let game_ref = zebra::series::events::GameRef {
+        game: 1,
+        pair: 1,
+        round: 1,
+        leg: 1,
+        white: white.name.clone(),
+        black: black.name.clone(),
+        seed: cfg.seed,
+    };
+    events.emit(&zebra::series::events::SeriesEvent::GameStarted {
+        game: game_ref.clone(),
+        attempt: 1,
+    });
+    let started = std::time::Instant::now();
     let runtime = runtime()?;
     // Option values are checked against what each bot declares before the game.
     for bot in [white, black] {
@@ -570,7 +603,10 @@ fn play(
     }
     let report = interruptible(
         &runtime,
-        Referee::play(white, black, cfg, |game, events| {
+        Referee::play(white, black, cfg, |game, events, record| {
+            if let Some(s) = &spectator {
+                s.follow(1, record);
+            }
             if quiet {
                 return;
             }
@@ -603,6 +639,15 @@ fn play(
             .and_then(|_| file.sync_all())
             .map_err(|e| Failure::Run(format!("cannot write {}: {e}", path.display())))?;
     }
+    if let Some(s) = &spectator {
+        s.game_over(1, &report.record, &report.reason);
+        events.emit(&zebra::series::events::SeriesEvent::finished(
+            game_ref,
+            1,
+            &report,
+            started.elapsed(),
+        ));
+    }
     for (side, bot) in Side::ALL.iter().zip(&report.bots) {
         if bot.illegal + bot.timeouts + bot.discarded > 0 {
             out!(
@@ -633,6 +678,65 @@ fn play(
     } else {
         Err(Failure::Forfeit)
     }
+}
+
+/// `--watch` on: the live viewer, on a thread of its own.
+struct Watching {
+    hub: std::sync::Arc<zebra::web::Hub>,
+    server: zebra::web::server::Background,
+}
+
+/// Starts the live viewer when `--watch` asks for it and says where it is (stderr: stdout
+/// stays the game's or the series' own).
+fn start_watch(
+    args: &zebra::cli::WatchArgs,
+    title: &str,
+    announce: Option<u32>,
+) -> Result<Option<Watching>, Failure> {
+    if !args.watch {
+        return Ok(None);
+    }
+    let listener = zebra::web::server::bind(args.listen.as_deref())
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let hub = zebra::web::Hub::new(title);
+    // The game of `zebra play` is held before its address is said.
+    if let Some(n) = announce {
+        zebra::referee::Spectator::announce(&*hub, n);
+    }
+    let server =
+        zebra::web::server::Background::start(listener, zebra::web::live::router(hub.clone()))
+            .map_err(|e| Failure::Run(format!("cannot start the viewer: {e}")))?;
+    eprintln!("watch at http://{}/", server.addr);
+    Ok(Some(Watching { hub, server }))
+}
+
+/// After the end, the viewer stays up (the finished games can be looked at) until Ctrl-C
+/// or SIGTERM; the exit code stays the game's or the series'.
+fn linger(watching: Option<Watching>) {
+    let Some(Watching { hub, server }) = watching else {
+        return;
+    };
+    hub.close();
+    eprintln!(
+        "the viewer stays up at http://{}/ until Ctrl-C",
+        server.addr
+    );
+    if let Ok(rt) = runtime() {
+        rt.block_on(async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut term) => {
+                    tokio::select! {
+                        _ = tokio::signal::ctrl_c() => {}
+                        _ = term.recv() => {}
+                    }
+                }
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
+            }
+        });
+    }
+    server.stop();
 }
 
 /// One thread is enough for a game (the bots run in their own processes), and keeps every
@@ -748,6 +852,8 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     } else {
         None
     };
+    let title = format!("series in {}", prepared.dir.display());
+    let watching = start_watch(&args.watch, &title, None)?;
     let outcome = runtime
         .block_on(zebra::series::run(
             config,
@@ -758,6 +864,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
                 progress,
                 cpus: std::thread::available_parallelism().ok().map(|n| n.get()),
                 affinity,
+                spectator: watching
+                    .as_ref()
+                    .map(|w| w.hub.clone() as std::sync::Arc<dyn zebra::referee::Spectator>),
             },
         ))
         .map_err(|e| Failure::Run(e.to_string()))?;
@@ -769,6 +878,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         );
     } else {
         out!("{}", summary.text(&outcome.standings).trim_end());
+    }
+    if outcome.end != SeriesEnd::Interrupted {
+        linger(watching);
     }
     match outcome.end {
         SeriesEnd::Completed | SeriesEnd::H1Accepted => Ok(()),
@@ -867,25 +979,17 @@ fn serve_view(
     games: Vec<zebra::web::GameView>,
     listen: &str,
 ) -> Result<(), ServeFailure> {
-    let addr: std::net::SocketAddr = listen.parse().map_err(|_| {
-        ServeFailure::Listen(format!(
-            "--listen: '{listen}' is not an address and port such as 127.0.0.1:8080"
-        ))
-    })?;
-    let listener = std::net::TcpListener::bind(addr)
-        .map_err(|e| ServeFailure::Listen(format!("cannot listen on {addr}: {e}")))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| ServeFailure::Run(format!("cannot listen on {addr}: {e}")))?;
+    let listener =
+        zebra::web::server::bind(Some(listen)).map_err(|e| ServeFailure::Listen(e.to_string()))?;
     let local = listener
         .local_addr()
-        .map_err(|e| ServeFailure::Run(format!("cannot listen on {addr}: {e}")))?;
+        .map_err(|e| ServeFailure::Run(format!("cannot listen on {listen}: {e}")))?;
     let count = games.len();
     let library = std::sync::Arc::new(zebra::web::Library::new(games, &path.display().to_string()));
     let rt = runtime().map_err(|_| ServeFailure::Run("cannot start the runtime".to_string()))?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)
-            .map_err(|e| ServeFailure::Run(format!("cannot listen on {addr}: {e}")))?;
+            .map_err(|e| ServeFailure::Run(format!("cannot listen on {local}: {e}")))?;
         out!(
             "serving {count} game{} of {} at http://{local}/ (Ctrl-C stops)",
             if count == 1 { "" } else { "s" },
@@ -894,7 +998,7 @@ fn serve_view(
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        zebra::web::serve(listener, library, stop)
+        zebra::web::serve(listener, zebra::web::router(library), stop)
             .await
             .map_err(|e| ServeFailure::Run(format!("the server stopped: {e}")))
     })

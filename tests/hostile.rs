@@ -62,7 +62,7 @@ fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig, mark: &str) -> GameRep
         .enable_all()
         .build()
         .unwrap();
-    let report = rt.block_on(Referee::play(&white, &black, cfg, |_, _| {}));
+    let report = rt.block_on(Referee::play(&white, &black, cfg, |_, _, _| {}));
     let text =
         write_game(&report.record).unwrap_or_else(|e| panic!("the record cannot be written: {e}"));
     assert!(

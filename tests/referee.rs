@@ -40,7 +40,7 @@ fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig) -> GameReport {
         .enable_all()
         .build()
         .unwrap();
-    let report = rt.block_on(Referee::play(&white, &black, cfg, |_, _| {}));
+    let report = rt.block_on(Referee::play(&white, &black, cfg, |_, _, _| {}));
     // Every record verifies, whatever happened.
     verify(&report.record).unwrap_or_else(|d| {
         panic!(

@@ -675,3 +675,214 @@ fn the_served_page_in_chromium_fetches_a_game_and_shows_the_engines_board() {
         assert_eq!(board_in_dom(&dom), want.pieces, "step {step}");
     }
 }
+
+// ---- live: zebra play --watch, zebra match --watch ----
+
+/// A running `zebra play|match --watch`; killed and reaped when dropped.
+struct Watched {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Watched {
+    /// Ctrl-C: the viewer stays up after the end until then; the exit code stays the run's.
+    fn interrupt(mut self) -> std::process::ExitStatus {
+        // SAFETY: signals the child this test started.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "zebra did not stop after Ctrl-C"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+/// Starts `zebra ARGS --watch` and reads the viewer's address from its stderr.
+fn start_watched(args: &[&str]) -> Watched {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args(args)
+        .args(["--watch", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let base = loop {
+        let mut line = String::new();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "no address on stderr: {seen}"
+        );
+        seen.push_str(&line);
+        if let Some(rest) = line.strip_prefix("watch at ") {
+            break rest.trim().trim_end_matches('/').to_string();
+        }
+    };
+    // Keep draining stderr so that the process never blocks on it.
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    Watched { child, base }
+}
+
+/// One server-sent event: its id (if any) and its data as JSON.
+type Sse = (Option<String>, serde_json::Value);
+
+/// Reads a server-sent event feed until `enough` says so or the server ends it.
+fn read_feed(
+    base: &str,
+    path: &str,
+    last_id: Option<&str>,
+    mut enough: impl FnMut(&[Sse]) -> bool,
+) -> Vec<Sse> {
+    use std::io::{BufRead, Write};
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let resume = last_id.map_or(String::new(), |id| format!("Last-Event-ID: {id}\r\n"));
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{resume}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reader = std::io::BufReader::new(stream);
+    let mut line = String::new();
+    // Headers, then chunked body: lines that are chunk sizes are skipped (an event's
+    // lines never look like bare hexadecimal numbers: they start with a field name).
+    loop {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+        assert!(!line.is_empty(), "the feed closed in its headers");
+    }
+    let mut events = Vec::new();
+    let (mut id, mut data) = (None, String::new());
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return events;
+        }
+        let l = line.trim_end_matches(['\r', '\n']);
+        if let Some(d) = l.strip_prefix("data: ") {
+            data.push_str(d);
+        } else if let Some(i) = l.strip_prefix("id: ") {
+            id = Some(i.to_string());
+        } else if l.is_empty() && !data.is_empty() {
+            events.push((id.take(), serde_json::from_str(&data).unwrap()));
+            data.clear();
+            if enough(&events) {
+                return events;
+            }
+        }
+    }
+}
+
+/// The steps a game feed delivered, in order: a `view`'s, then each batch's.
+fn steps_of(events: &[Sse]) -> Vec<serde_json::Value> {
+    let mut steps = Vec::new();
+    for (_, e) in events {
+        match e["type"].as_str().unwrap() {
+            "view" => steps = e["view"]["steps"].as_array().unwrap().clone(),
+            "steps" => {
+                assert_eq!(
+                    e["first"].as_u64().unwrap() as usize,
+                    steps.len(),
+                    "a gap or a repeat: {e}"
+                );
+                steps.extend(e["steps"].as_array().unwrap().iter().cloned());
+            }
+            _ => {}
+        }
+    }
+    steps
+}
+
+#[test]
+fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
+    let dir = scratch("live-resume");
+    let pgn = dir.join("game.pgn");
+    // Each bot sleeps 30 ms per decision: the game lasts several seconds at the least, so
+    // the browser below reconnects while it runs (a busier machine only makes it longer).
+    let slow = format!("{} --sleep-ms 30", env!("CARGO_BIN_EXE_zebra-test-bot"));
+    let watched = start_watched(&[
+        "play",
+        "--white",
+        &slow,
+        "--black",
+        &slow,
+        "--tc",
+        "plays=6,play=5s,reaction=2s",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "-q",
+    ]);
+    // A browser takes the game so far and one batch, then goes away.
+    let first = read_feed(&watched.base, "/api/live/games/1", None, |ev| {
+        ev.iter().any(|(_, e)| e["type"] == "steps")
+    });
+    assert_eq!(first[0].1["type"], "view", "{:?}", first[0]);
+    let last_id = first.last().unwrap().0.clone().expect("steps carry an id");
+    let had = steps_of(&first).len();
+    assert_eq!(last_id, format!("1-{had}"));
+    // It comes back with the last id it had: the next step is the one after it, up to the
+    // end.
+    let rest = read_feed(&watched.base, "/api/live/games/1", Some(&last_id), |ev| {
+        ev.iter().any(|(_, e)| e["type"] == "end")
+    });
+    assert_eq!(
+        rest[0].1["type"], "steps",
+        "the game was still running: it resumes with steps, not a new view"
+    );
+    assert_eq!(rest[0].1["first"].as_u64(), Some(had as u64));
+    assert!(rest.iter().all(|(_, e)| e["type"] != "view"));
+    let end = &rest.last().unwrap().1;
+    assert_eq!(end["type"], "end");
+    let mut both = first.clone();
+    both.extend(rest.iter().cloned());
+    let live = steps_of(&both);
+    // What it saw is the record's view stream, step for step.
+    let record = read_games(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    let want = serde_json::to_value(view_game(&record[0]).steps).unwrap();
+    assert_eq!(serde_json::Value::Array(live), want);
+    assert_eq!(end["result"], record[0].tags.get("Result").unwrap());
+    // A browser that opens the finished game gets all of it at once.
+    let late = read_feed(&watched.base, "/api/live/games/1", None, |_| false);
+    assert_eq!(serde_json::Value::Array(steps_of(&late)), want);
+    assert_eq!(late.last().unwrap().1["type"], "end");
+    // An id from another attempt, or beyond the game, starts over with a view.
+    let odd = read_feed(&watched.base, "/api/live/games/1", Some("7-3"), |_| false);
+    assert_eq!(odd[0].1["type"], "view");
+    // The run's event stream: numbered lines; a reconnection resumes after its id.
+    let series = read_feed(&watched.base, "/api/live", None, |_| false);
+    let types: Vec<&str> = series
+        .iter()
+        .map(|(_, e)| e["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["game_started", "game_finished"]);
+    assert_eq!(series[0].0.as_deref(), Some("1"));
+    let again = read_feed(&watched.base, "/api/live", Some("1"), |_| false);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0], series[1]);
+    // A game the run does not have.
+    let gone = read_feed(&watched.base, "/api/live/games/2", None, |_| false);
+    assert_eq!(gone[0].1["type"], "gone");
+    let status = watched.interrupt();
+    assert_eq!(status.code(), Some(0), "the game's exit code, not Ctrl-C's");
+}

@@ -16,7 +16,7 @@ pub const LONG: usize = 1000;
 /// `text` with every control or bidi-formatting character escaped, cut to `max` characters
 /// (an ellipsis marks the cut).
 pub fn clean(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max * 4));
+    let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)));
     let mut count = 0;
     for c in text.chars() {
         let width = if needs_escape(c) { 6 } else { 1 };

@@ -30,6 +30,28 @@ use crate::record::{GameRecord, Termination};
 use crate::rules::{Action, Clock, Event, Game, GameResult, Side};
 use crate::sandbox::{Exit, Policy, Verdict};
 
+/// Someone following games as they are played (the live viewer of `--watch`): told each
+/// game's record after every decision, when it ends, and the lines of a series' event
+/// stream. Called from the threads that play the games, so it must be quick: it takes what
+/// it needs and returns (a slow spectator would slow the game).
+pub trait Spectator: Send + Sync {
+    /// Game `number` is about to start (its bots are being started).
+    fn announce(&self, number: u32);
+    /// A line of the series' event stream (protocol/schemas/series-event.json), no newline.
+    fn series_event(&self, line: &str);
+    /// Game `number` as it stands: its record so far (tags, and every entry).
+    fn follow(&self, number: u32, record: &GameRecord);
+    /// Game `number` ended as `record` says (it is on disk, if it goes anywhere); `reason`
+    /// says why in words.
+    fn game_over(&self, number: u32, record: &GameRecord, reason: &str);
+}
+
+impl std::fmt::Debug for dyn Spectator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spectator")
+    }
+}
+
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
 use transcript::Transcript;
 
@@ -208,12 +230,14 @@ struct Forfeit {
 }
 
 impl<'a> Referee<'a> {
-    /// Plays one game between `white` and `black`; `watch` sees the game after every step.
+    /// Plays one game between `white` and `black`; `watch` sees the game, the events and
+    /// the record so far once both bots are ready (no events yet), then after every
+    /// decision (a viewer follows the game from the record's entries).
     pub async fn play(
         white: &BotSpec,
         black: &BotSpec,
         cfg: &'a GameConfig,
-        watch: impl FnMut(&Game, &[Event]),
+        watch: impl FnMut(&Game, &[Event], &GameRecord),
     ) -> GameReport {
         let settings = cfg.tc.settings();
         // Quarters counted in plays make a game reproducible: its record then holds nothing
@@ -287,10 +311,14 @@ impl<'a> Referee<'a> {
         referee.finish(forfeit).await
     }
 
-    async fn run(&mut self, mut watch: impl FnMut(&Game, &[Event])) -> Option<Forfeit> {
+    async fn run(
+        &mut self,
+        mut watch: impl FnMut(&Game, &[Event], &GameRecord),
+    ) -> Option<Forfeit> {
         if let Some(f) = self.start_bots().await {
             return Some(f);
         }
+        watch(&self.game, &[], &self.record);
         while let Some(decision) = self.game.decision() {
             let side = decision.side;
             let budget = self.clocks.budget(&self.game);
@@ -414,7 +442,7 @@ impl<'a> Referee<'a> {
             self.post_all(&ToBot::Event {
                 events: all_events.clone(),
             });
-            watch(&self.game, &all_events);
+            watch(&self.game, &all_events, &self.record);
         }
         None
     }

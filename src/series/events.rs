@@ -150,10 +150,60 @@ pub enum SeriesEvent {
     },
 }
 
+impl SeriesEvent {
+    /// `game_finished` for a game the referee reported.
+    pub fn finished(
+        game: GameRef,
+        attempt: u32,
+        report: &crate::referee::GameReport,
+        duration: std::time::Duration,
+    ) -> SeriesEvent {
+        let [w, b] = &report.bots;
+        let per = |f: &dyn Fn(&crate::referee::BotReport) -> u32| PerSide {
+            white: f(w),
+            black: f(b),
+        };
+        let mean = |total: u64, n: u32| total / u64::from(n.max(1));
+        SeriesEvent::GameFinished {
+            game,
+            attempt,
+            result: report
+                .result
+                .map_or("*", crate::rules::GameResult::pgn)
+                .to_string(),
+            termination: report.termination.code().to_string(),
+            reason: report.reason.clone(),
+            score: PerSide {
+                white: report.score[0],
+                black: report.score[1],
+            },
+            decisions: per(&|r| r.decisions),
+            timeouts: per(&|r| r.timeouts),
+            suspect_timeouts: per(&|r| r.suspect_timeouts),
+            illegal: per(&|r| r.illegal),
+            verdict: PerSide {
+                white: w.verdict.map(|v| v.code().to_string()),
+                black: b.verdict.map(|v| v.code().to_string()),
+            },
+            think_us_per_decision: PerSide {
+                white: mean(w.think_us, w.decisions),
+                black: mean(b.think_us, b.decisions),
+            },
+            cpu_us_per_decision: PerSide {
+                white: mean(w.cpu_us, w.decisions),
+                black: mean(b.cpu_us, b.decisions),
+            },
+            duration_ms: duration.as_millis() as u64,
+        }
+    }
+}
+
 /// Where events go: a file appended line by line, or nowhere.
 pub struct EventLog {
     file: Option<std::fs::File>,
     start: std::time::Instant,
+    /// A live viewer (`--watch`), told every line too.
+    spectator: Option<std::sync::Arc<dyn crate::referee::Spectator>>,
 }
 
 #[derive(Serialize)]
@@ -172,7 +222,17 @@ impl EventLog {
         EventLog {
             file: None,
             start: std::time::Instant::now(),
+            spectator: None,
         }
+    }
+
+    /// Also tells every line to `spectator`.
+    pub fn with_spectator(
+        mut self,
+        spectator: Option<std::sync::Arc<dyn crate::referee::Spectator>>,
+    ) -> EventLog {
+        self.spectator = spectator;
+        self
     }
 
     /// Appends to `path` (a resumed series continues its stream).
@@ -184,15 +244,16 @@ impl EventLog {
         Ok(EventLog {
             file: Some(file),
             start: std::time::Instant::now(),
+            spectator: None,
         })
     }
 
     /// Writes one event as one line; a failing disk is reported once and then ignored,
     /// because losing the event stream must not lose the series.
     pub fn emit(&mut self, event: &SeriesEvent) {
-        let Some(file) = self.file.as_mut() else {
+        if self.file.is_none() && self.spectator.is_none() {
             return;
-        };
+        }
         let unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64);
@@ -203,10 +264,17 @@ impl EventLog {
             event,
         };
         let mut text = serde_json::to_string(&line).expect("events serialize");
+        if let Some(s) = &self.spectator {
+            s.series_event(&text);
+        }
         text.push('\n');
-        if let Err(e) = file.write_all(text.as_bytes()) {
-            tracing::warn!("cannot write the event stream: {e}; no more events will be written");
-            self.file = None;
+        if let Some(file) = self.file.as_mut() {
+            if let Err(e) = file.write_all(text.as_bytes()) {
+                tracing::warn!(
+                    "cannot write the event stream: {e}; no more events will be written"
+                );
+                self.file = None;
+            }
         }
     }
 }

@@ -79,6 +79,8 @@ pub struct RunOptions {
     /// `--affinity`: the CPU pair of each game slot (White's bot on the first, Black's on
     /// the second), when there are enough CPUs for every game at once.
     pub affinity: Option<Vec<[usize; 2]>>,
+    /// `--watch`: the live viewer, told every game as it is played and every event.
+    pub spectator: Option<std::sync::Arc<dyn crate::referee::Spectator>>,
 }
 
 /// The CPU pairs for `concurrency` games at once, from the CPUs this process may use:
@@ -189,7 +191,8 @@ pub async fn run(
             source,
         })?,
         None => EventLog::none(),
-    };
+    }
+    .with_spectator(options.spectator.clone());
     let mut voided_pgn = match replay {
         Some(r) => Some(PgnFile::open(&r.voided_pgn)?),
         None => None,
@@ -289,13 +292,18 @@ pub async fn run(
                 white.cpus = Some(vec![slots[s][0]]);
                 black.cpus = Some(vec![slots[s][1]]);
             }
+            // Held before it is said to have started: a browser told opens its feed.
+            if let Some(s) = &options.spectator {
+                s.announce(fixture.game);
+            }
             events.emit(&SeriesEvent::GameStarted {
                 game: GameRef::of(&fixture, &names),
                 attempt,
             });
             let token = cancel.child_token();
+            let spectator = options.spectator.clone().map(|s| (fixture.game, s));
             running.spawn(async move {
-                play_on_own_thread(white, black, cfg, token)
+                play_on_own_thread(white, black, cfg, token, spectator)
                     .await
                     .map(|(report, duration)| Finished {
                         slot,
@@ -375,6 +383,9 @@ pub async fn run(
         ) {
             // On disk first too: a resumed series counts this attempt against the cap.
             file.append(&report.record).await?;
+            if let Some(s) = &options.spectator {
+                s.game_over(fixture.game, &report.record, &report.reason);
+            }
             standings.add_voided(&outcome);
             events.emit(&voided_event(
                 &fixture, attempt, max, &report, &names, duration,
@@ -389,6 +400,9 @@ pub async fn run(
         }
         // On disk before anything is said about it.
         pgn.append(&report.record).await?;
+        if let Some(s) = &options.spectator {
+            s.game_over(fixture.game, &report.record, &report.reason);
+        }
         played_now += 1;
         standings.add(&outcome);
         events.emit(&finished_event(
@@ -463,6 +477,7 @@ async fn play_on_own_thread(
     black: BotSpec,
     cfg: GameConfig,
     cancel: CancellationToken,
+    spectator: Option<(u32, std::sync::Arc<dyn crate::referee::Spectator>)>,
 ) -> Option<(GameReport, std::time::Duration)> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let spawned = std::thread::Builder::new()
@@ -481,7 +496,11 @@ async fn play_on_own_thread(
             let played = runtime.block_on(async {
                 let start = Instant::now();
                 tokio::select! {
-                    report = Referee::play(&white, &black, &cfg, |_, _| {}) => {
+                    report = Referee::play(&white, &black, &cfg, |_, _, record| {
+                        if let Some((number, s)) = &spectator {
+                            s.follow(*number, record);
+                        }
+                    }) => {
                         Some((report, start.elapsed()))
                     }
                     _ = cancel.cancelled() => None,
@@ -561,40 +580,7 @@ fn finished_event(
     names: &[String],
     duration: std::time::Duration,
 ) -> SeriesEvent {
-    let [w, b] = &report.bots;
-    let per = |f: &dyn Fn(&crate::referee::BotReport) -> u32| PerSide {
-        white: f(w),
-        black: f(b),
-    };
-    let mean = |total: u64, n: u32| total / u64::from(n.max(1));
-    SeriesEvent::GameFinished {
-        game: GameRef::of(fixture, names),
-        attempt,
-        result: report.result.map_or("*", GameResult::pgn).to_string(),
-        termination: report.termination.code().to_string(),
-        reason: report.reason.clone(),
-        score: PerSide {
-            white: report.score[0],
-            black: report.score[1],
-        },
-        decisions: per(&|r| r.decisions),
-        timeouts: per(&|r| r.timeouts),
-        suspect_timeouts: per(&|r| r.suspect_timeouts),
-        illegal: per(&|r| r.illegal),
-        verdict: PerSide {
-            white: w.verdict.map(|v| v.code().to_string()),
-            black: b.verdict.map(|v| v.code().to_string()),
-        },
-        think_us_per_decision: PerSide {
-            white: mean(w.think_us, w.decisions),
-            black: mean(b.think_us, b.decisions),
-        },
-        cpu_us_per_decision: PerSide {
-            white: mean(w.cpu_us, w.decisions),
-            black: mean(b.cpu_us, b.decisions),
-        },
-        duration_ms: duration.as_millis() as u64,
-    }
+    SeriesEvent::finished(GameRef::of(fixture, names), attempt, report, duration)
 }
 
 fn voided_event(

@@ -238,57 +238,56 @@ fn arrow_of(
     }
 }
 
-/// Replays one record into its view. Never fails: a record that stops replaying keeps the
-/// frames before the problem and names it in `error`.
-pub fn view_game(rec: &GameRecord) -> GameView {
-    let tag = |name: &str| rec.tags.get(name).unwrap_or("?").to_string();
-    let tags: Vec<(String, String)> = rec
-        .tags
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let mut view = GameView {
-        version: VIEW_VERSION,
-        tags,
-        white: tag("White"),
-        black: tag("Black"),
-        result: tag("Result"),
-        termination: tag("Termination"),
-        start: Frame::of(&Game::default()),
-        steps: Vec::new(),
-        error: None,
-    };
-    // The tags and the edition are checked the way `zebra verify` checks them; the replay
-    // below then stops at the first entry the engine rejects.
-    let settings = match rec
-        .rulings()
-        .map_err(|e| e.to_string())
-        .and_then(|()| rec.settings().map_err(|e| format!("tags: {e}")))
-    {
-        Ok(s) => s,
-        Err(e) => {
-            view.error = Some(e);
-            return view;
+/// A game being replayed into steps, one entry at a time: the one path by which recorded
+/// games ([`view_game`]) and live ones (`super::live`) become a view stream.
+pub struct Replay {
+    game: Game,
+    entries: usize,
+}
+
+impl Replay {
+    /// A replay at the start of a game played with `settings`.
+    pub fn new(settings: crate::rules::Settings) -> Replay {
+        Replay {
+            game: Game::new(settings),
+            entries: 0,
         }
-    };
-    let mut game = Game::new(settings);
-    view.start = Frame::of(&game);
-    for (index, entry) in rec.entries.iter().enumerate() {
-        let header = crate::record::notes::play_header(&game);
+    }
+
+    /// The frame before the first entry (or where the replay stands now).
+    pub fn frame(&self) -> Frame {
+        Frame::of(&self.game)
+    }
+
+    /// Entries applied so far.
+    pub fn entries(&self) -> usize {
+        self.entries
+    }
+
+    /// Applies `entry` without making its step (catching up to where a viewer resumes).
+    pub fn skip(&mut self, entry: &Entry) -> Result<(), String> {
+        self.apply(entry).map(|_| ())
+    }
+
+    fn apply(&mut self, entry: &Entry) -> Result<Vec<Event>, String> {
+        let events = entry.apply_to(&mut self.game).map_err(|e| {
+            format!(
+                "entry {} ('{entry}') does not replay: {e}",
+                self.entries + 1
+            )
+        })?;
+        self.entries += 1;
+        Ok(events.to_vec())
+    }
+
+    /// Applies `entry` and returns its step, or why it does not replay.
+    pub fn step(&mut self, entry: &Entry) -> Result<Step, String> {
+        let header = crate::record::notes::play_header(&self.game);
         let side = match entry {
-            Entry::Action { .. } => game.to_move(),
+            Entry::Action { .. } => self.game.to_move(),
             Entry::Expiry { .. } => None,
         };
-        let events = match entry.apply_to(&mut game) {
-            Ok(ev) => ev,
-            Err(e) => {
-                view.error = Some(format!(
-                    "entry {} ('{entry}') does not replay: {e}",
-                    index + 1
-                ));
-                return view;
-            }
-        };
+        let events = self.apply(entry)?;
         let (from, to, corner, arrow, emt_ms, clk_ms, kind) = match entry {
             Entry::Action {
                 action,
@@ -316,7 +315,7 @@ pub fn view_game(rec: &GameRecord) -> GameView {
                 Event::PlayOver { .. } | Event::Flag(_) | Event::PenaltyEnforced(_)
             )
         });
-        view.steps.push(Step {
+        Ok(Step {
             token: entry.to_string(),
             side,
             kind,
@@ -344,13 +343,78 @@ pub fn view_game(rec: &GameRecord) -> GameView {
                 .map(|e| e.to_string())
                 .collect(),
             notable,
-            play_end: game.field_at_play_end().is_some(),
-            frame: Frame::of(&game),
-        });
+            play_end: self.game.field_at_play_end().is_some(),
+            frame: Frame::of(&self.game),
+        })
     }
+}
+
+/// The head of a record's view: tags, names, result, and the start frame; no steps yet.
+/// `Err` holds the head with the reason the record cannot be replayed at all.
+pub fn view_head(rec: &GameRecord) -> Result<(GameView, Replay), Box<GameView>> {
+    let tag = |name: &str| rec.tags.get(name).unwrap_or("?").to_string();
+    let tags: Vec<(String, String)> = rec
+        .tags
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut view = GameView {
+        version: VIEW_VERSION,
+        tags,
+        white: tag("White"),
+        black: tag("Black"),
+        result: tag("Result"),
+        termination: tag("Termination"),
+        start: Frame::of(&Game::default()),
+        steps: Vec::new(),
+        error: None,
+    };
+    // The tags and the edition are checked the way `zebra verify` checks them; the replay
+    // then stops at the first entry the engine rejects.
+    match rec
+        .rulings()
+        .map_err(|e| e.to_string())
+        .and_then(|()| rec.settings().map_err(|e| format!("tags: {e}")))
+    {
+        Ok(settings) => {
+            let replay = Replay::new(settings);
+            view.start = replay.frame();
+            Ok((view, replay))
+        }
+        Err(e) => {
+            view.error = Some(e);
+            Err(Box::new(view))
+        }
+    }
+}
+
+/// Replays one record into its view. Never fails: a record that stops replaying keeps the
+/// frames before the problem and names it in `error`.
+pub fn view_game(rec: &GameRecord) -> GameView {
+    let mut view = view_so_far(rec);
     // The end of the game as `zebra verify` judges it (result, termination, score).
-    if let Err(d) = verify(rec) {
-        view.error = Some(d.to_string());
+    if view.error.is_none() {
+        if let Err(d) = verify(rec) {
+            view.error = Some(d.to_string());
+        }
+    }
+    view
+}
+
+/// The view of a game still being played: every entry replayed, its end not judged.
+pub fn view_so_far(rec: &GameRecord) -> GameView {
+    let (mut view, mut replay) = match view_head(rec) {
+        Ok(head) => head,
+        Err(view) => return *view,
+    };
+    for entry in &rec.entries {
+        match replay.step(entry) {
+            Ok(step) => view.steps.push(step),
+            Err(e) => {
+                view.error = Some(e);
+                break;
+            }
+        }
     }
     view
 }

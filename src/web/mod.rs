@@ -7,11 +7,13 @@
 //! the same page the same stream.
 
 pub mod feed;
+pub mod live;
 pub mod page;
 pub mod server;
 pub mod terminal;
 
 pub use feed::{view_game, view_games, BallView, Frame, GameView, Step, VIEW_VERSION};
-pub use page::{chosen_games, export_html, page_for, page_with, PageError};
-pub use server::{serve, Library};
+pub use live::Hub;
+pub use page::{chosen_games, export_html, page_for, page_live, page_with, PageError};
+pub use server::{router, serve, Library};
 pub use terminal::{board_text, TermStyle};

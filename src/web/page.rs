@@ -39,15 +39,24 @@ pub fn script_safe_json<T: serde::Serialize>(value: &T) -> String {
 /// asks its server for them (`/api/games`). The markers are filled in one pass over the
 /// template, so that no inserted text is ever scanned for another marker.
 pub fn page_with(games: Option<&[GameView]>, title: &str) -> String {
+    page_filled(&script_safe_json(&games), title)
+}
+
+/// The page that follows live games (`/api/live`): the same page and drawing, in its live
+/// mode.
+pub fn page_live(title: &str) -> String {
+    page_filled("\"live\"", title)
+}
+
+fn page_filled(data: &str, title: &str) -> String {
     let title = title
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;");
-    let data = script_safe_json(&games);
     let fills = [
         ("{{TITLE}}", title.as_str()),
         ("/*{{STYLE}}*/", STYLE),
-        ("{{GAMES}}", data.as_str()),
+        ("{{GAMES}}", data),
         ("/*{{SCRIPT}}*/", SCRIPT),
     ];
     let mut out = String::with_capacity(PAGE.len() + STYLE.len() + SCRIPT.len() + data.len());

@@ -62,19 +62,23 @@ pub fn router(library: Arc<Library>) -> Router {
         .route("/", get(page))
         .route("/api/games", get(list))
         .route("/api/games/:number", get(one))
-        .fallback(not_found)
         .with_state(library)
 }
 
-async fn page(State(lib): State<Arc<Library>>) -> Response {
+/// A page, never cached (the viewer changes with Zebra's version).
+pub(crate) fn html(page: String) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        page_with(None, &lib.title),
+        page,
     )
         .into_response()
+}
+
+async fn page(State(lib): State<Arc<Library>>) -> Response {
+    html(page_with(None, &lib.title))
 }
 
 async fn list(State(lib): State<Arc<Library>>) -> Response {
@@ -95,7 +99,7 @@ async fn list(State(lib): State<Arc<Library>>) -> Response {
     Json(games).into_response()
 }
 
-fn problem(status: StatusCode, message: String) -> Response {
+pub(crate) fn problem(status: StatusCode, message: String) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
 }
 
@@ -114,7 +118,7 @@ async fn one(State(lib): State<Arc<Library>>, Path(number): Path<String>) -> Res
 }
 
 /// A user's text echoed in a message: at most 40 characters (JSON escapes the rest).
-fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     let mut out: String = text.chars().take(40).collect();
     if text.chars().count() > 40 {
         out.push('…');
@@ -122,20 +126,115 @@ fn short(text: &str) -> String {
     out
 }
 
-async fn not_found() -> Response {
+pub(crate) async fn not_found() -> Response {
     problem(
         StatusCode::NOT_FOUND,
         "no such page: the viewer is at / and the games at /api/games".to_string(),
     )
 }
 
-/// Serves `library` on `listener` until `shutdown` completes.
+/// Serves `router` (the recorded games' [`router`], or the live one) on `listener` until
+/// `shutdown` completes.
 pub async fn serve(
     listener: tokio::net::TcpListener,
-    library: Arc<Library>,
+    router: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(library))
+    axum::serve(listener, router.fallback(not_found))
         .with_graceful_shutdown(shutdown)
         .await
+}
+
+/// Why the viewer cannot listen.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    #[error("--listen: '{0}' is not an address and port such as 127.0.0.1:8080")]
+    Address(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: std::net::SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// Binds the viewer's address: `listen`, or 127.0.0.1 and a free port. Done before
+/// anything else runs, so that a port in use is said at once.
+pub fn bind(listen: Option<&str>) -> Result<std::net::TcpListener, ListenError> {
+    let listen = listen.unwrap_or("127.0.0.1:0");
+    let addr: std::net::SocketAddr = listen
+        .parse()
+        .map_err(|_| ListenError::Address(listen.to_string()))?;
+    let bind = |source| ListenError::Bind { addr, source };
+    let listener = std::net::TcpListener::bind(addr).map_err(bind)?;
+    listener.set_nonblocking(true).map_err(bind)?;
+    Ok(listener)
+}
+
+/// A viewer served on a thread of its own (with its own runtime): making a browser's
+/// messages never takes time from the thread that times the bots' replies.
+pub struct Background {
+    pub addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Background {
+    /// Serves `router` on `listener` until [`Background::stop`] (or the drop).
+    pub fn start(listener: std::net::TcpListener, router: Router) -> std::io::Result<Background> {
+        let addr = listener.local_addr()?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let thread = std::thread::Builder::new()
+            .name("viewer".to_string())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = match tokio::net::TcpListener::from_std(listener) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            tracing::error!("the viewer cannot listen: {e}");
+                            return;
+                        }
+                    };
+                    // Not a graceful shutdown: a live feed stays open as long as its
+                    // browser does. Open connections end with the runtime below.
+                    let server = axum::serve(listener, router.fallback(not_found));
+                    tokio::select! {
+                        served = server => {
+                            if let Err(e) = served {
+                                tracing::error!("the viewer stopped: {e}");
+                            }
+                        }
+                        _ = stopped => {}
+                    }
+                });
+                runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+            })?;
+        Ok(Background {
+            addr,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    /// Stops serving (open connections are closed) and waits for the thread.
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        self.halt();
+    }
 }

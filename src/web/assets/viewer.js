@@ -11,10 +11,14 @@
   const FILES = "abcdefgh";
 
   const started = performance.now();
-  // Inlined games (a written page), or null: then the server lists them at api/games and
-  // sends each game's stream at api/games/N when it is opened. One drawing path for both.
+  // Inlined games (a written page); null: the server lists them at api/games and sends
+  // each game's stream at api/games/N when it is opened; "live": games being played, from
+  // the feeds at api/live (the run's events) and api/live/games/N (a game's steps as they
+  // come). One drawing path for all three: a game is its view stream, whole or growing.
   let games = JSON.parse(document.getElementById("zebra-games").textContent);
+  const live = games === "live";
   const remote = games === null;
+  if (live) games = [];
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
     const e = document.createElement(tag);
@@ -267,26 +271,53 @@
     listItems = [];
     stepSpans = [];
     marked = { li: null, span: null };
-    const steps = game().steps;
     plays.forEach((p) => {
-      const li = el("li", { "data-first": p.first });
-      li.appendChild(el("div", { class: "hdr" }, p.header));
-      const acts = el("div", { class: "acts" });
-      for (let k = p.first; k <= p.last; k++) {
-        const s = steps[k - 1];
-        const span = el("span", { "data-step": k, class: s.notable ? "flag" : "" }, s.token);
-        stepSpans[k] = span;
-        acts.appendChild(span);
-        acts.appendChild(document.createTextNode(" "));
-      }
-      li.appendChild(acts);
-      listItems.push(li);
-      li.addEventListener("click", (e) => {
-        const k = e.target && e.target.getAttribute && e.target.getAttribute("data-step");
-        go(k ? Number(k) : p.first);
-      });
-      ol.appendChild(li);
+      const li = addPlayItem(p);
+      for (let k = p.first; k <= p.last; k++) addStepSpan(li, k);
     });
+  }
+
+  function addPlayItem(p) {
+    const li = el("li", { "data-first": p.first });
+    li.appendChild(el("div", { class: "hdr" }, p.header));
+    li.appendChild(el("div", { class: "acts" }));
+    listItems.push(li);
+    li.addEventListener("click", (e) => {
+      const k = e.target && e.target.getAttribute && e.target.getAttribute("data-step");
+      go(k ? Number(k) : p.first);
+    });
+    $("plays").appendChild(li);
+    return li;
+  }
+
+  function addStepSpan(li, k) {
+    const s = game().steps[k - 1];
+    const span = el("span", { "data-step": k, class: s.notable ? "flag" : "" }, s.token);
+    stepSpans[k] = span;
+    const acts = li.lastChild;
+    acts.appendChild(span);
+    acts.appendChild(document.createTextNode(" "));
+  }
+
+  // Steps of a live game, appended to its stream, its plays and its list as they come.
+  // At the live edge (or following) the field jumps to the newest position: a batch of
+  // many steps is shown once, not animated action by action.
+  function appendSteps(newSteps) {
+    const gm = game();
+    const atEdge = at === frames() - 1 || $("follow").checked;
+    for (const s of newSteps) {
+      gm.steps.push(s);
+      const k = gm.steps.length;
+      if (s.header !== null || plays.length === 0) {
+        plays.push({ header: s.header || gm.start.situation, first: k, last: k });
+        addPlayItem(plays[plays.length - 1]);
+      } else {
+        plays[plays.length - 1].last = k;
+      }
+      addStepSpan(listItems[listItems.length - 1], k);
+    }
+    if (atEdge) go(frames() - 1);
+    else $("position").textContent = at + " / " + (frames() - 1);
   }
 
   function go(k) {
@@ -315,6 +346,7 @@
 
   function load(index, step) {
     g = Math.max(0, Math.min(games.length - 1, index));
+    if (live) return openLive(g, step);
     if (!game().steps) {
       const wanted = g;
       problem("Loading game " + (wanted + 1) + "\u2026");
@@ -327,6 +359,11 @@
         .catch((e) => problem("Cannot load game " + (wanted + 1) + ": " + e.message));
       return;
     }
+    show(step);
+  }
+
+  // Draws game g (its stream loaded) from `step` (the last one with `Infinity`).
+  function show(step) {
     const gm = game();
     $("game-select").value = String(g);
     const m = $("matchup");
@@ -340,7 +377,7 @@
     else problem(gm.error ? "This record stops replaying after " + gm.steps.length + " entries: " + gm.error : "");
     buildPlays();
     buildList();
-    go(step === undefined ? 0 : step);
+    go(step === undefined ? 0 : step === Infinity ? frames() - 1 : step);
     if (!shown) {
       shown = true;
       firstShown();
@@ -357,7 +394,7 @@
 
   // ---- wiring ----
   function start() {
-    if (!Array.isArray(games) || games.length === 0) {
+    if (!live && (!Array.isArray(games) || games.length === 0)) {
       problem("No game to show.");
       return;
     }
@@ -365,6 +402,7 @@
     games.forEach((gm, i) => sel.appendChild(el("option", { value: String(i) },
       (i + 1) + ". " + gm.white + " \u2013 " + gm.black + "  " + gm.result + " (" + gm.termination + ")")));
     sel.hidden = games.length < 2;
+    if (live) startLive();
     sel.addEventListener("change", () => load(Number(sel.value), 0));
     $("to-start").addEventListener("click", () => go(0));
     $("to-end").addEventListener("click", () => go(frames() - 1));
@@ -376,7 +414,7 @@
     $("speed").addEventListener("change", () => { if (timer) autoplay(true); });
     $("permalink").addEventListener("click", (e) => { e.preventDefault(); history.replaceState(null, "", "#game=" + (g + 1) + "&step=" + at); });
     document.addEventListener("keydown", (e) => {
-      if (!game().steps) return;
+      if (!game() || !game().steps) return;
       if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
       const keys = {
         ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1),
@@ -388,7 +426,154 @@
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });
     window.addEventListener("hashchange", fromHash);
-    fromHash();
+    if (!live) fromHash();
+  }
+
+  // ---- live games ----
+  // The run's event stream (protocol/schemas/series-event.json, through api/live) keeps
+  // the game list and the standings; the game on show follows api/live/games/N. An
+  // EventSource reconnects by itself with the last id it had: the server resumes after it.
+  const byNumber = new Map(); // game number -> index in games
+  let gameFeed = null;
+  let followTimer = null;
+  let shownNumber = null;
+
+  function label(gm) {
+    return gm.number + ". " + gm.white + " \u2013 " + gm.black + "  " + (gm.running ? "running" : gm.result + " (" + gm.termination + ")");
+  }
+
+  function upsert(ev, running) {
+    let i = byNumber.get(ev.game);
+    const sel = $("game-select");
+    if (i === undefined) {
+      i = games.length;
+      byNumber.set(ev.game, i);
+      games.push({ number: ev.game, white: ev.white, black: ev.black, result: "*", termination: "running", running: true });
+      sel.appendChild(el("option", { value: String(i) }, ""));
+    }
+    const gm = games[i];
+    gm.running = running;
+    if (running) { gm.result = "*"; gm.termination = "running"; gm.steps = undefined; }
+    else { gm.result = ev.result; gm.termination = ev.termination; }
+    sel.options[i].textContent = label(gm);
+    sel.hidden = games.length < 2;
+    return i;
+  }
+
+  function standings(ev) {
+    const t = $("standings");
+    while (t.firstChild) t.removeChild(t.firstChild);
+    t.appendChild(el("caption", {}, "Standings after " + ev.games_finished + " game" + (ev.games_finished === 1 ? "" : "s")));
+    const head = el("tr");
+    for (const h of ["bot", "games", "points", "W", "D", "L", "score"]) head.appendChild(el("th", {}, h));
+    t.appendChild(head);
+    for (const b of ev.standings) {
+      const tr = el("tr");
+      const cells = [b.name, b.games, b.points, b.wins, b.draws, b.losses, b.score === null ? "\u2013" : (100 * b.score).toFixed(1) + "%"];
+      for (const c of cells) tr.appendChild(el("td", {}, String(c)));
+      t.appendChild(tr);
+    }
+    const h2h = ev.head_to_head;
+    if (h2h && h2h.elo) {
+      const tr = el("tr");
+      tr.appendChild(el("td", { colspan: "7" }, "Elo " + h2h.elo.elo.toFixed(1) + " (" + h2h.elo.lower.toFixed(1) + " to " + h2h.elo.upper.toFixed(1) + ")"));
+      t.appendChild(tr);
+    }
+    t.hidden = false;
+  }
+
+  function liveStatus(text, ended) {
+    $("live").hidden = false;
+    $("live-text").textContent = text;
+    $("live").classList.toggle("ended", !!ended);
+  }
+
+  function startLive() {
+    liveStatus("live", false);
+    const feed = new EventSource("api/live");
+    feed.onmessage = (m) => {
+      const ev = JSON.parse(m.data);
+      switch (ev.type) {
+        case "reset":
+          // Lines were missed for good: the list starts again from what the server holds.
+          games = []; byNumber.clear();
+          while ($("game-select").firstChild) $("game-select").removeChild($("game-select").firstChild);
+          break;
+        case "series_started":
+          liveStatus("live \u00B7 " + ev.games_planned + " games", false);
+          break;
+        case "game_started": {
+          const i = upsert(ev, true);
+          if (shownNumber === null || ($("follow").checked && !games[g].running && followTimer === null)) switchTo(i);
+          break;
+        }
+        case "game_finished":
+        case "game_voided":
+          upsert(ev, false);
+          break;
+        case "stats_updated":
+          standings(ev);
+          break;
+        case "series_finished":
+          liveStatus("finished: " + ev.outcome, true);
+          feed.close();
+          break;
+      }
+    };
+  }
+
+  function switchTo(i) {
+    if (followTimer !== null) { clearTimeout(followTimer); followTimer = null; }
+    load(i, Infinity);
+  }
+
+  // The followed game ended: after a moment on its last position, the newest running game.
+  function followNext() {
+    if (!$("follow").checked || followTimer !== null) return;
+    followTimer = setTimeout(() => {
+      followTimer = null;
+      if (!$("follow").checked) return;
+      for (let i = games.length - 1; i >= 0; i--) if (games[i].running) return switchTo(i);
+    }, 1500);
+  }
+
+  function openLive(i, step) {
+    const gm = games[i];
+    if (gameFeed) gameFeed.close();
+    gameFeed = null;
+    shownNumber = gm.number;
+    if (gm.steps) return show(step);
+    problem("");
+    const feed = new EventSource("api/live/games/" + gm.number);
+    gameFeed = feed;
+    feed.onmessage = (m) => {
+      if (gameFeed !== feed) return feed.close();
+      const msg = JSON.parse(m.data);
+      switch (msg.type) {
+        case "view":
+          // The whole game so far (first message, or another attempt at this game).
+          Object.assign(gm, msg.view, { number: gm.number, running: gm.running });
+          if (g === i) show(step === undefined ? Infinity : step);
+          break;
+        case "steps":
+          if (g === i && gm.steps && msg.first === gm.steps.length) appendSteps(msg.steps);
+          break;
+        case "end":
+          gm.running = false;
+          gm.result = msg.result;
+          gm.termination = msg.termination;
+          if (msg.error) gm.error = msg.error;
+          feed.close();
+          if (gameFeed === feed) gameFeed = null;
+          if (g === i) { show(at); followNext(); }
+          break;
+        case "gone":
+          feed.close();
+          if (gameFeed === feed) gameFeed = null;
+          problem(msg.message);
+          break;
+      }
+    };
   }
 
   // Timings, for the benchmark in the README: the first position (performance.now()
@@ -419,7 +604,9 @@
     document.body.dataset.steps = String(frames() - 1);
   }
 
-  if (remote) {
+  if (live) {
+    start();
+  } else if (remote) {
     fetch("api/games")
       .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); })
       .then((list) => { games = list; start(); })

@@ -1,0 +1,586 @@
+//! Live games: what `zebra play --watch` and `zebra match --watch` serve while games are
+//! played (and what `zebra serve` will).
+//!
+//! The [`Hub`] is the [`Spectator`] the games report to. It keeps, under one lock, each
+//! running game's record entries (a few bytes each: the steps a browser sees are made from
+//! them on demand, by the same [`Replay`] that shows recorded games), the last
+//! [`KEPT_FINISHED`] finished games, and the last [`KEPT_EVENTS`] lines of the series'
+//! event stream. A game thread only appends under the lock and bumps a counter, so a
+//! watched game costs its referee next to nothing, and memory stays bounded however long
+//! the series.
+//!
+//! Two server-sent event feeds (schema: `protocol/schemas/live.json`):
+//! - `/api/live`: the series' event stream, one SSE event per line, `id` its number; after
+//!   a reconnection (`Last-Event-ID`) it resumes with the next line, or, if that line is no
+//!   longer kept, says `reset` and starts again from the oldest it keeps.
+//! - `/api/live/games/N`: game N as a `view` (the whole view stream so far), then `steps`
+//!   in batches, then `end`. Every id is `ATTEMPT-STEPS`: a reconnection resumes after the
+//!   last step it had, with no gap and no repetition; a game replayed since (another
+//!   attempt) or no longer kept starts over with a `view` or ends with `gone`.
+//!
+//! Nothing waits for a browser: a feed makes its next message only when the connection
+//! takes it (a pull), so a slow or stalled browser holds no queue and delays no game; it
+//! falls behind, and catches up in batches of at most [`BATCH_STEPS`] steps, coalesced over
+//! [`COALESCE`] (at full speed a browser gets some twenty messages a second, not one per
+//! decision). A browser that goes away ends its feed at the next message.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+
+use super::feed::{view_head, GameView, Replay, Step};
+use crate::record::{Entry, GameRecord, Tags};
+use crate::referee::Spectator;
+
+/// Finished games whose entries are kept for browsers that open them.
+pub const KEPT_FINISHED: usize = 200;
+/// Lines of the series' event stream kept for browsers that connect late or reconnect.
+pub const KEPT_EVENTS: usize = 20_000;
+/// Steps in one `steps` message at most.
+pub const BATCH_STEPS: usize = 500;
+/// How long a feed waits after news before it sends, to take more news in the same message.
+pub const COALESCE: Duration = Duration::from_millis(50);
+
+/// One game as the hub holds it.
+struct LiveGame {
+    /// Counts the attempts at this game number (`--replay-suspect` plays a game again).
+    attempt: u32,
+    tags: Tags,
+    entries: Vec<Entry>,
+    end: Option<GameEnd>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameEnd {
+    pub result: String,
+    pub termination: String,
+    pub reason: String,
+}
+
+#[derive(Default)]
+struct Held {
+    /// Lines of the event stream; the first has id `first`.
+    log: VecDeque<Arc<str>>,
+    first: u64,
+    /// The stream's first line (`series_started`), kept after the log has dropped it.
+    pinned: Option<Arc<str>>,
+    games: BTreeMap<u32, LiveGame>,
+    /// Finished game numbers, oldest first, to drop the oldest past [`KEPT_FINISHED`].
+    finished: VecDeque<u32>,
+    /// Game numbers whose entries were dropped.
+    dropped: u64,
+    /// The games are over and nothing more will come: feeds end once they have said all.
+    closed: bool,
+}
+
+/// Live games and the series' event stream, for browsers.
+pub struct Hub {
+    title: String,
+    state: Mutex<Held>,
+    /// Bumped on every change; feeds wait on it.
+    news: tokio::sync::watch::Sender<u64>,
+}
+
+impl Hub {
+    pub fn new(title: &str) -> Arc<Hub> {
+        Arc::new(Hub {
+            title: title.to_string(),
+            state: Mutex::new(Held {
+                first: 1,
+                ..Held::default()
+            }),
+            news: tokio::sync::watch::channel(0).0,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Held> {
+        // A panic elsewhere while holding the lock leaves consistent data (each change is
+        // one push or one assignment): keep serving it.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn tell(&self) {
+        self.news.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// No more games: feeds end once they have sent everything.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.tell();
+    }
+
+    /// The entries of game `number`, or `None` if the hub does not hold it.
+    pub fn entries(&self, number: u32) -> Option<Vec<Entry>> {
+        self.lock().games.get(&number).map(|g| g.entries.clone())
+    }
+
+    /// Lines of the event stream so far, with their ids (for tests and diagnostics).
+    pub fn events(&self) -> Vec<(u64, String)> {
+        let s = self.lock();
+        (s.first..)
+            .zip(s.log.iter().map(|l| l.to_string()))
+            .collect()
+    }
+}
+
+impl Spectator for Hub {
+    fn announce(&self, number: u32) {
+        self.lock().games.entry(number).or_insert_with(|| LiveGame {
+            attempt: 0,
+            tags: Tags::new(),
+            entries: Vec::new(),
+            end: None,
+        });
+        self.tell();
+    }
+
+    fn series_event(&self, line: &str) {
+        let mut s = self.lock();
+        let line: Arc<str> = Arc::from(line);
+        if s.pinned.is_none() {
+            s.pinned = Some(line.clone());
+        }
+        s.log.push_back(line);
+        if s.log.len() > KEPT_EVENTS {
+            s.log.pop_front();
+            s.first += 1;
+        }
+        drop(s);
+        self.tell();
+    }
+
+    fn follow(&self, number: u32, record: &GameRecord) {
+        let mut s = self.lock();
+        if s.games.get(&number).is_some_and(|g| g.end.is_some()) {
+            // A new attempt at a finished game (`--replay-suspect`): running, not finished.
+            s.finished.retain(|&n| n != number);
+        }
+        let game = s.games.entry(number).or_insert_with(|| LiveGame {
+            attempt: 0,
+            tags: Tags::new(),
+            entries: Vec::new(),
+            end: None,
+        });
+        if game.end.is_some() || game.attempt == 0 {
+            game.attempt += 1;
+            game.tags = record.tags.clone();
+            game.entries.clear();
+            game.end = None;
+        }
+        let have = game.entries.len().min(record.entries.len());
+        game.entries.extend_from_slice(&record.entries[have..]);
+        drop(s);
+        self.tell();
+    }
+
+    fn game_over(&self, number: u32, record: &GameRecord, reason: &str) {
+        let mut s = self.lock();
+        let Some(game) = s.games.get_mut(&number) else {
+            return;
+        };
+        game.tags = record.tags.clone();
+        game.entries.clone_from(&record.entries);
+        game.end = Some(GameEnd {
+            result: record.tags.get("Result").unwrap_or("*").to_string(),
+            termination: record.tags.get("Termination").unwrap_or("?").to_string(),
+            reason: reason.to_string(),
+        });
+        s.finished.retain(|&n| n != number);
+        s.finished.push_back(number);
+        while s.finished.len() > KEPT_FINISHED {
+            if let Some(old) = s.finished.pop_front() {
+                s.games.remove(&old);
+                s.dropped += 1;
+            }
+        }
+        drop(s);
+        self.tell();
+    }
+}
+
+/// One message of a game's feed.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum GameMessage {
+    /// The game so far (also after a reconnection that cannot resume).
+    View {
+        game: u32,
+        attempt: u32,
+        view: Box<GameView>,
+    },
+    /// Steps `first + 1 ..= first + steps.len()` (1-based entry numbers).
+    Steps {
+        game: u32,
+        attempt: u32,
+        first: usize,
+        steps: Vec<Step>,
+    },
+    /// The game is over: its result as recorded.
+    End {
+        game: u32,
+        attempt: u32,
+        #[serde(flatten)]
+        end: GameEnd,
+        /// The record's problem, if it stopped replaying (never for a game Zebra referees).
+        error: Option<String>,
+    },
+    /// The hub does not hold this game (never played, or finished too long ago).
+    Gone { game: u32, message: String },
+}
+
+/// Where a browser's feed of one game stands.
+struct GameFeed {
+    hub: Arc<Hub>,
+    news: tokio::sync::watch::Receiver<u64>,
+    number: u32,
+    /// The attempt and the replay the browser has; `None` until it has a `view`.
+    has: Option<(u32, Replay)>,
+    /// An error already sent ends the feed after the `end`.
+    error: Option<String>,
+    done: bool,
+    /// Whether to wait for news before looking again.
+    wait: bool,
+}
+
+impl GameFeed {
+    /// The next message, or `None` when the feed is over.
+    async fn next(&mut self) -> Option<SseEvent> {
+        loop {
+            if self.done {
+                return None;
+            }
+            if self.wait {
+                self.wait = false;
+                if self.news.changed().await.is_err() {
+                    return None;
+                }
+                tokio::time::sleep(COALESCE).await;
+            }
+            let (message, id) = match self.look() {
+                Some(m) => m,
+                None => {
+                    self.wait = true;
+                    continue;
+                }
+            };
+            let data = serde_json::to_string(&message).expect("feed messages serialize");
+            let mut event = SseEvent::default().data(data);
+            if let Some(id) = id {
+                event = event.id(id);
+            }
+            return Some(event);
+        }
+    }
+
+    /// What to send now, with its id; `None` when there is nothing new.
+    fn look(&mut self) -> Option<(GameMessage, Option<String>)> {
+        let number = self.number;
+        // Copy what is needed under the lock; steps are made after it is released.
+        let (attempt, tags, entries, end) = {
+            let s = self.hub.lock();
+            let Some(g) = s.games.get(&number) else {
+                self.done = true;
+                let message = if s.closed || number == 0 {
+                    format!("there is no game {number} here")
+                } else {
+                    format!(
+                        "game {number} is not held here: not started yet, or finished too \
+                         long ago (the last {KEPT_FINISHED} finished games are kept; the \
+                         record file has every game)"
+                    )
+                };
+                return Some((
+                    GameMessage::Gone {
+                        game: number,
+                        message,
+                    },
+                    None,
+                ));
+            };
+            if g.attempt == 0 {
+                // Announced, its bots starting: wait for its first position.
+                return None;
+            }
+            let from = match &self.has {
+                Some((a, r)) if *a == g.attempt => r.entries(),
+                _ => 0,
+            };
+            let upto = g.entries.len().min(from + BATCH_STEPS);
+            let tags = (self.has.as_ref().map(|h| h.0) != Some(g.attempt)).then(|| g.tags.clone());
+            (
+                g.attempt,
+                tags,
+                g.entries[from..upto].to_vec(),
+                g.end.clone(),
+            )
+        };
+        if let Some(tags) = tags {
+            // A new browser, or a new attempt at this game: the whole game so far.
+            let record = GameRecord {
+                tags,
+                entries: entries.clone(),
+            };
+            let (mut view, mut replay) = match view_head(&record) {
+                Ok(head) => head,
+                Err(view) => {
+                    self.done = true;
+                    return Some((
+                        GameMessage::View {
+                            game: number,
+                            attempt,
+                            view,
+                        },
+                        None,
+                    ));
+                }
+            };
+            for entry in &entries {
+                match replay.step(entry) {
+                    Ok(step) => view.steps.push(step),
+                    Err(e) => {
+                        view.error = Some(e.clone());
+                        self.error = Some(e);
+                        break;
+                    }
+                }
+            }
+            let id = format!("{attempt}-{}", replay.entries());
+            self.has = Some((attempt, replay));
+            return Some((
+                GameMessage::View {
+                    game: number,
+                    attempt,
+                    view: Box::new(view),
+                },
+                Some(id),
+            ));
+        }
+        let (_, replay) = self.has.as_mut().expect("a view was sent");
+        if !entries.is_empty() && self.error.is_none() {
+            let first = replay.entries();
+            let mut steps = Vec::with_capacity(entries.len());
+            for entry in &entries {
+                match replay.step(entry) {
+                    Ok(step) => steps.push(step),
+                    Err(e) => {
+                        self.error = Some(e);
+                        break;
+                    }
+                }
+            }
+            let id = format!("{attempt}-{}", replay.entries());
+            return Some((
+                GameMessage::Steps {
+                    game: number,
+                    attempt,
+                    first,
+                    steps,
+                },
+                Some(id),
+            ));
+        }
+        if let Some(end) = end {
+            self.done = true;
+            return Some((
+                GameMessage::End {
+                    game: number,
+                    attempt,
+                    end,
+                    error: self.error.take(),
+                },
+                None,
+            ));
+        }
+        None
+    }
+}
+
+/// Where a browser's feed of the event stream stands.
+struct SeriesFeed {
+    hub: Arc<Hub>,
+    news: tokio::sync::watch::Receiver<u64>,
+    /// The id of the next line to send.
+    next: u64,
+    /// The stream's first line is due (it was dropped from the log, and this browser has
+    /// not had it).
+    pin: bool,
+    wait: bool,
+}
+
+impl SeriesFeed {
+    async fn next(&mut self) -> Option<SseEvent> {
+        loop {
+            if self.wait {
+                self.wait = false;
+                if self.news.changed().await.is_err() {
+                    return None;
+                }
+                tokio::time::sleep(COALESCE).await;
+            }
+            let s = self.hub.lock();
+            if self.next < s.first {
+                // Lines this browser has not had are gone. A reconnection is told so (it
+                // starts its list again); then the first line, then the oldest kept.
+                let lost = self.next > 1;
+                self.next = s.first;
+                self.pin = true;
+                if lost {
+                    return Some(SseEvent::default().data(r#"{"type":"reset"}"#));
+                }
+            }
+            if self.pin {
+                self.pin = false;
+                if let Some(p) = &s.pinned {
+                    return Some(SseEvent::default().data(&**p));
+                }
+            }
+            let index = (self.next - s.first) as usize;
+            if let Some(line) = s.log.get(index) {
+                let event = SseEvent::default().data(&**line).id(self.next.to_string());
+                self.next += 1;
+                return Some(event);
+            }
+            if s.closed {
+                return None;
+            }
+            drop(s);
+            self.wait = true;
+        }
+    }
+}
+
+/// The id a reconnecting browser last had.
+fn last_event_id(headers: &HeaderMap) -> Option<&str> {
+    headers.get("last-event-id").and_then(|v| v.to_str().ok())
+}
+
+fn sse<F, Fut, G>(state: F, step: G) -> Response
+where
+    F: Send + 'static,
+    G: FnMut(F) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Option<(Result<SseEvent, Infallible>, F)>> + Send + 'static,
+{
+    let stream = futures_util::stream::unfold(state, step);
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+async fn series_feed(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> Response {
+    let next = last_event_id(&headers)
+        .and_then(|id| id.parse::<u64>().ok())
+        .map_or(1, |id| id + 1);
+    let feed = SeriesFeed {
+        news: hub.news.subscribe(),
+        hub,
+        next,
+        pin: false,
+        wait: false,
+    };
+    sse(feed, |mut feed| async move {
+        let event = feed.next().await?;
+        Some((Ok(event), feed))
+    })
+}
+
+async fn game_feed(
+    State(hub): State<Arc<Hub>>,
+    Path(number): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Ok(number) = number.parse::<u32>() else {
+        return super::server::problem(
+            StatusCode::NOT_FOUND,
+            format!(
+                "there is no game '{}': games are numbered from 1",
+                super::server::short(&number)
+            ),
+        );
+    };
+    let mut feed = GameFeed {
+        news: hub.news.subscribe(),
+        hub: hub.clone(),
+        number,
+        has: None,
+        error: None,
+        done: false,
+        wait: false,
+    };
+    // A reconnection: replay silently up to the last step the browser has, then go on.
+    if let Some((attempt, steps)) = last_event_id(&headers)
+        .and_then(|id| id.split_once('-'))
+        .and_then(|(a, k)| Some((a.parse::<u32>().ok()?, k.parse::<usize>().ok()?)))
+    {
+        let held = {
+            let s = hub.lock();
+            s.games
+                .get(&number)
+                .filter(|g| g.attempt == attempt && steps <= g.entries.len())
+                .map(|g| (g.tags.clone(), g.entries[..steps].to_vec()))
+        };
+        if let Some((tags, entries)) = held {
+            let record = GameRecord {
+                tags,
+                entries: Vec::new(),
+            };
+            if let Ok((_, mut replay)) = view_head(&record) {
+                if entries.iter().all(|e| replay.skip(e).is_ok()) {
+                    feed.has = Some((attempt, replay));
+                }
+            }
+        }
+    }
+    sse(feed, |mut feed| async move {
+        let event = feed.next().await?;
+        Some((Ok(event), feed))
+    })
+}
+
+/// One game's whole view, as the recorded viewer's `/api/games/N` gives it.
+async fn game_view(State(hub): State<Arc<Hub>>, Path(number): Path<String>) -> Response {
+    let held = number.parse::<u32>().ok().and_then(|n| {
+        let s = hub.lock();
+        s.games.get(&n).map(|g| {
+            let record = GameRecord {
+                tags: g.tags.clone(),
+                entries: g.entries.clone(),
+            };
+            (record, g.end.is_some())
+        })
+    });
+    match held {
+        Some((record, true)) => Json(super::feed::view_game(&record)).into_response(),
+        Some((record, false)) => Json(super::feed::view_so_far(&record)).into_response(),
+        None => super::server::problem(
+            StatusCode::NOT_FOUND,
+            format!(
+                "game '{}' is not held here (running games and the last {KEPT_FINISHED} finished ones are)",
+                super::server::short(&number)
+            ),
+        ),
+    }
+}
+
+async fn page(State(hub): State<Arc<Hub>>) -> Response {
+    super::server::html(super::page::page_live(&hub.title))
+}
+
+/// The router of the live viewer over `hub`.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/api/live", get(series_feed))
+        .route("/api/live/games/:number", get(game_feed))
+        .route("/api/games/:number", get(game_view))
+        .with_state(hub)
+}
