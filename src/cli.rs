@@ -17,10 +17,11 @@ pub enum Command {
     /// Play one refereed game between two bot programs (default: the bundled greedy bot as
     /// White against the bundled random bot as Black).
     Play {
-        /// The White bot's command line (program and arguments, split on spaces).
+        /// The White bot's command line (program and arguments, split on spaces), or
+        /// `human`: a person plays White in the viewer (implies --watch).
         #[arg(long)]
         white: Option<String>,
-        /// The Black bot's command line.
+        /// The Black bot's command line, or `human`.
         #[arg(long)]
         black: Option<String>,
         /// The White bot's name in records (default: the program's file name).
@@ -34,9 +35,10 @@ pub enum Command {
         #[arg(long = "black-option", value_name = "NAME=VALUE")]
         black_options: Vec<String>,
         /// Time control: blitz, standard, unlimited, or items such as
-        /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s.
-        #[arg(long, default_value = "plays=10,play=5s,reaction=1s")]
-        tc: String,
+        /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s (the
+        /// default; with a human seat plays=10,play=60s,reaction=30s).
+        #[arg(long)]
+        tc: Option<String>,
         /// The game's seed, sent to both bots.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -102,6 +104,10 @@ pub enum Command {
         #[arg(long, value_name = "ADDR", conflicts_with_all = ["html", "board"])]
         listen: Option<String>,
     },
+    /// The human seat's relay, started by the referee as that side's bot (see
+    /// src/web/seat.rs); not for people to run.
+    #[command(hide = true)]
+    SeatRelay { addr: String, token: String },
     /// Verify game records: replay every action of every game through the engine.
     Verify {
         /// A record file (one or more games).

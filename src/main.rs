@@ -129,6 +129,36 @@ fn run(command: Command) -> Result<(), Failure> {
             watch,
             sandbox,
         } => {
+            // A person at the viewer: that side's "bot" is the seat's relay (see web::seat).
+            let human = match (white.as_deref(), black.as_deref()) {
+                (Some(HUMAN), Some(HUMAN)) => {
+                    return Err(Failure::Usage(
+                        "--white human --black human: a human seat plays against a bot; give the other side a bot's command".into(),
+                    ))
+                }
+                (Some(HUMAN), _) => Some(Side::White),
+                (_, Some(HUMAN)) => Some(Side::Black),
+                _ => None,
+            };
+            if let Some(side) = human {
+                let given = match side {
+                    Side::White => &white_options,
+                    Side::Black => &black_options,
+                };
+                if !given.is_empty() {
+                    return Err(Failure::Usage(format!(
+                        "--{side}-option: the human seat takes no options"
+                    )));
+                }
+            }
+            let tc = tc.unwrap_or_else(|| {
+                if human.is_some() {
+                    HUMAN_TC
+                } else {
+                    DEFAULT_TC
+                }
+                .to_string()
+            });
             let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
             let settings = zebra::sandbox::Settings::from_flags(
                 &sandbox.sandbox,
@@ -166,10 +196,21 @@ fn run(command: Command) -> Result<(), Failure> {
             let (mut white, mut black) = (white, black);
             white.limits = limits;
             black.limits = limits;
-            // Everything is checked before the game, as for a series: a missing program, a
-            // record file that cannot be written, a log directory that cannot be made.
             let exe = std::env::current_exe()
                 .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+            if let Some(side) = human {
+                let seat = match side {
+                    Side::White => &mut white,
+                    Side::Black => &mut black,
+                };
+                // Zebra itself, relaying to the viewer over loopback: it needs the network
+                // (loopback only in practice), and none of a bot's memory or CPU.
+                seat.program = exe.clone();
+                seat.args = vec!["seat-relay".to_string()];
+                seat.limits.network = true;
+            }
+            // Everything is checked before the game, as for a series: a missing program, a
+            // record file that cannot be written, a log directory that cannot be made.
             for bot in [&mut white, &mut black] {
                 bot.resolve_bundled(exe.parent().unwrap_or(Path::new(".")));
                 bot.check_program().map_err(Failure::Run)?;
@@ -190,7 +231,17 @@ fn run(command: Command) -> Result<(), Failure> {
                 ..GameConfig::default()
             };
             let title = format!("{} vs {}", white.name, black.name);
-            let watching = start_watch(&watch, &title, Some(1))?;
+            let watch = zebra::cli::WatchArgs {
+                watch: watch.watch || human.is_some(),
+                ..watch
+            };
+            let watching = start_watch(&watch, &title, Some(1), human)?;
+            if let Some(desk) = watching.as_ref().and_then(|w| w.desk.as_ref()) {
+                match desk.side() {
+                    Side::White => white.args = desk.relay_args(),
+                    Side::Black => black.args = desk.relay_args(),
+                }
+            }
             let played = play(
                 &white,
                 &black,
@@ -206,6 +257,8 @@ fn run(command: Command) -> Result<(), Failure> {
             played
         }
         Command::Verify { file } => verify(&file),
+        Command::SeatRelay { addr, token } => zebra::web::seat::relay(&addr, &token)
+            .map_err(|e| Failure::Run(format!("the human seat's relay: {e}"))),
         Command::View {
             file,
             game,
@@ -680,10 +733,19 @@ fn play(
     }
 }
 
+/// `--white human`: a person plays that side in the viewer.
+const HUMAN: &str = "human";
+/// `zebra play`'s time control, and the one for a game with a human seat (a person needs
+/// more than a bot's second to react).
+const DEFAULT_TC: &str = "plays=10,play=5s,reaction=1s";
+const HUMAN_TC: &str = "plays=10,play=60s,reaction=30s";
+
 /// `--watch` on: the live viewer, on a thread of its own.
 struct Watching {
     hub: std::sync::Arc<zebra::web::Hub>,
     server: zebra::web::server::Background,
+    /// The human seat's desk, with `--white human` or `--black human`.
+    desk: Option<std::sync::Arc<zebra::web::seat::Desk>>,
 }
 
 /// Starts the live viewer when `--watch` asks for it and says where it is (stderr: stdout
@@ -692,6 +754,7 @@ fn start_watch(
     args: &zebra::cli::WatchArgs,
     title: &str,
     announce: Option<u32>,
+    seat: Option<Side>,
 ) -> Result<Option<Watching>, Failure> {
     if !args.watch {
         return Ok(None);
@@ -703,17 +766,26 @@ fn start_watch(
     if let Some(n) = announce {
         zebra::referee::Spectator::announce(&*hub, n);
     }
-    let server =
-        zebra::web::server::Background::start(listener, zebra::web::live::router(hub.clone()))
-            .map_err(|e| Failure::Run(format!("cannot start the viewer: {e}")))?;
+    let cannot = |e: std::io::Error| Failure::Run(format!("cannot start the viewer: {e}"));
+    let desk = match seat {
+        Some(side) => Some(zebra::web::seat::Desk::new(side, hub.clone(), 1).map_err(cannot)?),
+        None => None,
+    };
+    let mut router = zebra::web::live::router(hub.clone());
+    let mut tasks: Vec<zebra::web::server::Task> = Vec::new();
+    if let Some(desk) = &desk {
+        router = router.merge(zebra::web::seat::router(desk.clone()));
+        tasks.push(Box::pin(desk.clone().run()));
+    }
+    let server = zebra::web::server::Background::start(listener, router, tasks).map_err(cannot)?;
     eprintln!("watch at http://{}/", server.addr);
-    Ok(Some(Watching { hub, server }))
+    Ok(Some(Watching { hub, server, desk }))
 }
 
 /// After the end, the viewer stays up (the finished games can be looked at) until Ctrl-C
 /// or SIGTERM; the exit code stays the game's or the series'.
 fn linger(watching: Option<Watching>) {
-    let Some(Watching { hub, server }) = watching else {
+    let Some(Watching { hub, server, .. }) = watching else {
         return;
     };
     hub.close();
@@ -853,7 +925,7 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         None
     };
     let title = format!("series in {}", prepared.dir.display());
-    let watching = start_watch(&args.watch, &title, None)?;
+    let watching = start_watch(&args.watch, &title, None, None)?;
     let outcome = runtime
         .block_on(zebra::series::run(
             config,

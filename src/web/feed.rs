@@ -216,7 +216,7 @@ fn knight_corner(from: Square, to: Square, route: KnightRoute) -> String {
     Square::new(file, rank).name().to_string()
 }
 
-fn arrow_of(
+pub(crate) fn arrow_of(
     action: &Action,
 ) -> (
     Option<String>,

@@ -124,6 +124,26 @@ impl Hub {
         self.lock().games.get(&number).map(|g| g.entries.clone())
     }
 
+    /// Game `number` as it stands now, replayed from its entries (`None` if it is not
+    /// held or has not started).
+    pub fn game_now(&self, number: u32) -> Option<crate::rules::Game> {
+        let (tags, entries) = {
+            let s = self.lock();
+            let g = s.games.get(&number).filter(|g| g.attempt > 0)?;
+            (g.tags.clone(), g.entries.clone())
+        };
+        let record = GameRecord {
+            tags,
+            entries: Vec::new(),
+        };
+        let settings = record.settings().ok()?;
+        let mut game = crate::rules::Game::new(settings);
+        for e in &entries {
+            e.apply_to(&mut game).ok()?;
+        }
+        Some(game)
+    }
+
     /// Lines of the event stream so far, with their ids (for tests and diagnostics).
     pub fn events(&self) -> Vec<(u64, String)> {
         let s = self.lock();

@@ -9,6 +9,7 @@
 pub mod feed;
 pub mod live;
 pub mod page;
+pub mod seat;
 pub mod server;
 pub mod terminal;
 

@@ -178,9 +178,17 @@ pub struct Background {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// A task the viewer's runtime runs beside the server (the human seat's desk).
+pub type Task = std::pin::Pin<Box<dyn Future<Output = ()> + Send>>;
+
 impl Background {
-    /// Serves `router` on `listener` until [`Background::stop`] (or the drop).
-    pub fn start(listener: std::net::TcpListener, router: Router) -> std::io::Result<Background> {
+    /// Serves `router` on `listener`, and runs `tasks`, until [`Background::stop`] (or the
+    /// drop).
+    pub fn start(
+        listener: std::net::TcpListener,
+        router: Router,
+        tasks: Vec<Task>,
+    ) -> std::io::Result<Background> {
         let addr = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -190,6 +198,9 @@ impl Background {
             .name("viewer".to_string())
             .spawn(move || {
                 runtime.block_on(async move {
+                    for task in tasks {
+                        tokio::spawn(task);
+                    }
                     let listener = match tokio::net::TcpListener::from_std(listener) {
                         Ok(l) => l,
                         Err(e) => {
