@@ -8,6 +8,8 @@
 
 #[path = "common/schema.rs"]
 mod schema;
+#[path = "common/webdriver.rs"]
+mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -885,4 +887,196 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
     assert_eq!(gone[0].1["type"], "gone");
     let status = watched.interrupt();
     assert_eq!(status.code(), Some(0), "the game's exit code, not Ctrl-C's");
+}
+
+/// Where screenshots are kept (never in the repository).
+fn shots_dir() -> PathBuf {
+    let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&shots).unwrap();
+    shots
+}
+
+/// The seat's state as the server has it now (its feed's first message).
+fn seat_now(base: &str) -> serde_json::Value {
+    read_feed(base, "/api/seat", None, |ev| !ev.is_empty())[0]
+        .1
+        .clone()
+}
+
+#[test]
+fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("seat");
+    let pgn = dir.join("game.pgn");
+    // One play per quarter, and clocks no loaded machine can run out.
+    let watched = start_watched(&[
+        "play",
+        "--white",
+        "human",
+        "--tc",
+        "plays=1,play=120s,reaction=120s",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "-q",
+    ]);
+    let driver = webdriver::Driver::start(browser);
+    driver.open(&format!("{}/", watched.base));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let (mut decisions, mut formations, mut clicked_moves) = (0, 0, 0);
+    let mut shot_taken = false;
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        let seat = seat_now(&watched.base);
+        if seat["over"] == true {
+            break;
+        }
+        let Some(id) = seat["id"].as_u64() else {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        };
+        // The page shows the same open request.
+        let shown = driver.run(
+            "const s = document.getElementById('seat'); return s.hidden ? null : s.dataset.id;",
+        );
+        if shown.as_str() != Some(id.to_string().as_str()) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        }
+        let buttons: Vec<&str> = seat["buttons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_str().unwrap())
+            .collect();
+        let moves = seat["moves"].as_array().unwrap();
+        if seat["decision"] == "formation" {
+            let suggestion = seat["suggestion"].as_str().unwrap().to_string();
+            if formations == 0 {
+                // The first formation piece by piece: pick a role, click its square.
+                for item in suggestion.trim_matches(['[', ']']).split(',') {
+                    let (role, square) = item.split_at(1);
+                    driver.click(&format!("#seat button[data-role='{role}']"));
+                    driver.click(&format!("#hits rect[data-sq='{square}']"));
+                    driver.click(&format!("#seat button[data-role='{role}']"));
+                }
+                let draft = driver.run("return document.getElementById('seat-draft').textContent;");
+                let mut got: Vec<String> = draft
+                    .as_str()
+                    .unwrap()
+                    .trim_matches(['[', ']'])
+                    .split(',')
+                    .map(str::to_string)
+                    .collect();
+                let mut want: Vec<String> = suggestion
+                    .trim_matches(['[', ']'])
+                    .split(',')
+                    .map(str::to_string)
+                    .collect();
+                got.sort();
+                want.sort();
+
+                assert_eq!(
+                    got, want,
+                    "the draft holds the pieces clicked onto the field"
+                );
+                // The engine's verdict reaches the page.
+                let verdict_deadline =
+                    std::time::Instant::now() + std::time::Duration::from_secs(60);
+                while driver.run("return document.getElementById('seat-note').textContent;")
+                    != "a legal formation"
+                {
+                    assert!(
+                        std::time::Instant::now() < verdict_deadline,
+                        "no verdict on the draft"
+                    );
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            } else {
+                driver.click("#seat-suggest");
+            }
+            driver.click("#seat-send-formation");
+            formations += 1;
+        } else if let Some(b) = ["snap", "pass"].into_iter().find(|b| buttons.contains(b)) {
+            driver.click(&format!("#seat button[data-action='{b}']"));
+        } else if let Some(m) = moves.first() {
+            // A piece, then its target, on the field.
+            let (from, to) = (m["from"].as_str().unwrap(), m["to"].as_str().unwrap());
+            driver.click(&format!("#hits rect[data-sq='{from}']"));
+            driver.click(&format!("#hits rect[data-sq='{to}']"));
+            let same: Vec<_> = moves
+                .iter()
+                .filter(|o| o["from"] == m["from"] && o["to"] == m["to"])
+                .collect();
+            if same.len() > 1 {
+                // Two knight routes to one square: the page asks which.
+                driver.click(&format!(
+                    "#seat button[data-action='{}']",
+                    m["action"].as_str().unwrap()
+                ));
+            }
+            clicked_moves += 1;
+        } else {
+            driver.click(&format!("#seat button[data-action='{}']", buttons[0]));
+        }
+        decisions += 1;
+        if decisions == 12 && !shot_taken {
+            driver.run("window.scrollTo(0, 0); return null;");
+            std::fs::write(shots_dir().join("live-human-seat.png"), driver.screenshot()).unwrap();
+            shot_taken = true;
+        }
+        // Wait for the request to close before looking again.
+        let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while seat_now(&watched.base)["id"].as_u64() == Some(id) {
+            assert!(
+                std::time::Instant::now() < wait,
+                "request {id} stayed open after the click"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    assert!(
+        formations >= 4 && clicked_moves > 0,
+        "{formations} formations, {clicked_moves} moves"
+    );
+    // The record: the person as White, every decision applied as clicked (no timeout, no
+    // illegal reply), and it verifies.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let record = &read_games(&text).unwrap()[0];
+    assert_eq!(record.tags.get("White"), Some("human"));
+    assert_eq!(record.tags.get("Termination"), Some("normal"));
+    let out = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        text.matches("!p").count() + text.matches("!r").count(),
+        0,
+        "no clock ran out"
+    );
+    // The page follows the game to its last position.
+    let view = view_game(record);
+    let last = &view.steps.last().unwrap().frame.pieces;
+    let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let dom = driver.run("return document.getElementById('field').outerHTML;");
+        let board = board_in_dom(dom.as_str().unwrap());
+        if &board == last {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < wait,
+            "the page shows {board:?}, not {last:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    driver.run("window.scrollTo(0, 0); return null;");
+    std::fs::write(
+        shots_dir().join("live-human-seat-end.png"),
+        driver.screenshot(),
+    )
+    .unwrap();
+    drop(driver);
+    assert_eq!(watched.interrupt().code(), Some(0));
 }

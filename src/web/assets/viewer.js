@@ -110,6 +110,17 @@
     }
     const layer = svg("g", { id: "layer" });
     root.appendChild(layer);
+    // Above the position: the human seat's marks (targets, a formation draft), and one
+    // transparent square per square to click or drop on.
+    root.appendChild(svg("g", { id: "marks" }));
+    const hits = svg("g", { id: "hits" });
+    for (let r = 1; r <= 8; r++) {
+      for (let i = 0; i < 8; i++) {
+        const name = FILES[i] + r;
+        hits.appendChild(svg("rect", { x: i * SQ, y: (8 - r) * SQ, width: SQ, height: SQ, fill: "transparent", "data-sq": name }));
+      }
+    }
+    root.appendChild(hits);
     return layer;
   }
 
@@ -402,7 +413,7 @@
     games.forEach((gm, i) => sel.appendChild(el("option", { value: String(i) },
       (i + 1) + ". " + gm.white + " \u2013 " + gm.black + "  " + gm.result + " (" + gm.termination + ")")));
     sel.hidden = games.length < 2;
-    if (live) startLive();
+    if (live) { startLive(); startSeat(); }
     sel.addEventListener("change", () => load(Number(sel.value), 0));
     $("to-start").addEventListener("click", () => go(0));
     $("to-end").addEventListener("click", () => go(frames() - 1));
@@ -574,6 +585,192 @@
           break;
       }
     };
+  }
+
+  // ---- the human seat (zebra play --white human) ----
+  // The seat's state comes from api/seat: the open request with each legal action's
+  // squares and the actions without squares. A click on one of the person's pieces shows
+  // where it may go; a click on a target sends the action. Formations are drafted on the
+  // field (pick a role, click or drop on squares) and checked by the engine as they change.
+  let seat = null;
+  let selected = null; // the square of the piece picked on the field
+  let draft = new Map(); // formation draft: square -> role
+  let picked = null; // the role picked for the draft
+  let deadlineAt = 0;
+
+  function startSeat() {
+    const feed = new EventSource("api/seat");
+    feed.onerror = () => { if (!seat) feed.close(); };
+    feed.onmessage = (m) => {
+      const fresh = JSON.parse(m.data);
+      const newRequest = !seat || seat.id !== fresh.id;
+      seat = fresh;
+      if (newRequest) {
+        selected = null;
+        if (seat.decision !== "formation") draft = new Map();
+        deadlineAt = seat.deadline_ms ? performance.now() + seat.deadline_ms : 0;
+      }
+      if (seat.over) feed.close();
+      renderSeat();
+    };
+    $("field").addEventListener("click", (e) => {
+      const sq = e.target.getAttribute && e.target.getAttribute("data-sq");
+      if (sq) clickSquare(sq);
+    });
+    $("field").addEventListener("pointerup", (e) => {
+      // A role dragged from the palette is dropped where the pointer is let go.
+      const sq = e.target.getAttribute && e.target.getAttribute("data-sq");
+      if (sq && dragging) { const role = dragging; dragging = null; place(sq, role); }
+    });
+    document.addEventListener("pointerup", () => { dragging = null; });
+    setInterval(() => {
+      if (seat && seat.id !== null && deadlineAt) {
+        const left = Math.max(0, deadlineAt - performance.now());
+        $("seat-clock").textContent = (left / 1000).toFixed(1) + " s";
+      }
+    }, 200);
+  }
+  let dragging = null; // the role being dragged from the palette
+
+  function send(action) {
+    if (!seat || seat.id === null) return;
+    const id = seat.id;
+    fetch("api/seat/action", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id, action }) })
+      .then((r) => r.json().then((b) => { if (!r.ok) seatNote(b.error || r.statusText, "bad"); }))
+      .catch((e) => seatNote(e.message, "bad"));
+    selected = null;
+    draft = new Map();
+  }
+
+  function seatNote(text, kind) {
+    const n = $("seat-note");
+    if (!n) return;
+    n.textContent = text;
+    n.className = kind || "";
+  }
+
+  function movesFrom(sq) { return seat && seat.id !== null ? seat.moves.filter((m) => m.from === sq) : []; }
+
+  function clickSquare(sq) {
+    if (!seat || seat.id === null) return;
+    if (seat.decision === "formation") {
+      if (draft.has(sq) && !picked) draft.delete(sq);
+      else if (picked) draft.set(sq, picked);
+      else return;
+      drawMarks();
+      checkDraft();
+      return;
+    }
+    if (selected) {
+      const choices = movesFrom(selected).filter((m) => m.to === sq);
+      if (choices.length === 1) return send(choices[0].action);
+      if (choices.length > 1) { renderSeat(choices); return; }
+    }
+    selected = movesFrom(sq).length ? sq : null;
+    renderSeat();
+  }
+
+  function place(sq, role) { draft.set(sq, role); drawMarks(); checkDraft(); }
+
+  function draftText() {
+    return "[" + Array.from(draft, ([sq, role]) => role + sq).join(",") + "]";
+  }
+
+  function checkDraft() {
+    const text = draftText();
+    $("seat-draft").textContent = text;
+    if (draft.size === 0) return seatNote("", "");
+    fetch("api/seat/check", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action: text }) })
+      .then((r) => r.json())
+      .then((v) => {
+        if (draftText() !== text) return; // an older draft's verdict
+        if (!v.legal) seatNote("cannot be placed: " + v.problem, "bad");
+        else if (v.flag) seatNote("would draw a flag: " + v.flag, "warn");
+        else seatNote("a legal formation", "good");
+      });
+  }
+
+  function drawMarks() {
+    const marks = $("marks");
+    while (marks.firstChild) marks.removeChild(marks.firstChild);
+    if (!seat || seat.id === null) return;
+    const mine = seat.side === "white" ? "w" : "b";
+    for (const [sq, role] of draft) {
+      marks.appendChild(svg("rect", { x: fileOf(sq) * SQ + 3, y: (8 - rankOf(sq)) * SQ + 3, width: SQ - 6, height: SQ - 6, class: "draft-sq" }));
+      marks.appendChild(svg("text", { class: "piece draft " + mine, x: cx(sq), y: cy(sq) + 2, "data-draft": sq }, GLYPH[role]));
+    }
+    if (selected) {
+      marks.appendChild(svg("rect", { x: fileOf(selected) * SQ + 2, y: (8 - rankOf(selected)) * SQ + 2, width: SQ - 4, height: SQ - 4, class: "sel-sq" }));
+      for (const m of movesFrom(selected)) {
+        marks.appendChild(svg("circle", { cx: cx(m.to), cy: cy(m.to), r: 11, class: "target " + m.kind, "data-target": m.to }));
+        if (m.corner) marks.appendChild(svg("circle", { cx: cx(m.corner), cy: cy(m.corner), r: 4, class: "corner" }));
+      }
+    } else {
+      for (const from of new Set(seat.moves.map((m) => m.from))) {
+        marks.appendChild(svg("rect", { x: fileOf(from) * SQ + 2, y: (8 - rankOf(from)) * SQ + 2, width: SQ - 4, height: SQ - 4, class: "can-sq" }));
+      }
+    }
+  }
+
+  function renderSeat(choices) {
+    const box = $("seat");
+    box.hidden = false;
+    while (box.firstChild) box.removeChild(box.firstChild);
+    box.dataset.id = seat.id === null ? "" : String(seat.id);
+    box.dataset.decision = seat.decision || "";
+    const head = el("div", { class: "seat-head" });
+    head.appendChild(el("strong", {}, "You play " + seat.side));
+    head.appendChild(el("span", { id: "seat-clock" }, ""));
+    box.appendChild(head);
+    if (seat.over) {
+      box.appendChild(el("div", {}, "The game is over."));
+    } else if (seat.id === null) {
+      box.appendChild(el("div", { class: "muted" }, seat.connected ? "Waiting for the opponent\u2026" : "Waiting for the game to start\u2026"));
+    } else {
+      box.appendChild(el("div", { class: "seat-ask" }, "Your decision: " + seat.decision));
+      const row = el("div", { class: "seat-buttons" });
+      const button = (label, action, attrs) => {
+        const b = el("button", Object.assign({ "data-action": action }, attrs || {}), label);
+        b.addEventListener("click", () => send(action));
+        row.appendChild(b);
+      };
+      if (seat.decision === "formation") {
+        const palette = el("div", { class: "seat-palette" });
+        for (const role of ROLES) {
+          const b = el("button", { "data-role": role, class: picked === role ? "picked" : "" }, GLYPH[role] + " " + role);
+          b.addEventListener("click", () => { picked = picked === role ? null : role; renderSeat(); });
+          b.addEventListener("pointerdown", () => { dragging = role; });
+          palette.appendChild(b);
+        }
+        box.appendChild(palette);
+        box.appendChild(el("div", { class: "muted" }, "Pick a role, then click squares (or drag it there); click a placed piece to take it back."));
+        box.appendChild(el("code", { id: "seat-draft" }, draftText()));
+        const tools = el("div", { class: "seat-buttons" });
+        const tool = (label, id, f) => { const b = el("button", { id }, label); b.addEventListener("click", f); tools.appendChild(b); };
+        tool("suggested", "seat-suggest", () => {
+          draft = new Map();
+          for (const item of (seat.suggestion || "").replace(/[\[\]]/g, "").split(",")) if (item) draft.set(item.slice(1), item[0]);
+          drawMarks(); checkDraft();
+        });
+        tool("clear", "seat-clear", () => { draft = new Map(); drawMarks(); checkDraft(); });
+        tool("send formation", "seat-send-formation", () => send(draftText()));
+        box.appendChild(tools);
+      } else if (choices) {
+        box.appendChild(el("div", { class: "muted" }, "Which route?"));
+        for (const m of choices) button(m.action + (m.corner ? " via " + m.corner : ""), m.action);
+      } else if (selected) {
+        box.appendChild(el("div", { class: "muted" }, "From " + selected + ": click a marked square, or"));
+        for (const m of movesFrom(selected)) button(m.action, m.action, { class: "move" });
+      } else if (seat.moves.length) {
+        box.appendChild(el("div", { class: "muted" }, "Click one of your marked pieces."));
+      }
+      for (const b of seat.buttons) button(b, b);
+      box.appendChild(row);
+    }
+    box.appendChild(el("div", { id: "seat-note" }, ""));
+    if (seat.last_status && seat.last_status !== "ok") seatNote("your last reply: " + seat.last_status + (seat.last_reason ? " \u2013 " + seat.last_reason : ""), "bad");
+    if (seat.decision === "formation" && seat.id !== null) checkDraft();
+    drawMarks();
   }
 
   // Timings, for the benchmark in the README: the first position (performance.now()
