@@ -156,8 +156,9 @@ fn every_message_has_a_schema_and_nothing_else_is_there() {
         "to_bot.json",
         "from_bot.json",
         SERIES_EVENT_SCHEMA,
-        // The viewer's view stream, validated by tests/web.rs.
+        // The viewer's view stream and live feed, validated by tests/web.rs.
         "view.json",
+        "live.json",
     ]));
     assert_eq!(set(schemas.names()), expected);
     for m in TO_BOT.iter().chain(FROM_BOT) {

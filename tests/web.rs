@@ -885,6 +885,25 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
     // A game the run does not have.
     let gone = read_feed(&watched.base, "/api/live/games/2", None, |_| false);
     assert_eq!(gone[0].1["type"], "gone");
+    // Every message has the shape protocol/schemas/live.json gives, and the schema is not
+    // a blank check.
+    let schemas =
+        schema::Schemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/schemas"));
+    for (_, message) in first
+        .iter()
+        .chain(&rest)
+        .chain(&late)
+        .chain(&odd)
+        .chain(&series)
+        .chain(&gone)
+    {
+        if let Err(e) = schemas.validate("live.json", message) {
+            panic!("a live message does not validate: {e}\n{message}");
+        }
+    }
+    let mut bad = rest[0].1.clone();
+    bad["first"] = serde_json::json!(-1);
+    assert!(schemas.validate("live.json", &bad).is_err());
     let status = watched.interrupt();
     assert_eq!(status.code(), Some(0), "the game's exit code, not Ctrl-C's");
 }
