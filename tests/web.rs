@@ -1099,3 +1099,102 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
     drop(driver);
     assert_eq!(watched.interrupt().code(), Some(0));
 }
+
+#[test]
+fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("watch-series");
+    let out = dir.join("series");
+    let watched = start_watched(&[
+        "match",
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--tc",
+        "plays=4,play=5s,reaction=2s",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    let driver = webdriver::Driver::start(browser);
+    driver.open(&format!("{}/", watched.base));
+    // The page follows the run until the series is over (it may already be).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    loop {
+        let status = driver.run("return document.getElementById('live-text').textContent;");
+        if status.as_str() == Some("finished: completed") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the page says {status}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // Every game with its result, as the series' record holds them.
+    let records = read_games(&std::fs::read_to_string(out.join("games.pgn")).unwrap()).unwrap();
+    assert_eq!(records.len(), 6);
+    let options = driver.run(
+        "return Array.from(document.querySelectorAll('#game-select option')).map(o => o.textContent);",
+    );
+    let options: Vec<&str> = options
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert_eq!(options.len(), 6, "{options:?}");
+    for rec in &records {
+        let number: usize = rec.tags.get("Game").unwrap().parse().unwrap();
+        let line = options
+            .iter()
+            .find(|o| o.starts_with(&format!("{number}. ")))
+            .unwrap_or_else(|| panic!("game {number} is not listed: {options:?}"));
+        assert!(
+            line.contains(&format!(
+                "{} \u{2013} {}  {}",
+                rec.tags.get("White").unwrap(),
+                rec.tags.get("Black").unwrap(),
+                rec.tags.get("Result").unwrap()
+            )),
+            "{line}"
+        );
+    }
+    // The standings after the last game: six games each.
+    let rows = driver.run(
+        "return Array.from(document.querySelectorAll('#standings tr')).map(r => Array.from(r.children).map(c => c.textContent));",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for row in &rows[1..] {
+        assert_eq!(row[1], "6", "{row:?}");
+    }
+    let caption = driver.run("return document.querySelector('#standings caption').textContent;");
+    assert_eq!(caption, "Standings after 6 games");
+    // Any game opens from the list, drawn from the engine's position.
+    driver.run("const s = document.getElementById('game-select'); s.value = '0'; s.dispatchEvent(new Event('change')); return null;");
+    let first = records
+        .iter()
+        .find(|r| r.tags.get("Game") == Some("1"))
+        .unwrap();
+    let last = view_game(first).steps.last().unwrap().frame.pieces.clone();
+    let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        // Its last position, with the control a person would use.
+        driver.click("#to-end");
+        let dom = driver.run("return document.getElementById('field').outerHTML;");
+        if board_in_dom(dom.as_str().unwrap()) == last {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < wait,
+            "game 1's last position is not shown"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    driver.run("window.scrollTo(0, 0); return null;");
+    std::fs::write(shots_dir().join("live-series.png"), driver.screenshot()).unwrap();
+    drop(driver);
+    assert_eq!(watched.interrupt().code(), Some(0));
+}
