@@ -487,15 +487,99 @@ impl Drop for PipeBaseline {
 pub struct SeriesReport {
     /// Games per run.
     pub games: u32,
-    /// One run per concurrency level.
+    /// One run per concurrency level; with a watching browser, two plain and two watched
+    /// runs per level, alternated.
     pub runs: Vec<SeriesRun>,
+    /// With a watching browser: what watching cost each level.
+    pub watch_cost: Vec<WatchCost>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SeriesRun {
     pub concurrency: usize,
+    /// A browser followed the series live.
+    pub watched: bool,
     pub seconds: f64,
     pub games_per_second: f64,
+    pub decisions_per_second: f64,
+}
+
+/// The best watched run's games per second against the best plain run's.
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchCost {
+    pub concurrency: usize,
+    pub cost_percent: f64,
+}
+
+/// A headless browser following a series through the live viewer, for the benchmark.
+struct Spectating {
+    hub: std::sync::Arc<crate::web::Hub>,
+    server: Option<crate::web::server::Background>,
+    browser: std::process::Child,
+    profile: std::path::PathBuf,
+}
+
+impl Spectating {
+    /// Serves the live viewer and opens it in `browser`, then waits (up to 30 s) until the
+    /// page follows the run's feed.
+    async fn start(browser: &str) -> Result<Spectating, String> {
+        use std::os::unix::process::CommandExt;
+        let hub = crate::web::Hub::new("benchmark");
+        let listener = crate::web::server::bind(None).map_err(|e| e.to_string())?;
+        let server = crate::web::server::Background::start(
+            listener,
+            crate::web::live::router(hub.clone()),
+            Vec::new(),
+        )
+        .map_err(|e| format!("cannot serve the viewer: {e}"))?;
+        let profile = std::env::temp_dir().join(format!(
+            "zebra-bench-browser-{}-{}",
+            std::process::id(),
+            hub.feeds()
+        ));
+        let browser = std::process::Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--remote-debugging-port=0",
+                "--window-size=1400,900",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("http://{}/", server.addr))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| format!("cannot start {browser}: {e}"))?;
+        let spectating = Spectating {
+            hub,
+            server: Some(server),
+            browser,
+            profile,
+        };
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        while spectating.hub.feeds() == 0 {
+            if Instant::now() > deadline {
+                return Err("the browser did not open the viewer within 30 s".to_string());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        Ok(spectating)
+    }
+}
+
+impl Drop for Spectating {
+    fn drop(&mut self) {
+        // SAFETY: signals the browser's own process group (it was started in one).
+        unsafe { libc::killpg(self.browser.id() as i32, libc::SIGKILL) };
+        let _ = self.browser.wait();
+        if let Some(server) = self.server.take() {
+            server.stop();
+        }
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
 }
 
 /// Plays the same series of `games` games between two instant bots at each concurrency
@@ -506,11 +590,24 @@ pub async fn series(
     games: u32,
     seed: u64,
     levels: &[usize],
+    watch_with: Option<&str>,
 ) -> Result<SeriesReport, String> {
     use crate::series::{config::SERIES_FILE_VERSION, schedule::Format, BotEntry, SeriesConfig};
     let rounds = (games / 2).max(1);
     let mut runs = Vec::new();
-    for &concurrency in levels {
+    // Plain and watched runs alternate, twice each, so that drift hits both alike.
+    let plan: Vec<(usize, bool)> = levels
+        .iter()
+        .flat_map(|&c| match watch_with {
+            Some(_) => vec![(c, false), (c, true), (c, false), (c, true)],
+            None => vec![(c, false)],
+        })
+        .collect();
+    for (concurrency, watched) in plan {
+        let spectating = match (watched, watch_with) {
+            (true, Some(browser)) => Some(Spectating::start(browser).await?),
+            _ => None,
+        };
         let dir = std::env::temp_dir().join(format!(
             "zebra-bench-series-{}-{concurrency}",
             std::process::id()
@@ -552,7 +649,9 @@ pub async fn series(
             Vec::new(),
             Vec::new(),
             crate::series::RunOptions {
-                spectator: None,
+                spectator: spectating
+                    .as_ref()
+                    .map(|s| s.hub.clone() as std::sync::Arc<dyn crate::referee::Spectator>),
                 concurrency,
                 progress: crate::series::progress::Progress::quiet(),
                 // Instant bots: the overload warning would only be noise here.
@@ -563,7 +662,6 @@ pub async fn series(
         .await
         .map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64().max(1e-9);
-        let _ = std::fs::remove_dir_all(&dir);
         if outcome.standings.finished != u64::from(rounds * 2) {
             return Err(format!(
                 "the benchmark series ended after {} of {} games",
@@ -571,15 +669,43 @@ pub async fn series(
                 rounds * 2
             ));
         }
+        drop(spectating);
+        // Decisions: the entries of the records (read after the clock stopped).
+        let decisions: u64 = std::fs::read_to_string(dir.join("games.pgn"))
+            .ok()
+            .and_then(|text| crate::record::read_games(&text).ok())
+            .map_or(0, |games| {
+                games.iter().map(|g| g.entries.len() as u64).sum()
+            });
+        let _ = std::fs::remove_dir_all(&dir);
         runs.push(SeriesRun {
             concurrency,
+            watched,
             seconds,
             games_per_second: f64::from(rounds * 2) / seconds,
+            decisions_per_second: decisions as f64 / seconds,
         });
     }
+    let best = |c: usize, w: bool| {
+        runs.iter()
+            .filter(|r| r.concurrency == c && r.watched == w)
+            .map(|r| r.games_per_second)
+            .fold(None, |m: Option<f64>, g| Some(m.map_or(g, |m| m.max(g))))
+    };
+    let watch_cost = levels
+        .iter()
+        .filter_map(|&c| {
+            let (plain, watched) = (best(c, false)?, best(c, true)?);
+            Some(WatchCost {
+                concurrency: c,
+                cost_percent: 100.0 * (plain - watched) / plain,
+            })
+        })
+        .collect();
     Ok(SeriesReport {
         games: rounds * 2,
         runs,
+        watch_cost,
     })
 }
 

@@ -169,6 +169,11 @@ pub enum Command {
         /// pinned).
         #[arg(long, value_enum)]
         layout: Option<crate::bench::Layout>,
+        /// match: also run every level with this browser (e.g. chromium) watching the
+        /// series live through --watch's viewer, and report the cost against the runs
+        /// without it (alternated, in the same invocation).
+        #[arg(long, value_name = "PROGRAM")]
+        watch_with: Option<String>,
     },
 }
 

@@ -356,7 +356,13 @@ fn run(command: Command) -> Result<(), Failure> {
             json,
             rounds,
             layout,
+            watch_with,
         } => {
+            if watch_with.is_some() && target != BenchTarget::Match {
+                return Err(Failure::Usage(
+                    "--watch-with measures the match benchmark: zebra bench match --watch-with chromium".into(),
+                ));
+            }
             if games == 0 || plays_per_quarter == 0 {
                 return Err(Failure::Usage(
                     "--games and --plays-per-quarter must be at least 1".into(),
@@ -368,17 +374,33 @@ fn run(command: Command) -> Result<(), Failure> {
                 let runtime = runtime()?;
                 let games = games.min(10_000) as u32;
                 let r = runtime
-                    .block_on(zebra::bench::series(&bot, games, seed, &[1, 2]))
+                    .block_on(zebra::bench::series(
+                        &bot,
+                        games,
+                        seed,
+                        &[1, 2],
+                        watch_with.as_deref(),
+                    ))
                     .map_err(Failure::Run)?;
                 let runs: Vec<String> = r
                     .runs
                     .iter()
                     .map(|run| {
                         format!(
-                            "concurrency {}: {:.1} games/s ({:.2} s)",
-                            run.concurrency, run.games_per_second, run.seconds
+                            "concurrency {}{}: {:.1} games/s ({:.2} s, {} decisions/s)",
+                            run.concurrency,
+                            if run.watched { " watched" } else { "" },
+                            run.games_per_second,
+                            run.seconds,
+                            run.decisions_per_second as u64
                         )
                     })
+                    .chain(r.watch_cost.iter().map(|c| {
+                        format!(
+                            "watching costs concurrency {} {:.1}% of its games/s (best of each)",
+                            c.concurrency, c.cost_percent
+                        )
+                    }))
                     .collect();
                 let text = format!("{} games of instant bots; {}", r.games, runs.join("; "));
                 print_report(json, &r, &text);

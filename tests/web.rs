@@ -908,6 +908,25 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
     assert_eq!(status.code(), Some(0), "the game's exit code, not Ctrl-C's");
 }
 
+/// A WebDriver session in headless Chromium, or `None` (said, and a failure when
+/// `ZEBRA_REQUIRE_CHROMIUM` is set) without chromium or chromedriver.
+fn driver() -> Option<webdriver::Driver> {
+    let browser = chromium()?;
+    let has_driver = Command::new("chromedriver")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_driver {
+        assert!(
+            std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
+            "ZEBRA_REQUIRE_CHROMIUM is set but no chromedriver was found"
+        );
+        eprintln!("skipped: no chromedriver on this machine (apt-get install chromium-driver)");
+        return None;
+    }
+    Some(webdriver::Driver::start(browser))
+}
+
 /// Where screenshots are kept (never in the repository).
 fn shots_dir() -> PathBuf {
     let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
@@ -924,7 +943,7 @@ fn seat_now(base: &str) -> serde_json::Value {
 
 #[test]
 fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
-    let Some(browser) = chromium() else { return };
+    let Some(driver) = driver() else { return };
     let dir = scratch("seat");
     let pgn = dir.join("game.pgn");
     // One play per quarter, and clocks no loaded machine can run out.
@@ -938,7 +957,6 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
         pgn.to_str().unwrap(),
         "-q",
     ]);
-    let driver = webdriver::Driver::start(browser);
     driver.open(&format!("{}/", watched.base));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
     let (mut decisions, mut formations, mut clicked_moves) = (0, 0, 0);
@@ -1057,6 +1075,11 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
         formations >= 4 && clicked_moves > 0,
         "{formations} formations, {clicked_moves} moves"
     );
+    // The seat hears the end before the record is written: wait until the run says the
+    // game is finished (said once it is on disk).
+    read_feed(&watched.base, "/api/live", None, |ev| {
+        ev.iter().any(|(_, e)| e["type"] == "game_finished")
+    });
     // The record: the person as White, every decision applied as clicked (no timeout, no
     // illegal reply), and it verifies.
     let text = std::fs::read_to_string(&pgn).unwrap();
@@ -1102,7 +1125,7 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
 
 #[test]
 fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
-    let Some(browser) = chromium() else { return };
+    let Some(driver) = driver() else { return };
     let dir = scratch("watch-series");
     let out = dir.join("series");
     let watched = start_watched(&[
@@ -1117,7 +1140,6 @@ fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
         out.to_str().unwrap(),
         "-q",
     ]);
-    let driver = webdriver::Driver::start(browser);
     driver.open(&format!("{}/", watched.base));
     // The page follows the run until the series is over (it may already be).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
@@ -1178,15 +1200,23 @@ fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
         .iter()
         .find(|r| r.tags.get("Game") == Some("1"))
         .unwrap();
-    let last = view_game(first).steps.last().unwrap().frame.pieces.clone();
+    let view = view_game(first);
+    let last = view.steps.last().unwrap().frame.pieces.clone();
     let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let steps = view.steps.len();
     loop {
         // Its last position, with the control a person would use.
         driver.click("#to-end");
         let dom = driver.run("return document.getElementById('field').outerHTML;");
-        if board_in_dom(dom.as_str().unwrap()) == last {
+        let board = board_in_dom(dom.as_str().unwrap());
+        if board == last {
             break;
         }
+        let shown = driver.run("return [document.getElementById('position').textContent, document.getElementById('matchup').textContent, document.getElementById('problem').textContent];");
+        assert!(
+            std::time::Instant::now() < wait,
+            "the page shows {shown} (game 1 has {steps} steps): {board:?}"
+        );
         assert!(
             std::time::Instant::now() < wait,
             "game 1's last position is not shown"

@@ -21,7 +21,7 @@
 //! Nothing waits for a browser: a feed makes its next message only when the connection
 //! takes it (a pull), so a slow or stalled browser holds no queue and delays no game; it
 //! falls behind, and catches up in batches of at most [`BATCH_STEPS`] steps, coalesced over
-//! [`COALESCE`] (at full speed a browser gets some twenty messages a second, not one per
+//! [`COALESCE`] (at full speed a browser gets some five messages a second, not one per
 //! decision). A browser that goes away ends its feed at the next message.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -48,7 +48,7 @@ pub const KEPT_EVENTS: usize = 20_000;
 /// Steps in one `steps` message at most.
 pub const BATCH_STEPS: usize = 500;
 /// How long a feed waits after news before it sends, to take more news in the same message.
-pub const COALESCE: Duration = Duration::from_millis(50);
+pub const COALESCE: Duration = Duration::from_millis(200);
 
 /// One game as the hub holds it.
 struct LiveGame {
@@ -111,6 +111,13 @@ impl Hub {
 
     fn tell(&self) {
         self.news.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Feeds open now (browsers following the run or a game).
+    pub fn feeds(&self) -> usize {
+        // One receiver is the sender's own channel end, dropped at creation: every
+        // receiver counted is a feed's.
+        self.news.receiver_count()
     }
 
     /// No more games: feeds end once they have sent everything.

@@ -3,8 +3,9 @@
 //! so that it works offline with no build step, and the same frames as text for a terminal.
 //!
 //! `zebra view FILE --html OUT.html` writes the page with a record's games inlined; the
-//! server that `zebra view` (without `--html`), `--watch` and `zebra serve` will run feeds
-//! the same page the same stream.
+//! server (`server`) feeds the same page the same stream for `zebra view`, and for live
+//! games (`live`: `zebra play --watch`, `zebra match --watch`, and `zebra serve` next) as
+//! they are played; `seat` lets a person play one side in the page.
 
 pub mod feed;
 pub mod live;

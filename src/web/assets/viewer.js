@@ -311,11 +311,11 @@
   }
 
   // Steps of a live game, appended to its stream, its plays and its list as they come.
-  // At the live edge (or following) the field jumps to the newest position: a batch of
-  // many steps is shown once, not animated action by action.
+  // At the live edge the field jumps to the newest position: a batch of many steps is shown
+  // once, not animated action by action. A person who stepped back stays where they are.
   function appendSteps(newSteps) {
     const gm = game();
-    const atEdge = at === frames() - 1 || $("follow").checked;
+    const atEdge = at === frames() - 1;
     for (const s of newSteps) {
       gm.steps.push(s);
       const k = gm.steps.length;
@@ -453,22 +453,44 @@
     return gm.number + ". " + gm.white + " \u2013 " + gm.black + "  " + (gm.running ? "running" : gm.result + " (" + gm.termination + ")");
   }
 
+  // The run's events change the model at once and the page at most four times a second: a
+  // series of instant bots finishes dozens of games a second, and redrawing the list and
+  // the standings for each would cost the series the browser's CPU.
+  const dirty = new Set(); // game indices whose list line changed
+  let lastStats = null;
+  let flushTimer = null;
+
   function upsert(ev, running) {
     let i = byNumber.get(ev.game);
-    const sel = $("game-select");
     if (i === undefined) {
       i = games.length;
       byNumber.set(ev.game, i);
       games.push({ number: ev.game, white: ev.white, black: ev.black, result: "*", termination: "running", running: true });
-      sel.appendChild(el("option", { value: String(i) }, ""));
     }
     const gm = games[i];
     gm.running = running;
-    if (running) { gm.result = "*"; gm.termination = "running"; gm.steps = undefined; }
+    if (running) { gm.result = "*"; gm.termination = "running"; gm.steps = undefined; gm.complete = false; }
     else { gm.result = ev.result; gm.termination = ev.termination; }
-    sel.options[i].textContent = label(gm);
-    sel.hidden = games.length < 2;
+    dirty.add(i);
+    later();
     return i;
+  }
+
+  function later() {
+    if (flushTimer === null) flushTimer = setTimeout(flush, 250);
+  }
+
+  function flush() {
+    flushTimer = null;
+    const sel = $("game-select");
+    for (const i of Array.from(dirty).sort((a, b) => a - b)) {
+      while (sel.options.length <= i) sel.appendChild(el("option", { value: String(sel.options.length) }, ""));
+      sel.options[i].textContent = label(games[i]);
+    }
+    dirty.clear();
+    sel.hidden = games.length < 2;
+    if (g < games.length && games[g]) sel.value = String(g);
+    if (lastStats) { standings(lastStats); lastStats = null; }
   }
 
   function standings(ev) {
@@ -507,7 +529,7 @@
       switch (ev.type) {
         case "reset":
           // Lines were missed for good: the list starts again from what the server holds.
-          games = []; byNumber.clear();
+          games = []; byNumber.clear(); dirty.clear();
           while ($("game-select").firstChild) $("game-select").removeChild($("game-select").firstChild);
           break;
         case "series_started":
@@ -523,9 +545,11 @@
           upsert(ev, false);
           break;
         case "stats_updated":
-          standings(ev);
+          lastStats = ev;
+          later();
           break;
         case "series_finished":
+          flush();
           liveStatus("finished: " + ev.outcome, true);
           feed.close();
           break;
@@ -545,7 +569,7 @@
       followTimer = null;
       if (!$("follow").checked) return;
       for (let i = games.length - 1; i >= 0; i--) if (games[i].running) return switchTo(i);
-    }, 1500);
+    }, 3000);
   }
 
   function openLive(i, step) {
@@ -553,7 +577,9 @@
     if (gameFeed) gameFeed.close();
     gameFeed = null;
     shownNumber = gm.number;
-    if (gm.steps) return show(step);
+    // A game whose feed reached its end is complete; one left while it ran is asked for
+    // again (a reconnection from scratch: the view so far, then the rest).
+    if (gm.steps && gm.complete) return show(step);
     problem("");
     const feed = new EventSource("api/live/games/" + gm.number);
     gameFeed = feed;
@@ -563,7 +589,7 @@
       switch (msg.type) {
         case "view":
           // The whole game so far (first message, or another attempt at this game).
-          Object.assign(gm, msg.view, { number: gm.number, running: gm.running });
+          Object.assign(gm, msg.view, { number: gm.number, running: gm.running, complete: false });
           if (g === i) show(step === undefined ? Infinity : step);
           break;
         case "steps":
@@ -571,6 +597,7 @@
           break;
         case "end":
           gm.running = false;
+          gm.complete = true;
           gm.result = msg.result;
           gm.termination = msg.termination;
           if (msg.error) gm.error = msg.error;
