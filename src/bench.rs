@@ -487,8 +487,8 @@ impl Drop for PipeBaseline {
 pub struct SeriesReport {
     /// Games per run.
     pub games: u32,
-    /// One run per concurrency level; with a watching browser, two plain and two watched
-    /// runs per level, alternated.
+    /// One run per concurrency level; with a watching browser, three plain and three
+    /// watched runs per level, alternated.
     pub runs: Vec<SeriesRun>,
     /// With a watching browser: what watching cost each level.
     pub watch_cost: Vec<WatchCost>,
@@ -504,7 +504,7 @@ pub struct SeriesRun {
     pub decisions_per_second: f64,
 }
 
-/// The best watched run's games per second against the best plain run's.
+/// The median watched run's games per second against the median plain run's.
 #[derive(Clone, Debug, Serialize)]
 pub struct WatchCost {
     pub concurrency: usize,
@@ -595,11 +595,12 @@ pub async fn series(
     use crate::series::{config::SERIES_FILE_VERSION, schedule::Format, BotEntry, SeriesConfig};
     let rounds = (games / 2).max(1);
     let mut runs = Vec::new();
-    // Plain and watched runs alternate, twice each, so that drift hits both alike.
+    // Plain and watched runs alternate, three times each, so that drift hits both alike;
+    // the medians are compared (this machine's runs scatter by 10% and more).
     let plan: Vec<(usize, bool)> = levels
         .iter()
         .flat_map(|&c| match watch_with {
-            Some(_) => vec![(c, false), (c, true), (c, false), (c, true)],
+            Some(_) => [(c, false), (c, true)].repeat(3),
             None => vec![(c, false)],
         })
         .collect();
@@ -686,16 +687,19 @@ pub async fn series(
             decisions_per_second: decisions as f64 / seconds,
         });
     }
-    let best = |c: usize, w: bool| {
-        runs.iter()
+    let median = |c: usize, w: bool| {
+        let mut v: Vec<f64> = runs
+            .iter()
             .filter(|r| r.concurrency == c && r.watched == w)
             .map(|r| r.games_per_second)
-            .fold(None, |m: Option<f64>, g| Some(m.map_or(g, |m| m.max(g))))
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied()
     };
     let watch_cost = levels
         .iter()
         .filter_map(|&c| {
-            let (plain, watched) = (best(c, false)?, best(c, true)?);
+            let (plain, watched) = (median(c, false)?, median(c, true)?);
             Some(WatchCost {
                 concurrency: c,
                 cost_percent: 100.0 * (plain - watched) / plain,

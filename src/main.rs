@@ -397,7 +397,7 @@ fn run(command: Command) -> Result<(), Failure> {
                     })
                     .chain(r.watch_cost.iter().map(|c| {
                         format!(
-                            "watching costs concurrency {} {:.1}% of its games/s (best of each)",
+                            "watching costs concurrency {} {:.1}% of its games/s (medians)",
                             c.concurrency, c.cost_percent
                         )
                     }))

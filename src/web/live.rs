@@ -26,6 +26,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -49,6 +50,11 @@ pub const KEPT_EVENTS: usize = 20_000;
 pub const BATCH_STEPS: usize = 500;
 /// How long a feed waits after news before it sends, to take more news in the same message.
 pub const COALESCE: Duration = Duration::from_millis(200);
+/// A game's new entries are told to the feeds at most this often (ms).
+const TELL_EVERY_MS: u64 = 20;
+/// A waiting feed looks again after this long even without news (news of entries is
+/// thinned out, see `TELL_EVERY_MS`).
+const RECHECK: Duration = Duration::from_millis(250);
 
 /// One game as the hub holds it.
 struct LiveGame {
@@ -87,8 +93,12 @@ struct Held {
 pub struct Hub {
     title: String,
     state: Mutex<Held>,
-    /// Bumped on every change; feeds wait on it.
+    /// Bumped on every change (on a game's new entries at most every TELL_EVERY_MS);
+    /// feeds wait on it, and look again after RECHECK regardless.
     news: tokio::sync::watch::Sender<u64>,
+    born: std::time::Instant,
+    /// When (ms after `born`) a game's entries were last told.
+    told: AtomicU64,
 }
 
 impl Hub {
@@ -100,6 +110,8 @@ impl Hub {
                 ..Held::default()
             }),
             news: tokio::sync::watch::channel(0).0,
+            born: std::time::Instant::now(),
+            told: AtomicU64::new(0),
         })
     }
 
@@ -207,7 +219,13 @@ impl Spectator for Hub {
         let have = game.entries.len().min(record.entries.len());
         game.entries.extend_from_slice(&record.entries[have..]);
         drop(s);
-        self.tell();
+        // Told at most every TELL_EVERY: waking the feeds costs the game's thread a lock
+        // per shard of the channel, and feeds look again within RECHECK anyway.
+        let now = self.born.elapsed().as_millis() as u64;
+        if now.saturating_sub(self.told.load(Ordering::Relaxed)) >= TELL_EVERY_MS {
+            self.told.store(now, Ordering::Relaxed);
+            self.tell();
+        }
     }
 
     fn game_over(&self, number: u32, record: &GameRecord, reason: &str) {
@@ -288,7 +306,7 @@ impl GameFeed {
             }
             if self.wait {
                 self.wait = false;
-                if self.news.changed().await.is_err() {
+                if let Ok(Err(_)) = tokio::time::timeout(RECHECK, self.news.changed()).await {
                     return None;
                 }
                 tokio::time::sleep(COALESCE).await;
@@ -449,7 +467,7 @@ impl SeriesFeed {
         loop {
             if self.wait {
                 self.wait = false;
-                if self.news.changed().await.is_err() {
+                if let Ok(Err(_)) = tokio::time::timeout(RECHECK, self.news.changed()).await {
                     return None;
                 }
                 tokio::time::sleep(COALESCE).await;

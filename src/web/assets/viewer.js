@@ -523,6 +523,8 @@
 
   function startLive() {
     liveStatus("live", false);
+    // A link may say not to follow (#follow=0): the page stays on the game it shows.
+    if (new URLSearchParams(location.hash.slice(1)).get("follow") === "0") $("follow").checked = false;
     const feed = new EventSource("api/live");
     feed.onmessage = (m) => {
       const ev = JSON.parse(m.data);
