@@ -283,6 +283,15 @@ enum GameMessage {
     Gone { game: u32, message: String },
 }
 
+/// Waits for news (or RECHECK), then COALESCE more; `false` when the hub is gone.
+async fn news_or_recheck(news: &mut tokio::sync::watch::Receiver<u64>) -> bool {
+    if let Ok(Err(_)) = tokio::time::timeout(RECHECK, news.changed()).await {
+        return false;
+    }
+    tokio::time::sleep(COALESCE).await;
+    true
+}
+
 /// Where a browser's feed of one game stands.
 struct GameFeed {
     hub: Arc<Hub>,
@@ -306,10 +315,9 @@ impl GameFeed {
             }
             if self.wait {
                 self.wait = false;
-                if let Ok(Err(_)) = tokio::time::timeout(RECHECK, self.news.changed()).await {
+                if !news_or_recheck(&mut self.news).await {
                     return None;
                 }
-                tokio::time::sleep(COALESCE).await;
             }
             let (message, id) = match self.look() {
                 Some(m) => m,
@@ -467,10 +475,9 @@ impl SeriesFeed {
         loop {
             if self.wait {
                 self.wait = false;
-                if let Ok(Err(_)) = tokio::time::timeout(RECHECK, self.news.changed()).await {
+                if !news_or_recheck(&mut self.news).await {
                     return None;
                 }
-                tokio::time::sleep(COALESCE).await;
             }
             let s = self.hub.lock();
             if self.next < s.first {
