@@ -261,9 +261,9 @@ pub struct WatchArgs {
     /// after the end it stays up until Ctrl-C.
     #[arg(long)]
     pub watch: bool,
-    /// The viewer's address with --watch (default 127.0.0.1 and a free port; loopback
+    /// The viewer's address (implies --watch; default 127.0.0.1 and a free port: loopback
     /// unless told otherwise).
-    #[arg(long, value_name = "ADDR", requires = "watch")]
+    #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
 }
 

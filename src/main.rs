@@ -160,6 +160,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 .to_string()
             });
             let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
+            let listener = bind_watch(&watch, human.is_some())?;
             let settings = zebra::sandbox::Settings::from_flags(
                 &sandbox.sandbox,
                 &sandbox.freeze_idle,
@@ -231,11 +232,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 ..GameConfig::default()
             };
             let title = format!("{} vs {}", white.name, black.name);
-            let watch = zebra::cli::WatchArgs {
-                watch: watch.watch || human.is_some(),
-                ..watch
-            };
-            let watching = start_watch(&watch, &title, Some(1), human)?;
+            let watching = start_watch(listener, &title, Some(1), human)?;
             if let Some(desk) = watching.as_ref().and_then(|w| w.desk.as_ref()) {
                 match desk.side() {
                     Side::White => white.args = desk.relay_args(),
@@ -770,19 +767,31 @@ struct Watching {
     desk: Option<std::sync::Arc<zebra::web::seat::Desk>>,
 }
 
-/// Starts the live viewer when `--watch` asks for it and says where it is (stderr: stdout
-/// stays the game's or the series' own).
-fn start_watch(
+/// The live viewer's address, bound when `--watch` (or `--listen`, or a human seat) asks
+/// for it: first of all, so that a port in use is said before anything is written.
+fn bind_watch(
     args: &zebra::cli::WatchArgs,
+    human: bool,
+) -> Result<Option<std::net::TcpListener>, Failure> {
+    if !args.watch && args.listen.is_none() && !human {
+        return Ok(None);
+    }
+    zebra::web::server::bind(args.listen.as_deref())
+        .map(Some)
+        .map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// Starts the live viewer on `listener` and says where it is (stderr: stdout stays the
+/// game's or the series' own).
+fn start_watch(
+    listener: Option<std::net::TcpListener>,
     title: &str,
     announce: Option<u32>,
     seat: Option<Side>,
 ) -> Result<Option<Watching>, Failure> {
-    if !args.watch {
+    let Some(listener) = listener else {
         return Ok(None);
-    }
-    let listener = zebra::web::server::bind(args.listen.as_deref())
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    };
     let hub = zebra::web::Hub::new(title);
     // The game of `zebra play` is held before its address is said.
     if let Some(n) = announce {
@@ -883,6 +892,7 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     if args.concurrency == Some(0) {
         return Err(Failure::Usage("--concurrency must be at least 1".into()));
     }
+    let listener = bind_watch(&args.watch, false)?;
     let exe = std::env::current_exe()
         .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
     let bundled = exe.parent().unwrap_or(Path::new("."));
@@ -947,7 +957,7 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         None
     };
     let title = format!("series in {}", prepared.dir.display());
-    let watching = start_watch(&args.watch, &title, None, None)?;
+    let watching = start_watch(listener, &title, None, None)?;
     let outcome = runtime
         .block_on(zebra::series::run(
             config,

@@ -644,6 +644,37 @@ fn a_port_in_use_is_one_line_and_exit_2() {
     assert!(err.contains("is not an address and port"), "{err}");
     let out = zebra(&["view", pgn.to_str().unwrap(), "--listen", &addr, "--board"]);
     assert_eq!(out.status.code(), Some(2));
+    // --listen on play and match means --watch: the same line, before anything is written.
+    let out_dir = dir.join("series");
+    let log_dir = dir.join("logs");
+    for args in [
+        vec![
+            "play",
+            "--listen",
+            addr.as_str(),
+            "--log-dir",
+            log_dir.to_str().unwrap(),
+        ],
+        vec![
+            "match",
+            "--games",
+            "2",
+            "--listen",
+            addr.as_str(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+    ] {
+        let out = zebra(&args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("zebra: cannot listen on {addr}"))),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!out_dir.exists() && !log_dir.exists(), "nothing is written");
 }
 
 #[test]
