@@ -380,8 +380,9 @@
     const m = $("matchup");
     while (m.firstChild) m.removeChild(m.firstChild);
     m.appendChild(el("span", {}, gm.white + " (White)  vs  " + gm.black + " (Black)"));
-    m.appendChild(el("span", { class: "res" }, gm.result));
-    m.appendChild(el("span", { class: "term" }, gm.termination));
+    // A game still being played has no result yet: say so rather than "* ?".
+    m.appendChild(el("span", { class: "res" }, gm.running ? "" : gm.result));
+    m.appendChild(el("span", { class: "term" }, gm.running ? "in play" : gm.termination));
     $("white-name").textContent = gm.white;
     $("black-name").textContent = gm.black;
     if (gm.version !== VERSION) problem("This viewer shows view stream version " + VERSION + "; this game is version " + gm.version + ".");
