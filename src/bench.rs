@@ -532,11 +532,9 @@ impl Spectating {
             Vec::new(),
         )
         .map_err(|e| format!("cannot serve the viewer: {e}"))?;
-        let profile = std::env::temp_dir().join(format!(
-            "zebra-bench-browser-{}-{}",
-            std::process::id(),
-            hub.feeds()
-        ));
+        // One browser at a time: its profile is removed when it is stopped.
+        let profile =
+            std::env::temp_dir().join(format!("zebra-bench-browser-{}", std::process::id()));
         let browser = std::process::Command::new(browser)
             .args([
                 "--headless",

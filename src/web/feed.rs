@@ -259,6 +259,11 @@ impl Replay {
         Frame::of(&self.game)
     }
 
+    /// The game where the replay stands.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
     /// Entries applied so far.
     pub fn entries(&self) -> usize {
         self.entries

@@ -138,38 +138,43 @@ impl Hub {
         self.tell();
     }
 
-    /// The entries of game `number`, or `None` if the hub does not hold it.
-    pub fn entries(&self, number: u32) -> Option<Vec<Entry>> {
-        self.lock().games.get(&number).map(|g| g.entries.clone())
-    }
-
-    /// Game `number` as it stands now, replayed from its entries (`None` if it is not
-    /// held or has not started).
+    /// Game `number` as it stands now (`None` if it is not held or has not started).
     pub fn game_now(&self, number: u32) -> Option<crate::rules::Game> {
-        let (tags, entries) = {
-            let s = self.lock();
-            let g = s.games.get(&number).filter(|g| g.attempt > 0)?;
-            (g.tags.clone(), g.entries.clone())
-        };
-        let record = GameRecord {
-            tags,
-            entries: Vec::new(),
-        };
-        let settings = record.settings().ok()?;
-        let mut game = crate::rules::Game::new(settings);
-        for e in &entries {
-            e.apply_to(&mut game).ok()?;
-        }
-        Some(game)
+        let held = self.snapshot(number)?;
+        replay_to(&held.record, held.record.entries.len()).map(Replay::into_game)
     }
 
-    /// Lines of the event stream so far, with their ids (for tests and diagnostics).
-    pub fn events(&self) -> Vec<(u64, String)> {
+    /// A copy of game `number` (once started): its attempt, its record so far, and whether
+    /// it is over. Taken under the lock; everything made from it is made after.
+    fn snapshot(&self, number: u32) -> Option<Snapshot> {
         let s = self.lock();
-        (s.first..)
-            .zip(s.log.iter().map(|l| l.to_string()))
-            .collect()
+        let g = s.games.get(&number).filter(|g| g.attempt > 0)?;
+        Some(Snapshot {
+            attempt: g.attempt,
+            record: GameRecord {
+                tags: g.tags.clone(),
+                entries: g.entries.clone(),
+            },
+            ended: g.end.is_some(),
+        })
     }
+}
+
+/// What [`Hub::snapshot`] copies of a game.
+struct Snapshot {
+    attempt: u32,
+    record: GameRecord,
+    ended: bool,
+}
+
+/// A replay of `record`'s first `steps` entries (no steps made), or `None` if they do not
+/// replay.
+fn replay_to(record: &GameRecord, steps: usize) -> Option<Replay> {
+    let (_, mut replay) = view_head(record).ok()?;
+    for e in record.entries.get(..steps)? {
+        replay.skip(e).ok()?;
+    }
+    Some(replay)
 }
 
 impl Spectator for Hub {
@@ -573,24 +578,11 @@ async fn game_feed(
         .and_then(|id| id.split_once('-'))
         .and_then(|(a, k)| Some((a.parse::<u32>().ok()?, k.parse::<usize>().ok()?)))
     {
-        let held = {
-            let s = hub.lock();
-            s.games
-                .get(&number)
-                .filter(|g| g.attempt == attempt && steps <= g.entries.len())
-                .map(|g| (g.tags.clone(), g.entries[..steps].to_vec()))
-        };
-        if let Some((tags, entries)) = held {
-            let record = GameRecord {
-                tags,
-                entries: Vec::new(),
-            };
-            if let Ok((_, mut replay)) = view_head(&record) {
-                if entries.iter().all(|e| replay.skip(e).is_ok()) {
-                    feed.has = Some((attempt, replay));
-                }
-            }
-        }
+        feed.has = hub
+            .snapshot(number)
+            .filter(|held| held.attempt == attempt)
+            .and_then(|held| replay_to(&held.record, steps))
+            .map(|replay| (attempt, replay));
     }
     sse(feed, |mut feed| async move {
         let event = feed.next().await?;
@@ -600,19 +592,10 @@ async fn game_feed(
 
 /// One game's whole view, as the recorded viewer's `/api/games/N` gives it.
 async fn game_view(State(hub): State<Arc<Hub>>, Path(number): Path<String>) -> Response {
-    let held = number.parse::<u32>().ok().and_then(|n| {
-        let s = hub.lock();
-        s.games.get(&n).map(|g| {
-            let record = GameRecord {
-                tags: g.tags.clone(),
-                entries: g.entries.clone(),
-            };
-            (record, g.end.is_some())
-        })
-    });
+    let held = number.parse::<u32>().ok().and_then(|n| hub.snapshot(n));
     match held {
-        Some((record, true)) => Json(super::feed::view_game(&record)).into_response(),
-        Some((record, false)) => Json(super::feed::view_so_far(&record)).into_response(),
+        Some(h) if h.ended => Json(super::feed::view_game(&h.record)).into_response(),
+        Some(h) => Json(super::feed::view_so_far(&h.record)).into_response(),
         None => super::server::problem(
             StatusCode::NOT_FOUND,
             format!(
