@@ -989,6 +989,29 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         text(&resumed.stderr)
     );
 
+    // A directory whose lock is held but whose series.json is not written yet (a series in
+    // its first moment) is in use, not missing.
+    let starting = temp_dir("starting");
+    std::fs::create_dir_all(&starting).unwrap();
+    let held = starting.join("held");
+    let mut holder = Command::new("flock")
+        .arg(starting.join("lock"))
+        .args(["sh", "-c", "touch \"$0\"; read line"])
+        .arg(&held)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(Duration::from_secs(30), || held.exists()));
+    let refused = zebra(&["match", "--resume", starting.to_str().unwrap()]);
+    drop(holder.stdin.take());
+    holder.wait().unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("in use"),
+        "{}",
+        text(&refused.stderr)
+    );
+
     // One run per series directory: a second run waits its turn, it does not interleave.
     let dir = temp_dir("busy");
     let slow = format!("slow={TEST_BOT} --sleep-ms 20");
@@ -1012,8 +1035,9 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    // series.json is written under the lock (the lock file alone appears a moment earlier).
     assert!(wait_for(Duration::from_secs(30), || dir
-        .join("lock")
+        .join("series.json")
         .exists()));
     let second = zebra(&["match", "--resume", dir.to_str().unwrap()]);
     assert_eq!(second.status.code(), Some(1), "{}", text(&second.stderr));

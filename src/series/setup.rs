@@ -101,7 +101,17 @@ pub enum SetupError {
 /// that names one of them (`zebra-greedy-bot`) runs it from there.
 pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
     if let Some(dir) = &args.resume {
-        let config = disk::load_series(dir)?;
+        let config = match disk::load_series(dir) {
+            Ok(config) => config,
+            Err(error) => {
+                // A series being started holds its lock a moment before its settings are
+                // written: that is "in use", not "no series here".
+                if dir.join(disk::LOCK_FILE).exists() {
+                    disk::lock_series(dir)?;
+                }
+                return Err(error.into());
+            }
+        };
         // A hand-edited series file gets the checks a new series gets.
         let bad = |what: String| {
             SetupError::Usage(format!("{}: {what}", dir.join(disk::SERIES_FILE).display()))
