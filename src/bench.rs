@@ -502,6 +502,97 @@ pub struct SeriesRun {
     pub seconds: f64,
     pub games_per_second: f64,
     pub decisions_per_second: f64,
+    /// Watched runs: where the CPU time of watching went (the plain runs' throughput
+    /// scatters too much on a busy machine for a gap of a few percent to show reliably).
+    pub watching_cpu: Option<WatchingCpu>,
+}
+
+/// CPU seconds spent during one watched run, read from /proc.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct WatchingCpu {
+    /// Zebra's viewer thread (the live feeds, made and sent).
+    pub viewer_seconds: f64,
+    /// Every process of the browser.
+    pub browser_seconds: f64,
+    /// All the machine's cores, busy (everything: games, bots, viewer, browser).
+    pub machine_busy_seconds: f64,
+    /// Viewer and browser as a share of the machine's busy time.
+    pub watching_percent: f64,
+}
+
+/// CPU clock ticks so far: of the viewer thread, the browser's processes, the machine.
+#[derive(Clone, Copy, Default)]
+struct Ticks {
+    viewer: u64,
+    browser: u64,
+    machine_busy: u64,
+}
+
+impl Ticks {
+    fn now(browser_group: u32) -> Ticks {
+        // utime + stime of a /proc/.../stat line, and its process group (fields 14, 15, 5;
+        // counted after the command name, which may hold spaces, in parentheses).
+        let parse = |stat: &str| -> Option<(u64, u32, String)> {
+            let (head, rest) = stat.rsplit_once(')')?;
+            let name = head.split_once('(')?.1.to_string();
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let cpu = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+            Some((cpu, f.get(2)?.parse().ok()?, name))
+        };
+        let read = |path: std::path::PathBuf| std::fs::read_to_string(path).ok();
+        let mut ticks = Ticks::default();
+        if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+            for task in tasks.flatten() {
+                if let Some((cpu, _, name)) = read(task.path().join("stat")).and_then(|s| parse(&s))
+                {
+                    if name == "viewer" {
+                        ticks.viewer += cpu;
+                    }
+                }
+            }
+        }
+        if let Ok(procs) = std::fs::read_dir("/proc") {
+            for proc in procs.flatten() {
+                if let Some((cpu, group, _)) =
+                    read(proc.path().join("stat")).and_then(|s| parse(&s))
+                {
+                    if group == browser_group {
+                        ticks.browser += cpu;
+                    }
+                }
+            }
+        }
+        // The first line of /proc/stat: user nice system idle iowait irq softirq steal...
+        if let Some(line) =
+            read("/proc/stat".into()).and_then(|s| s.lines().next().map(String::from))
+        {
+            let v: Vec<u64> = line
+                .split_whitespace()
+                .skip(1)
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
+            ticks.machine_busy = v.iter().take(8).sum::<u64>().saturating_sub(idle);
+        }
+        ticks
+    }
+
+    /// What was spent since `earlier`, in seconds.
+    fn since(self, earlier: Ticks) -> WatchingCpu {
+        // SAFETY: sysconf has no preconditions.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+        let secs = |a: u64, b: u64| a.saturating_sub(b) as f64 / hz;
+        let viewer_seconds = secs(self.viewer, earlier.viewer);
+        let browser_seconds = secs(self.browser, earlier.browser);
+        let machine_busy_seconds = secs(self.machine_busy, earlier.machine_busy);
+        WatchingCpu {
+            viewer_seconds,
+            browser_seconds,
+            machine_busy_seconds,
+            watching_percent: 100.0 * (viewer_seconds + browser_seconds)
+                / machine_busy_seconds.max(1e-9),
+        }
+    }
 }
 
 /// The median watched run's games per second against the median plain run's.
@@ -642,6 +733,8 @@ pub async fn series(
             sandbox: Default::default(),
             replay_suspect: None,
         };
+        let browser_group = spectating.as_ref().map(|s| s.browser.id());
+        let ticks = browser_group.map(Ticks::now);
         let start = Instant::now();
         let outcome = crate::series::run(
             &config,
@@ -661,6 +754,9 @@ pub async fn series(
         .await
         .map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64().max(1e-9);
+        let watching_cpu = browser_group
+            .zip(ticks)
+            .map(|(group, before)| Ticks::now(group).since(before));
         if outcome.standings.finished != u64::from(rounds * 2) {
             return Err(format!(
                 "the benchmark series ended after {} of {} games",
@@ -683,6 +779,7 @@ pub async fn series(
             seconds,
             games_per_second: f64::from(rounds * 2) / seconds,
             decisions_per_second: decisions as f64 / seconds,
+            watching_cpu,
         });
     }
     let median = |c: usize, w: bool| {

@@ -383,8 +383,18 @@ fn run(command: Command) -> Result<(), Failure> {
                     .runs
                     .iter()
                     .map(|run| {
+                        let cpu = run.watching_cpu.map_or(String::new(), |c| {
+                            format!(
+                                ", watching took {:.1}% of the busy CPU: viewer {:.2} s, \
+                                 browser {:.2} s of {:.2} s",
+                                c.watching_percent,
+                                c.viewer_seconds,
+                                c.browser_seconds,
+                                c.machine_busy_seconds
+                            )
+                        });
                         format!(
-                            "concurrency {}{}: {:.1} games/s ({:.2} s, {} decisions/s)",
+                            "concurrency {}{}: {:.1} games/s ({:.2} s, {} decisions/s{cpu})",
                             run.concurrency,
                             if run.watched { " watched" } else { "" },
                             run.games_per_second,

@@ -771,10 +771,12 @@ fn start_watched(args: &[&str]) -> Watched {
     Watched { child, base }
 }
 
-/// One server-sent event: its id (if any) and its data as JSON.
+/// One message of a feed: its id (if any) and its data as JSON.
 type Sse = (Option<String>, serde_json::Value);
 
-/// Reads a server-sent event feed until `enough` says so or the server ends it.
+/// Reads a server-sent event feed until `enough` says so or the server ends it. An event
+/// whose data has several lines (the run's feed batches its lines) gives one message per
+/// line; the event's id (the number of its last line) numbers them, counting back.
 fn read_feed(
     base: &str,
     path: &str,
@@ -814,17 +816,52 @@ fn read_feed(
         }
         let l = line.trim_end_matches(['\r', '\n']);
         if let Some(d) = l.strip_prefix("data: ") {
+            if !data.is_empty() {
+                data.push('\n');
+            }
             data.push_str(d);
         } else if let Some(i) = l.strip_prefix("id: ") {
             id = Some(i.to_string());
         } else if l.is_empty() && !data.is_empty() {
-            events.push((id.take(), serde_json::from_str(&data).unwrap()));
+            let lines: Vec<&str> = data.split('\n').collect();
+            let last: Option<u64> = id.as_deref().and_then(|i| i.parse().ok());
+            assert!(
+                lines.len() == 1 || last.is_some(),
+                "a batch of lines without a line number: {data}"
+            );
+            for (k, line) in lines.iter().enumerate() {
+                let back = (lines.len() - 1 - k) as u64;
+                let line_id = match last {
+                    Some(n) if lines.len() > 1 => Some((n - back).to_string()),
+                    _ => id.clone(),
+                };
+                events.push((line_id, serde_json::from_str(line).unwrap()));
+            }
+            id = None;
             data.clear();
             if enough(&events) {
                 return events;
             }
         }
     }
+}
+
+/// The whole text of a feed that ends (its chunk sizes left in).
+fn feed_text(base: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    text.replace("\r\n", "\n")
 }
 
 /// The steps a game feed delivered, in order: a `view`'s, then each batch's.
@@ -910,6 +947,12 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
         .collect();
     assert_eq!(types, ["game_started", "game_finished"]);
     assert_eq!(series[0].0.as_deref(), Some("1"));
+    assert_eq!(series[1].0.as_deref(), Some("2"));
+    // Lines there already are come in one event (its id the last line's number).
+    let text = feed_text(&watched.base, "/api/live");
+    assert_eq!(text.matches("\ndata: ").count(), 2, "{text}");
+    assert_eq!(text.matches("\nid: ").count(), 1, "{text}");
+    assert!(text.contains("\nid: 2\n"), "{text}");
     let again = read_feed(&watched.base, "/api/live", Some("1"), |_| false);
     assert_eq!(again.len(), 1);
     assert_eq!(again[0], series[1]);
@@ -1150,6 +1193,60 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
         driver.screenshot(),
     )
     .unwrap();
+    drop(driver);
+    assert_eq!(watched.interrupt().code(), Some(0));
+}
+
+#[test]
+fn a_followed_series_moves_on_to_a_running_game_after_one_ends() {
+    let Some(driver) = driver() else { return };
+    let dir = scratch("watch-follow");
+    // Bots that sleep 60 ms a decision: a game lasts some 8 s (longer on a busy machine),
+    // four games one at a time; the page opens during the first, and when that one has
+    // ended and the page has dwelt 3 s on it, the second runs.
+    let slow = |name: &str| {
+        format!(
+            "{name}={} --sleep-ms 60",
+            env!("CARGO_BIN_EXE_zebra-test-bot")
+        )
+    };
+    let watched = start_watched(&[
+        "match",
+        "--bot",
+        &slow("north"),
+        "--bot",
+        &slow("south"),
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--tc",
+        "plays=6,play=5s,reaction=2s",
+        "--out",
+        dir.join("series").to_str().unwrap(),
+        "-q",
+    ]);
+    driver.open(&format!("{}/", watched.base));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let mut shown: Vec<String> = Vec::new();
+    loop {
+        let now = driver.run(
+            "return [document.getElementById('live-text').textContent, document.getElementById('game-select').value];",
+        );
+        let game = now[1].as_str().unwrap_or("").to_string();
+        if !game.is_empty() && shown.last() != Some(&game) {
+            shown.push(game);
+        }
+        if now[0].as_str() == Some("finished: completed") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the page says {now}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // Game indices as the page showed them: the first game, then later ones only.
+    assert_eq!(shown.first().map(String::as_str), Some("0"), "{shown:?}");
+    assert!(shown.len() >= 2, "the page stayed on the first game");
+    assert!(shown.windows(2).all(|w| w[0] < w[1]), "{shown:?}");
     drop(driver);
     assert_eq!(watched.interrupt().code(), Some(0));
 }

@@ -10,9 +10,11 @@
 //! the series.
 //!
 //! Two server-sent event feeds (schema: `protocol/schemas/live.json`):
-//! - `/api/live`: the series' event stream, one SSE event per line, `id` its number; after
-//!   a reconnection (`Last-Event-ID`) it resumes with the next line, or, if that line is no
-//!   longer kept, says `reset` and starts again from the oldest it keeps.
+//! - `/api/live`: the series' event stream, in batches: one SSE event carries the lines
+//!   there are (at most [`BATCH_LINES`]; SSE joins them with newlines), `id` the number of
+//!   its last line; after a reconnection (`Last-Event-ID`) it resumes with the next line,
+//!   or, if that line is no longer kept, says `reset` and starts again from the oldest it
+//!   keeps.
 //! - `/api/live/games/N`: game N as a `view` (the whole view stream so far), then `steps`
 //!   in batches, then `end`. Every id is `ATTEMPT-STEPS`: a reconnection resumes after the
 //!   last step it had, with no gap and no repetition; a game replayed since (another
@@ -48,8 +50,14 @@ pub const KEPT_FINISHED: usize = 200;
 pub const KEPT_EVENTS: usize = 20_000;
 /// Steps in one `steps` message at most.
 pub const BATCH_STEPS: usize = 500;
+/// Lines of the series' event stream in one message at most.
+pub const BATCH_LINES: usize = 1000;
 /// How long a feed waits after news before it sends, to take more news in the same message.
 pub const COALESCE: Duration = Duration::from_millis(200);
+/// The same for the series' event stream: the page redraws its list and standings once a
+/// second, and each message costs it a wake-up (a series of instant bots writes some
+/// hundred lines a second).
+pub const SERIES_COALESCE: Duration = Duration::from_secs(1);
 /// A game's new entries are told to the feeds at most this often (ms).
 const TELL_EVERY_MS: u64 = 20;
 /// A waiting feed looks again after this long even without news (news of entries is
@@ -288,12 +296,12 @@ enum GameMessage {
     Gone { game: u32, message: String },
 }
 
-/// Waits for news (or RECHECK), then COALESCE more; `false` when the hub is gone.
-async fn news_or_recheck(news: &mut tokio::sync::watch::Receiver<u64>) -> bool {
+/// Waits for news (or RECHECK), then `coalesce` more; `false` when the hub is gone.
+async fn news_or_recheck(news: &mut tokio::sync::watch::Receiver<u64>, coalesce: Duration) -> bool {
     if let Ok(Err(_)) = tokio::time::timeout(RECHECK, news.changed()).await {
         return false;
     }
-    tokio::time::sleep(COALESCE).await;
+    tokio::time::sleep(coalesce).await;
     true
 }
 
@@ -320,7 +328,7 @@ impl GameFeed {
             }
             if self.wait {
                 self.wait = false;
-                if !news_or_recheck(&mut self.news).await {
+                if !news_or_recheck(&mut self.news, COALESCE).await {
                     return None;
                 }
             }
@@ -480,7 +488,7 @@ impl SeriesFeed {
         loop {
             if self.wait {
                 self.wait = false;
-                if !news_or_recheck(&mut self.news).await {
+                if !news_or_recheck(&mut self.news, SERIES_COALESCE).await {
                     return None;
                 }
             }
@@ -501,10 +509,21 @@ impl SeriesFeed {
                     return Some(SseEvent::default().data(&**p));
                 }
             }
+            // Every line there is, up to BATCH_LINES, in one event: a series of instant bots
+            // writes dozens of lines a second, and each message costs the browser a wake-up.
             let index = (self.next - s.first) as usize;
-            if let Some(line) = s.log.get(index) {
-                let event = SseEvent::default().data(&**line).id(self.next.to_string());
-                self.next += 1;
+            let lines: Vec<&str> = s
+                .log
+                .iter()
+                .skip(index)
+                .take(BATCH_LINES)
+                .map(|l| &**l)
+                .collect();
+            if !lines.is_empty() {
+                self.next += lines.len() as u64;
+                let event = SseEvent::default()
+                    .data(lines.join("\n"))
+                    .id((self.next - 1).to_string());
                 return Some(event);
             }
             if s.closed {

@@ -375,6 +375,19 @@
 
   // Draws game g (its stream loaded) from `step` (the last one with `Infinity`).
   function show(step) {
+    heading();
+    buildPlays();
+    buildList();
+    go(step === undefined ? 0 : step === Infinity ? frames() - 1 : step);
+    if (!shown) {
+      shown = true;
+      firstShown();
+    }
+  }
+  let shown = false;
+
+  // The line above the field: who plays, the result, and a banner if the game has a problem.
+  function heading() {
     const gm = game();
     $("game-select").value = String(g);
     const m = $("matchup");
@@ -387,15 +400,7 @@
     $("black-name").textContent = gm.black;
     if (gm.version !== VERSION) problem("This viewer shows view stream version " + VERSION + "; this game is version " + gm.version + ".");
     else problem(gm.error ? "This record stops replaying after " + gm.steps.length + " entries: " + gm.error : "");
-    buildPlays();
-    buildList();
-    go(step === undefined ? 0 : step === Infinity ? frames() - 1 : step);
-    if (!shown) {
-      shown = true;
-      firstShown();
-    }
   }
-  let shown = false;
 
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
@@ -454,9 +459,10 @@
     return gm.number + ". " + gm.white + " \u2013 " + gm.black + "  " + (gm.running ? "running" : gm.result + " (" + gm.termination + ")");
   }
 
-  // The run's events change the model at once and the page at most four times a second: a
-  // series of instant bots finishes dozens of games a second, and redrawing the list and
-  // the standings for each would cost the series the browser's CPU.
+  // The run's events change the model at once and the page once a second: a series of
+  // instant bots finishes dozens of games a second, and each redraw of the list and the
+  // standings costs a layout of the page, CPU that a series on a busy machine gives up
+  // (measured with zebra bench match --watch-with chromium).
   const dirty = new Set(); // game indices whose list line changed
   let lastStats = null;
   let flushTimer = null;
@@ -478,7 +484,7 @@
   }
 
   function later() {
-    if (flushTimer === null) flushTimer = setTimeout(flush, 250);
+    if (flushTimer === null) flushTimer = setTimeout(flush, 1000);
   }
 
   function flush() {
@@ -496,24 +502,45 @@
 
   function standings(ev) {
     const t = $("standings");
+    // The same bots as last time: only the numbers change, in place.
+    const rows = ev.standings.length + 1 + (ev.head_to_head && ev.head_to_head.elo ? 1 : 0);
+    if (t.rows.length === rows && t.dataset.bots === ev.standings.map((b) => b.name).join("\n")) {
+      t.caption.textContent = standingsCaption(ev);
+      ev.standings.forEach((b, r) => standingsCells(b).forEach((c, k) => {
+        const cell = t.rows[r + 1].cells[k];
+        if (cell.textContent !== c) cell.textContent = c;
+      }));
+      if (rows > ev.standings.length + 1) t.rows[rows - 1].cells[0].textContent = eloLine(ev.head_to_head.elo);
+      return;
+    }
+    t.dataset.bots = ev.standings.map((b) => b.name).join("\n");
     while (t.firstChild) t.removeChild(t.firstChild);
-    t.appendChild(el("caption", {}, "Standings after " + ev.games_finished + " game" + (ev.games_finished === 1 ? "" : "s")));
+    t.appendChild(el("caption", {}, standingsCaption(ev)));
     const head = el("tr");
     for (const h of ["bot", "games", "points", "W", "D", "L", "score"]) head.appendChild(el("th", {}, h));
     t.appendChild(head);
     for (const b of ev.standings) {
       const tr = el("tr");
-      const cells = [b.name, b.games, b.points, b.wins, b.draws, b.losses, b.score === null ? "\u2013" : (100 * b.score).toFixed(1) + "%"];
-      for (const c of cells) tr.appendChild(el("td", {}, String(c)));
+      for (const c of standingsCells(b)) tr.appendChild(el("td", {}, c));
       t.appendChild(tr);
     }
     const h2h = ev.head_to_head;
     if (h2h && h2h.elo) {
       const tr = el("tr");
-      tr.appendChild(el("td", { colspan: "7" }, "Elo " + h2h.elo.elo.toFixed(1) + " (" + h2h.elo.lower.toFixed(1) + " to " + h2h.elo.upper.toFixed(1) + ")"));
+      tr.appendChild(el("td", { colspan: "7" }, eloLine(h2h.elo)));
       t.appendChild(tr);
     }
     t.hidden = false;
+  }
+
+  function standingsCaption(ev) {
+    return "Standings after " + ev.games_finished + " game" + (ev.games_finished === 1 ? "" : "s");
+  }
+  function standingsCells(b) {
+    return [b.name, b.games, b.points, b.wins, b.draws, b.losses, b.score === null ? "\u2013" : (100 * b.score).toFixed(1) + "%"].map(String);
+  }
+  function eloLine(elo) {
+    return "Elo " + elo.elo.toFixed(1) + " (" + elo.lower.toFixed(1) + " to " + elo.upper.toFixed(1) + ")";
   }
 
   function liveStatus(text, ended) {
@@ -526,52 +553,74 @@
     liveStatus("live", false);
     // A link may say not to follow (#follow=0): the page stays on the game it shows.
     if (new URLSearchParams(location.hash.slice(1)).get("follow") === "0") $("follow").checked = false;
+    // Ticked again on a finished game: on to the newest running one (or the next to start).
+    $("follow").addEventListener("change", () => {
+      if (!$("follow").checked || games.length === 0 || (games[g] && games[g].running)) return;
+      if (games[newest()].running) switchTo(newest());
+      else idle = true;
+    });
     const feed = new EventSource("api/live");
+    // A message carries one or more lines of the stream, one JSON object each.
     feed.onmessage = (m) => {
-      const ev = JSON.parse(m.data);
-      switch (ev.type) {
-        case "reset":
-          // Lines were missed for good: the list starts again from what the server holds.
-          games = []; byNumber.clear(); dirty.clear();
-          while ($("game-select").firstChild) $("game-select").removeChild($("game-select").firstChild);
-          break;
-        case "series_started":
-          liveStatus("live \u00B7 " + ev.games_planned + " games", false);
-          break;
-        case "game_started": {
-          const i = upsert(ev, true);
-          if (shownNumber === null || ($("follow").checked && !games[g].running && followTimer === null)) switchTo(i);
-          break;
-        }
-        case "game_finished":
-        case "game_voided":
-          upsert(ev, false);
-          break;
-        case "stats_updated":
-          lastStats = ev;
-          later();
-          break;
-        case "series_finished":
-          flush();
-          liveStatus("finished: " + ev.outcome, true);
-          feed.close();
-          break;
-      }
+      for (const line of m.data.split("\n")) runEvent(JSON.parse(line), feed);
+      // Which game to show is decided once a message: a batch may start and finish many.
+      if (shownNumber === null && games.length > 0) switchTo(newest());
+      else if (idle && $("follow").checked && games[newest()].running) switchTo(newest());
     };
+  }
+
+  // The newest running game, else the newest game.
+  function newest() {
+    for (let i = games.length - 1; i >= 0; i--) if (games[i].running) return i;
+    return games.length - 1;
+  }
+
+  function runEvent(ev, feed) {
+    switch (ev.type) {
+      case "reset":
+        // Lines were missed for good: the list starts again from what the server holds.
+        games = []; byNumber.clear(); dirty.clear();
+        while ($("game-select").firstChild) $("game-select").removeChild($("game-select").firstChild);
+        break;
+      case "series_started":
+        liveStatus("live \u00B7 " + ev.games_planned + " games", false);
+        break;
+      case "game_started":
+        upsert(ev, true);
+        break;
+      case "game_finished":
+      case "game_voided":
+        upsert(ev, false);
+        break;
+      case "stats_updated":
+        lastStats = ev;
+        later();
+        break;
+      case "series_finished":
+        flush();
+        liveStatus("finished: " + ev.outcome, true);
+        feed.close();
+        break;
+    }
   }
 
   function switchTo(i) {
     if (followTimer !== null) { clearTimeout(followTimer); followTimer = null; }
+    idle = false;
     load(i, Infinity);
   }
 
-  // The followed game ended: after a moment on its last position, the newest running game.
+  // The followed game ended: after a moment on its last position, the newest running game
+  // (or the next one to start: `idle` until then).
+  let idle = false;
   function followNext() {
     if (!$("follow").checked || followTimer !== null) return;
     followTimer = setTimeout(() => {
       followTimer = null;
       if (!$("follow").checked) return;
-      for (let i = games.length - 1; i >= 0; i--) if (games[i].running) return switchTo(i);
+      const i = newest();
+      if (i >= 0 && games[i].running) switchTo(i);
+      else idle = true;
     }, 3000);
   }
 
@@ -580,6 +629,7 @@
     if (gameFeed) gameFeed.close();
     gameFeed = null;
     shownNumber = gm.number;
+    idle = false;
     // A game whose feed reached its end is complete; one left while it ran is asked for
     // again (a reconnection from scratch: the view so far, then the rest).
     if (gm.steps && gm.complete) return show(step);
@@ -606,7 +656,8 @@
           if (msg.error) gm.error = msg.error;
           feed.close();
           if (gameFeed === feed) gameFeed = null;
-          if (g === i) { show(at); followNext(); }
+          // The lists already hold every step: only the heading and the field change.
+          if (g === i) { heading(); render(); followNext(); }
           break;
         case "gone":
           feed.close();
