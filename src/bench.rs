@@ -487,7 +487,7 @@ impl Drop for PipeBaseline {
 pub struct SeriesReport {
     /// Games per run.
     pub games: u32,
-    /// One run per concurrency level; with a watching browser, three plain and three
+    /// One run per concurrency level; with a watching browser, `repeat` plain and as many
     /// watched runs per level, alternated.
     pub runs: Vec<SeriesRun>,
     /// With a watching browser: what watching cost each level.
@@ -502,14 +502,14 @@ pub struct SeriesRun {
     pub seconds: f64,
     pub games_per_second: f64,
     pub decisions_per_second: f64,
-    /// Watched runs: where the CPU time of watching went (the plain runs' throughput
-    /// scatters too much on a busy machine for a gap of a few percent to show reliably).
-    pub watching_cpu: Option<WatchingCpu>,
+    /// Where the CPU time went (throughput scatters too much on a busy machine for a gap
+    /// of a few percent to show reliably; CPU seconds say what watching took).
+    pub cpu: RunCpu,
 }
 
-/// CPU seconds spent during one watched run, read from /proc.
+/// CPU seconds spent during one run, read from /proc.
 #[derive(Clone, Copy, Debug, Serialize)]
-pub struct WatchingCpu {
+pub struct RunCpu {
     /// Zebra's viewer thread (the live feeds, made and sent).
     pub viewer_seconds: f64,
     /// Every process of the browser.
@@ -518,6 +518,17 @@ pub struct WatchingCpu {
     pub machine_busy_seconds: f64,
     /// Viewer and browser as a share of the machine's busy time.
     pub watching_percent: f64,
+}
+
+/// From a `/proc/.../stat` line: utime + stime in clock ticks, the process group, and the
+/// command name (fields 14, 15, 5 and 2; counted from the last `)`, since the name, in
+/// parentheses, may hold spaces and parentheses of its own).
+fn stat_times(stat: &str) -> Option<(u64, u32, String)> {
+    let (head, rest) = stat.rsplit_once(')')?;
+    let name = head.split_once('(')?.1.to_string();
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let cpu = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some((cpu, f.get(2)?.parse().ok()?, name))
 }
 
 /// CPU clock ticks so far: of the viewer thread, the browser's processes, the machine.
@@ -529,16 +540,8 @@ struct Ticks {
 }
 
 impl Ticks {
-    fn now(browser_group: u32) -> Ticks {
-        // utime + stime of a /proc/.../stat line, and its process group (fields 14, 15, 5;
-        // counted after the command name, which may hold spaces, in parentheses).
-        let parse = |stat: &str| -> Option<(u64, u32, String)> {
-            let (head, rest) = stat.rsplit_once(')')?;
-            let name = head.split_once('(')?.1.to_string();
-            let f: Vec<&str> = rest.split_whitespace().collect();
-            let cpu = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-            Some((cpu, f.get(2)?.parse().ok()?, name))
-        };
+    fn now(browser_group: Option<u32>) -> Ticks {
+        let parse = stat_times;
         let read = |path: std::path::PathBuf| std::fs::read_to_string(path).ok();
         let mut ticks = Ticks::default();
         if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
@@ -556,7 +559,7 @@ impl Ticks {
                 if let Some((cpu, group, _)) =
                     read(proc.path().join("stat")).and_then(|s| parse(&s))
                 {
-                    if group == browser_group {
+                    if Some(group) == browser_group {
                         ticks.browser += cpu;
                     }
                 }
@@ -578,14 +581,14 @@ impl Ticks {
     }
 
     /// What was spent since `earlier`, in seconds.
-    fn since(self, earlier: Ticks) -> WatchingCpu {
+    fn since(self, earlier: Ticks) -> RunCpu {
         // SAFETY: sysconf has no preconditions.
         let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
         let secs = |a: u64, b: u64| a.saturating_sub(b) as f64 / hz;
         let viewer_seconds = secs(self.viewer, earlier.viewer);
         let browser_seconds = secs(self.browser, earlier.browser);
         let machine_busy_seconds = secs(self.machine_busy, earlier.machine_busy);
-        WatchingCpu {
+        RunCpu {
             viewer_seconds,
             browser_seconds,
             machine_busy_seconds,
@@ -602,17 +605,19 @@ pub struct WatchCost {
     pub cost_percent: f64,
 }
 
-/// A headless browser following a series through the live viewer, for the benchmark.
+/// A headless browser following a series through the live viewer, for the benchmark (or,
+/// with `none` for the browser, the viewer served with nobody watching: what the hub costs
+/// the games' threads alone).
 struct Spectating {
     hub: std::sync::Arc<crate::web::Hub>,
     server: Option<crate::web::server::Background>,
-    browser: std::process::Child,
+    browser: Option<std::process::Child>,
     profile: std::path::PathBuf,
 }
 
 impl Spectating {
     /// Serves the live viewer and opens it in `browser`, then waits (up to 30 s) until the
-    /// page follows the run's feed.
+    /// page follows the run's feed, and (up to 10 s) until the browser is idle.
     async fn start(browser: &str) -> Result<Spectating, String> {
         use std::os::unix::process::CommandExt;
         let hub = crate::web::Hub::new("benchmark");
@@ -626,7 +631,17 @@ impl Spectating {
         // One browser at a time: its profile is removed when it is stopped.
         let profile =
             std::env::temp_dir().join(format!("zebra-bench-browser-{}", std::process::id()));
-        let browser = std::process::Command::new(browser)
+        let mut spectating = Spectating {
+            hub,
+            server: Some(server),
+            browser: None,
+            profile,
+        };
+        if browser == "none" {
+            return Ok(spectating);
+        }
+        let addr = spectating.server.as_ref().map(|s| s.addr);
+        let child = std::process::Command::new(browser)
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -634,20 +649,16 @@ impl Spectating {
                 "--remote-debugging-port=0",
                 "--window-size=1400,900",
             ])
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(format!("http://{}/", server.addr))
+            .arg(format!("--user-data-dir={}", spectating.profile.display()))
+            .arg(format!("http://{}/", addr.expect("the server runs")))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start {browser}: {e}"))?;
-        let spectating = Spectating {
-            hub,
-            server: Some(server),
-            browser,
-            profile,
-        };
+        let group = child.id();
+        spectating.browser = Some(child);
         let deadline = Instant::now() + std::time::Duration::from_secs(30);
         while spectating.hub.feeds() == 0 {
             if Instant::now() > deadline {
@@ -655,15 +666,37 @@ impl Spectating {
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
+        // Then until its start-up work is over (it goes on for a second or more after the
+        // page connects): two quarter seconds in a row of at most one clock tick of CPU
+        // (usually 10 ms), or 10 s.
+        let settle = Instant::now() + std::time::Duration::from_secs(10);
+        let (mut quiet, mut before) = (0, Ticks::now(Some(group)).browser);
+        while quiet < 2 && Instant::now() < settle {
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            let now = Ticks::now(Some(group)).browser;
+            quiet = if now.saturating_sub(before) <= 1 {
+                quiet + 1
+            } else {
+                0
+            };
+            before = now;
+        }
         Ok(spectating)
+    }
+
+    /// The browser's process group, if there is a browser.
+    fn group(&self) -> Option<u32> {
+        self.browser.as_ref().map(|b| b.id())
     }
 }
 
 impl Drop for Spectating {
     fn drop(&mut self) {
-        // SAFETY: signals the browser's own process group (it was started in one).
-        unsafe { libc::killpg(self.browser.id() as i32, libc::SIGKILL) };
-        let _ = self.browser.wait();
+        if let Some(browser) = &mut self.browser {
+            // SAFETY: signals the browser's own process group (it was started in one).
+            unsafe { libc::killpg(browser.id() as i32, libc::SIGKILL) };
+            let _ = browser.wait();
+        }
         if let Some(server) = self.server.take() {
             server.stop();
         }
@@ -680,16 +713,17 @@ pub async fn series(
     seed: u64,
     levels: &[usize],
     watch_with: Option<&str>,
+    repeat: u32,
 ) -> Result<SeriesReport, String> {
     use crate::series::{config::SERIES_FILE_VERSION, schedule::Format, BotEntry, SeriesConfig};
     let rounds = (games / 2).max(1);
     let mut runs = Vec::new();
-    // Plain and watched runs alternate, three times each, so that drift hits both alike;
+    // Plain and watched runs alternate, `repeat` times each, so that drift hits both alike;
     // the medians are compared (this machine's runs scatter by 10% and more).
     let plan: Vec<(usize, bool)> = levels
         .iter()
         .flat_map(|&c| match watch_with {
-            Some(_) => [(c, false), (c, true)].repeat(3),
+            Some(_) => [(c, false), (c, true)].repeat(repeat as usize),
             None => vec![(c, false)],
         })
         .collect();
@@ -733,8 +767,10 @@ pub async fn series(
             sandbox: Default::default(),
             replay_suspect: None,
         };
-        let browser_group = spectating.as_ref().map(|s| s.browser.id());
-        let ticks = browser_group.map(Ticks::now);
+        // Every run is measured (a plain run's machine time is the baseline for a watched
+        // one's).
+        let browser_group = spectating.as_ref().and_then(|s| s.group());
+        let ticks = Ticks::now(browser_group);
         let start = Instant::now();
         let outcome = crate::series::run(
             &config,
@@ -754,9 +790,7 @@ pub async fn series(
         .await
         .map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64().max(1e-9);
-        let watching_cpu = browser_group
-            .zip(ticks)
-            .map(|(group, before)| Ticks::now(group).since(before));
+        let cpu = Ticks::now(browser_group).since(ticks);
         if outcome.standings.finished != u64::from(rounds * 2) {
             return Err(format!(
                 "the benchmark series ended after {} of {} games",
@@ -779,7 +813,7 @@ pub async fn series(
             seconds,
             games_per_second: f64::from(rounds * 2) / seconds,
             decisions_per_second: decisions as f64 / seconds,
-            watching_cpu,
+            cpu,
         });
     }
     let median = |c: usize, w: bool| {
@@ -889,4 +923,21 @@ pub async fn flood(test_bot: &crate::bot::BotSpec) -> Result<FloodReport, String
         endings,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stat_times;
+
+    #[test]
+    fn a_stat_line_gives_cpu_group_and_name_whatever_the_name_holds() {
+        let line = "4242 (Web Content (x) 1) S 1 777 777 0 -1 4194560 100 0 0 0 \
+                    150 25 0 0 20 0 12 0 3000 0 0";
+        assert_eq!(
+            stat_times(line),
+            Some((175, 777, "Web Content (x) 1".to_string()))
+        );
+        assert_eq!(stat_times("4242 (viewer) S 1 9"), None);
+        assert_eq!(stat_times("no parentheses"), None);
+    }
 }

@@ -174,6 +174,10 @@ pub enum Command {
         /// without it (alternated, in the same invocation).
         #[arg(long, value_name = "PROGRAM")]
         watch_with: Option<String>,
+        /// match with --watch-with: plain and watched runs per level, each (alternated;
+        /// the medians are compared).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
+        repeat: u32,
     },
 }
 

@@ -354,6 +354,7 @@ fn run(command: Command) -> Result<(), Failure> {
             rounds,
             layout,
             watch_with,
+            repeat,
         } => {
             if watch_with.is_some() && target != BenchTarget::Match {
                 return Err(Failure::Usage(
@@ -377,22 +378,26 @@ fn run(command: Command) -> Result<(), Failure> {
                         seed,
                         &[1, 2],
                         watch_with.as_deref(),
+                        repeat,
                     ))
                     .map_err(Failure::Run)?;
                 let runs: Vec<String> = r
                     .runs
                     .iter()
                     .map(|run| {
-                        let cpu = run.watching_cpu.map_or(String::new(), |c| {
+                        let c = run.cpu;
+                        let cpu = if run.watched {
                             format!(
-                                ", watching took {:.1}% of the busy CPU: viewer {:.2} s, \
-                                 browser {:.2} s of {:.2} s",
-                                c.watching_percent,
+                                ", busy CPU {:.2} s, of which viewer {:.2} s and browser \
+                                 {:.2} s: {:.1}%",
+                                c.machine_busy_seconds,
                                 c.viewer_seconds,
                                 c.browser_seconds,
-                                c.machine_busy_seconds
+                                c.watching_percent,
                             )
-                        });
+                        } else {
+                            format!(", busy CPU {:.2} s", c.machine_busy_seconds)
+                        };
                         format!(
                             "concurrency {}{}: {:.1} games/s ({:.2} s, {} decisions/s{cpu})",
                             run.concurrency,

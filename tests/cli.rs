@@ -187,6 +187,81 @@ fn match_bench_reports_games_per_second_at_concurrency_one_and_two() {
         })
         .collect();
     assert_eq!(levels, [1, 2]);
+    // Every run says how busy the machine was; nothing watched, nothing of the viewer.
+    for r in v["runs"].as_array().unwrap() {
+        assert!(
+            r["cpu"]["machine_busy_seconds"].as_f64().unwrap() >= 0.0,
+            "{r}"
+        );
+        assert_eq!(r["cpu"]["browser_seconds"].as_f64(), Some(0.0), "{r}");
+    }
+}
+
+#[test]
+fn match_bench_with_the_viewer_and_no_browser_alternates_plain_and_watched_runs() {
+    let out = zebra(&[
+        "bench",
+        "match",
+        "--games",
+        "2",
+        "--watch-with",
+        "none",
+        "--repeat",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    let runs: Vec<(u64, bool)> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["concurrency"].as_u64().unwrap(),
+                r["watched"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        runs,
+        [
+            (1, false),
+            (1, true),
+            (1, false),
+            (1, true),
+            (2, false),
+            (2, true),
+            (2, false),
+            (2, true)
+        ]
+    );
+    let levels: Vec<u64> = v["watch_cost"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["concurrency"].as_u64().unwrap())
+        .collect();
+    assert_eq!(levels, [1, 2]);
+    // A browser that cannot be started, and repeat counts out of range, are one line.
+    let missing = zebra(&[
+        "bench",
+        "match",
+        "--games",
+        "2",
+        "--watch-with",
+        "/nonexistent-browser",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent-browser"));
+    for repeat in ["0", "51"] {
+        let out = zebra(&["bench", "match", "--watch-with", "none", "--repeat", repeat]);
+        assert_eq!(out.status.code(), Some(2), "--repeat {repeat}");
+    }
 }
 
 #[test]
