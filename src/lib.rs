@@ -12,6 +12,7 @@
 //! - [`referee`]: one refereed game: clocks, misbehaviour policy, transcripts, check-bot
 //! - [`record`]: PGN-style game records: writer, reader, verifier
 //! - [`series`]: match series and tournaments: schedule, statistics, SPRT, resume
+//! - [`server`]: `zebra serve`, the competition daemon (so far: its store and queue)
 //! - [`web`]: what people look at: the view stream of a game and the embedded viewer page
 //! - [`botkit`]: a small client for bots written in Rust on the engine
 //! - [`bench`]: the benchmarks behind `zebra bench`
@@ -27,4 +28,5 @@ pub mod referee;
 pub mod rules;
 pub mod sandbox;
 pub mod series;
+pub mod server;
 pub mod web;

@@ -1,0 +1,244 @@
+//! The daemon's store: migrations, refusals at open, idempotent submission, and the games
+//! table as a queue (leases, voided attempts, stale finishes, cancel).
+
+use std::path::PathBuf;
+
+use zebra::server::store::{Finished, NewGame, Store, StoreError, Submitted, DB_FILE};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zebra-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A store with two bots and a series of `n` games between them.
+fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
+    let dir = scratch(name);
+    let mut store = Store::open(&dir).unwrap();
+    let a = store.add_bot("north", r#"{"command":"a"}"#, 1).unwrap();
+    let b = store.add_bot("south", r#"{"command":"b"}"#, 1).unwrap();
+    let games: Vec<NewGame> = (1..=n)
+        .map(|number| NewGame {
+            number,
+            seed: u64::MAX - u64::from(number),
+            white: if number % 2 == 1 { a } else { b },
+            black: if number % 2 == 1 { b } else { a },
+        })
+        .collect();
+    let Submitted::Created(series) = store.submit(Some("k1"), "{}", &games, 2).unwrap() else {
+        panic!("a new series")
+    };
+    (dir, store, series)
+}
+
+#[test]
+fn a_new_store_is_migrated_and_reopens_as_it_was() {
+    let dir = scratch("open");
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 1);
+    store.add_bot("north", "{}", 1).unwrap();
+    assert!(matches!(
+        store.add_bot("north", "{}", 2),
+        Err(StoreError::BotExists(name)) if name == "north"
+    ));
+    drop(store);
+    let mut again = Store::open(&dir).unwrap();
+    assert_eq!(again.schema_version().unwrap(), 1);
+    assert!(matches!(
+        again.add_bot("north", "{}", 3),
+        Err(StoreError::BotExists(_))
+    ));
+}
+
+#[test]
+fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
+    let dir = scratch("corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join(DB_FILE);
+    let junk = vec![0x5a_u8; 8192];
+    std::fs::write(&db, &junk).unwrap();
+    let err = Store::open(&dir).err().expect("refused");
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
+    assert!(err.to_string().contains(&db.display().to_string()), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), junk, "never reset");
+
+    let dir = scratch("newer");
+    drop(Store::open(&dir).unwrap());
+    let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let err = Store::open(&dir).err().expect("refused");
+    assert!(
+        matches!(
+            err,
+            StoreError::NewerSchema {
+                found: 99,
+                known: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_series_submitted_again_under_its_key_is_the_same_series() {
+    let (_dir, mut store, series) = with_series("idempotent", 4);
+    let games = [NewGame {
+        number: 1,
+        seed: 1,
+        white: 1,
+        black: 2,
+    }];
+    assert_eq!(
+        store.submit(Some("k1"), "{}", &games, 3).unwrap(),
+        Submitted::Existing(series)
+    );
+    assert_eq!(
+        store.progress(series).unwrap().queued,
+        4,
+        "nothing queued again"
+    );
+    assert!(matches!(
+        store.submit(Some("k1"), r#"{"games":2}"#, &games, 3),
+        Err(StoreError::KeyConflict(k)) if k == "k1"
+    ));
+    // An unknown bot: refused, and nothing of the series is written.
+    let stray = [NewGame {
+        number: 1,
+        seed: 1,
+        white: 1,
+        black: 77,
+    }];
+    assert!(matches!(
+        store.submit(Some("k2"), "{}", &stray, 3),
+        Err(StoreError::UnknownBot(77))
+    ));
+    assert!(matches!(
+        store.submit(Some("k2"), "{}", &games, 3).unwrap(),
+        Submitted::Created(id) if id == series + 1
+    ));
+}
+
+#[test]
+fn games_are_leased_in_order_and_a_finish_counts_once() {
+    let (_dir, mut store, series) = with_series("lease", 3);
+    let first = store.lease("w1", 100, 1_000, 3).unwrap().unwrap();
+    assert_eq!((first.number, first.attempt, first.until_ms), (1, 1, 1_100));
+    assert_eq!(first.seed, u64::MAX - 1, "the seed's 64 bits survive");
+    let second = store.lease("w2", 100, 1_000, 3).unwrap().unwrap();
+    assert_eq!(second.number, 2);
+    let done = store
+        .finish(&first, "1-0", "normal", "[Game \"1\"]\n", 200)
+        .unwrap();
+    let Finished::Counted { record } = done else {
+        panic!("counted")
+    };
+    assert_eq!(store.record(&record).unwrap(), "[Game \"1\"]\n");
+    // The same lease again: already finished, not counted twice.
+    assert_eq!(
+        store.finish(&first, "0-1", "normal", "other", 300).unwrap(),
+        Finished::Stale
+    );
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.queued, p.leased, p.finished), (1, 1, 1));
+    assert_eq!(
+        store.results(series).unwrap(),
+        vec![(1, "1-0".to_string(), record)]
+    );
+}
+
+#[test]
+fn a_lease_that_runs_out_is_voided_and_the_game_played_again_up_to_its_attempts() {
+    let (_dir, mut store, series) = with_series("expire", 1);
+    let mut lease = store.lease("w1", 0, 100, 2).unwrap().unwrap();
+    assert!(store.renew(&mut lease, 150).unwrap());
+    assert_eq!(lease.until_ms, 150);
+    // At 120 the renewed lease holds: nothing else to lease.
+    assert_eq!(store.lease("w2", 120, 100, 2).unwrap(), None);
+    // At 200 it has run out: voided, and the game goes to the next worker (attempt 2).
+    let again = store.lease("w2", 200, 100, 2).unwrap().unwrap();
+    assert_eq!(
+        (again.game, again.attempt, again.owner.as_str()),
+        (lease.game, 2, "w2")
+    );
+    // The first worker's late finish is not counted; its lease cannot be renewed.
+    assert_eq!(
+        store.finish(&lease, "1-0", "normal", "late", 210).unwrap(),
+        Finished::Stale
+    );
+    assert!(!store.renew(&mut lease, 999).unwrap());
+    // The second lease runs out too: two attempts were allowed, the game is void.
+    assert_eq!(store.lease("w3", 400, 100, 2).unwrap(), None);
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.void, p.finished, p.voided_attempts), (1, 0, 2));
+}
+
+#[test]
+fn after_a_crash_the_running_games_are_voided_and_played_again() {
+    let (dir, mut store, series) = with_series("crash", 2);
+    let running = store.lease("daemon-1", 0, 60_000, 3).unwrap().unwrap();
+    // The daemon dies with the lease held (no finish, no release).
+    drop(store);
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.void_leases(None, 3).unwrap(), 1);
+    let replay = store.lease("daemon-2", 10, 60_000, 3).unwrap().unwrap();
+    assert_eq!((replay.game, replay.attempt), (running.game, 2));
+    assert_eq!(
+        store
+            .finish(&running, "1-0", "normal", "from the dead daemon", 20)
+            .unwrap(),
+        Finished::Stale
+    );
+    assert!(matches!(
+        store
+            .finish(&replay, "0-1", "normal", "replayed", 30)
+            .unwrap(),
+        Finished::Counted { .. }
+    ));
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.finished, p.queued, p.voided_attempts), (1, 1, 1));
+    assert_eq!(store.results(series).unwrap()[0].1, "0-1");
+}
+
+#[test]
+fn a_cancelled_series_leases_nothing_more() {
+    let (_dir, mut store, series) = with_series("cancel", 3);
+    let running = store.lease("w", 0, 1_000, 3).unwrap().unwrap();
+    assert_eq!(store.cancel(series).unwrap(), 2);
+    assert_eq!(store.lease("w", 1, 1_000, 3).unwrap(), None);
+    // The game already running still finishes and counts.
+    assert!(matches!(
+        store.finish(&running, "1/2-1/2", "normal", "x", 2).unwrap(),
+        Finished::Counted { .. }
+    ));
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.finished, p.cancelled, p.queued), (1, 2, 0));
+}
+
+#[test]
+fn records_are_stored_once_by_content_and_bad_hashes_are_not_paths() {
+    let dir = scratch("records");
+    let store = Store::open(&dir).unwrap();
+    let a = store.put_record("one game\n").unwrap();
+    assert_eq!(a.len(), 64);
+    assert_eq!(store.put_record("one game\n").unwrap(), a);
+    assert_eq!(store.record(&a).unwrap(), "one game\n");
+    for bad in ["../../etc/passwd", "", &"g".repeat(64)] {
+        assert!(
+            matches!(store.record(bad), Err(StoreError::NoRecord(_))),
+            "{bad}"
+        );
+    }
+    let leftovers = std::fs::read_dir(dir.join("records").join(&a[..2]))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".tmp")
+        })
+        .count();
+    assert_eq!(leftovers, 0);
+}
