@@ -8,6 +8,7 @@
 //! - `config`: the bots (command line or TOML/JSON file) and the saved settings
 //! - `schedule`: which games, in which order, with which seeds (pure)
 //! - `stats`: Elo, LOS, pentanomial counts and the SPRT (pure)
+//! - `rating`: ratings fitted over a pool's games, with intervals, for leaderboards (pure)
 //! - `standings`: finished games folded into per-bot and per-encounter books
 //! - `conduct`: per-bot timeouts, suspect timeouts, illegal replies and forfeits
 //! - `overload`: the warning for more bots than CPUs, and `--replay-suspect`
@@ -23,6 +24,7 @@ pub mod disk;
 pub mod events;
 pub mod overload;
 pub mod progress;
+pub mod rating;
 pub mod runner;
 pub mod schedule;
 pub mod setup;
