@@ -541,12 +541,12 @@ struct Ticks {
 
 impl Ticks {
     fn now(browser_group: Option<u32>) -> Ticks {
-        let parse = stat_times;
         let read = |path: std::path::PathBuf| std::fs::read_to_string(path).ok();
         let mut ticks = Ticks::default();
         if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
             for task in tasks.flatten() {
-                if let Some((cpu, _, name)) = read(task.path().join("stat")).and_then(|s| parse(&s))
+                if let Some((cpu, _, name)) =
+                    read(task.path().join("stat")).and_then(|s| stat_times(&s))
                 {
                     if name == "viewer" {
                         ticks.viewer += cpu;
@@ -557,7 +557,7 @@ impl Ticks {
         if let Ok(procs) = std::fs::read_dir("/proc") {
             for proc in procs.flatten() {
                 if let Some((cpu, group, _)) =
-                    read(proc.path().join("stat")).and_then(|s| parse(&s))
+                    read(proc.path().join("stat")).and_then(|s| stat_times(&s))
                 {
                     if Some(group) == browser_group {
                         ticks.browser += cpu;
@@ -631,6 +631,7 @@ impl Spectating {
         // One browser at a time: its profile is removed when it is stopped.
         let profile =
             std::env::temp_dir().join(format!("zebra-bench-browser-{}", std::process::id()));
+        let addr = server.addr;
         let mut spectating = Spectating {
             hub,
             server: Some(server),
@@ -640,7 +641,6 @@ impl Spectating {
         if browser == "none" {
             return Ok(spectating);
         }
-        let addr = spectating.server.as_ref().map(|s| s.addr);
         let child = std::process::Command::new(browser)
             .args([
                 "--headless",
@@ -650,7 +650,7 @@ impl Spectating {
                 "--window-size=1400,900",
             ])
             .arg(format!("--user-data-dir={}", spectating.profile.display()))
-            .arg(format!("http://{}/", addr.expect("the server runs")))
+            .arg(format!("http://{addr}/"))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
