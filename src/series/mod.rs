@@ -15,6 +15,7 @@
 //! - `disk`: `series.json`, the fsynced PGN, and finding the missing games on resume
 //! - `setup`: flags validated once into a series on disk (or one read back to resume)
 //! - `runner`: the coordinator: concurrency, stopping, events, progress
+//! - `game`: one game from its fixture to its counted outcome (both front ends play here)
 //! - `events`: the JSON-lines event stream (`--events`)
 //! - `progress`: the bar or lines people watch
 
@@ -22,6 +23,7 @@ pub mod conduct;
 pub mod config;
 pub mod disk;
 pub mod events;
+pub mod game;
 pub mod overload;
 pub mod progress;
 pub mod rating;
@@ -34,6 +36,7 @@ pub mod stats;
 use serde::Serialize;
 
 pub use config::{BotEntry, ConfigError, SeriesConfig};
+pub use game::{Entrants, PlayedGame, SeriesGame};
 pub use runner::{run, RunOptions, SeriesEnd, SeriesOutcome};
 pub use standings::{BotLine, GameOutcome, Standings};
 

@@ -20,20 +20,18 @@
 //! at once: the running games are dropped, which kills their bots' process groups.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::bot::BotSpec;
 use crate::record::Termination;
-use crate::referee::{GameConfig, GameReport, Referee, TimeOdds};
+use crate::referee::GameReport;
 use crate::rules::GameResult;
 
-use super::conduct::GameConduct;
 use super::config::SeriesConfig;
 use super::disk::{DiskError, PgnFile};
 use super::events::{EventLog, GameRef, PerSide, SeriesEvent, Warning, WarningCode};
+use super::game::{log_path, Entrants, PlayedGame};
 use super::overload::{overload_warning, replay_decision, ReplayDecision};
 use super::progress::Progress;
 use super::schedule::{Fixture, Schedule};
@@ -115,11 +113,7 @@ pub struct SeriesOutcome {
 struct Finished {
     /// The CPU slot the game ran on (`--affinity`), to be freed.
     slot: Option<usize>,
-    fixture: Fixture,
-    /// 1 for the first attempt at this game, more for a replay.
-    attempt: u32,
-    report: GameReport,
-    duration: std::time::Duration,
+    played: PlayedGame,
 }
 
 /// Plays the scheduled games of `config` that `done` (read from disk) does not hold;
@@ -166,23 +160,7 @@ pub async fn run(
     // Records on disk are games of the schedule, each once (see `disk::load_finished`).
     let left = planned.saturating_sub(done_numbers.len() as u32) as usize;
 
-    let specs: Vec<BotSpec> = config
-        .bots
-        .iter()
-        .map(|b| {
-            let limits = config
-                .sandbox
-                .limits_for(&b.limits)
-                .unwrap_or_else(|_| crate::sandbox::Limits::default());
-            b.spec_with(limits)
-        })
-        .collect();
-    let odds: Vec<TimeOdds> = config
-        .bots
-        .iter()
-        .map(|b| b.odds().unwrap_or_default())
-        .collect();
-    let tc = config.time_control();
+    let entrants = Entrants::of(config);
     let mut pgn = PgnFile::open(&config.pgn)?;
     let mut events = match &config.events {
         Some(path) => EventLog::open(path).map_err(|source| DiskError::Io {
@@ -278,19 +256,10 @@ pub async fn run(
             let Some((fixture, attempt)) = again.pop_front().or_else(|| fresh.next()) else {
                 break;
             };
-            let cfg = game_config(
-                config,
-                &fixture,
-                attempt,
-                tc,
-                [odds[fixture.white], odds[fixture.black]],
-            );
-            let (mut white, mut black) =
-                (specs[fixture.white].clone(), specs[fixture.black].clone());
+            let mut game = entrants.game(config, fixture, attempt);
             let slot = free_slots.pop();
             if let (Some(s), Some(slots)) = (slot, &options.affinity) {
-                white.cpus = Some(vec![slots[s][0]]);
-                black.cpus = Some(vec![slots[s][1]]);
+                game.pin(slots[s]);
             }
             // Held before it is said to have started: a browser told opens its feed.
             if let Some(s) = &options.spectator {
@@ -301,17 +270,11 @@ pub async fn run(
                 attempt,
             });
             let token = cancel.child_token();
-            let spectator = options.spectator.clone().map(|s| (fixture.game, s));
+            let spectator = options.spectator.clone();
             running.spawn(async move {
-                play_on_own_thread(white, black, cfg, token, spectator)
+                super::game::play(game, token, spectator)
                     .await
-                    .map(|(report, duration)| Finished {
-                        slot,
-                        fixture,
-                        attempt,
-                        report,
-                        duration,
-                    })
+                    .map(|played| Finished { slot, played })
             });
         }
         if running.is_empty() {
@@ -344,10 +307,15 @@ pub async fn run(
         let Some(joined) = finished else { break };
         let Finished {
             slot,
-            fixture,
-            attempt,
-            mut report,
-            duration,
+            played:
+                PlayedGame {
+                    fixture,
+                    attempt,
+                    report,
+                    conduct,
+                    outcome,
+                    duration,
+                },
         } = match joined {
             Ok(Some(f)) => f,
             Ok(None) => continue,
@@ -357,24 +325,6 @@ pub async fn run(
             }
         };
         free_slots.extend(slot);
-        for (name, value) in [
-            ("Pair", fixture.pair.to_string()),
-            ("Game", fixture.game.to_string()),
-        ] {
-            report.record.tags.set(name, value);
-        }
-        if attempt > 1 {
-            report.record.tags.set("Attempt", attempt.to_string());
-        }
-        let conduct = [
-            GameConduct::of(&report.bots[0]),
-            GameConduct::of(&report.bots[1]),
-        ];
-        for (side, c) in crate::rules::Side::ALL.into_iter().zip(&conduct) {
-            c.write_tags(side, &mut report.record.tags);
-        }
-        let outcome = GameOutcome::of(&fixture, report.result, report.termination)
-            .with_conduct(conduct.clone());
         keep_or_drop_log(config, &fixture, attempt, &report);
         if let (ReplayDecision::Void, Some(file), Some(max)) = (
             replay_decision(&conduct, attempt, max_attempts),
@@ -467,87 +417,6 @@ fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report
     let mut report = standings.head_to_head()?;
     report.sprt = gate.map(SprtGate::report);
     Some(report)
-}
-
-/// Plays one game on a new thread with its own single-threaded runtime; `None` if the game
-/// was cancelled (its bots are killed as the referee is dropped) or its thread failed (the
-/// game is not recorded, so a resume plays it again).
-async fn play_on_own_thread(
-    white: BotSpec,
-    black: BotSpec,
-    cfg: GameConfig,
-    cancel: CancellationToken,
-    spectator: Option<(u32, std::sync::Arc<dyn crate::referee::Spectator>)>,
-) -> Option<(GameReport, std::time::Duration)> {
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let spawned = std::thread::Builder::new()
-        .name(format!("game-seed-{}", cfg.seed))
-        .spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    tracing::error!("cannot start a game's runtime: {e}");
-                    return;
-                }
-            };
-            let played = runtime.block_on(async {
-                let start = Instant::now();
-                tokio::select! {
-                    report = Referee::play(&white, &black, &cfg, |_, _, record| {
-                        if let Some((number, s)) = &spectator {
-                            s.follow(*number, record);
-                        }
-                    }) => {
-                        Some((report, start.elapsed()))
-                    }
-                    _ = cancel.cancelled() => None,
-                }
-            });
-            let _ = tx.send(played);
-        });
-    if let Err(e) = spawned {
-        tracing::error!("cannot start a game thread: {e}");
-        return None;
-    }
-    rx.await.ok().flatten()
-}
-
-/// The referee's settings for one game of the series.
-fn game_config(
-    config: &SeriesConfig,
-    fixture: &Fixture,
-    attempt: u32,
-    tc: crate::referee::TimeControl,
-    odds: [TimeOdds; 2],
-) -> GameConfig {
-    GameConfig {
-        tc,
-        seed: fixture.seed,
-        max_illegal: config.max_illegal,
-        event: config.event.clone(),
-        round: fixture.round.to_string(),
-        transcript: config
-            .log_dir
-            .as_ref()
-            .map(|dir| log_path(dir, fixture, attempt)),
-        odds,
-        sandbox: config.sandbox.policy(),
-        ..GameConfig::default()
-    }
-}
-
-/// `DIR/game-0007.log`; the bots' stderr goes next to it (`game-0007.white.stderr`). A
-/// game played again by `--replay-suspect` keeps each attempt's logs apart:
-/// `game-0007-attempt2.log`.
-pub fn log_path(dir: &std::path::Path, fixture: &Fixture, attempt: u32) -> PathBuf {
-    if attempt > 1 {
-        dir.join(format!("game-{:04}-attempt{attempt}.log", fixture.game))
-    } else {
-        dir.join(format!("game-{:04}.log", fixture.game))
-    }
 }
 
 /// With `--log-failures`, a game that went well keeps no logs.

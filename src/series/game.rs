@@ -1,0 +1,206 @@
+//! One game of a series, from its fixture to its counted outcome: the single path by which
+//! both front ends play games, `zebra match` ([`super::runner`]) and `zebra serve`
+//! (`server::worker`). Everything that makes a series game what it is lives here once: the
+//! bots' limits and time odds, the referee's settings, the thread the game runs on, and the
+//! tags the series adds to its record (pair, game, attempt, each side's conduct).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::bot::BotSpec;
+use crate::referee::{GameConfig, GameReport, Referee, Spectator, TimeControl, TimeOdds};
+use crate::rules::Side;
+
+use super::conduct::GameConduct;
+use super::config::SeriesConfig;
+use super::schedule::Fixture;
+use super::standings::GameOutcome;
+
+/// The bots of a series as they play: each one's start-up spec with its limits and its time
+/// odds, worked out once per series.
+#[derive(Clone, Debug)]
+pub struct Entrants {
+    specs: Vec<BotSpec>,
+    odds: Vec<TimeOdds>,
+    tc: TimeControl,
+}
+
+impl Entrants {
+    /// From a validated series (limits and odds were checked when it was set up; a value
+    /// that no longer parses falls back to the default rather than stopping the series).
+    pub fn of(config: &SeriesConfig) -> Entrants {
+        Entrants {
+            specs: config
+                .bots
+                .iter()
+                .map(|b| {
+                    let limits = config
+                        .sandbox
+                        .limits_for(&b.limits)
+                        .unwrap_or_else(|_| crate::sandbox::Limits::default());
+                    b.spec_with(limits)
+                })
+                .collect(),
+            odds: config
+                .bots
+                .iter()
+                .map(|b| b.odds().unwrap_or_default())
+                .collect(),
+            tc: config.time_control(),
+        }
+    }
+
+    /// Game `fixture` of `config`, attempt `attempt` (1 for the first).
+    pub fn game(&self, config: &SeriesConfig, fixture: Fixture, attempt: u32) -> SeriesGame {
+        SeriesGame {
+            fixture,
+            attempt,
+            white: self.specs[fixture.white].clone(),
+            black: self.specs[fixture.black].clone(),
+            config: GameConfig {
+                tc: self.tc,
+                seed: fixture.seed,
+                max_illegal: config.max_illegal,
+                event: config.event.clone(),
+                round: fixture.round.to_string(),
+                transcript: config
+                    .log_dir
+                    .as_ref()
+                    .map(|dir| log_path(dir, &fixture, attempt)),
+                odds: [self.odds[fixture.white], self.odds[fixture.black]],
+                sandbox: config.sandbox.policy(),
+                ..GameConfig::default()
+            },
+        }
+    }
+}
+
+/// A game ready to be played: which one, its two bots and the referee's settings.
+#[derive(Clone, Debug)]
+pub struct SeriesGame {
+    pub fixture: Fixture,
+    /// 1 for the first attempt at this game, more for a replay.
+    pub attempt: u32,
+    pub white: BotSpec,
+    pub black: BotSpec,
+    pub config: GameConfig,
+}
+
+impl SeriesGame {
+    /// Pins White's bot to one CPU and Black's to another (`--affinity`).
+    pub fn pin(&mut self, cpus: [usize; 2]) {
+        self.white.cpus = Some(vec![cpus[0]]);
+        self.black.cpus = Some(vec![cpus[1]]);
+    }
+}
+
+/// A game as the series counts it: its report (the record carries the series' tags), each
+/// side's conduct and the outcome the standings fold in.
+#[derive(Debug)]
+pub struct PlayedGame {
+    pub fixture: Fixture,
+    pub attempt: u32,
+    pub report: GameReport,
+    /// White's, then Black's.
+    pub conduct: [GameConduct; 2],
+    pub outcome: GameOutcome,
+    pub duration: Duration,
+}
+
+/// Plays `game` on a new thread with its own single-threaded runtime (a game's reader,
+/// writer and referee then never wake each other across threads, which on a virtual
+/// machine costs more than the referee's own work). `None` if the game was cancelled (its
+/// bots are killed as the referee is dropped) or its thread failed: it is not recorded, so
+/// it is played again.
+pub async fn play(
+    game: SeriesGame,
+    cancel: CancellationToken,
+    spectator: Option<Arc<dyn Spectator>>,
+) -> Option<PlayedGame> {
+    let SeriesGame {
+        fixture,
+        attempt,
+        white,
+        black,
+        config,
+    } = game;
+    let number = fixture.game;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name(format!("game-{number}"))
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    tracing::error!("cannot start a game's runtime: {e}");
+                    return;
+                }
+            };
+            let played = runtime.block_on(async {
+                let start = Instant::now();
+                tokio::select! {
+                    report = Referee::play(&white, &black, &config, |_, _, record| {
+                        if let Some(s) = &spectator {
+                            s.follow(number, record);
+                        }
+                    }) => Some((report, start.elapsed())),
+                    _ = cancel.cancelled() => None,
+                }
+            });
+            let _ = tx.send(played);
+        });
+    if let Err(e) = spawned {
+        tracing::error!("cannot start a game thread: {e}");
+        return None;
+    }
+    let (report, duration) = rx.await.ok().flatten()?;
+    Some(counted(fixture, attempt, report, duration))
+}
+
+/// What the series makes of a finished game: its tags, conduct and outcome.
+fn counted(
+    fixture: Fixture,
+    attempt: u32,
+    mut report: GameReport,
+    duration: Duration,
+) -> PlayedGame {
+    let tags = &mut report.record.tags;
+    tags.set("Pair", fixture.pair.to_string());
+    tags.set("Game", fixture.game.to_string());
+    if attempt > 1 {
+        tags.set("Attempt", attempt.to_string());
+    }
+    let conduct = [
+        GameConduct::of(&report.bots[0]),
+        GameConduct::of(&report.bots[1]),
+    ];
+    for (side, c) in Side::ALL.into_iter().zip(&conduct) {
+        c.write_tags(side, &mut report.record.tags);
+    }
+    let outcome =
+        GameOutcome::of(&fixture, report.result, report.termination).with_conduct(conduct.clone());
+    PlayedGame {
+        fixture,
+        attempt,
+        report,
+        conduct,
+        outcome,
+        duration,
+    }
+}
+
+/// `DIR/game-0007.log`; the bots' stderr goes next to it (`game-0007.white.stderr`). A
+/// game played again by `--replay-suspect` (or voided by the daemon) keeps each attempt's
+/// logs apart: `game-0007-attempt2.log`.
+pub fn log_path(dir: &std::path::Path, fixture: &Fixture, attempt: u32) -> std::path::PathBuf {
+    if attempt > 1 {
+        dir.join(format!("game-{:04}-attempt{attempt}.log", fixture.game))
+    } else {
+        dir.join(format!("game-{:04}.log", fixture.game))
+    }
+}
