@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use zebra::server::store::{Finished, NewGame, Store, StoreError, Submitted, DB_FILE};
+use zebra::server::store::{
+    BotState, Finished, GameEnd, Lease, NewGame, Store, StoreError, Submitted, DB_FILE,
+};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("zebra-store-{name}-{}", std::process::id()));
@@ -11,12 +13,32 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Stores a game's end: its record file first, then the result if the lease holds.
+fn finish(store: &mut Store, lease: &Lease, result: &str, record: &str, now: i64) -> Finished {
+    let hash = store.records().put(record).unwrap();
+    let end = GameEnd {
+        number: lease.number,
+        result: result.to_string(),
+        termination: "normal".to_string(),
+        conduct: "[]".to_string(),
+        record: hash,
+    };
+    store.finish(lease, &end, now).unwrap()
+}
+
 /// A store with two bots and a series of `n` games between them.
 fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
     let dir = scratch(name);
     let mut store = Store::open(&dir).unwrap();
-    let a = store.add_bot("north", r#"{"command":"a"}"#, 1).unwrap();
-    let b = store.add_bot("south", r#"{"command":"b"}"#, 1).unwrap();
+    let a = store
+        .add_bot("north", r#"{"command":"a"}"#, "admin", 1)
+        .unwrap();
+    let b = store
+        .add_bot("south", r#"{"command":"b"}"#, "ann", 1)
+        .unwrap();
+    for id in [a, b] {
+        store.set_bot_state(id, BotState::Active, None).unwrap();
+    }
     let games: Vec<NewGame> = (1..=n)
         .map(|number| NewGame {
             number,
@@ -25,7 +47,8 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
             black: if number % 2 == 1 { b } else { a },
         })
         .collect();
-    let Submitted::Created(series) = store.submit(Some("k1"), "{}", &games, 2).unwrap() else {
+    let Submitted::Created(series) = store.submit(Some("k1"), "{}", "ann", &games, 2).unwrap()
+    else {
         panic!("a new series")
     };
     (dir, store, series)
@@ -35,19 +58,25 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
-    store.add_bot("north", "{}", 1).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
-        store.add_bot("north", "{}", 2),
+        store.add_bot("north", "{}", "bob", 2),
         Err(StoreError::BotExists(name)) if name == "north"
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 1);
+    assert_eq!(again.schema_version().unwrap(), 2);
     assert!(matches!(
-        again.add_bot("north", "{}", 3),
+        again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
     ));
+    let bot = again.bot(id).unwrap().unwrap();
+    assert_eq!(
+        (bot.name.as_str(), bot.owner.as_str(), bot.state),
+        ("north", "ann", BotState::Pending)
+    );
+    assert_eq!(again.bots().unwrap(), vec![bot]);
 }
 
 #[test]
@@ -73,7 +102,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 1,
+                known: 2,
                 ..
             }
         ),
@@ -91,7 +120,7 @@ fn a_series_submitted_again_under_its_key_is_the_same_series() {
         black: 2,
     }];
     assert_eq!(
-        store.submit(Some("k1"), "{}", &games, 3).unwrap(),
+        store.submit(Some("k1"), "{}", "ann", &games, 3).unwrap(),
         Submitted::Existing(series)
     );
     assert_eq!(
@@ -100,7 +129,7 @@ fn a_series_submitted_again_under_its_key_is_the_same_series() {
         "nothing queued again"
     );
     assert!(matches!(
-        store.submit(Some("k1"), r#"{"games":2}"#, &games, 3),
+        store.submit(Some("k1"), r#"{"games":2}"#, "ann", &games, 3),
         Err(StoreError::KeyConflict(k)) if k == "k1"
     ));
     // An unknown bot: refused, and nothing of the series is written.
@@ -111,11 +140,11 @@ fn a_series_submitted_again_under_its_key_is_the_same_series() {
         black: 77,
     }];
     assert!(matches!(
-        store.submit(Some("k2"), "{}", &stray, 3),
+        store.submit(Some("k2"), "{}", "ann", &stray, 3),
         Err(StoreError::UnknownBot(77))
     ));
     assert!(matches!(
-        store.submit(Some("k2"), "{}", &games, 3).unwrap(),
+        store.submit(Some("k2"), "{}", "ann", &games, 3).unwrap(),
         Submitted::Created(id) if id == series + 1
     ));
 }
@@ -128,23 +157,27 @@ fn games_are_leased_in_order_and_a_finish_counts_once() {
     assert_eq!(first.seed, u64::MAX - 1, "the seed's 64 bits survive");
     let second = store.lease("w2", 100, 1_000, 3).unwrap().unwrap();
     assert_eq!(second.number, 2);
-    let done = store
-        .finish(&first, "1-0", "normal", "[Game \"1\"]\n", 200)
-        .unwrap();
+    let done = finish(&mut store, &first, "1-0", "[Game \"1\"]\n", 200);
     let Finished::Counted { record } = done else {
         panic!("counted")
     };
     assert_eq!(store.record(&record).unwrap(), "[Game \"1\"]\n");
     // The same lease again: already finished, not counted twice.
     assert_eq!(
-        store.finish(&first, "0-1", "normal", "other", 300).unwrap(),
+        finish(&mut store, &first, "0-1", "other", 300),
         Finished::Stale
     );
     let p = store.progress(series).unwrap();
     assert_eq!((p.queued, p.leased, p.finished), (1, 1, 1));
+    let results = store.results(series).unwrap();
+    assert_eq!(results.len(), 1);
     assert_eq!(
-        store.results(series).unwrap(),
-        vec![(1, "1-0".to_string(), record)]
+        (
+            results[0].number,
+            results[0].result.as_str(),
+            &results[0].record
+        ),
+        (1, "1-0", &record)
     );
 }
 
@@ -164,7 +197,7 @@ fn a_lease_that_runs_out_is_voided_and_the_game_played_again_up_to_its_attempts(
     );
     // The first worker's late finish is not counted; its lease cannot be renewed.
     assert_eq!(
-        store.finish(&lease, "1-0", "normal", "late", 210).unwrap(),
+        finish(&mut store, &lease, "1-0", "late", 210),
         Finished::Stale
     );
     assert!(!store.renew(&mut lease, 999).unwrap());
@@ -185,20 +218,16 @@ fn after_a_crash_the_running_games_are_voided_and_played_again() {
     let replay = store.lease("daemon-2", 10, 60_000, 3).unwrap().unwrap();
     assert_eq!((replay.game, replay.attempt), (running.game, 2));
     assert_eq!(
-        store
-            .finish(&running, "1-0", "normal", "from the dead daemon", 20)
-            .unwrap(),
+        finish(&mut store, &running, "1-0", "from the dead daemon", 20),
         Finished::Stale
     );
     assert!(matches!(
-        store
-            .finish(&replay, "0-1", "normal", "replayed", 30)
-            .unwrap(),
+        finish(&mut store, &replay, "0-1", "replayed", 30),
         Finished::Counted { .. }
     ));
     let p = store.progress(series).unwrap();
     assert_eq!((p.finished, p.queued, p.voided_attempts), (1, 1, 1));
-    assert_eq!(store.results(series).unwrap()[0].1, "0-1");
+    assert_eq!(store.results(series).unwrap()[0].result, "0-1");
 }
 
 #[test]
@@ -209,9 +238,14 @@ fn a_cancelled_series_leases_nothing_more() {
     assert_eq!(store.lease("w", 1, 1_000, 3).unwrap(), None);
     // The game already running still finishes and counts.
     assert!(matches!(
-        store.finish(&running, "1/2-1/2", "normal", "x", 2).unwrap(),
+        finish(&mut store, &running, "1/2-1/2", "x", 2),
         Finished::Counted { .. }
     ));
+    let row = store.series(series).unwrap().unwrap();
+    assert_eq!(
+        (row.state.as_str(), row.outcome.as_deref()),
+        ("cancelled", Some("cancelled"))
+    );
     let p = store.progress(series).unwrap();
     assert_eq!((p.finished, p.cancelled, p.queued), (1, 2, 0));
 }
@@ -220,9 +254,9 @@ fn a_cancelled_series_leases_nothing_more() {
 fn records_are_stored_once_by_content_and_bad_hashes_are_not_paths() {
     let dir = scratch("records");
     let store = Store::open(&dir).unwrap();
-    let a = store.put_record("one game\n").unwrap();
+    let a = store.records().put("one game\n").unwrap();
     assert_eq!(a.len(), 64);
-    assert_eq!(store.put_record("one game\n").unwrap(), a);
+    assert_eq!(store.records().put("one game\n").unwrap(), a);
     assert_eq!(store.record(&a).unwrap(), "one game\n");
     for bad in ["../../etc/passwd", "", &"g".repeat(64)] {
         assert!(
@@ -241,4 +275,63 @@ fn records_are_stored_once_by_content_and_bad_hashes_are_not_paths() {
         })
         .count();
     assert_eq!(leftovers, 0);
+}
+
+#[test]
+fn only_active_bots_play_and_a_concluded_series_cancels_what_is_queued() {
+    let (_dir, mut store, series) = with_series("conclude", 4);
+    let pending = store.add_bot("east", "{}", "ann", 5).unwrap();
+    let games = [NewGame {
+        number: 1,
+        seed: 1,
+        white: 1,
+        black: pending,
+    }];
+    assert!(matches!(
+        store.submit(None, "{}", "ann", &games, 6),
+        Err(StoreError::BotNotActive { id, state: BotState::Pending }) if id == pending
+    ));
+    let running = store.lease("w", 10, 1_000, 3).unwrap().unwrap();
+    // The SPRT decides: what is queued is cancelled, the running game still counts.
+    assert!(store.conclude(series, "h1-accepted").unwrap());
+    assert!(!store.conclude(series, "completed").unwrap(), "once");
+    assert!(matches!(
+        finish(&mut store, &running, "1-0", "x", 20),
+        Finished::Counted { .. }
+    ));
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.finished, p.cancelled, p.queued), (1, 3, 0));
+    let row = store.series(series).unwrap().unwrap();
+    assert_eq!(
+        (
+            row.state.as_str(),
+            row.outcome.as_deref(),
+            row.owner.as_str()
+        ),
+        ("finished", Some("h1-accepted"), "ann")
+    );
+    let games = store.games(series, 0, 10).unwrap();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0].result.as_deref(), Some("1-0"));
+    assert_eq!(store.game(games[0].id).unwrap().unwrap(), games[0]);
+    assert_eq!(
+        store.games(series, 3, 10).unwrap().len(),
+        1,
+        "paged by number"
+    );
+    assert_eq!(store.queue().unwrap(), (0, 0));
+}
+
+#[test]
+fn tokens_are_found_by_their_hash_only() {
+    let dir = scratch("tokens");
+    let mut store = Store::open(&dir).unwrap();
+    store
+        .add_token(&"ab".repeat(32), "submit", "ann", 1)
+        .unwrap();
+    assert_eq!(
+        store.token(&"ab".repeat(32)).unwrap(),
+        Some(("submit".to_string(), "ann".to_string()))
+    );
+    assert_eq!(store.token(&"cd".repeat(32)).unwrap(), None);
 }

@@ -13,7 +13,7 @@ use crate::referee::BotReport;
 use crate::rules::Side;
 
 /// What one bot did wrong in one game, as far as the series counts it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct GameConduct {
     pub timeouts: u32,
     /// Timeouts during which the bot used less than half the wall time in CPU.

@@ -26,7 +26,8 @@ pub const DB_FILE: &str = "zebra.db";
 pub const RECORDS_DIR: &str = "records";
 
 /// The schema, one migration per step; `user_version` = migrations applied.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE bots (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -66,7 +67,28 @@ CREATE TABLE games (
     UNIQUE (series_id, number)
 );
 CREATE INDEX games_by_state ON games (state, id);
-"#];
+"#,
+    // Owners (a token's owner: who may see a bot's logs or cancel a series), a bot's check
+    // report, a series' outcome, each game's conduct, and the API's tokens (SHA-256 only).
+    r#"
+ALTER TABLE bots ADD COLUMN owner TEXT NOT NULL DEFAULT 'admin';
+-- JSON: what the check found (check-bot's lines and the smoke game's result).
+ALTER TABLE bots ADD COLUMN report TEXT;
+ALTER TABLE series ADD COLUMN owner TEXT NOT NULL DEFAULT 'admin';
+-- completed, h1-accepted, h0-accepted, inconclusive or cancelled; NULL while running.
+ALTER TABLE series ADD COLUMN outcome TEXT;
+-- JSON: [White's, Black's] timeouts, suspect timeouts, illegal replies, verdict.
+ALTER TABLE games ADD COLUMN conduct TEXT;
+CREATE INDEX games_by_series ON games (series_id, number);
+CREATE TABLE tokens (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin')),
+    owner TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+"#,
+];
 
 /// Why the store cannot do what was asked.
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +111,8 @@ pub enum StoreError {
     Sql(#[from] rusqlite::Error),
     #[error("there is no bot {0}")]
     UnknownBot(i64),
+    #[error("bot {id} is {state}, not active: only active bots play")]
+    BotNotActive { id: i64, state: BotState },
     #[error("there is already a bot named {0}")]
     BotExists(String),
     #[error("the idempotency key {0} was used for a different series")]
@@ -228,11 +252,18 @@ impl Store {
             .query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
-    /// Registers a bot (active at once: checking new bots comes with registration).
-    pub fn add_bot(&mut self, name: &str, spec: &str, now_ms: i64) -> Result<i64, StoreError> {
+    /// Registers a bot, pending until its check makes it active (or rejected).
+    pub fn add_bot(
+        &mut self,
+        name: &str,
+        spec: &str,
+        owner: &str,
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
         let done = self.conn.execute(
-            "INSERT INTO bots (name, spec, state, created_ms) VALUES (?1, ?2, 'active', ?3)",
-            params![name, spec, now_ms],
+            "INSERT INTO bots (name, spec, state, owner, created_ms) \
+             VALUES (?1, ?2, 'pending', ?3, ?4)",
+            params![name, spec, owner, now_ms],
         );
         match done {
             Ok(_) => Ok(self.conn.last_insert_rowid()),
@@ -245,12 +276,48 @@ impl Store {
         }
     }
 
+    /// Sets a bot's state, with what its check found when there was one.
+    pub fn set_bot_state(
+        &mut self,
+        id: i64,
+        state: BotState,
+        report: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE bots SET state = ?2, report = COALESCE(?3, report) WHERE id = ?1",
+            params![id, state.as_str(), report],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::UnknownBot(id));
+        }
+        Ok(())
+    }
+
+    /// Every bot, by id.
+    pub fn bots(&self) -> Result<Vec<BotRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{BOT_ROW} ORDER BY id"))?;
+        let rows = stmt.query_map([], BotRow::read)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// One bot.
+    pub fn bot(&self, id: i64) -> Result<Option<BotRow>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!("{BOT_ROW} WHERE id = ?1"))?
+            .query_row([id], BotRow::read)
+            .optional()?)
+    }
+
     /// Queues a series and its games in one transaction. With a key already used: the
     /// same spec is the same series (nothing queued again), another spec is refused.
     pub fn submit(
         &mut self,
         key: Option<&str>,
         spec: &str,
+        owner: &str,
         games: &[NewGame],
         now_ms: i64,
     ) -> Result<Submitted, StoreError> {
@@ -274,13 +341,13 @@ impl Store {
             }
         }
         tx.execute(
-            "INSERT INTO series (idempotency_key, spec, state, created_ms) \
-             VALUES (?1, ?2, 'running', ?3)",
-            params![key, spec, now_ms],
+            "INSERT INTO series (idempotency_key, spec, state, owner, created_ms) \
+             VALUES (?1, ?2, 'running', ?3, ?4)",
+            params![key, spec, owner, now_ms],
         )?;
         let series = tx.last_insert_rowid();
         {
-            let mut bot = tx.prepare_cached("SELECT 1 FROM bots WHERE id = ?1")?;
+            let mut bot = tx.prepare_cached("SELECT state FROM bots WHERE id = ?1")?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO games (series_id, number, seed, white, black, state) \
                  VALUES (?1, ?2, ?3, ?4, ?5, 'queued')",
@@ -288,8 +355,13 @@ impl Store {
             let mut known = std::collections::HashSet::new();
             for g in games {
                 for id in [g.white, g.black] {
-                    if known.insert(id) && !bot.exists([id])? {
-                        return Err(StoreError::UnknownBot(id));
+                    if known.insert(id) {
+                        let state: Option<String> = bot.query_row([id], |r| r.get(0)).optional()?;
+                        match state.as_deref().map(BotState::parse) {
+                            None => return Err(StoreError::UnknownBot(id)),
+                            Some(BotState::Active) => {}
+                            Some(state) => return Err(StoreError::BotNotActive { id, state }),
+                        }
                     }
                 }
                 // The seed's bits: SQLite integers are signed 64-bit.
@@ -392,36 +464,57 @@ impl Store {
         Ok(tx.execute(&sql, args)?)
     }
 
-    /// Stores a finished game: the record file first (fsynced), then the result, if the
-    /// lease is still current.
+    /// Stores a finished game whose record file is already written (see
+    /// [`Records::put`]), if the lease is still current.
     pub fn finish(
         &mut self,
         lease: &Lease,
-        result: &str,
-        termination: &str,
-        record: &str,
+        game: &GameEnd,
         now_ms: i64,
     ) -> Result<Finished, StoreError> {
-        let hash = self.put_record(record)?;
         let changed = self.conn.execute(
             "UPDATE games SET state = 'finished', result = ?4, termination = ?5, record = ?6, \
-             finished_ms = ?7, lease_owner = NULL, lease_until_ms = NULL \
+             conduct = ?7, finished_ms = ?8, lease_owner = NULL, lease_until_ms = NULL \
              WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
             params![
                 lease.game,
                 lease.owner,
                 lease.attempt,
-                result,
-                termination,
-                hash,
+                game.result,
+                game.termination,
+                game.record,
+                game.conduct,
                 now_ms
             ],
         )?;
         Ok(if changed == 1 {
-            Finished::Counted { record: hash }
+            Finished::Counted {
+                record: game.record.clone(),
+            }
         } else {
             Finished::Stale
         })
+    }
+
+    /// Ends a running series with `outcome` (the SPRT decided, or every game is played):
+    /// games still queued are cancelled; leased ones finish and are kept, as `zebra match`
+    /// keeps the games running when the SPRT stops it. `false` if it was not running.
+    pub fn conclude(&mut self, series: i64, outcome: &str) -> Result<bool, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let changed = tx.execute(
+            "UPDATE series SET state = 'finished', outcome = ?2 WHERE id = ?1 AND state = 'running'",
+            params![series, outcome],
+        )?;
+        if changed == 1 {
+            tx.execute(
+                "UPDATE games SET state = 'cancelled' WHERE series_id = ?1 AND state = 'queued'",
+                [series],
+            )?;
+        }
+        tx.commit()?;
+        Ok(changed == 1)
     }
 
     /// Cancels a series: its queued games are cancelled (leased ones finish or are
@@ -431,7 +524,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "UPDATE series SET state = 'cancelled' WHERE id = ?1 AND state = 'running'",
+            "UPDATE series SET state = 'cancelled', outcome = 'cancelled' \
+             WHERE id = ?1 AND state = 'running'",
             [series],
         )?;
         let n = tx.execute(
@@ -469,25 +563,154 @@ impl Store {
         Ok(p)
     }
 
-    /// The finished games of a series in game order: number, result, record hash.
-    pub fn results(&self, series: i64) -> Result<Vec<(u32, String, String)>, StoreError> {
+    /// The finished games of a series in game order.
+    pub fn results(&self, series: i64) -> Result<Vec<GameEnd>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT number, result, record FROM games \
+            "SELECT number, result, termination, conduct, record FROM games \
              WHERE series_id = ?1 AND state = 'finished' ORDER BY number",
         )?;
-        let rows = stmt.query_map([series], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows = stmt.query_map([series], |r| {
+            Ok(GameEnd {
+                number: r.get(0)?,
+                result: r.get(1)?,
+                termination: r.get(2)?,
+                conduct: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                record: r.get(4)?,
+            })
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Writes a record file named by its SHA-256 (if not there already) and returns the
-    /// hash: written to a temporary file, fsynced, renamed, and the directory fsynced.
-    pub fn put_record(&self, text: &str) -> Result<String, StoreError> {
+    /// One series.
+    pub fn series(&self, id: i64) -> Result<Option<SeriesRow>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!("{SERIES_ROW} WHERE id = ?1"))?
+            .query_row([id], SeriesRow::read)
+            .optional()?)
+    }
+
+    /// The series still running, oldest first.
+    pub fn running_series(&self) -> Result<Vec<SeriesRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{SERIES_ROW} WHERE state = 'running' ORDER BY id"))?;
+        let rows = stmt.query_map([], SeriesRow::read)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The newest series first, at most `limit`.
+    pub fn list_series(&self, limit: u32) -> Result<Vec<SeriesRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{SERIES_ROW} ORDER BY id DESC LIMIT ?1"))?;
+        let rows = stmt.query_map([limit], SeriesRow::read)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The games of a series in game order (`after`: only those numbered above it), at
+    /// most `limit`.
+    pub fn games(&self, series: i64, after: u32, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "{GAME_ROW} WHERE series_id = ?1 AND number > ?2 ORDER BY number LIMIT ?3"
+        ))?;
+        let rows = stmt.query_map(params![series, after, limit], GameRow::read)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// One game.
+    pub fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!("{GAME_ROW} WHERE id = ?1"))?
+            .query_row([id], GameRow::read)
+            .optional()?)
+    }
+
+    /// Games queued and leased over every running series.
+    pub fn queue(&self) -> Result<(u64, u64), StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT COALESCE(SUM(state = 'queued'), 0), COALESCE(SUM(state = 'leased'), 0) \
+             FROM games WHERE state IN ('queued', 'leased')",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    }
+
+    /// Every finished game with a result, for ratings and per-bot books: White's and
+    /// Black's bot ids, the result, the conduct JSON. Read through `each`, one at a time.
+    pub fn each_finished(
+        &self,
+        mut each: impl FnMut(i64, i64, &str, &str),
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT white, black, result, COALESCE(conduct, '') FROM games \
+             WHERE state = 'finished' ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let (white, black): (i64, i64) = (row.get(0)?, row.get(1)?);
+            let result: String = row.get(2)?;
+            let conduct: String = row.get(3)?;
+            each(white, black, &result, &conduct);
+        }
+        Ok(())
+    }
+
+    /// Stores an API token by its SHA-256 (the token itself is never kept).
+    pub fn add_token(
+        &mut self,
+        hash: &str,
+        scope: &str,
+        owner: &str,
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
+        self.conn.execute(
+            "INSERT INTO tokens (hash, scope, owner, created_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![hash, scope, owner, now_ms],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The scope and owner of the token with this SHA-256, if there is one.
+    pub fn token(&self, hash: &str) -> Result<Option<(String, String)>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT scope, owner FROM tokens WHERE hash = ?1")?
+            .query_row([hash], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    }
+
+    /// The record files, to write without holding the database.
+    pub fn records(&self) -> Records {
+        Records {
+            dir: self.dir.join(RECORDS_DIR),
+        }
+    }
+
+    /// A record's text by its hash.
+    pub fn record(&self, hash: &str) -> Result<String, StoreError> {
+        self.records().read(hash)
+    }
+}
+
+/// The record files: `records/ab/abcd….pgn`, named by the SHA-256 of their text.
+#[derive(Clone, Debug)]
+pub struct Records {
+    dir: PathBuf,
+}
+
+impl Records {
+    /// Writes a record file (if not there already) and returns its hash: written to a
+    /// temporary file, fsynced, renamed, and the directory fsynced, so that the database
+    /// never refers to a record a crash could lose.
+    pub fn put(&self, text: &str) -> Result<String, StoreError> {
         use std::io::Write;
         let hash: String = Sha256::digest(text.as_bytes())
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
-        let path = self.record_path(&hash);
+        let path = self.path(&hash);
         if path.exists() {
             return Ok(hash);
         }
@@ -501,7 +724,11 @@ impl Store {
             }
         };
         std::fs::create_dir_all(shard).map_err(io("create", shard))?;
-        let tmp = shard.join(format!("{hash}.{}.tmp", std::process::id()));
+        let tmp = shard.join(format!(
+            "{hash}.{}.{:?}.tmp",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let mut file = std::fs::File::create(&tmp).map_err(io("create", &tmp))?;
         file.write_all(text.as_bytes()).map_err(io("write", &tmp))?;
         file.sync_all().map_err(io("sync", &tmp))?;
@@ -512,19 +739,166 @@ impl Store {
         Ok(hash)
     }
 
-    /// A record's text by its hash.
-    pub fn record(&self, hash: &str) -> Result<String, StoreError> {
+    /// A record's text by its hash (checked to be one: never a path).
+    pub fn read(&self, hash: &str) -> Result<String, StoreError> {
         if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(StoreError::NoRecord(hash.to_string()));
         }
-        std::fs::read_to_string(self.record_path(hash))
-            .map_err(|_| StoreError::NoRecord(hash.to_string()))
+        std::fs::read_to_string(self.path(hash)).map_err(|_| StoreError::NoRecord(hash.to_string()))
     }
 
-    fn record_path(&self, hash: &str) -> PathBuf {
-        self.dir
-            .join(RECORDS_DIR)
-            .join(&hash[..2])
-            .join(format!("{hash}.pgn"))
+    fn path(&self, hash: &str) -> PathBuf {
+        self.dir.join(&hash[..2]).join(format!("{hash}.pgn"))
     }
+}
+
+/// A bot's lifecycle: registered (pending its check), active (it plays), rejected (its
+/// check failed), suspended (by an admin, or after crashing too often in a row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BotState {
+    Pending,
+    Active,
+    Rejected,
+    Suspended,
+}
+
+impl BotState {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BotState::Pending => "pending",
+            BotState::Active => "active",
+            BotState::Rejected => "rejected",
+            BotState::Suspended => "suspended",
+        }
+    }
+
+    /// The database's text (its CHECK constraint admits nothing else).
+    fn parse(text: &str) -> BotState {
+        match text {
+            "active" => BotState::Active,
+            "rejected" => BotState::Rejected,
+            "suspended" => BotState::Suspended,
+            _ => BotState::Pending,
+        }
+    }
+}
+
+impl std::fmt::Display for BotState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+const BOT_ROW: &str = "SELECT id, name, spec, state, owner, report, created_ms FROM bots";
+
+/// A registered bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotRow {
+    pub id: i64,
+    pub name: String,
+    /// JSON: the bot's entry (command, args, dir, env, options, time odds, limits).
+    pub spec: String,
+    pub state: BotState,
+    pub owner: String,
+    /// JSON: what its check found, once checked.
+    pub report: Option<String>,
+    pub created_ms: i64,
+}
+
+impl BotRow {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<BotRow> {
+        Ok(BotRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            spec: r.get(2)?,
+            state: BotState::parse(&r.get::<_, String>(3)?),
+            owner: r.get(4)?,
+            report: r.get(5)?,
+            created_ms: r.get(6)?,
+        })
+    }
+}
+
+const SERIES_ROW: &str =
+    "SELECT id, idempotency_key, spec, state, owner, outcome, created_ms FROM series";
+
+/// A submitted series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesRow {
+    pub id: i64,
+    pub key: Option<String>,
+    /// JSON: the series as submitted.
+    pub spec: String,
+    /// running, cancelled or finished.
+    pub state: String,
+    pub owner: String,
+    pub outcome: Option<String>,
+    pub created_ms: i64,
+}
+
+impl SeriesRow {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<SeriesRow> {
+        Ok(SeriesRow {
+            id: r.get(0)?,
+            key: r.get(1)?,
+            spec: r.get(2)?,
+            state: r.get(3)?,
+            owner: r.get(4)?,
+            outcome: r.get(5)?,
+            created_ms: r.get(6)?,
+        })
+    }
+}
+
+const GAME_ROW: &str = "SELECT id, series_id, number, seed, white, black, state, attempts, \
+     voided, result, termination, record FROM games";
+
+/// A game of a series, as the queue holds it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameRow {
+    pub id: i64,
+    pub series: i64,
+    pub number: u32,
+    pub seed: u64,
+    pub white: i64,
+    pub black: i64,
+    /// queued, leased, finished, void or cancelled.
+    pub state: String,
+    pub attempts: u32,
+    pub voided: u32,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    /// The record's SHA-256, once finished.
+    pub record: Option<String>,
+}
+
+impl GameRow {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+        Ok(GameRow {
+            id: r.get(0)?,
+            series: r.get(1)?,
+            number: r.get(2)?,
+            seed: r.get::<_, i64>(3)? as u64,
+            white: r.get(4)?,
+            black: r.get(5)?,
+            state: r.get(6)?,
+            attempts: r.get(7)?,
+            voided: r.get(8)?,
+            result: r.get(9)?,
+            termination: r.get(10)?,
+            record: r.get(11)?,
+        })
+    }
+}
+
+/// A finished game as stored: its number, result and termination codes, each side's
+/// conduct (JSON) and its record's hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub number: u32,
+    pub result: String,
+    pub termination: String,
+    pub conduct: String,
+    pub record: String,
 }
