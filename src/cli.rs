@@ -67,6 +67,9 @@ pub enum Command {
     /// swapped, several games at once, statistics with Elo, LOS, pentanomial counts and an
     /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
     Match(MatchArgs),
+    /// Run the competition daemon: a queue of series played by workers, an HTTP API,
+    /// tokens and bots registered here (see README "Running a competition").
+    Serve(ServeArgs),
     /// Show how bots would be contained on this machine: namespaces, cgroups (v1 or v2,
     /// per controller), the default limits, and what `--sandbox strict` needs.
     Doctor {
@@ -256,6 +259,91 @@ pub struct MatchArgs {
     pub watch: WatchArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+}
+
+/// `zebra serve`: the daemon's flags, or one of its admin commands.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    #[command(subcommand)]
+    pub command: Option<ServeCommand>,
+    /// The data directory: database, records, logs (default ./zebra-data).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub data: Option<PathBuf>,
+    /// A TOML file of settings (listen, data, concurrency, public_read, sandbox...).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+    /// The address to listen on (default 127.0.0.1:8080).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// Games played at once (default: one per CPU).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Check the settings and the data directory, print them, and exit.
+    #[arg(long)]
+    pub check_config: bool,
+}
+
+/// `zebra serve bot|token ...`: run on the server's own machine, never over the network.
+#[derive(Debug, Subcommand)]
+pub enum ServeCommand {
+    /// Register, list or change bots.
+    #[command(subcommand)]
+    Bot(BotCommand),
+    /// Create API tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BotCommand {
+    /// Register a bot: `zebra serve bot add NAME -- PROGRAM [ARGS...]`, or every bot of a
+    /// file (`--from bots.toml`, the [[bot]] tables of `zebra match --config`). It plays
+    /// once the daemon has checked it.
+    Add {
+        /// The bot's name in records and standings.
+        #[arg(required_unless_present = "from")]
+        name: Option<String>,
+        /// The program and its arguments, after `--` (no splitting, no quoting needed).
+        #[arg(last = true)]
+        command: Vec<String>,
+        /// Register the bots of this TOML or JSON file.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["name", "command"])]
+        from: Option<PathBuf>,
+        /// The bot's working directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// An environment variable, NAME=VALUE (repeatable).
+        #[arg(long = "env", value_name = "NAME=VALUE")]
+        env: Vec<String>,
+        /// An option value sent in game_start, NAME=VALUE (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Time odds: play=2s,reaction=500ms.
+        #[arg(long, value_name = "ODDS")]
+        time: Option<String>,
+        /// Who owns it (sees its check report and logs): a token owner's name.
+        #[arg(long, default_value = "admin")]
+        owner: String,
+    },
+    /// List the bots with their state.
+    List,
+    /// Make a suspended or rejected bot active again (it is not checked again).
+    Activate { id: i64 },
+    /// Stop a bot from playing: its queued games wait.
+    Suspend { id: i64 },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create a token and print it (shown once; only its hash is stored).
+    Create {
+        /// read (pages, results), submit (also series), or admin (also everyone's bots).
+        #[arg(long)]
+        scope: String,
+        /// Whose token it is: owns the series it submits.
+        #[arg(long, default_value = "admin")]
+        owner: String,
+    },
 }
 
 /// `--watch`: follow the games in a browser as they are played.

@@ -268,6 +268,7 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Match(args) => match_series(&args),
+        Command::Serve(args) => serve(args),
         Command::CheckBot {
             command,
             decision_ms,
@@ -582,14 +583,8 @@ fn bot_spec(
         let (k, v) = item.split_once('=').ok_or_else(|| {
             Failure::Usage(format!("--{side}-option '{item}': write it as NAME=VALUE"))
         })?;
-        let value = if let Ok(n) = v.parse::<i64>() {
-            serde_json::Value::from(n)
-        } else if let Ok(b) = v.parse::<bool>() {
-            serde_json::Value::from(b)
-        } else {
-            serde_json::Value::from(v)
-        };
-        spec.options.insert(k.to_string(), value);
+        spec.options
+            .insert(k.to_string(), zebra::bot::text::option_value(v));
     }
     Ok(spec)
 }
@@ -1004,6 +999,123 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     match outcome.end {
         SeriesEnd::Completed | SeriesEnd::H1Accepted => Ok(()),
         end => Err(Failure::Series(end)),
+    }
+}
+
+/// `zebra serve`: the daemon, or one of its admin commands on the same data directory.
+fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
+    use zebra::cli::{BotCommand, ServeCommand, TokenCommand};
+    use zebra::server::{admin, config};
+    if args.command.is_some()
+        && (args.listen.is_some() || args.concurrency.is_some() || args.check_config)
+    {
+        return Err(Failure::Usage(
+            "--listen, --concurrency and --check-config are the daemon's: give them to 'zebra serve' without bot or token".into(),
+        ));
+    }
+    let settings = config::ServeSettings::load(
+        args.config.as_deref(),
+        &config::Overrides {
+            data: args.data.clone(),
+            listen: args.listen.clone(),
+            concurrency: args.concurrency,
+        },
+    )
+    .map_err(Failure::Usage)?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+    let bundled = exe.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let open =
+        || zebra::server::open_store(&settings.data).map_err(|e| Failure::Run(e.to_string()));
+    match args.command {
+        None if args.check_config => {
+            let store = open()?;
+            let version = store
+                .schema_version()
+                .map_err(|e| Failure::Run(e.to_string()))?;
+            out!("{}", settings.describe());
+            out!(
+                "database {} (schema {version}): ok",
+                settings.data.join(zebra::server::store::DB_FILE).display()
+            );
+            Ok(())
+        }
+        None => {
+            let runtime = runtime()?;
+            runtime
+                .block_on(zebra::server::serve(settings.clone(), bundled, |addr| {
+                    eprintln!(
+                        "zebra serve: listening on http://{addr} (data in {}); Ctrl-C or SIGTERM stops",
+                        settings.data.display()
+                    );
+                }))
+                .map_err(|e| Failure::Run(e.to_string()))
+        }
+        Some(ServeCommand::Token(TokenCommand::Create { scope, owner })) => {
+            let mut store = open()?;
+            let token = admin::create_token(&mut store, &scope, &owner).map_err(Failure::Usage)?;
+            out!("{token}");
+            eprintln!("zebra: a {scope} token for {owner}; it is shown only now (the server keeps its hash)");
+            Ok(())
+        }
+        Some(ServeCommand::Bot(BotCommand::Add {
+            name,
+            command,
+            from,
+            dir,
+            env,
+            options,
+            time,
+            owner,
+        })) => {
+            let entries = match from {
+                Some(path) => zebra::series::config::read_config(&path)
+                    .map_err(|e| Failure::Usage(e.to_string()))?,
+                None => {
+                    vec![
+                        admin::entry(name.unwrap_or_default(), command, dir, &env, &options, time)
+                            .map_err(Failure::Usage)?,
+                    ]
+                }
+            };
+            let mut store = open()?;
+            for (id, name) in
+                admin::add_bots(&mut store, entries, &owner, &bundled).map_err(Failure::Usage)?
+            {
+                out!("bot {id} {name}: registered, pending its check by the daemon");
+            }
+            Ok(())
+        }
+        Some(ServeCommand::Bot(BotCommand::List)) => {
+            let store = open()?;
+            let bots = store.bots().map_err(|e| Failure::Run(e.to_string()))?;
+            for b in bots {
+                out!(
+                    "{:>4}  {:<10} {:<20} owner {}",
+                    b.id,
+                    b.state.as_str(),
+                    b.name,
+                    b.owner
+                );
+            }
+            Ok(())
+        }
+        Some(ServeCommand::Bot(BotCommand::Activate { id })) => {
+            let mut store = open()?;
+            store
+                .set_bot_state(id, zebra::server::store::BotState::Active, None)
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+            out!("bot {id}: active");
+            Ok(())
+        }
+        Some(ServeCommand::Bot(BotCommand::Suspend { id })) => {
+            let mut store = open()?;
+            store
+                .set_bot_state(id, zebra::server::store::BotState::Suspended, None)
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+            out!("bot {id}: suspended");
+            Ok(())
+        }
     }
 }
 

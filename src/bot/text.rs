@@ -108,6 +108,18 @@ pub fn check_user_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// An option value as typed on a command line (`NAME=VALUE`): a whole number or `true` /
+/// `false` as JSON numbers and booleans, anything else as a string.
+pub fn option_value(text: &str) -> serde_json::Value {
+    if let Ok(n) = text.parse::<i64>() {
+        serde_json::Value::from(n)
+    } else if let Ok(b) = text.parse::<bool>() {
+        serde_json::Value::from(b)
+    } else {
+        serde_json::Value::from(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

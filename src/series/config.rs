@@ -188,21 +188,29 @@ pub fn validate_bots(bots: &[BotEntry]) -> Result<(), ConfigError> {
     }
     let mut seen = std::collections::BTreeSet::new();
     for bot in bots {
-        if bot.name.trim().is_empty() {
-            return Err(ConfigError::EmptyName);
-        }
-        crate::bot::text::check_user_name(&bot.name).map_err(ConfigError::BadName)?;
-        if bot.command.trim().is_empty() {
-            return Err(ConfigError::EmptyCommand {
-                name: bot.name.clone(),
-            });
-        }
+        bot.validate()?;
         if !seen.insert(bot.name.as_str()) {
             return Err(ConfigError::DuplicateName(bot.name.clone()));
         }
-        bot.odds()?;
     }
     Ok(())
+}
+
+impl BotEntry {
+    /// One bot's own checks: a name fit for records, a command, time odds that parse.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.name.trim().is_empty() {
+            return Err(ConfigError::EmptyName);
+        }
+        crate::bot::text::check_user_name(&self.name).map_err(ConfigError::BadName)?;
+        if self.command.trim().is_empty() {
+            return Err(ConfigError::EmptyCommand {
+                name: self.name.clone(),
+            });
+        }
+        self.odds()?;
+        Ok(())
+    }
 }
 
 /// Everything that decides which games a series plays and how: saved as `series.json` in

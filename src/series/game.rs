@@ -204,3 +204,26 @@ pub fn log_path(dir: &std::path::Path, fixture: &Fixture, attempt: u32) -> std::
         dir.join(format!("game-{:04}.log", fixture.game))
     }
 }
+
+/// With `--log-failures` (always, in the daemon), a game that went well keeps no logs.
+pub fn tidy_logs(config: &SeriesConfig, fixture: &Fixture, attempt: u32, report: &GameReport) {
+    let Some(dir) = config.log_dir.as_ref().filter(|_| config.log_failures) else {
+        return;
+    };
+    let failed = report.termination != crate::record::Termination::Normal
+        || report
+            .bots
+            .iter()
+            .any(|b| b.timeouts + b.illegal + b.discarded > 0);
+    if failed {
+        return;
+    }
+    let log = log_path(dir, fixture, attempt);
+    for path in [
+        log.clone(),
+        log.with_extension("white.stderr"),
+        log.with_extension("black.stderr"),
+    ] {
+        let _ = std::fs::remove_file(path);
+    }
+}

@@ -24,14 +24,13 @@ use std::path::PathBuf;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::record::Termination;
 use crate::referee::GameReport;
 use crate::rules::GameResult;
 
 use super::config::SeriesConfig;
 use super::disk::{DiskError, PgnFile};
 use super::events::{EventLog, GameRef, PerSide, SeriesEvent, Warning, WarningCode};
-use super::game::{log_path, Entrants, PlayedGame};
+use super::game::{Entrants, PlayedGame};
 use super::overload::{overload_warning, replay_decision, ReplayDecision};
 use super::progress::Progress;
 use super::schedule::{Fixture, Schedule};
@@ -325,7 +324,7 @@ pub async fn run(
             }
         };
         free_slots.extend(slot);
-        keep_or_drop_log(config, &fixture, attempt, &report);
+        super::game::tidy_logs(config, &fixture, attempt, &report);
         if let (ReplayDecision::Void, Some(file), Some(max)) = (
             replay_decision(&conduct, attempt, max_attempts),
             voided_pgn.as_mut(),
@@ -417,29 +416,6 @@ fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report
     let mut report = standings.head_to_head()?;
     report.sprt = gate.map(SprtGate::report);
     Some(report)
-}
-
-/// With `--log-failures`, a game that went well keeps no logs.
-fn keep_or_drop_log(config: &SeriesConfig, fixture: &Fixture, attempt: u32, report: &GameReport) {
-    let Some(dir) = config.log_dir.as_ref().filter(|_| config.log_failures) else {
-        return;
-    };
-    let failed = report.termination != Termination::Normal
-        || report
-            .bots
-            .iter()
-            .any(|b| b.timeouts + b.illegal + b.discarded > 0);
-    if failed {
-        return;
-    }
-    let log = log_path(dir, fixture, attempt);
-    for path in [
-        log.clone(),
-        log.with_extension("white.stderr"),
-        log.with_extension("black.stderr"),
-    ] {
-        let _ = std::fs::remove_file(path);
-    }
 }
 
 fn finished_event(

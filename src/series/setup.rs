@@ -298,7 +298,7 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// A command with a directory part becomes absolute; a bare name that is one of the
 /// bundled bots runs the bundled binary; any other bare name is left to `PATH`.
-fn resolve_command(bot: &mut BotEntry, bundled: &Path) {
+pub fn resolve_command(bot: &mut BotEntry, bundled: &Path) {
     let command = Path::new(&bot.command);
     if command.components().count() > 1 {
         // Relative to the bot's working directory if it has one, as the OS would do.

@@ -1,9 +1,309 @@
-//! `zebra serve`: the competition daemon (a front end over the same series, referee and
-//! sandbox code as `zebra match`).
+//! `zebra serve`: the competition daemon, a second front end over the same series, referee
+//! and sandbox code as `zebra match` (every game is played by [`crate::series::game`]).
 //!
-//! Built so far:
-//! - [`store`]: the embedded SQLite database (WAL, migrations at open) and the record files
-//!   beside it, named by their content hash; the games table is the queue (leases,
-//!   attempts, voided attempts), with idempotent submission.
+//! - [`admin`]: `zebra serve bot ...` and `token create`, on the server's own machine
+//! - [`config`]: the daemon's settings (file and flags), checked once
+//! - [`store`]: the embedded SQLite database and the record files; the games table is the
+//!   queue (leases, attempts, voided attempts), submission is idempotent
+//! - [`auth`]: bearer tokens (stored hashed) with scopes read, submit, admin
+//! - [`series`]: a submitted series checked into what `zebra match` would run, and the books
+//!   of a running one
+//! - [`worker`]: the workers that lease games, play them and count them
+//! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
+//! - [`api`]: the HTTP API and health and metrics endpoints
+//! - [`metrics`]: the counters `/metrics` shows
+//!
+//! Shutdown: SIGTERM or Ctrl-C stops leasing, lets the running games finish within the
+//! grace period, then abandons the rest (their attempts are voided, so a restart plays them
+//! again), stops the HTTP server and returns. A second signal abandons at once.
 
+pub mod admin;
+pub mod api;
+pub mod auth;
+pub mod check;
+pub mod config;
+pub mod metrics;
+pub mod series;
 pub mod store;
+pub mod worker;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use tokio_util::sync::CancellationToken;
+
+use config::ServeSettings;
+use series::{Books, SeriesRequest};
+use store::{Records, Store, StoreError};
+
+/// The daemon's shared state: every task holds it through an `Arc`.
+pub struct Daemon {
+    pub settings: ServeSettings,
+    store: Mutex<Store>,
+    records: Records,
+    /// The books of the running series, loaded on first use and dropped when a series ends
+    /// (memory grows with the series being played, not with those stored).
+    books: Mutex<HashMap<i64, Arc<Mutex<Books>>>>,
+    /// Told when there may be new work: a series submitted, a bot activated.
+    pub wake: tokio::sync::Notify,
+    pub metrics: metrics::Metrics,
+    /// The name this daemon leases games under.
+    pub owner: String,
+    /// Where Zebra's bundled bots are (the smoke game's opponent).
+    pub bundled: PathBuf,
+    /// Stops leasing new games (the first signal).
+    pub stopping: CancellationToken,
+    /// Abandons the running games (the grace period is over, or a second signal).
+    pub abandon: CancellationToken,
+    /// Crashes in a row, per bot id (reset by a game it finishes without crashing).
+    crashes: Mutex<HashMap<i64, u32>>,
+    /// Tokens seen, by hash: scope and owner (tokens are never changed once made).
+    tokens: Mutex<HashMap<String, (String, String)>>,
+    pub started: std::time::Instant,
+}
+
+/// Why the daemon cannot start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Milliseconds since the Unix epoch: the store's clock.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Daemon {
+    /// Runs `f` on the store, off the async threads (SQLite calls block).
+    pub async fn db<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let daemon = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut store = daemon.store.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut store)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Err(StoreError::Sql(rusqlite::Error::ToSqlConversionFailure(
+                e.into(),
+            )))
+        })
+    }
+
+    /// The record files (written without holding the database).
+    pub fn records(&self) -> &Records {
+        &self.records
+    }
+
+    /// The books of running series `id`, loaded from the store on first use.
+    pub async fn books(self: &Arc<Self>, id: i64) -> Result<Arc<Mutex<Books>>, String> {
+        if let Some(b) = self
+            .books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+        {
+            return Ok(Arc::clone(b));
+        }
+        let daemon = Arc::clone(self);
+        let books = self
+            .db(move |store| {
+                let row = store.series(id)?.ok_or(StoreError::NoSeries(id))?;
+                let bots = store.bots()?;
+                let finished = store.results(id)?;
+                Ok(daemon.load_books(&row, &bots, &finished))
+            })
+            .await
+            .map_err(|e| e.to_string())??;
+        let books = Arc::new(Mutex::new(books));
+        let mut all = self.books.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(Arc::clone(all.entry(id).or_insert(books)))
+    }
+
+    /// Builds a series' books from its stored request and games.
+    pub fn load_books(
+        &self,
+        row: &store::SeriesRow,
+        bots: &[store::BotRow],
+        finished: &[store::GameEnd],
+    ) -> Result<Books, String> {
+        let request: SeriesRequest = serde_json::from_str(&row.spec)
+            .map_err(|e| format!("series {}: stored request: {e}", row.id))?;
+        let config =
+            request.series_config(row.id, bots, &self.settings.sandbox, self.log_dir(row.id))?;
+        Books::new(config, finished)
+    }
+
+    /// A token already looked up: its scope and owner.
+    pub fn known_token(&self, hash: &str) -> Option<(String, String)> {
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(hash)
+            .cloned()
+    }
+
+    pub fn remember_token(&self, hash: String, found: (String, String)) {
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(hash, found);
+    }
+
+    /// Forgets a series' books (it ended).
+    pub fn drop_books(&self, id: i64) {
+        self.books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+
+    /// Where series `id` keeps the logs of its failed games.
+    pub fn log_dir(&self, id: i64) -> PathBuf {
+        self.settings.data.join("logs").join(format!("series-{id}"))
+    }
+}
+
+/// Holds `DATA/lock` for the daemon's life: one daemon per data directory.
+struct DataLock(#[allow(dead_code)] std::fs::File);
+
+fn lock_data(dir: &Path) -> Result<DataLock, ServeError> {
+    use std::os::fd::AsRawFd;
+    let path = dir.join("lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| ServeError::Setup(format!("cannot open {}: {e}", path.display())))?;
+    // SAFETY: flock on a descriptor this function owns; no memory is involved.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(ServeError::Setup(format!(
+            "{} is in use by another zebra serve (it holds {}); stop it, or give another --data",
+            dir.display(),
+            path.display()
+        )));
+    }
+    Ok(DataLock(file))
+}
+
+/// Opens the data directory for a command that is not the daemon (`bot add`, `token
+/// create`): the store only, which SQLite lets several processes share.
+pub fn open_store(data: &Path) -> Result<Store, ServeError> {
+    Ok(Store::open(data)?)
+}
+
+/// Runs the daemon until SIGTERM or Ctrl-C. `listening` is told the bound address once
+/// the API answers.
+pub async fn serve(
+    settings: ServeSettings,
+    bundled: PathBuf,
+    listening: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServeError> {
+    std::fs::create_dir_all(&settings.data).map_err(|e| {
+        ServeError::Setup(format!("cannot create {}: {e}", settings.data.display()))
+    })?;
+    let _lock = lock_data(&settings.data)?;
+    let mut store = Store::open(&settings.data)?;
+    // The games that were running when the last daemon died: the infrastructure's fault,
+    // never a result; played again.
+    let voided = store.void_leases(None, settings.max_attempts)?;
+    if voided > 0 {
+        tracing::warn!(
+            "{voided} game(s) were running when the daemon stopped: voided, to be played again"
+        );
+    }
+    let listener = tokio::net::TcpListener::bind(&settings.listen)
+        .await
+        .map_err(|e| {
+            ServeError::Setup(format!(
+                "cannot listen on {}: {e}; give another address with --listen",
+                settings.listen
+            ))
+        })?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| ServeError::Setup(format!("cannot read the bound address: {e}")))?;
+    let daemon = Arc::new(Daemon {
+        records: store.records(),
+        store: Mutex::new(store),
+        books: Mutex::new(HashMap::new()),
+        wake: tokio::sync::Notify::new(),
+        metrics: metrics::Metrics::default(),
+        owner: format!("daemon-{}-{}", std::process::id(), now_ms()),
+        bundled,
+        stopping: CancellationToken::new(),
+        abandon: CancellationToken::new(),
+        crashes: Mutex::new(HashMap::new()),
+        tokens: Mutex::new(HashMap::new()),
+        started: std::time::Instant::now(),
+        settings,
+    });
+    // Series whose last game went void while no daemon ran end now.
+    let running = daemon.db(|s| s.running_series()).await?;
+    for row in running {
+        worker::settle(&daemon, row.id).await?;
+    }
+    let mut int = signal(tokio::signal::unix::SignalKind::interrupt())?;
+    let mut term = signal(tokio::signal::unix::SignalKind::terminate())?;
+
+    let mut tasks = tokio::task::JoinSet::new();
+    for slot in 0..daemon.settings.concurrency {
+        tasks.spawn(worker::run(Arc::clone(&daemon), slot));
+    }
+    tasks.spawn(check::run(Arc::clone(&daemon)));
+    let http_stop = CancellationToken::new();
+    let http = {
+        let router = api::router(Arc::clone(&daemon));
+        let stop = http_stop.clone();
+        tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move { stop.cancelled().await })
+                .await
+        })
+    };
+    listening(addr);
+
+    tokio::select! {
+        _ = int.recv() => {}
+        _ = term.recv() => {}
+    }
+    tracing::info!(
+        "stopping: no new games; the running ones have {}s to finish",
+        daemon.settings.shutdown_grace.as_secs()
+    );
+    daemon.stopping.cancel();
+    daemon.wake.notify_waiters();
+    let grace = tokio::time::sleep(daemon.settings.shutdown_grace);
+    tokio::pin!(grace);
+    loop {
+        tokio::select! {
+            joined = tasks.join_next() => if joined.is_none() { break },
+            _ = &mut grace, if !daemon.abandon.is_cancelled() => {
+                tracing::warn!("grace period over: abandoning the running games (played again after a restart)");
+                daemon.abandon.cancel();
+            }
+            _ = int.recv() => daemon.abandon.cancel(),
+            _ = term.recv() => daemon.abandon.cancel(),
+        }
+    }
+    http_stop.cancel();
+    let _ = http.await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn signal(
+    kind: tokio::signal::unix::SignalKind,
+) -> Result<tokio::signal::unix::Signal, ServeError> {
+    tokio::signal::unix::signal(kind)
+        .map_err(|e| ServeError::Setup(format!("cannot watch for signals: {e}")))
+}

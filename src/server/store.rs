@@ -79,7 +79,7 @@ ALTER TABLE series ADD COLUMN owner TEXT NOT NULL DEFAULT 'admin';
 ALTER TABLE series ADD COLUMN outcome TEXT;
 -- JSON: [White's, Black's] timeouts, suspect timeouts, illegal replies, verdict.
 ALTER TABLE games ADD COLUMN conduct TEXT;
-CREATE INDEX games_by_series ON games (series_id, number);
+CREATE INDEX games_by_series ON games (series_id, state);
 CREATE TABLE tokens (
     id INTEGER PRIMARY KEY,
     hash TEXT NOT NULL UNIQUE,
@@ -119,6 +119,8 @@ pub enum StoreError {
     KeyConflict(String),
     #[error("there is no record {0}")]
     NoRecord(String),
+    #[error("there is no series {0}")]
+    NoSeries(i64),
 }
 
 /// A game to queue: its number in the series, its seed and its two bots.
@@ -390,7 +392,9 @@ impl Store {
             .query_row(
                 "SELECT g.id, g.series_id, g.number, g.seed, g.white, g.black, g.attempts \
                  FROM games g JOIN series s ON s.id = g.series_id \
-                 WHERE g.state = 'queued' AND s.state = 'running' ORDER BY g.id LIMIT 1",
+                 JOIN bots w ON w.id = g.white JOIN bots b ON b.id = g.black \
+                 WHERE g.state = 'queued' AND s.state = 'running' \
+                 AND w.state = 'active' AND b.state = 'active' ORDER BY g.id LIMIT 1",
                 [],
                 |r| {
                     Ok(Lease {
@@ -447,6 +451,21 @@ impl Store {
         };
         tx.commit()?;
         Ok(n)
+    }
+
+    /// Voids one lease's attempt (its game was abandoned: the daemon is stopping).
+    pub fn void_lease(&mut self, lease: &Lease, max_attempts: u32) -> Result<bool, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n = Self::void_where(
+            &tx,
+            "id = ?1 AND lease_owner = ?2 AND attempts = ?3",
+            params![lease.game, lease.owner, lease.attempt],
+            max_attempts,
+        )?;
+        tx.commit()?;
+        Ok(n == 1)
     }
 
     /// Voids the current attempt of the leased games matching `condition`.

@@ -1,0 +1,745 @@
+//! The daemon's HTTP API (JSON, described in `protocol/openapi.json`), its health check and
+//! its metrics.
+//!
+//! Every refusal is a problem body (`application/problem+json`, RFC 9457): `title`, `status`,
+//! `detail` in one line, and `field` when one field of a request is at fault. A request that
+//! is refused writes nothing. Bodies over [`MAX_BODY`] are refused before they are read
+//! whole. The network never supplies a command line: series name registered bot ids only.
+//!
+//! Routes (scope needed in brackets; `read` routes are open to all with `public_read`):
+//! - `GET /healthz` (none), `GET /metrics` [read]
+//! - `GET /api/v1/bots` [read], `GET /api/v1/bots/{id}` [read; the check report for its
+//!   owner or an admin]
+//! - `POST /api/v1/series` [submit] with an optional `Idempotency-Key` header;
+//!   `GET /api/v1/series` [read]; `GET /api/v1/series/{id}` [read];
+//!   `GET /api/v1/series/{id}/games?after=N&limit=M` [read];
+//!   `POST /api/v1/series/{id}/cancel` [submit; its owner or an admin]
+//! - `GET /api/v1/games/{id}` [read], `/pgn` (the record), `/view` (the JSON view stream
+//!   the viewer draws) [read]
+//! - `GET /api/v1/leaderboard` [read]
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::auth::{bearer, token_hash, Caller, Scope};
+use super::series::SeriesRequest;
+use super::store::{BotRow, StoreError, Submitted};
+use super::Daemon;
+
+/// The largest request body read (a series request is a few hundred bytes).
+pub const MAX_BODY: usize = 64 * 1024;
+/// The most rows one list answer holds.
+pub const MAX_PAGE: u32 = 1000;
+
+/// A refusal, as a problem body.
+#[derive(Debug)]
+pub struct Problem {
+    status: StatusCode,
+    detail: String,
+    field: Option<String>,
+}
+
+impl Problem {
+    pub fn new(status: StatusCode, detail: impl Into<String>) -> Problem {
+        Problem {
+            status,
+            detail: detail.into(),
+            field: None,
+        }
+    }
+
+    fn field(mut self, field: impl Into<String>) -> Problem {
+        self.field = Some(field.into());
+        self
+    }
+
+    fn not_found(what: String) -> Problem {
+        Problem::new(StatusCode::NOT_FOUND, what)
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let mut body = json!({
+            "type": "about:blank",
+            "title": self.status.canonical_reason().unwrap_or("error"),
+            "status": self.status.as_u16(),
+            "detail": self.detail,
+        });
+        if let Some(field) = self.field {
+            body["field"] = Value::String(field);
+        }
+        let mut response = (
+            self.status,
+            [(header::CONTENT_TYPE, "application/problem+json")],
+            body.to_string(),
+        )
+            .into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+impl From<StoreError> for Problem {
+    fn from(e: StoreError) -> Problem {
+        match e {
+            StoreError::UnknownBot(id) => Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("there is no bot {id}"),
+            )
+            .field("bots"),
+            e @ StoreError::BotNotActive { .. } => {
+                Problem::new(StatusCode::CONFLICT, e.to_string()).field("bots")
+            }
+            e @ StoreError::KeyConflict(_) => Problem::new(StatusCode::CONFLICT, e.to_string()),
+            e @ (StoreError::NoRecord(_) | StoreError::NoSeries(_)) => {
+                Problem::not_found(e.to_string())
+            }
+            e => {
+                tracing::error!("store: {e}");
+                Problem::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the server could not read or write its store; see its log",
+                )
+            }
+        }
+    }
+}
+
+type Answer = Result<Response, Problem>;
+
+fn json_answer(status: StatusCode, value: &impl Serialize) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        serde_json::to_string(value).expect("answers serialize"),
+    )
+        .into_response()
+}
+
+/// The router of the daemon.
+pub fn router(daemon: Arc<Daemon>) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .route("/api/v1/bots", get(list_bots))
+        .route("/api/v1/bots/:id", get(get_bot))
+        .route("/api/v1/series", get(list_series).post(submit))
+        .route("/api/v1/series/:id", get(get_series))
+        .route("/api/v1/series/:id/games", get(series_games))
+        .route("/api/v1/series/:id/cancel", post(cancel))
+        .route("/api/v1/games/:id", get(get_game))
+        .route("/api/v1/games/:id/pgn", get(game_pgn))
+        .route("/api/v1/games/:id/view", get(game_view))
+        .route("/api/v1/leaderboard", get(leaderboard))
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&daemon),
+            count_requests,
+        ))
+        .with_state(daemon)
+}
+
+async fn count_requests(
+    State(daemon): State<Arc<Daemon>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    daemon.metrics.http_requests.fetch_add(1, Ordering::Relaxed);
+    next.run(request).await
+}
+
+async fn not_found() -> Problem {
+    Problem::not_found("no such route; see protocol/openapi.json".to_string())
+}
+
+async fn not_allowed() -> Problem {
+    Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this route does not take that method; see protocol/openapi.json",
+    )
+}
+
+/// Who is asking, if they may do what needs `need`.
+async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Result<Caller, Problem> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        if need == Scope::Read && daemon.settings.public_read {
+            return Ok(Caller {
+                scope: Scope::Read,
+                owner: None,
+            });
+        }
+        return Err(Problem::new(
+            StatusCode::UNAUTHORIZED,
+            "no token: send 'Authorization: Bearer TOKEN' (an admin makes one with 'zebra serve token create')",
+        ));
+    };
+    let Some(token) = value.to_str().ok().and_then(bearer) else {
+        return Err(Problem::new(
+            StatusCode::UNAUTHORIZED,
+            "the Authorization header is not 'Bearer TOKEN'",
+        ));
+    };
+    let hash = token_hash(token);
+    let found = match daemon.known_token(&hash) {
+        Some(found) => Some(found),
+        None => {
+            let key = hash.clone();
+            let found = daemon.db(move |s| s.token(&key)).await?;
+            if let Some(found) = &found {
+                daemon.remember_token(hash, found.clone());
+            }
+            found
+        }
+    };
+    let Some((scope, owner)) = found else {
+        return Err(Problem::new(StatusCode::UNAUTHORIZED, "unknown token"));
+    };
+    let scope = Scope::parse(&scope).unwrap_or(Scope::Read);
+    if scope < need {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "this token's scope is {}; this needs {}",
+                scope.as_str(),
+                need.as_str()
+            ),
+        ));
+    }
+    Ok(Caller {
+        scope,
+        owner: Some(owner),
+    })
+}
+
+/// A path id: a positive integer.
+fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| {
+            Problem::not_found(format!(
+                "there is no {what} '{}'",
+                crate::bot::text::clean(text, 40)
+            ))
+        })
+}
+
+async fn healthz(State(daemon): State<Arc<Daemon>>) -> Answer {
+    daemon.db(|s| s.schema_version()).await?;
+    Ok((StatusCode::OK, "ok\n").into_response())
+}
+
+async fn metrics(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let (queued, leased) = daemon.db(|s| s.queue()).await?;
+    let text = daemon
+        .metrics
+        .render(queued, leased, daemon.started.elapsed().as_secs_f64());
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        text,
+    )
+        .into_response())
+}
+
+/// A bot as the API shows it; its check report only to its owner or an admin.
+fn bot_json(bot: &BotRow, caller: &Caller, books: Option<&BotBooks>) -> Value {
+    let mut v = json!({
+        "id": bot.id,
+        "name": bot.name,
+        "state": bot.state,
+        "owner": bot.owner,
+        "created_ms": bot.created_ms,
+        "books": books.cloned().unwrap_or_default(),
+    });
+    if caller.owns(&bot.owner) {
+        v["report"] = bot
+            .report
+            .as_deref()
+            .and_then(|r| serde_json::from_str(r).ok())
+            .unwrap_or(Value::Null);
+    }
+    v
+}
+
+/// One bot's books over every finished game: what an organiser reads to see who is broken.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BotBooks {
+    pub games: u64,
+    pub points: f64,
+    pub timeouts: u64,
+    pub illegal: u64,
+    /// Games it ended early, per verdict code.
+    pub verdicts: std::collections::BTreeMap<String, u64>,
+}
+
+/// Every bot's books, and the games for ratings (White, Black, White's points).
+async fn all_books(
+    daemon: &Arc<Daemon>,
+) -> Result<(HashMap<i64, BotBooks>, Vec<(i64, i64, f64)>), Problem> {
+    Ok(daemon
+        .db(|s| {
+            let mut books: HashMap<i64, BotBooks> = HashMap::new();
+            let mut games = Vec::new();
+            s.each_finished(|white, black, result, conduct| {
+                let Some(Some(r)) = crate::record::tags::parse_result(result) else {
+                    return;
+                };
+                let white_points = match r {
+                    crate::rules::GameResult::Win(crate::rules::Side::White) => 1.0,
+                    crate::rules::GameResult::Win(crate::rules::Side::Black) => 0.0,
+                    crate::rules::GameResult::Draw => 0.5,
+                };
+                games.push((white, black, white_points));
+                let sides: [crate::series::conduct::GameConduct; 2] =
+                    serde_json::from_str(conduct).unwrap_or_default();
+                for ((bot, points), c) in [(white, white_points), (black, 1.0 - white_points)]
+                    .into_iter()
+                    .zip(sides)
+                {
+                    let b = books.entry(bot).or_default();
+                    b.games += 1;
+                    b.points += points;
+                    b.timeouts += u64::from(c.timeouts);
+                    b.illegal += u64::from(c.illegal);
+                    if let Some(v) = c.verdict {
+                        *b.verdicts.entry(v).or_default() += 1;
+                    }
+                }
+            })?;
+            Ok((books, games))
+        })
+        .await?)
+}
+
+async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Read).await?;
+    let bots = daemon.db(|s| s.bots()).await?;
+    let (books, _) = all_books(&daemon).await?;
+    let list: Vec<Value> = bots
+        .iter()
+        .map(|b| bot_json(b, &who, books.get(&b.id)))
+        .collect();
+    Ok(json_answer(StatusCode::OK, &json!({ "bots": list })))
+}
+
+async fn get_bot(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Read).await?;
+    let id = id_of(&id, "bot")?;
+    let bot = daemon
+        .db(move |s| s.bot(id))
+        .await?
+        .ok_or_else(|| Problem::not_found(format!("there is no bot {id}")))?;
+    let (books, _) = all_books(&daemon).await?;
+    Ok(json_answer(
+        StatusCode::OK,
+        &bot_json(&bot, &who, books.get(&id)),
+    ))
+}
+
+/// `POST /api/v1/series`: checks the request, queues its games in one transaction.
+async fn submit(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Submit).await?;
+    let body = body.map_err(|e| {
+        Problem::new(
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                StatusCode::PAYLOAD_TOO_LARGE
+            } else {
+                StatusCode::BAD_REQUEST
+            },
+            format!("the body: {} (at most {MAX_BODY} bytes)", e.body_text()),
+        )
+    })?;
+    let key = match headers.get("idempotency-key") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .filter(|k| {
+                    !k.is_empty() && k.len() <= 200 && k.bytes().all(|b| b.is_ascii_graphic())
+                })
+                .ok_or_else(|| {
+                    Problem::new(
+                        StatusCode::BAD_REQUEST,
+                        "Idempotency-Key: give 1 to 200 visible ASCII characters",
+                    )
+                    .field("Idempotency-Key")
+                })?
+                .to_string(),
+        ),
+    };
+    let request: SeriesRequest = parse_json(&body)?;
+    let checked = request.check().map_err(|e| {
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("{}: {}", e.field, e.message),
+        )
+        .field(e.field)
+    })?;
+    let owner = who.owner.clone().unwrap_or_default();
+    let planned = checked.games.len();
+    let spec = checked.spec.clone();
+    let games = checked.games;
+    let submitted = daemon
+        .db(move |s| s.submit(key.as_deref(), &spec, &owner, &games, super::now_ms()))
+        .await?;
+    let (status, id) = match submitted {
+        Submitted::Created(id) => {
+            daemon.wake.notify_waiters();
+            (StatusCode::CREATED, id)
+        }
+        Submitted::Existing(id) => (StatusCode::OK, id),
+    };
+    let mut response = json_answer(
+        status,
+        &json!({
+            "id": id,
+            "games_planned": planned,
+            "url": format!("/api/v1/series/{id}"),
+        }),
+    );
+    if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/series/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// A JSON body into `T`, refusing unknown fields; the problem names the field at fault.
+fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let parsed: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let problem = Problem::new(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not a valid request: {inner}"),
+        );
+        if path == "." || path.is_empty() {
+            problem
+        } else {
+            problem.field(path)
+        }
+    })?;
+    de.end().map_err(|e| {
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            format!("the body has more after its JSON value: {e}"),
+        )
+    })?;
+    Ok(parsed)
+}
+
+async fn list_series(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Answer {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let limit = page_limit(&query)?;
+    let rows = daemon.db(move |s| s.list_series(limit)).await?;
+    let list: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "state": r.state,
+                "outcome": r.outcome,
+                "owner": r.owner,
+                "created_ms": r.created_ms,
+                "request": serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
+            })
+        })
+        .collect();
+    Ok(json_answer(StatusCode::OK, &json!({ "series": list })))
+}
+
+fn page_limit(query: &HashMap<String, String>) -> Result<u32, Problem> {
+    number(query, "limit", 100).and_then(|n| {
+        if (1..=MAX_PAGE).contains(&n) {
+            Ok(n)
+        } else {
+            Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                format!("limit {n}: give 1 to {MAX_PAGE}"),
+            )
+            .field("limit"))
+        }
+    })
+}
+
+fn number(query: &HashMap<String, String>, name: &str, default: u32) -> Result<u32, Problem> {
+    match query.get(name) {
+        None => Ok(default),
+        Some(text) => text.parse().map_err(|_| {
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "{name} '{}': give a whole number",
+                    crate::bot::text::clean(text, 40)
+                ),
+            )
+            .field(name.to_string())
+        }),
+    }
+}
+
+/// `GET /api/v1/series/{id}`: state, progress and the statistics of `zebra match --json`.
+async fn get_series(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Answer {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let id = id_of(&id, "series")?;
+    let (row, progress) = daemon
+        .db(move |s| {
+            let row = s.series(id)?.ok_or(StoreError::NoSeries(id))?;
+            Ok((row, s.progress(id)?))
+        })
+        .await?;
+    let summary = if row.state == "running" {
+        let books = daemon.books(id).await.map_err(internal)?;
+        let summary = books.lock().unwrap_or_else(|e| e.into_inner()).summary();
+        summary
+    } else {
+        // An ended series' books are not kept: read from the store for this answer.
+        let d = Arc::clone(&daemon);
+        let r = row.clone();
+        daemon
+            .db(move |s| {
+                let bots = s.bots()?;
+                let finished = s.results(id)?;
+                Ok(d.load_books(&r, &bots, &finished))
+            })
+            .await?
+            .map_err(internal)?
+            .summary()
+    };
+    let mut summary = serde_json::to_value(&summary).expect("a summary serializes");
+    summary["outcome"] = row.outcome.clone().map_or(Value::Null, Value::String);
+    Ok(json_answer(
+        StatusCode::OK,
+        &json!({
+            "id": row.id,
+            "state": row.state,
+            "outcome": row.outcome,
+            "owner": row.owner,
+            "created_ms": row.created_ms,
+            "request": serde_json::from_str::<Value>(&row.spec).unwrap_or(Value::Null),
+            "progress": progress,
+            "summary": summary,
+        }),
+    ))
+}
+
+fn internal(e: String) -> Problem {
+    tracing::error!("{e}");
+    Problem::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the server could not read this series; see its log",
+    )
+}
+
+async fn series_games(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Answer {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let id = id_of(&id, "series")?;
+    let after = number(&query, "after", 0)?;
+    let limit = page_limit(&query)?;
+    let games = daemon
+        .db(move |s| {
+            s.series(id)?.ok_or(StoreError::NoSeries(id))?;
+            s.games(id, after, limit)
+        })
+        .await?;
+    Ok(json_answer(StatusCode::OK, &json!({ "games": games })))
+}
+
+/// `POST /api/v1/series/{id}/cancel`: queued games are cancelled; running ones finish.
+async fn cancel(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Submit).await?;
+    let id = id_of(&id, "series")?;
+    let row = daemon
+        .db(move |s| s.series(id)?.ok_or(StoreError::NoSeries(id)))
+        .await?;
+    if !who.owns(&row.owner) {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "series {id} is {}'s: only its owner or an admin cancels it",
+                row.owner
+            ),
+        ));
+    }
+    let cancelled = daemon.db(move |s| s.cancel(id)).await?;
+    daemon.drop_books(id);
+    let row = daemon
+        .db(move |s| s.series(id)?.ok_or(StoreError::NoSeries(id)))
+        .await?;
+    Ok(json_answer(
+        StatusCode::OK,
+        &json!({ "id": id, "state": row.state, "games_cancelled": cancelled }),
+    ))
+}
+
+async fn find_game(
+    daemon: &Arc<Daemon>,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<super::store::GameRow, Problem> {
+    caller(daemon, headers, Scope::Read).await?;
+    let id = id_of(id, "game")?;
+    daemon
+        .db(move |s| s.game(id))
+        .await?
+        .ok_or_else(|| Problem::not_found(format!("there is no game {id}")))
+}
+
+async fn get_game(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Answer {
+    let game = find_game(&daemon, &headers, &id).await?;
+    Ok(json_answer(StatusCode::OK, &game))
+}
+
+/// A finished game's record text.
+async fn record_of(daemon: &Arc<Daemon>, game: &super::store::GameRow) -> Result<String, Problem> {
+    let Some(hash) = game.record.clone() else {
+        return Err(Problem::not_found(format!(
+            "game {} has no record yet (it is {})",
+            game.id, game.state
+        )));
+    };
+    let records = daemon.records().clone();
+    tokio::task::spawn_blocking(move || records.read(&hash))
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .map_err(Problem::from)
+}
+
+async fn game_pgn(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Answer {
+    let game = find_game(&daemon, &headers, &id).await?;
+    let text = record_of(&daemon, &game).await?;
+    Ok((
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
+}
+
+/// A finished game as the viewer's view stream (protocol/schemas/view.json).
+async fn game_view(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Answer {
+    let game = find_game(&daemon, &headers, &id).await?;
+    let text = record_of(&daemon, &game).await?;
+    let views = tokio::task::spawn_blocking(move || crate::web::feed::view_games(&text))
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .map_err(|e| internal(format!("game {}: its record does not read: {e}", game.id)))?;
+    let view = views
+        .into_iter()
+        .next()
+        .ok_or_else(|| internal(format!("game {}: an empty record", game.id)))?;
+    Ok(json_answer(StatusCode::OK, &view))
+}
+
+/// Ratings fitted over every finished game (series::rating: Bradley-Terry on the Elo scale,
+/// as Ordo and BayesElo), best first, with each bot's books.
+async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let bots = daemon.db(|s| s.bots()).await?;
+    let (books, games) = all_books(&daemon).await?;
+    let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
+    let rated = crate::series::rating::fit(
+        bots.len(),
+        games
+            .iter()
+            .filter_map(|(w, b, p)| Some((*index.get(w)?, *index.get(b)?, *p))),
+    );
+    let mut rows: Vec<Value> = bots
+        .iter()
+        .zip(&rated)
+        .filter(|(_, r)| r.games > 0)
+        .map(|(b, r)| {
+            let books = books.get(&b.id).cloned().unwrap_or_default();
+            json!({
+                "bot": b.id,
+                "name": b.name,
+                "state": b.state,
+                "elo": round1(r.elo),
+                "lower": round1(r.lower),
+                "upper": round1(r.upper),
+                "games": r.games,
+                "points": r.points,
+                "forfeits": books.verdicts.values().sum::<u64>(),
+                "verdicts": books.verdicts,
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b["elo"]
+            .as_f64()
+            .partial_cmp(&a["elo"].as_f64())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    Ok(json_answer(
+        StatusCode::OK,
+        &json!({
+            "model": "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
+            "games": games.len(),
+            "ratings": rows,
+        }),
+    ))
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}

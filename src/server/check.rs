@@ -1,0 +1,201 @@
+//! A new bot's check before it may play: `check-bot`'s questions (handshake, every kind of
+//! decision, from both sides) and one smoke game against Zebra's bundled random bot, both
+//! in the daemon's sandbox with the bot's own limits. A bot that passes becomes `active`;
+//! one that fails is `rejected`. Either way the report is stored with the bot, for its
+//! owner to read (`GET /api/v1/bots/{id}`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::bot::BotSpec;
+use crate::referee::check::{check_bot, CheckLimits};
+use crate::referee::{GameConfig, Referee, TimeControl};
+use crate::series::config::BotEntry;
+
+use super::store::{BotRow, BotState, StoreError};
+use super::Daemon;
+
+/// What the check found.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// `active` or `rejected`.
+    pub verdict: BotState,
+    /// check-bot's findings, one line each.
+    pub check: Vec<CheckFinding>,
+    /// The smoke game, if it was played.
+    pub smoke: Option<SmokeGame>,
+    /// Why it was rejected, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckFinding {
+    pub ok: bool,
+    pub what: String,
+}
+
+/// The smoke game: the bot as White against the bundled random bot.
+#[derive(Clone, Debug, Serialize)]
+pub struct SmokeGame {
+    pub result: String,
+    pub termination: String,
+    pub reason: String,
+    pub verdict: Option<String>,
+}
+
+/// The smoke game's time control: short, but with the clocks of a real game.
+const SMOKE_TC: &str = "plays=4,play=5s,reaction=1s";
+
+/// Checks pending bots as they come, until the daemon stops.
+pub async fn run(daemon: Arc<Daemon>) {
+    while !daemon.stopping.is_cancelled() {
+        let woken = daemon.wake.notified();
+        let pending = daemon
+            .db(|s| {
+                Ok(s.bots()?
+                    .into_iter()
+                    .filter(|b| b.state == BotState::Pending)
+                    .collect::<Vec<_>>())
+            })
+            .await;
+        match pending {
+            Ok(bots) if !bots.is_empty() => {
+                for bot in bots {
+                    if daemon.stopping.is_cancelled() {
+                        return;
+                    }
+                    if let Err(e) = check_one(&daemon, bot).await {
+                        tracing::error!("cannot store a bot's check: {e}");
+                    }
+                }
+                // Bots may play now: wake the workers.
+                daemon.wake.notify_waiters();
+                continue;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!("cannot read the bots: {e}"),
+        }
+        tokio::select! {
+            _ = woken => {}
+            _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+            _ = daemon.stopping.cancelled() => {}
+        }
+    }
+}
+
+async fn check_one(daemon: &Arc<Daemon>, bot: BotRow) -> Result<(), StoreError> {
+    let id = bot.id;
+    let report = tokio::select! {
+        report = check(daemon, &bot) => report,
+        // Stopping: the bot stays pending and is checked after a restart.
+        _ = daemon.abandon.cancelled() => return Ok(()),
+    };
+    tracing::info!(bot = id, name = bot.name, verdict = %report.verdict, "bot checked");
+    let json = serde_json::to_string(&report).expect("a report serializes");
+    daemon
+        .db(move |s| s.set_bot_state(id, report.verdict, Some(&json)))
+        .await
+}
+
+/// Runs the check of one bot.
+pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
+    let rejected = |problem: String| CheckReport {
+        verdict: BotState::Rejected,
+        check: Vec::new(),
+        smoke: None,
+        problem: Some(problem),
+    };
+    let entry: BotEntry = match serde_json::from_str(&bot.spec) {
+        Ok(entry) => entry,
+        Err(e) => return rejected(format!("its registration does not read: {e}")),
+    };
+    let sandbox = &daemon.settings.sandbox;
+    let limits = match sandbox.limits_for(&entry.limits) {
+        Ok(limits) => limits,
+        Err(e) => return rejected(e),
+    };
+    let spec = entry.spec_with(limits);
+    if let Err(e) = spec.check_program() {
+        return rejected(e);
+    }
+    let found = check_bot(&spec, CheckLimits::default()).await;
+    let check: Vec<CheckFinding> = found
+        .lines
+        .iter()
+        .map(|l| CheckFinding {
+            ok: l.ok,
+            what: l.what.clone(),
+        })
+        .collect();
+    if let Some(bad) = check.iter().find(|l| !l.ok) {
+        return CheckReport {
+            problem: Some(format!("check-bot: {}", bad.what)),
+            ..rejected(String::new())
+        }
+        .with_check(check);
+    }
+    let smoke = smoke_game(daemon, &spec, sandbox).await;
+    let problem = smoke.as_ref().and_then(|g| {
+        g.verdict
+            .as_ref()
+            .map(|v| format!("the smoke game: it {v}: {}", g.reason))
+            .or_else(|| {
+                (g.termination != "normal" && g.result == "0-1")
+                    .then(|| format!("the smoke game: {}", g.reason))
+            })
+    });
+    CheckReport {
+        verdict: if problem.is_some() {
+            BotState::Rejected
+        } else {
+            BotState::Active
+        },
+        check,
+        smoke,
+        problem,
+    }
+}
+
+impl CheckReport {
+    fn with_check(mut self, check: Vec<CheckFinding>) -> CheckReport {
+        self.check = check;
+        self
+    }
+}
+
+/// One short game as White against the bundled random bot (`None` if Zebra's bundled bots
+/// are not installed next to it: the check-bot questions then stand alone).
+async fn smoke_game(
+    daemon: &Daemon,
+    spec: &BotSpec,
+    sandbox: &crate::sandbox::Settings,
+) -> Option<SmokeGame> {
+    let mut opponent = BotEntry::from_flag("zebra-random-bot=zebra-random-bot")
+        .ok()?
+        .spec_with(sandbox.limits_for(&Default::default()).ok()?);
+    opponent.resolve_bundled(&daemon.bundled);
+    if opponent.check_program().is_err() {
+        tracing::warn!("no bundled random bot next to zebra: smoke games are skipped");
+        return None;
+    }
+    let config = GameConfig {
+        tc: TimeControl::parse(SMOKE_TC).expect("a valid time control"),
+        seed: 1,
+        event: "Zebra serve smoke game".to_string(),
+        sandbox: sandbox.policy(),
+        ..GameConfig::default()
+    };
+    let report = Referee::play(spec, &opponent, &config, |_, _, _| {}).await;
+    Some(SmokeGame {
+        result: report
+            .result
+            .map_or("*", crate::rules::GameResult::pgn)
+            .to_string(),
+        termination: report.termination.code().to_string(),
+        reason: crate::bot::text::clean(&report.reason, 300),
+        verdict: report.bots[0].verdict.map(|v| v.to_string()),
+    })
+}

@@ -1,0 +1,141 @@
+//! The daemon's counters, shown at `/metrics` in Prometheus' text format (version 0.0.4):
+//! atomics bumped by the workers, read without a lock. Gauges that the database knows
+//! (the queue) are read from it when scraped.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::sandbox::Verdict;
+
+/// Counters since the daemon started.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    pub games_running: AtomicU64,
+    pub games_finished: AtomicU64,
+    /// Attempts voided (abandoned at shutdown; a finish that came after its lease).
+    pub games_voided: AtomicU64,
+    pub timeouts: AtomicU64,
+    pub illegal: AtomicU64,
+    /// Per verdict, in the order of [`Verdict::CODES`].
+    pub verdicts: [AtomicU64; Verdict::CODES.len()],
+    pub bots_suspended: AtomicU64,
+    pub http_requests: AtomicU64,
+}
+
+impl Metrics {
+    pub fn verdict(&self, code: &str) {
+        if let Some(i) = Verdict::CODES.iter().position(|c| *c == code) {
+            self.verdicts[i].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The text `/metrics` serves; `queued`/`leased` from the store, `uptime` in seconds.
+    pub fn render(&self, queued: u64, leased: u64, uptime: f64) -> String {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let mut out = String::new();
+        let mut one = |name: &str, kind: &str, help: &str, value: String| {
+            out.push_str(&format!(
+                "# HELP zebra_{name} {help}\n# TYPE zebra_{name} {kind}\nzebra_{name} {value}\n"
+            ));
+        };
+        one(
+            "queue_games",
+            "gauge",
+            "Games queued to play.",
+            queued.to_string(),
+        );
+        one(
+            "leased_games",
+            "gauge",
+            "Games leased by a worker.",
+            leased.to_string(),
+        );
+        one(
+            "running_games",
+            "gauge",
+            "Games being played now.",
+            get(&self.games_running).to_string(),
+        );
+        let finished = get(&self.games_finished);
+        one(
+            "games_finished_total",
+            "counter",
+            "Games finished and counted since start.",
+            finished.to_string(),
+        );
+        one(
+            "games_per_second",
+            "gauge",
+            "Games finished per second since start.",
+            format!("{:.3}", finished as f64 / uptime.max(1e-3)),
+        );
+        one(
+            "games_voided_total",
+            "counter",
+            "Attempts voided since start (the daemon's fault, played again).",
+            get(&self.games_voided).to_string(),
+        );
+        one(
+            "timeouts_total",
+            "counter",
+            "Bot timeouts in finished games.",
+            get(&self.timeouts).to_string(),
+        );
+        one(
+            "illegal_replies_total",
+            "counter",
+            "Invalid or illegal bot replies in finished games.",
+            get(&self.illegal).to_string(),
+        );
+        one(
+            "bots_suspended_total",
+            "counter",
+            "Bots suspended for crashing too often in a row.",
+            get(&self.bots_suspended).to_string(),
+        );
+        one(
+            "http_requests_total",
+            "counter",
+            "HTTP requests answered.",
+            get(&self.http_requests).to_string(),
+        );
+        one(
+            "uptime_seconds",
+            "gauge",
+            "Seconds since the daemon started.",
+            format!("{uptime:.1}"),
+        );
+        out.push_str(
+            "# HELP zebra_verdicts_total Games a bot ended early, per verdict.\n# TYPE zebra_verdicts_total counter\n",
+        );
+        for (code, n) in Verdict::CODES.iter().zip(&self.verdicts) {
+            out.push_str(&format!(
+                "zebra_verdicts_total{{verdict=\"{code}\"}} {}\n",
+                get(n)
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sample_line_is_name_labels_value() {
+        let m = Metrics::default();
+        m.verdict("crashed");
+        m.verdict("no-such-verdict");
+        m.games_finished.fetch_add(3, Ordering::Relaxed);
+        let text = m.render(7, 2, 1.5);
+        assert!(text.contains("zebra_queue_games 7\n"));
+        assert!(text.contains("zebra_games_finished_total 3\n"));
+        assert!(text.contains("zebra_games_per_second 2.000\n"));
+        assert!(text.contains("zebra_verdicts_total{verdict=\"crashed\"} 1\n"));
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (name, value) = line.rsplit_once(' ').unwrap();
+            assert!(name.starts_with("zebra_"), "{line}");
+            assert!(value.parse::<f64>().is_ok(), "{line}");
+        }
+    }
+}

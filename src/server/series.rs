@@ -1,0 +1,342 @@
+//! A series as the daemon holds it: the request a client submits (the options of
+//! `zebra match`, bots by id), checked into the very [`SeriesConfig`] and schedule
+//! `zebra match` would build; and the books of a running series (standings and the SPRT
+//! gate), kept in memory and folded one finished game at a time, as the match runner does.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::referee::TimeControl;
+use crate::series::config::{BotEntry, SeriesConfig, SERIES_FILE_VERSION};
+use crate::series::schedule::{Format, Schedule};
+use crate::series::standings::{GameOutcome, SprtGate, Standings};
+use crate::series::stats::{SprtDecision, SprtParams};
+use crate::series::{Entrants, SeriesEnd, SeriesOutcome, Summary};
+
+use super::store::{BotRow, GameEnd, NewGame};
+
+/// The most games one submission may queue: a series is inserted whole, in one transaction.
+pub const MAX_SERIES_GAMES: u32 = 100_000;
+
+/// A series as a client submits it. Unknown fields are refused: a misspelt option must
+/// not silently play a different series.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeriesRequest {
+    /// Registered bot ids, at least two; with `gauntlet` the first meets each other one.
+    pub bots: Vec<i64>,
+    /// Games per encounter (two bots: the whole match); even.
+    #[serde(default = "default_games")]
+    pub games: u32,
+    /// `round-robin` or `gauntlet`.
+    #[serde(default = "default_format")]
+    pub format: String,
+    /// Time control, as `zebra match --tc`.
+    #[serde(default = "default_tc")]
+    pub tc: String,
+    /// Seed of the first pair; pair k plays seed + k - 1.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`; two bots only.
+    #[serde(default)]
+    pub sprt: Option<String>,
+    /// Invalid or illegal replies a bot may send before it forfeits a game.
+    #[serde(default = "default_max_illegal")]
+    pub max_illegal: u32,
+    /// The records' Event tag (default: "Zebra serve series N").
+    #[serde(default)]
+    pub event: Option<String>,
+}
+
+fn default_games() -> u32 {
+    20
+}
+fn default_format() -> String {
+    "round-robin".to_string()
+}
+fn default_tc() -> String {
+    "plays=10,play=5s,reaction=1s".to_string()
+}
+fn default_seed() -> u64 {
+    1
+}
+fn default_max_illegal() -> u32 {
+    3
+}
+
+/// A request that does not hold: which field, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+fn field(field: &'static str, message: impl Into<String>) -> FieldError {
+    FieldError {
+        field,
+        message: message.into(),
+    }
+}
+
+/// A checked request: its canonical form (what idempotency compares) and its games.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub request: SeriesRequest,
+    /// The canonical JSON stored with the series.
+    pub spec: String,
+    pub games: Vec<NewGame>,
+}
+
+impl SeriesRequest {
+    /// Checks every option as `zebra match` does, and lists the games to queue.
+    pub fn check(mut self) -> Result<Checked, FieldError> {
+        let format = Format::parse(&self.format)
+            .ok_or_else(|| field("format", "use round-robin or gauntlet"))?;
+        self.format = format.to_string();
+        if self.bots.len() < 2 {
+            return Err(field("bots", "give at least two bot ids"));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(twice) = self.bots.iter().find(|id| !seen.insert(**id)) {
+            return Err(field("bots", format!("bot {twice} is listed twice")));
+        }
+        if self.games < 2 || self.games % 2 == 1 {
+            return Err(field(
+                "games",
+                "give an even number of at least 2 (games come in pairs with sides swapped)",
+            ));
+        }
+        let tc = TimeControl::parse(&self.tc).map_err(|e| field("tc", e.to_string()))?;
+        self.tc = tc.to_string();
+        if self.max_illegal == 0 {
+            return Err(field("max_illegal", "give at least 1"));
+        }
+        if let Some(text) = &self.sprt {
+            let params = SprtParams::parse(text).map_err(|e| field("sprt", e.to_string()))?;
+            if self.bots.len() != 2 {
+                return Err(field("sprt", "the SPRT tests one bot against one other"));
+            }
+            self.sprt = Some(params.to_string());
+        }
+        if let Some(event) = &self.event {
+            crate::bot::text::check_user_name(event).map_err(|e| field("event", e))?;
+        }
+        let schedule = self.schedule().map_err(|e| field("games", e.to_string()))?;
+        if schedule.len() > MAX_SERIES_GAMES {
+            return Err(field(
+                "games",
+                format!(
+                    "{} games; one series queues at most {MAX_SERIES_GAMES}",
+                    schedule.len()
+                ),
+            ));
+        }
+        let games = schedule
+            .iter()
+            .map(|f| NewGame {
+                number: f.game,
+                seed: f.seed,
+                white: self.bots[f.white],
+                black: self.bots[f.black],
+            })
+            .collect();
+        let spec = serde_json::to_string(&self).expect("a request serializes");
+        Ok(Checked {
+            request: self,
+            spec,
+            games,
+        })
+    }
+
+    /// The schedule `zebra match` would play with these options.
+    pub fn schedule(&self) -> Result<Schedule, crate::series::schedule::ScheduleError> {
+        let format = Format::parse(&self.format).unwrap_or(Format::RoundRobin);
+        Schedule::new(format, self.bots.len(), self.games / 2, self.seed)
+    }
+
+    /// The series as `zebra match` would run it: the bots' entries (from their
+    /// registrations, in the request's order), the daemon's sandbox, and the failed games'
+    /// logs in `log_dir`.
+    pub fn series_config(
+        &self,
+        id: i64,
+        bots: &[BotRow],
+        sandbox: &crate::sandbox::Settings,
+        log_dir: PathBuf,
+    ) -> Result<SeriesConfig, String> {
+        let entries = self
+            .bots
+            .iter()
+            .map(|id| {
+                let row = bots
+                    .iter()
+                    .find(|b| b.id == *id)
+                    .ok_or_else(|| format!("there is no bot {id}"))?;
+                let mut entry: BotEntry = serde_json::from_str(&row.spec)
+                    .map_err(|e| format!("bot {id}'s registration: {e}"))?;
+                entry.name = row.name.clone();
+                Ok(entry)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(SeriesConfig {
+            version: SERIES_FILE_VERSION,
+            format: Format::parse(&self.format).unwrap_or(Format::RoundRobin),
+            bots: entries,
+            rounds: self.games / 2,
+            seed: self.seed,
+            tc: self.tc.clone(),
+            max_illegal: self.max_illegal,
+            sprt: self.sprt.as_deref().and_then(|s| SprtParams::parse(s).ok()),
+            pgn: PathBuf::new(),
+            pgn_start: 0,
+            events: None,
+            log_dir: Some(log_dir),
+            log_failures: true,
+            event: self
+                .event
+                .clone()
+                .unwrap_or_else(|| format!("Zebra serve series {id}")),
+            sandbox: sandbox.clone(),
+            replay_suspect: None,
+        })
+    }
+}
+
+/// A series' books: what `zebra match`'s runner keeps, folded from the stored games.
+pub struct Books {
+    pub config: SeriesConfig,
+    pub entrants: Entrants,
+    pub schedule: Schedule,
+    pub standings: Standings,
+    pub gate: Option<SprtGate>,
+}
+
+impl Books {
+    /// The books of a series with the games it has finished so far.
+    pub fn new(config: SeriesConfig, finished: &[GameEnd]) -> Result<Books, String> {
+        let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
+            .map_err(|e| e.to_string())?;
+        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        let mut books = Books {
+            entrants: Entrants::of(&config),
+            standings: Standings::new(config.format, &names),
+            gate: config.sprt.filter(|_| names.len() == 2).map(SprtGate::new),
+            schedule,
+            config,
+        };
+        for game in finished {
+            let outcome = books.outcome(game)?;
+            books.add(&outcome);
+        }
+        Ok(books)
+    }
+
+    /// A stored game as the standings count it.
+    pub fn outcome(&self, game: &GameEnd) -> Result<GameOutcome, String> {
+        let fixture = self
+            .schedule
+            .get(game.number)
+            .ok_or_else(|| format!("game {} is not in the schedule", game.number))?;
+        let result = crate::record::tags::parse_result(&game.result)
+            .ok_or_else(|| format!("game {}: result '{}'", game.number, game.result))?;
+        let termination = game
+            .termination
+            .parse()
+            .map_err(|_| format!("game {}: termination '{}'", game.number, game.termination))?;
+        let conduct = if game.conduct.is_empty() {
+            Default::default()
+        } else {
+            serde_json::from_str(&game.conduct)
+                .map_err(|e| format!("game {}: conduct: {e}", game.number))?
+        };
+        Ok(GameOutcome::of(&fixture, result, termination).with_conduct(conduct))
+    }
+
+    /// Folds one counted game in; the SPRT's decision if this game made it.
+    pub fn add(&mut self, outcome: &GameOutcome) -> Option<SprtDecision> {
+        self.standings.add(outcome);
+        self.gate
+            .as_mut()
+            .and_then(|g| g.add(outcome))
+            .map(|r| r.decision)
+    }
+
+    /// The end the SPRT decided, if it has.
+    pub fn decided(&self) -> Option<SeriesEnd> {
+        match self.gate.as_ref()?.decided()?.decision {
+            SprtDecision::AcceptH1 => Some(SeriesEnd::H1Accepted),
+            SprtDecision::AcceptH0 => Some(SeriesEnd::H0Accepted),
+            SprtDecision::Continue => None,
+        }
+    }
+
+    /// The end of a series with no game left to play.
+    pub fn end_when_played(&self) -> SeriesEnd {
+        self.decided().unwrap_or(if self.config.sprt.is_some() {
+            SeriesEnd::Inconclusive
+        } else {
+            SeriesEnd::Completed
+        })
+    }
+
+    /// The statistics as `zebra match --json` prints them (its `outcome` is replaced by the
+    /// caller with the series' state).
+    pub fn summary(&self) -> Summary {
+        let outcome = SeriesOutcome {
+            end: self.end_when_played(),
+            standings: self.standings.clone(),
+            planned: self.schedule.len(),
+            played_now: 0,
+            sprt: self.gate.as_ref().map(SprtGate::report),
+        };
+        Summary::of(&self.config, &outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> Result<Checked, FieldError> {
+        serde_json::from_str::<SeriesRequest>(json).unwrap().check()
+    }
+
+    #[test]
+    fn defaults_are_filled_in_so_the_same_series_reads_the_same() {
+        let a = request(r#"{"bots": [1, 2]}"#).unwrap();
+        let b = request(
+            r#"{"bots": [1, 2], "games": 20, "format": "round-robin", "seed": 1,
+                "tc": "plays=10,play=5s,reaction=1s", "max_illegal": 3}"#,
+        )
+        .unwrap();
+        assert_eq!(a.spec, b.spec);
+        assert_eq!(a.games.len(), 20);
+        assert_eq!(
+            (a.games[0].white, a.games[0].black, a.games[1].white),
+            (1, 2, 2)
+        );
+        let g = request(r#"{"bots": [5, 6, 7], "format": "gauntlet", "games": 4}"#).unwrap();
+        assert_eq!(g.games.len(), 8);
+        assert!(g.games.iter().all(|n| n.white == 5 || n.black == 5));
+    }
+
+    #[test]
+    fn each_bad_option_names_its_field() {
+        for (json, name) in [
+            (r#"{"bots": [1]}"#, "bots"),
+            (r#"{"bots": [1, 1]}"#, "bots"),
+            (r#"{"bots": [1, 2], "games": 3}"#, "games"),
+            (r#"{"bots": [1, 2], "games": 200002}"#, "games"),
+            (r#"{"bots": [1, 2], "format": "swiss"}"#, "format"),
+            (r#"{"bots": [1, 2], "tc": "fast"}"#, "tc"),
+            (r#"{"bots": [1, 2], "max_illegal": 0}"#, "max_illegal"),
+            (r#"{"bots": [1, 2, 3], "sprt": "elo0=0,elo1=5"}"#, "sprt"),
+            (r#"{"bots": [1, 2], "sprt": "elo0=5"}"#, "sprt"),
+        ] {
+            let err = request(json).unwrap_err();
+            assert_eq!(err.field, name, "{json}: {}", err.message);
+        }
+        assert!(serde_json::from_str::<SeriesRequest>(r#"{"bots": [1, 2], "game": 4}"#).is_err());
+    }
+}
