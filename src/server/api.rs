@@ -441,7 +441,7 @@ fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem>
             StatusCode::BAD_REQUEST,
             format!("the body is not a valid request: {inner}"),
         );
-        if path == "." || path.is_empty() {
+        if path == "." || path == "?" || path.is_empty() {
             problem
         } else {
             problem.field(path)

@@ -172,7 +172,7 @@ impl Daemon {
     }
 }
 
-/// Holds `DATA/lock` for the daemon's life: one daemon per data directory.
+/// Holds a lock on `DATA/lock` for the daemon's life: one daemon per data directory.
 struct DataLock(#[allow(dead_code)] std::fs::File);
 
 fn lock_data(dir: &Path) -> Result<DataLock, ServeError> {
@@ -184,8 +184,18 @@ fn lock_data(dir: &Path) -> Result<DataLock, ServeError> {
         .write(true)
         .open(&path)
         .map_err(|e| ServeError::Setup(format!("cannot open {}: {e}", path.display())))?;
-    // SAFETY: flock on a descriptor this function owns; no memory is involved.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+    // A POSIX record lock, not flock: it belongs to this process alone, so the children
+    // the sandbox forks (which hold a copy of every descriptor until they close them) do
+    // not keep it after a `kill -9` of the daemon, and a restart never finds it taken.
+    let lock = libc::flock {
+        l_type: libc::F_WRLCK as libc::c_short,
+        l_whence: libc::SEEK_SET as libc::c_short,
+        l_start: 0,
+        l_len: 0,
+        l_pid: 0,
+    };
+    // SAFETY: fcntl on a descriptor this function owns, with a lock description on the stack.
+    if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLK, &lock) } != 0 {
         return Err(ServeError::Setup(format!(
             "{} is in use by another zebra serve (it holds {}); stop it, or give another --data",
             dir.display(),

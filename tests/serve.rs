@@ -1,0 +1,704 @@
+//! `zebra serve` as a client sees it: a real daemon process on 127.0.0.1, real HTTP, real
+//! bots. Registration and checks, a series equal to `zebra match` on the same seeds,
+//! records that verify, tokens and scopes on every route, bad input refused with a problem
+//! body naming the field, idempotent resubmission, cancel, `kill -9` mid-series and a
+//! restart that ends with exactly the games of an uninterrupted run, SIGTERM.
+//!
+//! Every wait has a generous deadline and no assertion depends on how fast the machine is.
+
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
+/// Short play-count games: reproducible, and quick whatever the machine's load.
+const TC: &str = "plays=6,play=5s,reaction=2s";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zebra-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn zebra(args: &[&str]) -> Output {
+    Command::new(ZEBRA).args(args).output().unwrap()
+}
+
+fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+/// `zebra serve --data DIR ARGS...` that must succeed; its stdout.
+fn admin(data: &Path, args: &[&str]) -> String {
+    // `--data` first: after `--`, everything belongs to the bot's command.
+    let out = Command::new(ZEBRA)
+        .arg("serve")
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+fn token(data: &Path, scope: &str, owner: &str) -> String {
+    admin(
+        data,
+        &["token", "create", "--scope", scope, "--owner", owner],
+    )
+    .trim()
+    .to_string()
+}
+
+/// A running daemon; killed and reaped when dropped.
+struct Daemon {
+    child: Child,
+    base: String,
+    /// Everything it wrote to stderr after its address line.
+    log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(data: &Path, extra: &[&str]) -> Daemon {
+    let mut child = Command::new(ZEBRA)
+        .arg("serve")
+        .arg("--data")
+        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    // zebra serve: listening on http://127.0.0.1:PORT (data in DIR); ...
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in: {line}"))
+        .to_string();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = log.clone();
+    // Drained all the time: a full pipe would stall the daemon.
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = stderr.read_to_string(&mut rest);
+        sink.lock().unwrap().push_str(&rest);
+    });
+    Daemon { child, base, log }
+}
+
+/// One HTTP/1.1 exchange: (status, headers in lower case, body).
+fn http(
+    base: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> (u16, String, String) {
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    if let Some(t) = token {
+        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let body = body.unwrap_or_default();
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    stream.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before reading a body it refuses: a write error then is fine.
+    let _ = stream.write_all(body);
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in: {head}"));
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+fn get_json(base: &str, path: &str, token: &str) -> Value {
+    let (status, _, body) = http(base, "GET", path, Some(token), &[], None);
+    assert_eq!(status, 200, "{path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+fn submit(base: &str, token: &str, key: Option<&str>, body: &Value) -> (u16, Value) {
+    let headers: Vec<(&str, &str)> = key.map(|k| ("Idempotency-Key", k)).into_iter().collect();
+    let (status, _, text) = http(
+        base,
+        "POST",
+        "/api/v1/series",
+        Some(token),
+        &headers,
+        Some(body.to_string().as_bytes()),
+    );
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Waits until `probe` gives `Some`, for at most `limit`.
+fn wait_for<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = probe() {
+            return v;
+        }
+        assert!(start.elapsed() < limit, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits until every bot is checked (no longer pending).
+fn wait_checked(base: &str, token: &str) -> Value {
+    wait_for("the bots' checks", Duration::from_secs(180), || {
+        let bots = get_json(base, "/api/v1/bots", token);
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["state"] != "pending")
+            .then_some(bots)
+    })
+}
+
+fn wait_series_end(base: &str, token: &str, id: i64) -> Value {
+    wait_for("the series to end", Duration::from_secs(300), || {
+        let s = get_json(base, &format!("/api/v1/series/{id}"), token);
+        (s["state"] != "running").then_some(s)
+    })
+}
+
+/// Registers the bundled greedy and random bots (ids 1 and 2).
+fn register_pair(data: &Path) {
+    admin(data, &["bot", "add", "greedy", "--", "zebra-greedy-bot"]);
+    admin(data, &["bot", "add", "random", "--", "zebra-random-bot"]);
+}
+
+/// `zebra match --json` on the same bots, seeds and options.
+fn match_summary(dir: &Path, games: u32) -> Value {
+    let out = Command::new(ZEBRA)
+        .args(["match", "--json", "--quiet", "--concurrency", "2"])
+        .args([
+            "--bot",
+            "greedy=zebra-greedy-bot",
+            "--bot",
+            "random=zebra-random-bot",
+        ])
+        .args(["--games", &games.to_string(), "--tc", TC, "--seed", "7"])
+        .arg("--out")
+        .arg(dir.join("match"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// What must be equal between `zebra match` and the daemon in play-count mode.
+fn statistics(summary: &Value) -> Value {
+    json!({
+        "standings": summary["standings"],
+        "encounters": summary["encounters"],
+        "conduct": summary["conduct"],
+        "games_finished": summary["games_finished"],
+        "games_planned": summary["games_planned"],
+    })
+}
+
+/// Downloads every record of a series and verifies them with `zebra verify`.
+fn verify_records(base: &str, token: &str, id: i64, dir: &Path) -> usize {
+    let games = get_json(
+        base,
+        &format!("/api/v1/series/{id}/games?limit=1000"),
+        token,
+    );
+    let mut pgn = String::new();
+    let mut n = 0;
+    for g in games["games"].as_array().unwrap() {
+        if g["state"] != "finished" {
+            continue;
+        }
+        let (status, head, body) = http(
+            base,
+            "GET",
+            &format!("/api/v1/games/{}/pgn", g["id"]),
+            Some(token),
+            &[],
+            None,
+        );
+        assert_eq!(status, 200, "{body}");
+        assert!(head.contains("application/x-chess-pgn"), "{head}");
+        pgn.push_str(&body);
+        n += 1;
+    }
+    let file = dir.join(format!("series-{id}.pgn"));
+    std::fs::write(&file, pgn).unwrap();
+    let out = zebra(&["verify", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    n
+}
+
+#[test]
+fn a_series_through_the_api_equals_zebra_match_and_its_records_verify() {
+    let dir = scratch("equal");
+    let data = dir.join("data");
+    register_pair(&data);
+    // A bot that fails its check: it exits at once.
+    admin(&data, &["bot", "add", "broken", "--", "/bin/false"]);
+    let ann = token(&data, "submit", "ann");
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = &daemon.base;
+    let bots = wait_checked(base, &ann);
+    let states: Vec<(&str, &str)> = bots["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["name"].as_str().unwrap(), b["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("greedy", "active"),
+            ("random", "active"),
+            ("broken", "rejected")
+        ]
+    );
+    // The check report is the owner's (admin here), not ann's.
+    assert!(bots["bots"][2].get("report").is_none());
+    let root = token(&data, "admin", "root");
+    let broken = get_json(base, "/api/v1/bots/3", &root);
+    assert!(
+        broken["report"]["problem"]
+            .as_str()
+            .unwrap()
+            .contains("check-bot"),
+        "{broken}"
+    );
+    let good = get_json(base, "/api/v1/bots/1", &root);
+    assert_eq!(good["report"]["smoke"]["termination"], "normal", "{good}");
+
+    // A rejected bot cannot play.
+    let (status, problem) = submit(base, &ann, None, &json!({"bots": [1, 3], "tc": TC}));
+    assert_eq!(
+        (status, problem["field"].as_str()),
+        (409, Some("bots")),
+        "{problem}"
+    );
+
+    let request = json!({"bots": [1, 2], "games": 8, "tc": TC, "seed": 7});
+    let (status, created) = submit(base, &ann, Some("ci-run-1"), &request);
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    assert_eq!(created["games_planned"], 8);
+    let done = wait_series_end(base, &ann, id);
+    assert_eq!(
+        (done["state"].as_str(), done["outcome"].as_str()),
+        (Some("finished"), Some("completed")),
+        "{done}"
+    );
+    assert_eq!(done["progress"]["finished"], 8);
+    let matched = match_summary(&dir, 8);
+    assert_eq!(statistics(&done["summary"]), statistics(&matched));
+    assert_eq!(verify_records(base, &ann, id, &dir), 8);
+
+    // The same request under its key again: the same series, nothing queued again.
+    let (status, again) = submit(base, &ann, Some("ci-run-1"), &request);
+    assert_eq!((status, again["id"].as_i64()), (200, Some(id)));
+    let (status, conflict) = submit(
+        base,
+        &ann,
+        Some("ci-run-1"),
+        &json!({"bots": [1, 2], "games": 4, "tc": TC}),
+    );
+    assert_eq!(status, 409, "{conflict}");
+    assert_eq!(
+        get_json(base, "/api/v1/series", &ann)["series"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // The game as the viewer's JSON view stream, and the leaderboard with both bots.
+    let view = get_json(base, "/api/v1/games/1/view", &ann);
+    assert!(
+        view["steps"].as_array().is_some_and(|s| !s.is_empty()),
+        "{view}"
+    );
+    let board = get_json(base, "/api/v1/leaderboard", &ann);
+    let ratings = board["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 2);
+    assert_eq!(ratings[0]["games"], 8);
+    let (status, head, metrics) = http(base, "GET", "/metrics", Some(&ann), &[], None);
+    assert_eq!(status, 200);
+    assert!(head.contains("text/plain"), "{head}");
+    assert!(
+        metrics.contains("zebra_games_finished_total 8\n"),
+        "{metrics}"
+    );
+}
+
+#[test]
+fn every_route_refuses_a_missing_or_weaker_token_and_bad_input_names_the_field() {
+    let data = scratch("auth").join("data");
+    register_pair(&data);
+    let read = token(&data, "read", "rita");
+    let ann = token(&data, "submit", "ann");
+    let bob = token(&data, "submit", "bob");
+    let daemon = start(&data, &["--concurrency", "1"]);
+    let base = &daemon.base;
+    wait_checked(base, &read);
+    let reads = [
+        "/metrics",
+        "/api/v1/bots",
+        "/api/v1/bots/1",
+        "/api/v1/series",
+        "/api/v1/series/1",
+        "/api/v1/series/1/games",
+        "/api/v1/games/1",
+        "/api/v1/games/1/pgn",
+        "/api/v1/games/1/view",
+        "/api/v1/leaderboard",
+    ];
+    for path in reads {
+        let (status, head, body) = http(base, "GET", path, None, &[], None);
+        assert_eq!(status, 401, "{path}: {body}");
+        assert!(head.contains("application/problem+json"), "{path}: {head}");
+        assert!(head.contains("www-authenticate: bearer"), "{path}: {head}");
+        let (status, _, body) = http(base, "GET", path, Some("zebra_wrong"), &[], None);
+        assert_eq!(status, 401, "{path}: {body}");
+    }
+    for (path, body) in [
+        ("/api/v1/series", r#"{"bots":[1,2]}"#),
+        ("/api/v1/series/1/cancel", ""),
+    ] {
+        let (status, _, text) = http(base, "POST", path, None, &[], Some(body.as_bytes()));
+        assert_eq!(status, 401, "{path}: {text}");
+        let (status, _, text) = http(base, "POST", path, Some(&read), &[], Some(body.as_bytes()));
+        assert_eq!(status, 403, "{path}: {text}");
+        assert!(text.contains("needs submit"), "{text}");
+    }
+    let (status, _, text) = http(base, "GET", "/healthz", None, &[], None);
+    assert_eq!((status, text.as_str()), (200, "ok\n"));
+
+    // Bad input: a 4xx problem naming the field; nothing written.
+    for (body, status, field) in [
+        ("{", 400, None),
+        (r#"{"bots": [1, 2], "gmaes": 4}"#, 400, Some("gmaes")),
+        (r#"{"bots": [1, 2], "games": "four"}"#, 400, Some("games")),
+        (r#"{"bots": [1, 2], "games": 5}"#, 422, Some("games")),
+        (r#"{"bots": [1, 99]}"#, 422, Some("bots")),
+        (r#"{"bots": [1, 2], "tc": "soon"}"#, 422, Some("tc")),
+        (
+            r#"{"bots": [1, 2], "format": "swiss"}"#,
+            422,
+            Some("format"),
+        ),
+        (r#"{"bots": [1, 2]} trailing"#, 400, None),
+    ] {
+        let (got, head, text) = http(
+            base,
+            "POST",
+            "/api/v1/series",
+            Some(&ann),
+            &[],
+            Some(body.as_bytes()),
+        );
+        assert_eq!(got, status, "{body}: {text}");
+        assert!(head.contains("application/problem+json"), "{head}");
+        let problem: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(problem["status"], status);
+        assert_eq!(problem["field"].as_str(), field, "{body}: {text}");
+        assert!(!problem["detail"].as_str().unwrap().contains('\n'));
+    }
+    // The unknown field is named in the detail.
+    let (_, _, text) = http(
+        base,
+        "POST",
+        "/api/v1/series",
+        Some(&ann),
+        &[],
+        Some(br#"{"bots": [1, 2], "gmaes": 4}"#),
+    );
+    assert!(text.contains("gmaes"), "{text}");
+    let big = vec![b' '; 200 * 1024];
+    let (status, _, text) = http(base, "POST", "/api/v1/series", Some(&ann), &[], Some(&big));
+    assert_eq!(status, 413, "{text}");
+    for path in [
+        "/api/v1/series/x",
+        "/api/v1/series/-1",
+        "/api/v1/games/99",
+        "/nope",
+    ] {
+        let (status, _, text) = http(base, "GET", path, Some(&read), &[], None);
+        assert_eq!(status, 404, "{path}: {text}");
+    }
+    let (status, _, text) = http(
+        base,
+        "GET",
+        "/api/v1/series?limit=0",
+        Some(&read),
+        &[],
+        None,
+    );
+    assert_eq!(status, 400, "{text}");
+    assert!(get_json(base, "/api/v1/series", &read)["series"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    // Cancel: only the owner (or an admin); queued games are cancelled.
+    let (status, created) = submit(
+        base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 400, "tc": TC}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    let cancel = format!("/api/v1/series/{id}/cancel");
+    let (status, _, text) = http(base, "POST", &cancel, Some(&bob), &[], Some(b""));
+    assert_eq!(status, 403, "{text}");
+    let (status, _, text) = http(base, "POST", &cancel, Some(&ann), &[], Some(b""));
+    assert_eq!(status, 200, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["state"], "cancelled");
+    assert!(
+        answer["games_cancelled"].as_u64().unwrap() > 300,
+        "{answer}"
+    );
+    let s = get_json(base, &format!("/api/v1/series/{id}"), &read);
+    assert_eq!(s["outcome"], "cancelled");
+    // Running games finish; nothing more is leased.
+    let settled = wait_for("the running game to end", Duration::from_secs(120), || {
+        let s = get_json(base, &format!("/api/v1/series/{id}"), &read);
+        (s["progress"]["leased"] == 0).then_some(s)
+    });
+    assert_eq!(settled["progress"]["queued"], 0);
+}
+
+#[test]
+fn kill_9_mid_series_then_restart_ends_with_the_games_of_an_uninterrupted_run() {
+    let dir = scratch("crash");
+    let data = dir.join("data");
+    register_pair(&data);
+    let ann = token(&data, "submit", "ann");
+    let mut daemon = start(&data, &["--concurrency", "2"]);
+    let base = daemon.base.clone();
+    wait_checked(&base, &ann);
+    let (status, created) = submit(
+        &base,
+        &ann,
+        Some("nightly"),
+        &json!({"bots": [1, 2], "games": 16, "tc": TC, "seed": 7}),
+    );
+    assert_eq!(status, 201);
+    let id = created["id"].as_i64().unwrap();
+    // Killed once some games are counted and others are running.
+    wait_for("a few games", Duration::from_secs(120), || {
+        let s = get_json(&base, &format!("/api/v1/series/{id}"), &ann);
+        let p = &s["progress"];
+        (p["finished"].as_u64().unwrap() >= 3 || s["state"] != "running").then_some(())
+    });
+    daemon.child.kill().unwrap(); // SIGKILL
+    daemon.child.wait().unwrap();
+    drop(daemon);
+
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = daemon.base.clone();
+    let done = wait_series_end(&base, &ann, id);
+    assert_eq!(done["outcome"], "completed", "{done}");
+    assert_eq!(done["progress"]["finished"], 16);
+    assert_eq!(done["progress"]["void"], 0);
+    let matched = match_summary(&dir, 16);
+    assert_eq!(statistics(&done["summary"]), statistics(&matched));
+    assert_eq!(verify_records(&base, &ann, id, &dir), 16);
+    // Each game counted once: one finished row per number.
+    let games = get_json(&base, &format!("/api/v1/series/{id}/games"), &ann);
+    let numbers: Vec<u64> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=16).collect::<Vec<u64>>());
+}
+
+#[test]
+fn sigterm_stops_cleanly_and_the_abandoned_games_are_played_after_a_restart() {
+    let data = scratch("term").join("data");
+    // Slow bots: a game is surely running when the signal comes.
+    let slow = format!(
+        "{}",
+        Path::new(ZEBRA).with_file_name("zebra-test-bot").display()
+    );
+    admin(
+        &data,
+        &["bot", "add", "slow-a", "--", &slow, "--sleep-ms", "60"],
+    );
+    admin(
+        &data,
+        &["bot", "add", "slow-b", "--", &slow, "--sleep-ms", "60"],
+    );
+    let ann = token(&data, "submit", "ann");
+    // A grace period far shorter than a game of these bots.
+    let config = data.with_file_name("serve.toml");
+    std::fs::write(&config, "shutdown_grace = \"1s\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let mut daemon = start(&data, &["--concurrency", "1", "--config", config]);
+    let base = daemon.base.clone();
+    let bots = wait_checked(&base, &ann);
+    assert!(
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["state"] == "active"),
+        "{bots}"
+    );
+    let (_, created) = submit(
+        &base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 2, "tc": TC}),
+    );
+    let id = created["id"].as_i64().unwrap();
+    wait_for("a game to run", Duration::from_secs(60), || {
+        let s = get_json(&base, &format!("/api/v1/series/{id}"), &ann);
+        (s["progress"]["leased"] == 1).then_some(())
+    });
+    // SIGTERM with a grace shorter than the game: it is abandoned, and the daemon exits 0.
+    unsafe { libc::kill(daemon.child.id() as i32, libc::SIGTERM) };
+    let status = wait_for("the daemon to exit", Duration::from_secs(120), || {
+        daemon.child.try_wait().unwrap()
+    });
+    assert!(
+        status.success(),
+        "{status:?}: {}",
+        daemon.log.lock().unwrap()
+    );
+    drop(daemon);
+    let daemon = start(&data, &["--concurrency", "1"]);
+    let done = wait_series_end(&daemon.base, &ann, id);
+    assert_eq!(done["progress"]["finished"], 2, "{done}");
+    assert!(
+        done["progress"]["voided_attempts"].as_u64().unwrap() >= 1,
+        "{done}"
+    );
+}
+
+#[test]
+fn bad_settings_and_a_bad_data_directory_are_one_line() {
+    let dir = scratch("settings");
+    let data = dir.join("data");
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--check-config", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("schema 2): ok"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "concurrency = 0\n").unwrap();
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--check-config", "--config"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("concurrency") && err.lines().count() == 1,
+        "{err}"
+    );
+
+    // A corrupt database: named, never reset.
+    let junk_dir = dir.join("junk");
+    std::fs::create_dir_all(&junk_dir).unwrap();
+    std::fs::write(junk_dir.join("zebra.db"), vec![0x5a_u8; 8192]).unwrap();
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--check-config", "--data"])
+        .arg(&junk_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("zebra.db") && err.lines().count() == 1,
+        "{err}"
+    );
+
+    // Two daemons on one data directory: the second says who holds it.
+    let first = start(&data, &[]);
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("in use"),
+        "{}",
+        text(&out.stderr)
+    );
+    drop(first);
+
+    // Admin commands: bad scope, a name taken, a missing program.
+    for (args, needle) in [
+        (vec!["token", "create", "--scope", "root"], "--scope"),
+        (
+            vec!["bot", "add", "ghost", "--", "/no/such/bot"],
+            "/no/such/bot",
+        ),
+        (vec!["bot", "add", "nameless"], "give the program"),
+    ] {
+        let out = Command::new(ZEBRA)
+            .arg("serve")
+            .arg("--data")
+            .arg(&data)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(needle) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    admin(&data, &["bot", "add", "greedy", "--", "zebra-greedy-bot"]);
+    let out = Command::new(ZEBRA)
+        .args(["serve", "bot", "add", "greedy", "--data"])
+        .arg(&data)
+        .args(["--", "zebra-random-bot"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("already a bot named greedy"));
+}
