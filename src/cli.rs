@@ -403,4 +403,5 @@ pub enum BenchTarget {
     Referee,
     Match,
     Flood,
+    Serve,
 }

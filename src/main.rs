@@ -419,6 +419,25 @@ fn run(command: Command) -> Result<(), Failure> {
                 print_report(json, &r, &text);
                 return Ok(());
             }
+            if target == BenchTarget::Serve {
+                let bot = bundled("zebra-instant-bot")?;
+                let exe = std::env::current_exe()
+                    .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+                let dir = exe.parent().unwrap_or(Path::new(".")).to_path_buf();
+                let runtime = runtime()?;
+                let r = interruptible(
+                    &runtime,
+                    zebra::server::bench::run(&bot, &dir, games.min(10_000) as u32, 2, repeat),
+                )?
+                .map_err(Failure::Run)?;
+                let text = format!(
+                    "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s: the daemon at {:.1}% (medians)\nreads while playing (series status, leaderboard): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
+                    r.games, r.concurrency, r.match_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_percent,
+                    r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms, r.submit_10k_seconds, r.restart_seconds
+                );
+                print_report(json, &r, &text);
+                return Ok(());
+            }
             if target == BenchTarget::Referee {
                 let bot = bundled("zebra-instant-bot")?;
                 let runtime = runtime()?;
@@ -1048,7 +1067,7 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
                         "zebra serve: listening on http://{addr} (data in {}); Ctrl-C or SIGTERM stops",
                         settings.data.display()
                     );
-                }))
+                }, tokio_util::sync::CancellationToken::new()))
                 .map_err(|e| Failure::Run(e.to_string()))
         }
         Some(ServeCommand::Token(TokenCommand::Create { scope, owner })) => {

@@ -12,6 +12,7 @@
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`api`]: the HTTP API and health and metrics endpoints
 //! - [`metrics`]: the counters `/metrics` shows
+//! - [`bench`]: `zebra bench serve`, the daemon measured against `zebra match`
 //!
 //! Shutdown: SIGTERM or Ctrl-C stops leasing, lets the running games finish within the
 //! grace period, then abandons the rest (their attempts are voided, so a restart plays them
@@ -20,6 +21,7 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
+pub mod bench;
 pub mod check;
 pub mod config;
 pub mod metrics;
@@ -211,12 +213,13 @@ pub fn open_store(data: &Path) -> Result<Store, ServeError> {
     Ok(Store::open(data)?)
 }
 
-/// Runs the daemon until SIGTERM or Ctrl-C. `listening` is told the bound address once
-/// the API answers.
+/// Runs the daemon until SIGTERM, Ctrl-C or `shutdown` (a second one of any abandons the
+/// running games at once). `listening` is told the bound address once the API answers.
 pub async fn serve(
     settings: ServeSettings,
     bundled: PathBuf,
     listening: impl FnOnce(std::net::SocketAddr),
+    shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
     std::fs::create_dir_all(&settings.data).map_err(|e| {
         ServeError::Setup(format!("cannot create {}: {e}", settings.data.display()))
@@ -285,6 +288,7 @@ pub async fn serve(
     tokio::select! {
         _ = int.recv() => {}
         _ = term.recv() => {}
+        _ = shutdown.cancelled() => {}
     }
     tracing::info!(
         "stopping: no new games; the running ones have {}s to finish",

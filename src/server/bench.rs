@@ -1,0 +1,328 @@
+//! `zebra bench serve`: the daemon against `zebra match` on the same machine in the same run.
+//!
+//! - Throughput: the same queue of games between two instant bots, played by
+//!   `zebra match`'s runner and by the daemon (in this process, over its own store and
+//!   HTTP server) at the same concurrency, alternated `repeat` times; medians compared.
+//! - API latency under load: while the daemon plays, a client asks for the series' status
+//!   and the leaderboard over HTTP on 127.0.0.1, one request at a time; p50 and p99.
+//! - Submission: one series of 10,000 games posted over HTTP, timed to its answer.
+//! - Restart: the daemon started again on that data directory with the 10,000-game queue,
+//!   timed from the call to its first answered `/healthz`.
+//!
+//! Everything goes to a temporary directory, removed afterwards; all traffic stays on
+//! 127.0.0.1 and is bounded in count and time.
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use super::config::{Overrides, ServeSettings};
+use super::store::{BotState, Store};
+
+/// What `zebra bench serve` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct ServeBench {
+    pub games: u32,
+    pub concurrency: usize,
+    /// Games per second of each run, alternated: `zebra match`'s and the daemon's.
+    pub match_runs: Vec<f64>,
+    pub daemon_runs: Vec<f64>,
+    /// The daemon's median as a percentage of `zebra match`'s.
+    pub daemon_percent: f64,
+    /// Read requests answered while games ran, and their latency in milliseconds.
+    pub reads: usize,
+    pub read_p50_ms: f64,
+    pub read_p99_ms: f64,
+    pub read_max_ms: f64,
+    /// One 10,000-game series submitted over HTTP, in seconds.
+    pub submit_10k_seconds: f64,
+    /// From starting the daemon on a 10,000-game queue to its first answer, in seconds.
+    pub restart_seconds: f64,
+}
+
+/// The time control of the benchmark's games: the match benchmark's.
+const TC: &str = "plays=10,play=10s,reaction=10s";
+/// Reads per run at most (the load test is bounded whatever the machine's speed).
+const MAX_READS: usize = 20_000;
+
+/// Runs the benchmark; `bot` is the instant bot, `bundled` Zebra's directory.
+pub async fn run(
+    bot: &crate::bot::BotSpec,
+    bundled: &Path,
+    games: u32,
+    concurrency: usize,
+    repeat: u32,
+) -> Result<ServeBench, String> {
+    let root = std::env::temp_dir().join(format!("zebra-bench-serve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let result = measure(bot, bundled, games, concurrency, repeat, &root).await;
+    let _ = std::fs::remove_dir_all(&root);
+    result
+}
+
+async fn measure(
+    bot: &crate::bot::BotSpec,
+    bundled: &Path,
+    games: u32,
+    concurrency: usize,
+    repeat: u32,
+    root: &Path,
+) -> Result<ServeBench, String> {
+    let games = games.max(2) / 2 * 2;
+    let mut match_runs = Vec::new();
+    let mut daemon_runs = Vec::new();
+    let mut latencies = Vec::new();
+    for k in 0..repeat {
+        let m = crate::bench::series(bot, games, 1, &[concurrency], None, 1).await?;
+        match_runs.push(m.runs[0].games_per_second);
+        let data = root.join(format!("run-{k}"));
+        let (rate, mut reads) = daemon_run(bot, bundled, &data, games, concurrency).await?;
+        daemon_runs.push(rate);
+        latencies.append(&mut reads);
+        let _ = std::fs::remove_dir_all(&data);
+    }
+    let (submit_10k_seconds, restart_seconds) =
+        submit_and_restart(bot, bundled, &root.join("queue"), concurrency).await?;
+    latencies.sort_by(f64::total_cmp);
+    let pick = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0.0)
+    };
+    Ok(ServeBench {
+        games,
+        concurrency,
+        daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
+        match_runs,
+        daemon_runs,
+        reads: latencies.len(),
+        read_p50_ms: pick(0.50),
+        read_p99_ms: pick(0.99),
+        read_max_ms: latencies.last().copied().unwrap_or(0.0),
+        submit_10k_seconds,
+        restart_seconds,
+    })
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// A data directory with the instant bot registered twice (active: the benchmark skips
+/// the check) and a read token.
+fn prepare(bot: &crate::bot::BotSpec, data: &Path) -> Result<String, String> {
+    let mut store = Store::open(data).map_err(|e| e.to_string())?;
+    for name in ["first", "second"] {
+        let entry = crate::series::BotEntry {
+            name: name.to_string(),
+            command: bot.program.display().to_string(),
+            args: bot.args.clone(),
+            dir: None,
+            env: Default::default(),
+            options: Default::default(),
+            time: None,
+            limits: Default::default(),
+        };
+        let spec = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
+        let id = store
+            .add_bot(name, &spec, "admin", super::now_ms())
+            .map_err(|e| e.to_string())?;
+        store
+            .set_bot_state(id, BotState::Active, None)
+            .map_err(|e| e.to_string())?;
+    }
+    super::admin::create_token(&mut store, "submit", "bench")
+}
+
+fn settings(data: &Path, concurrency: usize) -> Result<ServeSettings, String> {
+    ServeSettings::load(
+        None,
+        &Overrides {
+            data: Some(data.to_path_buf()),
+            listen: Some("127.0.0.1:0".to_string()),
+            concurrency: Some(concurrency),
+        },
+    )
+}
+
+/// A daemon running in this process until `stop` is cancelled.
+struct Running {
+    addr: SocketAddr,
+    stop: CancellationToken,
+    task: tokio::task::JoinHandle<Result<(), super::ServeError>>,
+    started: Instant,
+    ready: Instant,
+}
+
+async fn start(data: &Path, bundled: &Path, concurrency: usize) -> Result<Running, String> {
+    let settings = settings(data, concurrency)?;
+    let stop = CancellationToken::new();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let started = Instant::now();
+    let task = tokio::spawn(super::serve(
+        settings,
+        bundled.to_path_buf(),
+        move |addr| {
+            let _ = tx.send(addr);
+        },
+        stop.clone(),
+    ));
+    let addr = match rx.await {
+        Ok(addr) => addr,
+        Err(_) => {
+            return Err(match task.await {
+                Ok(Err(e)) => e.to_string(),
+                _ => "the daemon did not start".to_string(),
+            })
+        }
+    };
+    // Ready: the API answers.
+    let (status, _) = blocking(move || http(addr, "GET", "/healthz", None, b"")).await?;
+    if status != 200 {
+        return Err(format!("/healthz answered {status}"));
+    }
+    Ok(Running {
+        addr,
+        stop,
+        task,
+        started,
+        ready: Instant::now(),
+    })
+}
+
+impl Running {
+    async fn stop(self) -> Result<(), String> {
+        self.stop.cancel();
+        match self.task.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
+/// One daemon run: a series of `games` submitted, played to its end while a client reads.
+async fn daemon_run(
+    bot: &crate::bot::BotSpec,
+    bundled: &Path,
+    data: &Path,
+    games: u32,
+    concurrency: usize,
+) -> Result<(f64, Vec<f64>), String> {
+    let token = prepare(bot, data)?;
+    let daemon = start(data, bundled, concurrency).await?;
+    let addr = daemon.addr;
+    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC}).to_string();
+    let t = token.clone();
+    let clock = Instant::now();
+    let (status, answer) =
+        blocking(move || http(addr, "POST", "/api/v1/series", Some(&t), body.as_bytes())).await?;
+    if status != 201 {
+        return Err(format!("submitting the benchmark series: {status} {answer}"));
+    }
+    // The reader: status and leaderboard in turn, one request at a time, until the series
+    // ends (or the bound on requests or time is reached).
+    let (rate, reads) = blocking(move || {
+        let mut reads = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(600);
+        loop {
+            for path in ["/api/v1/series/1", "/api/v1/leaderboard"] {
+                let t0 = Instant::now();
+                let (status, body) = http(addr, "GET", path, Some(&token), b"")?;
+                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                if status != 200 {
+                    return Err(format!("{path}: {status} {body}"));
+                }
+                if reads.len() < MAX_READS {
+                    reads.push(ms);
+                }
+                if path.ends_with("/1") && body.contains("\"state\":\"finished\"") {
+                    let rate = f64::from(games) / clock.elapsed().as_secs_f64();
+                    return Ok((rate, reads));
+                }
+            }
+            if Instant::now() > deadline {
+                return Err("the benchmark series did not end within 10 minutes".to_string());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    })
+    .await?;
+    daemon.stop().await?;
+    Ok((rate, reads))
+}
+
+/// Posts a 10,000-game series (timed), stops the daemon, starts it again on that queue
+/// (timed to its first answer).
+async fn submit_and_restart(
+    bot: &crate::bot::BotSpec,
+    bundled: &Path,
+    data: &PathBuf,
+    concurrency: usize,
+) -> Result<(f64, f64), String> {
+    let token = prepare(bot, data)?;
+    let daemon = start(data, bundled, concurrency).await?;
+    let addr = daemon.addr;
+    let body = serde_json::json!({"bots": [1, 2], "games": 10_000, "tc": TC}).to_string();
+    let t0 = Instant::now();
+    let (status, answer) =
+        blocking(move || http(addr, "POST", "/api/v1/series", Some(&token), body.as_bytes()))
+            .await?;
+    let submit = t0.elapsed().as_secs_f64();
+    if status != 201 {
+        return Err(format!("submitting 10,000 games: {status} {answer}"));
+    }
+    daemon.stop().await?;
+    let again = start(data, bundled, concurrency).await?;
+    let restart = again.ready.duration_since(again.started).as_secs_f64();
+    again.stop().await?;
+    Ok((submit, restart))
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// One HTTP/1.1 exchange on a new connection: (status, body).
+fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &[u8],
+) -> Result<(u16, String), String> {
+    let mut stream = std::net::TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .map_err(|e| e.to_string())?;
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .and_then(|_| stream.write_all(body))
+        .map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).map_err(|e| e.to_string())?;
+    let raw = String::from_utf8_lossy(&raw);
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("no HTTP status in: {head}"))?;
+    Ok((status, body.to_string()))
+}
