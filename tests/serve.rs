@@ -357,6 +357,178 @@ fn a_series_through_the_api_equals_zebra_match_and_its_records_verify() {
         metrics.contains("zebra_games_finished_total 8\n"),
         "{metrics}"
     );
+
+    the_server_answers_as_its_openapi_document_says(base, &root, id);
+}
+
+/// protocol/openapi.json, read.
+fn openapi() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/protocol/openapi.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A schema of the OpenAPI document as a JSON Schema 2020-12 document of its own: the
+/// components' schemas become its `$defs`.
+fn validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
+    let local = |v: &Value| -> Value {
+        serde_json::from_str(&v.to_string().replace("#/components/schemas/", "#/$defs/")).unwrap()
+    };
+    let mut root = local(schema);
+    root["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    root["$defs"] = local(&doc["components"]["schemas"]);
+    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("{schema}: {e}"))
+}
+
+/// Checks one answer against the document: its status is declared for the operation, its
+/// content type is the declared one, and a JSON body validates against the declared schema.
+fn check_answer(doc: &Value, method: &str, template: &str, answer: &(u16, String, String)) {
+    let (status, head, body) = answer;
+    let what = format!("{method} {template} -> {status}");
+    let operation = &doc["paths"][template][method.to_ascii_lowercase()];
+    assert!(
+        operation.is_object(),
+        "{what}: not in protocol/openapi.json"
+    );
+    let mut response = &operation["responses"][status.to_string()];
+    assert!(response.is_object(), "{what}: status not declared: {body}");
+    if let Some(r) = response["$ref"].as_str() {
+        let name = r.trim_start_matches("#/components/responses/");
+        response = &doc["components"]["responses"][name];
+    }
+    let content = response["content"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: no content"));
+    let kind = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-type: "))
+        .unwrap_or_default()
+        .trim();
+    let (declared, media) = content
+        .iter()
+        .find(|(k, _)| kind.starts_with(k.as_str()))
+        .unwrap_or_else(|| panic!("{what}: content type {kind} not declared ({content:?})"));
+    if !declared.contains("json") {
+        return;
+    }
+    let schema = &media["schema"];
+    if schema["$ref"]
+        .as_str()
+        .is_some_and(|r| r.ends_with("view.json"))
+    {
+        // The view stream's schema: tests/web.rs validates the stream against it.
+        return;
+    }
+    let value: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let errors: Vec<String> = validator(doc, schema)
+        .iter_errors(&value)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {}\n{value}", errors.join("\n"));
+}
+
+/// Every operation of the document, called with a token and without, and with an id
+/// nobody has: each answer is one the document declares, with the declared body.
+fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, series: i64) {
+    let doc = openapi();
+    let body = json!({"bots": [1, 2], "games": 2, "tc": TC}).to_string();
+    let calls: Vec<(&str, &str, String, Option<&str>)> = vec![
+        ("GET", "/healthz", "/healthz".into(), None),
+        ("GET", "/metrics", "/metrics".into(), None),
+        ("GET", "/api/v1/bots", "/api/v1/bots".into(), None),
+        ("GET", "/api/v1/bots/{id}", "/api/v1/bots/1".into(), None),
+        ("GET", "/api/v1/series", "/api/v1/series".into(), None),
+        (
+            "POST",
+            "/api/v1/series",
+            "/api/v1/series".into(),
+            Some(body.as_str()),
+        ),
+        (
+            "GET",
+            "/api/v1/series/{id}",
+            format!("/api/v1/series/{series}"),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/series/{id}/games",
+            format!("/api/v1/series/{series}/games"),
+            None,
+        ),
+        (
+            "POST",
+            "/api/v1/series/{id}/cancel",
+            format!("/api/v1/series/{series}/cancel"),
+            Some(""),
+        ),
+        ("GET", "/api/v1/games/{id}", "/api/v1/games/1".into(), None),
+        (
+            "GET",
+            "/api/v1/games/{id}/pgn",
+            "/api/v1/games/1/pgn".into(),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/games/{id}/view",
+            "/api/v1/games/1/view".into(),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/leaderboard",
+            "/api/v1/leaderboard".into(),
+            None,
+        ),
+    ];
+    let mut documented: Vec<(String, String)> = Vec::new();
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for method in ops.as_object().unwrap().keys() {
+            if ["get", "post", "put", "delete", "patch"].contains(&method.as_str()) {
+                documented.push((method.to_ascii_uppercase(), path.clone()));
+            }
+        }
+    }
+    let mut called: Vec<(String, String)> = calls
+        .iter()
+        .map(|(m, t, _, _)| (m.to_string(), t.to_string()))
+        .collect();
+    documented.sort();
+    called.sort();
+    assert_eq!(
+        documented, called,
+        "the document and the routes tested differ"
+    );
+    for (method, template, path, body) in &calls {
+        let body = body.map(str::as_bytes);
+        let answer = http(base, method, path, Some(token), &[], body);
+        assert!(answer.0 < 300, "{method} {path}: {}", answer.2);
+        check_answer(&doc, method, template, &answer);
+        if *template != "/healthz" {
+            let anonymous = http(base, method, path, None, &[], body);
+            assert_eq!(anonymous.0, 401, "{method} {path}");
+            check_answer(&doc, method, template, &anonymous);
+        }
+        if template.contains("{id}") {
+            let missing = path
+                .replace(&format!("/{series}"), "/999")
+                .replace("/1", "/999");
+            let answer = http(base, method, &missing, Some(token), &[], body);
+            assert_eq!(answer.0, 404, "{method} {missing}");
+            check_answer(&doc, method, template, &answer);
+        }
+    }
+    // A refused body: the problem as documented.
+    let refused = http(
+        base,
+        "POST",
+        "/api/v1/series",
+        Some(token),
+        &[],
+        Some(b"{\"bots\": 3}"),
+    );
+    assert_eq!(refused.0, 400);
+    check_answer(&doc, "POST", "/api/v1/series", &refused);
 }
 
 #[test]

@@ -292,8 +292,23 @@ pub struct BotBooks {
     pub verdicts: std::collections::BTreeMap<String, u64>,
 }
 
-/// Every bot's books, and the games for ratings (White, Black, White's points).
-async fn all_books(
+/// Every bot's books and the games for ratings (White, Black, White's points).
+pub type Pool = Arc<(HashMap<i64, BotBooks>, Vec<(i64, i64, f64)>)>;
+
+/// The pool, read again only when a game has finished since it was last read: a client
+/// polling the leaderboard cannot make the daemon scan every stored game for each request.
+async fn all_books(daemon: &Arc<Daemon>) -> Result<Pool, Problem> {
+    if let Some(pool) = daemon.current_pool() {
+        return Ok(pool);
+    }
+    // Counted before reading: a game finishing meanwhile makes this pool stale, not lost.
+    let finished = daemon.metrics.games_finished.load(Ordering::SeqCst);
+    let pool = Arc::new(read_books(daemon).await?);
+    daemon.keep_pool(finished, Arc::clone(&pool));
+    Ok(pool)
+}
+
+async fn read_books(
     daemon: &Arc<Daemon>,
 ) -> Result<(HashMap<i64, BotBooks>, Vec<(i64, i64, f64)>), Problem> {
     Ok(daemon
@@ -334,10 +349,10 @@ async fn all_books(
 async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
     let who = caller(&daemon, &headers, Scope::Read).await?;
     let bots = daemon.db(|s| s.bots()).await?;
-    let (books, _) = all_books(&daemon).await?;
+    let pool = all_books(&daemon).await?;
     let list: Vec<Value> = bots
         .iter()
-        .map(|b| bot_json(b, &who, books.get(&b.id)))
+        .map(|b| bot_json(b, &who, pool.0.get(&b.id)))
         .collect();
     Ok(json_answer(StatusCode::OK, &json!({ "bots": list })))
 }
@@ -353,10 +368,10 @@ async fn get_bot(
         .db(move |s| s.bot(id))
         .await?
         .ok_or_else(|| Problem::not_found(format!("there is no bot {id}")))?;
-    let (books, _) = all_books(&daemon).await?;
+    let pool = all_books(&daemon).await?;
     Ok(json_answer(
         StatusCode::OK,
-        &bot_json(&bot, &who, books.get(&id)),
+        &bot_json(&bot, &who, pool.0.get(&id)),
     ))
 }
 
@@ -404,6 +419,8 @@ async fn submit(
         .field(e.field)
     })?;
     let owner = who.owner.clone().unwrap_or_default();
+    // A key is its owner's: another owner's request under the same key is another series.
+    let key = key.map(|k| format!("{owner}\n{k}"));
     let planned = checked.games.len();
     let spec = checked.spec.clone();
     let games = checked.games;
@@ -696,7 +713,8 @@ async fn game_view(
 async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
     caller(&daemon, &headers, Scope::Read).await?;
     let bots = daemon.db(|s| s.bots()).await?;
-    let (books, games) = all_books(&daemon).await?;
+    let pool = all_books(&daemon).await?;
+    let (books, games) = (&pool.0, &pool.1);
     let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
     let rated = crate::series::rating::fit(
         bots.len(),

@@ -14,7 +14,7 @@
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -225,7 +225,9 @@ async fn daemon_run(
     let (status, answer) =
         blocking(move || http(addr, "POST", "/api/v1/series", Some(&t), body.as_bytes())).await?;
     if status != 201 {
-        return Err(format!("submitting the benchmark series: {status} {answer}"));
+        return Err(format!(
+            "submitting the benchmark series: {status} {answer}"
+        ));
     }
     // The reader: status and leaderboard in turn, one request at a time, until the series
     // ends (or the bound on requests or time is reached).
@@ -264,7 +266,7 @@ async fn daemon_run(
 async fn submit_and_restart(
     bot: &crate::bot::BotSpec,
     bundled: &Path,
-    data: &PathBuf,
+    data: &Path,
     concurrency: usize,
 ) -> Result<(f64, f64), String> {
     let token = prepare(bot, data)?;
@@ -272,9 +274,16 @@ async fn submit_and_restart(
     let addr = daemon.addr;
     let body = serde_json::json!({"bots": [1, 2], "games": 10_000, "tc": TC}).to_string();
     let t0 = Instant::now();
-    let (status, answer) =
-        blocking(move || http(addr, "POST", "/api/v1/series", Some(&token), body.as_bytes()))
-            .await?;
+    let (status, answer) = blocking(move || {
+        http(
+            addr,
+            "POST",
+            "/api/v1/series",
+            Some(&token),
+            body.as_bytes(),
+        )
+    })
+    .await?;
     let submit = t0.elapsed().as_secs_f64();
     if status != 201 {
         return Err(format!("submitting 10,000 games: {status} {answer}"));

@@ -63,6 +63,9 @@ pub struct Daemon {
     /// Tokens seen, by hash: scope and owner (tokens are never changed once made).
     tokens: Mutex<HashMap<String, (String, String)>>,
     pub started: std::time::Instant,
+    /// The last pool of books read for the leaderboard, with the count of games finished
+    /// when it was read (it is current while no game has finished since).
+    pool: Mutex<Option<(u64, api::Pool)>>,
 }
 
 /// Why the daemon cannot start or go on.
@@ -158,6 +161,24 @@ impl Daemon {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(hash, found);
+    }
+
+    /// The pool of books, if no game has finished since it was read: games change only
+    /// through this daemon's workers (one daemon per data directory).
+    pub fn current_pool(&self) -> Option<api::Pool> {
+        let finished = self
+            .metrics
+            .games_finished
+            .load(std::sync::atomic::Ordering::SeqCst);
+        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.as_ref()
+            .filter(|(at, _)| *at == finished)
+            .map(|(_, p)| Arc::clone(p))
+    }
+
+    /// Keeps a pool read when `finished` games had finished.
+    pub fn keep_pool(&self, finished: u64, pool: api::Pool) {
+        *self.pool.lock().unwrap_or_else(|e| e.into_inner()) = Some((finished, pool));
     }
 
     /// Forgets a series' books (it ended).
@@ -258,6 +279,7 @@ pub async fn serve(
         crashes: Mutex::new(HashMap::new()),
         tokens: Mutex::new(HashMap::new()),
         started: std::time::Instant::now(),
+        pool: Mutex::new(None),
         settings,
     });
     // Series whose last game went void while no daemon ran end now.

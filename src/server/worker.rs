@@ -168,7 +168,7 @@ async fn count(
         return Ok(());
     }
     let m = &daemon.metrics;
-    m.games_finished.fetch_add(1, Ordering::Relaxed);
+    m.games_finished.fetch_add(1, Ordering::SeqCst);
     for c in &played.conduct {
         m.timeouts
             .fetch_add(u64::from(c.timeouts), Ordering::Relaxed);
@@ -258,9 +258,18 @@ async fn suspend_crashers(
             .metrics
             .bots_suspended
             .fetch_add(1, Ordering::Relaxed);
-        let why = serde_json::json!({ "suspended": format!("{n} crashes in a row") }).to_string();
+        // The reason joins the check report (which stays), for the owner to read.
         daemon
-            .db(move |s| s.set_bot_state(bot, BotState::Suspended, Some(&why)))
+            .db(move |s| {
+                let mut report = s
+                    .bot(bot)?
+                    .and_then(|b| b.report)
+                    .and_then(|r| serde_json::from_str::<serde_json::Value>(&r).ok())
+                    .filter(serde_json::Value::is_object)
+                    .unwrap_or_else(|| serde_json::json!({}));
+                report["suspended"] = format!("{n} crashes in a row").into();
+                s.set_bot_state(bot, BotState::Suspended, Some(&report.to_string()))
+            })
             .await?;
     }
     Ok(())
