@@ -874,3 +874,52 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("already a bot named greedy"));
 }
+
+#[test]
+fn ladder_mode_keeps_pairs_queued_between_active_bots_and_fills_the_leaderboard() {
+    let dir = scratch("ladder");
+    let data = dir.join("data");
+    register_pair(&data);
+    admin(&data, &["bot", "add", "instant", "--", "zebra-instant-bot"]);
+    admin(&data, &["bot", "add", "broken", "--", "/bin/false"]);
+    let config = dir.join("serve.toml");
+    std::fs::write(
+        &config,
+        format!("[ladder]\ngames_at_once = 2\ntc = \"{TC}\"\n"),
+    )
+    .unwrap();
+    let read = token(&data, "read", "rita");
+    let daemon = start(
+        &data,
+        &["--concurrency", "2", "--config", config.to_str().unwrap()],
+    );
+    let base = &daemon.base;
+    let board = wait_for("ladder games", Duration::from_secs(300), || {
+        let board = get_json(base, "/api/v1/leaderboard", &read);
+        let ratings = board["ratings"].as_array().unwrap();
+        (board["games"].as_u64().unwrap() >= 12
+            && ratings.len() == 3
+            && ratings.iter().all(|r| r["games"].as_u64().unwrap() >= 4))
+        .then_some(board)
+    });
+    // The rejected bot never plays.
+    assert!(board["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["name"] != "broken"));
+    // Every ladder series is one pair (same seed, sides swapped), owned by the ladder, and
+    // no more than games_at_once ladder games are ever queued or running.
+    let list = get_json(base, "/api/v1/series?limit=1000", &read);
+    let series = list["series"].as_array().unwrap();
+    assert!(series.len() >= 6, "{list}");
+    let mut open = 0;
+    for s in series {
+        assert_eq!(s["owner"], "ladder");
+        assert_eq!(s["request"]["games"], 2);
+        let status = get_json(base, &format!("/api/v1/series/{}", s["id"]), &read);
+        let p = &status["progress"];
+        open += p["queued"].as_u64().unwrap() + p["leased"].as_u64().unwrap();
+    }
+    assert!(open <= 2 + 2, "ladder games open: {open}");
+}

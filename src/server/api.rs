@@ -297,7 +297,7 @@ pub type Pool = Arc<(HashMap<i64, BotBooks>, Vec<(i64, i64, f64)>)>;
 
 /// The pool, read again only when a game has finished since it was last read: a client
 /// polling the leaderboard cannot make the daemon scan every stored game for each request.
-async fn all_books(daemon: &Arc<Daemon>) -> Result<Pool, Problem> {
+pub async fn pool(daemon: &Arc<Daemon>) -> Result<Pool, Problem> {
     if let Some(pool) = daemon.current_pool() {
         return Ok(pool);
     }
@@ -349,7 +349,7 @@ async fn read_books(
 async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
     let who = caller(&daemon, &headers, Scope::Read).await?;
     let bots = daemon.db(|s| s.bots()).await?;
-    let pool = all_books(&daemon).await?;
+    let pool = pool(&daemon).await?;
     let list: Vec<Value> = bots
         .iter()
         .map(|b| bot_json(b, &who, pool.0.get(&b.id)))
@@ -368,7 +368,7 @@ async fn get_bot(
         .db(move |s| s.bot(id))
         .await?
         .ok_or_else(|| Problem::not_found(format!("there is no bot {id}")))?;
-    let pool = all_books(&daemon).await?;
+    let pool = pool(&daemon).await?;
     Ok(json_answer(
         StatusCode::OK,
         &bot_json(&bot, &who, pool.0.get(&id)),
@@ -713,7 +713,7 @@ async fn game_view(
 async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
     caller(&daemon, &headers, Scope::Read).await?;
     let bots = daemon.db(|s| s.bots()).await?;
-    let pool = all_books(&daemon).await?;
+    let pool = pool(&daemon).await?;
     let (books, games) = (&pool.0, &pool.1);
     let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
     let rated = crate::series::rating::fit(

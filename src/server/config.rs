@@ -15,6 +15,10 @@
 //! [sandbox]                # as zebra match's flags: mode, freeze_idle, limits
 //! mode = "auto"
 //! limits = { memory = "1G", processes = 64 }
+//!
+//! [ladder]                 # present: the daemon keeps scheduling games between active bots
+//! games_at_once = 2        # ladder games queued or running at once (default: concurrency)
+//! tc = "plays=10,play=5s,reaction=1s"
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -35,7 +39,29 @@ struct ServeFile {
     suspend_after: Option<u32>,
     shutdown_grace: Option<String>,
     sandbox: Option<crate::sandbox::Settings>,
+    ladder: Option<LadderFile>,
 }
+
+/// `[ladder]` as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LadderFile {
+    enabled: Option<bool>,
+    games_at_once: Option<usize>,
+    tc: Option<String>,
+}
+
+/// Ladder mode: the daemon keeps scheduling pairs of games between active bots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ladder {
+    /// Ladder games queued or being played at once, at most.
+    pub games_at_once: usize,
+    /// The ladder games' time control, canonical.
+    pub tc: String,
+}
+
+/// The time control of ladder games unless `[ladder] tc` says otherwise.
+pub const LADDER_TC: &str = "plays=10,play=5s,reaction=1s";
 
 /// The daemon's settings, checked.
 #[derive(Clone, Debug)]
@@ -49,6 +75,8 @@ pub struct ServeSettings {
     pub suspend_after: u32,
     pub shutdown_grace: Duration,
     pub sandbox: crate::sandbox::Settings,
+    /// `None`: no ladder (series only).
+    pub ladder: Option<Ladder>,
 }
 
 /// What the command line says over the file.
@@ -128,7 +156,26 @@ impl ServeSettings {
         sandbox
             .limits_for(&Default::default())
             .map_err(|e| bad("sandbox", e))?;
+        let ladder = match parsed.ladder {
+            Some(l) if l.enabled.unwrap_or(true) => {
+                let games_at_once = l.games_at_once.unwrap_or(concurrency);
+                if games_at_once == 0 || games_at_once > 1024 {
+                    return Err(bad(
+                        "ladder.games_at_once",
+                        format!("{games_at_once}: give 1 to 1024"),
+                    ));
+                }
+                let tc = crate::referee::TimeControl::parse(l.tc.as_deref().unwrap_or(LADDER_TC))
+                    .map_err(|e| bad("ladder.tc", e.to_string()))?;
+                Some(Ladder {
+                    games_at_once,
+                    tc: tc.to_string(),
+                })
+            }
+            _ => None,
+        };
         Ok(ServeSettings {
+            ladder,
             listen,
             data: flags
                 .data
@@ -152,7 +199,7 @@ impl ServeSettings {
     /// The settings as `--check-config` prints them.
     pub fn describe(&self) -> String {
         format!(
-            "listen {}\ndata {}\nconcurrency {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}",
+            "listen {}\ndata {}\nconcurrency {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nladder {}",
             self.listen,
             self.data.display(),
             self.concurrency,
@@ -162,6 +209,10 @@ impl ServeSettings {
             self.suspend_after,
             self.shutdown_grace.as_secs(),
             serde_json::to_string(&self.sandbox).unwrap_or_default(),
+            self.ladder.as_ref().map_or("off".to_string(), |l| format!(
+                "{} games at once, tc {}",
+                l.games_at_once, l.tc
+            )),
         )
     }
 }
@@ -206,6 +257,9 @@ mod tests {
             ("colour = 1\n", "colour"),
             ("[sandbox]\nmode = \"tight\"\n", "tight"),
             ("[sandbox]\nlimits = { memory = \"lots\" }\n", "memory"),
+            ("[ladder]\ngames_at_once = 0\n", "ladder.games_at_once"),
+            ("[ladder]\ntc = \"fast\"\n", "ladder.tc"),
+            ("[ladder]\nspeed = 1\n", "speed"),
         ] {
             let err = load(text).unwrap_err();
             assert!(err.contains(key), "{text}: {err}");

@@ -10,6 +10,7 @@
 //!   of a running one
 //! - [`worker`]: the workers that lease games, play them and count them
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
+//! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
 //! - [`metrics`]: the counters `/metrics` shows
 //! - [`bench`]: `zebra bench serve`, the daemon measured against `zebra match`
@@ -24,6 +25,7 @@ pub mod auth;
 pub mod bench;
 pub mod check;
 pub mod config;
+pub mod ladder;
 pub mod metrics;
 pub mod series;
 pub mod store;
@@ -295,6 +297,7 @@ pub async fn serve(
         tasks.spawn(worker::run(Arc::clone(&daemon), slot));
     }
     tasks.spawn(check::run(Arc::clone(&daemon)));
+    tasks.spawn(ladder::run(Arc::clone(&daemon)));
     let http_stop = CancellationToken::new();
     let http = {
         let router = api::router(Arc::clone(&daemon));

@@ -618,6 +618,15 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// How many series `owner` has had.
+    pub fn count_series(&self, owner: &str) -> Result<u64, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM series WHERE owner = ?1",
+            [owner],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The newest series first, at most `limit`.
     pub fn list_series(&self, limit: u32) -> Result<Vec<SeriesRow>, StoreError> {
         let mut stmt = self
