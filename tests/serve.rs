@@ -6,6 +6,10 @@
 //!
 //! Every wait has a generous deadline and no assertion depends on how fast the machine is.
 
+#[path = "common/webdriver.rs"]
+#[allow(dead_code)] // the driver's clicks are for the viewer's tests
+mod webdriver;
+
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -881,6 +885,8 @@ fn ladder_mode_keeps_pairs_queued_between_active_bots_and_fills_the_leaderboard(
     let data = dir.join("data");
     register_pair(&data);
     admin(&data, &["bot", "add", "instant", "--", "zebra-instant-bot"]);
+    // A bot that draws flags on purpose: legal play, admitted (its check says so).
+    admin(&data, &["bot", "add", "fouler", "--", "zebra-fouling-bot"]);
     admin(&data, &["bot", "add", "broken", "--", "/bin/false"]);
     let config = dir.join("serve.toml");
     std::fs::write(
@@ -897,8 +903,8 @@ fn ladder_mode_keeps_pairs_queued_between_active_bots_and_fills_the_leaderboard(
     let board = wait_for("ladder games", Duration::from_secs(300), || {
         let board = get_json(base, "/api/v1/leaderboard", &read);
         let ratings = board["ratings"].as_array().unwrap();
-        (board["games"].as_u64().unwrap() >= 12
-            && ratings.len() == 3
+        (board["games"].as_u64().unwrap() >= 16
+            && ratings.len() == 4
             && ratings.iter().all(|r| r["games"].as_u64().unwrap() >= 4))
         .then_some(board)
     });
@@ -922,4 +928,129 @@ fn ladder_mode_keeps_pairs_queued_between_active_bots_and_fills_the_leaderboard(
         open += p["queued"].as_u64().unwrap() + p["leased"].as_u64().unwrap();
     }
     assert!(open <= 2 + 2, "ladder games open: {open}");
+}
+
+/// A WebDriver session in headless Chromium, or `None` (said, and a failure when
+/// `ZEBRA_REQUIRE_CHROMIUM` is set) without chromium or chromedriver.
+fn driver() -> Option<webdriver::Driver> {
+    let browser = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    let has_driver = Command::new("chromedriver")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    match browser {
+        Some(browser) if has_driver => Some(webdriver::Driver::start(browser)),
+        _ => {
+            assert!(
+                std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
+                "ZEBRA_REQUIRE_CHROMIUM is set but chromium or chromedriver is missing"
+            );
+            eprintln!("skipped: no chromium and chromedriver here (apt-get install chromium chromium-driver)");
+            None
+        }
+    }
+}
+
+/// Runs `script` in the page until it returns something other than null or false.
+fn wait_page(driver: &webdriver::Driver, what: &str, script: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let v = driver.run(script);
+        if !v.is_null() && v != Value::Bool(false) {
+            return v;
+        }
+        if start.elapsed() > Duration::from_secs(180) {
+            let text = driver.run("return location.href + ': ' + document.body.innerText");
+            panic!("gave up waiting for {what}; the page: {text}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_pages_show_the_leaderboard_updating_a_live_game_and_a_replay_in_chromium() {
+    let Some(driver) = driver() else { return };
+    let dir = scratch("pages");
+    let data = dir.join("data");
+    // Bots that sleep 25 ms a decision: a game lasts seconds, so one is live when looked at.
+    let slow = Path::new(ZEBRA).with_file_name("zebra-test-bot");
+    let slow = slow.to_str().unwrap();
+    admin(
+        &data,
+        &["bot", "add", "north", "--", slow, "--sleep-ms", "25"],
+    );
+    admin(
+        &data,
+        &["bot", "add", "south", "--", slow, "--sleep-ms", "25"],
+    );
+    let read = token(&data, "read", "rita");
+    let ann = token(&data, "submit", "ann");
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = &daemon.base;
+    wait_checked(base, &read);
+    // A long series: games finish while the pages are open, and one is always running.
+    let (status, _) = submit(
+        base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 60, "tc": TC}),
+    );
+    assert_eq!(status, 201);
+    let shots = std::env::temp_dir().join(format!("zebra-serve-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&shots).unwrap();
+
+    // The front page, given the token in its address: the leaderboard fills and updates.
+    driver.open(&format!("{base}/#token={read}"));
+    let first = wait_page(
+        &driver,
+        "a leaderboard row",
+        "const r = document.querySelector('#leaderboard tbody tr'); return r && Number(r.dataset.games);",
+    );
+    assert!(
+        driver.run("return location.hash").as_str() == Some(""),
+        "the token is taken out of the address"
+    );
+    let later = wait_page(
+        &driver,
+        "the leaderboard to update",
+        &format!("const r = document.querySelector('#leaderboard tbody tr'); return r && Number(r.dataset.games) > {first} && Number(r.dataset.games);"),
+    );
+    assert!(later.as_u64().unwrap() > first.as_u64().unwrap());
+    let names = driver.run(
+        "return [...document.querySelectorAll('#leaderboard tbody tr td:nth-child(2)')].map(t => t.textContent).sort();",
+    );
+    assert_eq!(names, json!(["north", "south"]));
+    std::fs::write(shots.join("front.png"), driver.screenshot()).unwrap();
+
+    // A live game in the viewer: its board drawn.
+    driver.open(&format!("{base}/series/1/live/"));
+    let squares = wait_page(
+        &driver,
+        "a live board",
+        "const n = document.querySelectorAll('[data-square][data-pieces]').length; return n > 0 && n;",
+    );
+    assert!(squares.as_u64().unwrap() >= 7, "{squares}");
+    std::fs::write(shots.join("live.png"), driver.screenshot()).unwrap();
+
+    // A stored game replayed: the series' finished games, listed, and game 1 shown at
+    // its 20th step (a permalink), the field drawn.
+    driver.open(&format!("{base}/series/1/#game=1&step=20"));
+    wait_page(
+        &driver,
+        "the replayed game's board",
+        "return document.querySelectorAll('[data-square][data-pieces]').length > 0;",
+    );
+    std::fs::write(shots.join("replay.png"), driver.screenshot()).unwrap();
+    eprintln!("screenshots in {}", shots.display());
+
+    // Without a token (and without public_read), the page says how to get in.
+    let (status, _, _) = http(base, "GET", "/series/1/api/games", None, &[], None);
+    assert_eq!(status, 401);
 }

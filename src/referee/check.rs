@@ -26,6 +26,9 @@ pub struct CheckReport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckLine {
     pub ok: bool,
+    /// A problem in legal play (a formation that draws a flag, a slow handshake): worth
+    /// fixing, but the bot speaks the protocol. The daemon admits such a bot.
+    pub advisory: bool,
     pub what: String,
 }
 
@@ -33,12 +36,21 @@ impl CheckReport {
     fn ok(&mut self, what: impl Into<String>) {
         self.lines.push(CheckLine {
             ok: true,
+            advisory: false,
             what: what.into(),
         });
     }
     fn problem(&mut self, what: impl Into<String>) {
         self.lines.push(CheckLine {
             ok: false,
+            advisory: false,
+            what: what.into(),
+        });
+    }
+    fn advice(&mut self, what: impl Into<String>) {
+        self.lines.push(CheckLine {
+            ok: false,
+            advisory: true,
             what: what.into(),
         });
     }
@@ -171,7 +183,7 @@ async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut C
                 ));
             }
             if took > limits.slow_handshake {
-                report.problem(format!(
+                report.advice(format!(
                     "{tag} slow handshake: ready after {} ms",
                     took.as_millis()
                 ));
@@ -325,14 +337,16 @@ async fn judge_reply(
                     report.problem(format!("{what}: the reply has id {got}, the request had {id} (echo the request's id)"));
                     continue;
                 }
+                // Err((advisory, why)): advisory for legal play that draws a flag.
                 let verdict = match action.parse::<Action>() {
-                    Err(e) => Err(format!("'{}' is not an action: {e}", short(&action))),
+                    Err(e) => Err((false, format!("'{}' is not an action: {e}", short(&action)))),
                     Ok(a) => {
                         let mut g = game.clone();
                         match (formation_flag(game, &a), g.apply(&a)) {
-                            (_, Err(e)) => Err(format!("illegal action '{a}': {e}")),
-                            (Some(fault), Ok(_)) => Err(format!(
-                                "formation '{a}' is legal but draws a flag: {fault}"
+                            (_, Err(e)) => Err((false, format!("illegal action '{a}': {e}"))),
+                            (Some(fault), Ok(_)) => Err((
+                                true,
+                                format!("formation '{a}' is legal but draws a flag: {fault}"),
                             )),
                             (None, Ok(_)) => Ok(a),
                         }
@@ -340,7 +354,8 @@ async fn judge_reply(
                 };
                 match verdict {
                     Ok(a) => report.ok(format!("{what}: '{a}' in {} ms", took.as_millis())),
-                    Err(why) => report.problem(format!("{what}: {why}")),
+                    Err((true, why)) => report.advice(format!("{what}: {why}")),
+                    Err((false, why)) => report.problem(format!("{what}: {why}")),
                 }
                 return true;
             }

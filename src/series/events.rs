@@ -140,7 +140,8 @@ pub enum SeriesEvent {
         sprt: SprtReport,
     },
     SeriesFinished {
-        /// `completed`, `h1-accepted`, `h0-accepted`, `inconclusive` or `interrupted`.
+        /// `completed`, `h1-accepted`, `h0-accepted`, `inconclusive` or `interrupted`; in
+        /// `zebra serve` also `cancelled` or `incomplete`.
         outcome: String,
         games_finished: u64,
         /// Each bot's timeouts, suspect timeouts, illegal replies and forfeits over the

@@ -147,6 +147,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
         .route("/api/v1/games/:id/pgn", get(game_pgn))
         .route("/api/v1/games/:id/view", get(game_view))
         .route("/api/v1/leaderboard", get(leaderboard))
+        .merge(super::pages::router())
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -178,8 +179,22 @@ async fn not_allowed() -> Problem {
 }
 
 /// Who is asking, if they may do what needs `need`.
-async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Result<Caller, Problem> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
+pub async fn caller(
+    daemon: &Arc<Daemon>,
+    headers: &HeaderMap,
+    need: Scope,
+) -> Result<Caller, Problem> {
+    // Pages: the browser sends the token it was given as a cookie (read routes only: a
+    // cookie is sent by the browser on its own, so it may never change anything).
+    let from_cookie = (need == Scope::Read)
+        .then(|| cookie_token(headers))
+        .flatten()
+        .map(|t| format!("Bearer {t}"));
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .cloned()
+        .or_else(|| from_cookie.and_then(|v| HeaderValue::from_str(&v).ok()));
+    let Some(value) = value else {
         if need == Scope::Read && daemon.settings.public_read {
             return Ok(Caller {
                 scope: Scope::Read,
@@ -229,8 +244,26 @@ async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Resul
     })
 }
 
+/// The cookie the daemon's pages keep the token in.
+pub const TOKEN_COOKIE: &str = "zebra_token";
+
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| {
+            c.trim()
+                .strip_prefix(TOKEN_COOKIE)?
+                .strip_prefix('=')
+                .map(str::to_string)
+        })
+        .filter(|t| !t.is_empty())
+}
+
 /// A path id: a positive integer.
-fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
+pub fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
     text.parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
@@ -624,6 +657,12 @@ async fn cancel(
         ));
     }
     let cancelled = daemon.db(move |s| s.cancel(id)).await?;
+    if let Some(books) = daemon.cached_books(id) {
+        books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .close("cancelled");
+    }
     daemon.drop_books(id);
     let row = daemon
         .db(move |s| s.series(id)?.ok_or(StoreError::NoSeries(id)))
@@ -657,7 +696,10 @@ async fn get_game(
 }
 
 /// A finished game's record text.
-async fn record_of(daemon: &Arc<Daemon>, game: &super::store::GameRow) -> Result<String, Problem> {
+pub async fn record_of(
+    daemon: &Arc<Daemon>,
+    game: &super::store::GameRow,
+) -> Result<String, Problem> {
     let Some(hash) = game.record.clone() else {
         return Err(Problem::not_found(format!(
             "game {} has no record yet (it is {})",

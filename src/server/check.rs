@@ -34,6 +34,9 @@ pub struct CheckReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckFinding {
     pub ok: bool,
+    /// Legal play worth fixing (a formation that draws a flag, a slow handshake): the bot
+    /// is admitted all the same.
+    pub advisory: bool,
     pub what: String,
 }
 
@@ -127,10 +130,11 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
         .iter()
         .map(|l| CheckFinding {
             ok: l.ok,
+            advisory: l.advisory,
             what: l.what.clone(),
         })
         .collect();
-    if let Some(bad) = check.iter().find(|l| !l.ok) {
+    if let Some(bad) = check.iter().find(|l| !l.ok && !l.advisory) {
         return CheckReport {
             problem: Some(format!("check-bot: {}", bad.what)),
             ..rejected(String::new())

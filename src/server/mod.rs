@@ -13,6 +13,7 @@
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
 //! - [`metrics`]: the counters `/metrics` shows
+//! - [`pages`]: the web pages: the front page, and per series the viewer (stored and live)
 //! - [`bench`]: `zebra bench serve`, the daemon measured against `zebra match`
 //!
 //! Shutdown: SIGTERM or Ctrl-C stops leasing, lets the running games finish within the
@@ -27,6 +28,7 @@ pub mod check;
 pub mod config;
 pub mod ladder;
 pub mod metrics;
+pub mod pages;
 pub mod series;
 pub mod store;
 pub mod worker;
@@ -65,6 +67,8 @@ pub struct Daemon {
     /// Tokens seen, by hash: scope and owner (tokens are never changed once made).
     tokens: Mutex<HashMap<String, (String, String)>>,
     pub started: std::time::Instant,
+    /// The live hubs of the last series that ended, oldest first.
+    ended_hubs: Mutex<std::collections::VecDeque<(i64, Arc<crate::web::live::Hub>)>>,
     /// The last pool of books read for the leaderboard, with the count of games finished
     /// when it was read (it is current while no game has finished since).
     pool: Mutex<Option<(u64, api::Pool)>>,
@@ -78,6 +82,10 @@ pub enum ServeError {
     #[error("{0}")]
     Setup(String),
 }
+
+/// Live hubs of ended series kept for pages still following them (each holds at most the
+/// last games the hub keeps).
+pub const KEPT_ENDED_HUBS: usize = 16;
 
 /// Milliseconds since the Unix epoch: the store's clock.
 pub fn now_ms() -> i64 {
@@ -135,6 +143,15 @@ impl Daemon {
         Ok(Arc::clone(all.entry(id).or_insert(books)))
     }
 
+    /// The books of series `id` if they are loaded (it is running and has been asked for).
+    pub fn cached_books(&self, id: i64) -> Option<Arc<Mutex<Books>>> {
+        self.books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .cloned()
+    }
+
     /// Builds a series' books from its stored request and games.
     pub fn load_books(
         &self,
@@ -183,12 +200,32 @@ impl Daemon {
         *self.pool.lock().unwrap_or_else(|e| e.into_inner()) = Some((finished, pool));
     }
 
-    /// Forgets a series' books (it ended).
+    /// Forgets a series' books (it ended); its live hub is kept a while among the last
+    /// [`KEPT_ENDED_HUBS`], so that a page following its last games can still show them.
     pub fn drop_books(&self, id: i64) {
-        self.books
+        let books = self
+            .books
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&id);
+        if let Some(books) = books {
+            let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
+            let mut ended = self.ended_hubs.lock().unwrap_or_else(|e| e.into_inner());
+            ended.push_back((id, hub));
+            while ended.len() > KEPT_ENDED_HUBS {
+                ended.pop_front();
+            }
+        }
+    }
+
+    /// The live hub of series `id`: its books' while it runs, or one kept after its end.
+    pub fn ended_hub(&self, id: i64) -> Option<Arc<crate::web::live::Hub>> {
+        self.ended_hubs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map(|(_, h)| Arc::clone(h))
     }
 
     /// Where series `id` keeps the logs of its failed games.
@@ -282,6 +319,7 @@ pub async fn serve(
         tokens: Mutex::new(HashMap::new()),
         started: std::time::Instant::now(),
         pool: Mutex::new(None),
+        ended_hubs: Mutex::new(Default::default()),
         settings,
     });
     // Series whose last game went void while no daemon ran end now.

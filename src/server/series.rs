@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::referee::TimeControl;
 use crate::series::config::{BotEntry, SeriesConfig, SERIES_FILE_VERSION};
+use crate::series::events::{GameRef, SeriesEvent};
 use crate::series::schedule::{Format, Schedule};
 use crate::series::standings::{GameOutcome, SprtGate, Standings};
 use crate::series::stats::{SprtDecision, SprtParams};
@@ -203,13 +204,17 @@ impl SeriesRequest {
     }
 }
 
-/// A series' books: what `zebra match`'s runner keeps, folded from the stored games.
+/// A series' books: what `zebra match`'s runner keeps, folded from the stored games, and
+/// the live hub its games report to (`/series/N/live/`: the viewer's live mode).
 pub struct Books {
     pub config: SeriesConfig,
     pub entrants: Entrants,
     pub schedule: Schedule,
     pub standings: Standings,
     pub gate: Option<SprtGate>,
+    pub hub: std::sync::Arc<crate::web::live::Hub>,
+    /// The series' event stream, for the hub only (the store keeps the results).
+    pub events: crate::series::events::EventLog,
 }
 
 impl Books {
@@ -218,7 +223,13 @@ impl Books {
         let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
             .map_err(|e| e.to_string())?;
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        let hub = crate::web::live::Hub::new(&config.event);
+        let events = crate::series::events::EventLog::none().with_spectator(Some(
+            hub.clone() as std::sync::Arc<dyn crate::referee::Spectator>
+        ));
         let mut books = Books {
+            hub,
+            events,
             entrants: Entrants::of(&config),
             standings: Standings::new(config.format, &names),
             gate: config.sprt.filter(|_| names.len() == 2).map(SprtGate::new),
@@ -229,7 +240,84 @@ impl Books {
             let outcome = books.outcome(game)?;
             books.add(&outcome);
         }
+        let started = SeriesEvent::SeriesStarted {
+            bots: names,
+            format: books.config.format.to_string(),
+            games_planned: books.schedule.len(),
+            games_done: finished.len() as u32,
+            seed: books.config.seed,
+            time_control: books.config.tc.clone(),
+            sprt: books.config.sprt.map(|s| s.to_string()),
+            concurrency: 0,
+            cpus: None,
+            replay_suspect: None,
+            warnings: Vec::new(),
+        };
+        books.events.emit(&started);
+        if !finished.is_empty() {
+            books.emit_stats();
+        }
         Ok(books)
+    }
+
+    /// The names of the series' bots, in its order.
+    pub fn names(&self) -> Vec<String> {
+        self.config.bots.iter().map(|b| b.name.clone()).collect()
+    }
+
+    /// Tells the live page the standings as they are.
+    pub fn emit_stats(&mut self) {
+        let mut head_to_head = self.standings.head_to_head();
+        if let Some(report) = head_to_head.as_mut() {
+            report.sprt = self.gate.as_ref().map(SprtGate::report);
+        }
+        let event = SeriesEvent::StatsUpdated {
+            games_finished: self.standings.finished,
+            standings: self.standings.bots.clone(),
+            head_to_head,
+        };
+        self.events.emit(&event);
+    }
+
+    /// Tells the live page that game `game` starts.
+    pub fn game_started(&mut self, fixture: &crate::series::schedule::Fixture, attempt: u32) {
+        use crate::referee::Spectator;
+        self.hub.announce(fixture.game);
+        let event = SeriesEvent::GameStarted {
+            game: GameRef::of(fixture, &self.names()),
+            attempt,
+        };
+        self.events.emit(&event);
+    }
+
+    /// Tells the live page how a counted game ended.
+    pub fn game_finished(&mut self, played: &crate::series::PlayedGame) {
+        use crate::referee::Spectator;
+        self.hub.game_over(
+            played.fixture.game,
+            &played.report.record,
+            &played.report.reason,
+        );
+        let event = SeriesEvent::finished(
+            GameRef::of(&played.fixture, &self.names()),
+            played.attempt,
+            &played.report,
+            played.duration,
+        );
+        self.events.emit(&event);
+        self.emit_stats();
+    }
+
+    /// Tells the live page the series is over (its feeds end once they have said all).
+    pub fn close(&mut self, outcome: &str) {
+        let event = SeriesEvent::SeriesFinished {
+            outcome: outcome.to_string(),
+            games_finished: self.standings.finished,
+            conduct: self.standings.conduct.clone(),
+            replays: self.standings.replays.clone(),
+        };
+        self.events.emit(&event);
+        self.hub.close();
     }
 
     /// A stored game as the standings count it.

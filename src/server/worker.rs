@@ -72,12 +72,17 @@ async fn play_lease(daemon: &Arc<Daemon>, mut lease: Lease) -> Result<(), StoreE
         }
     };
     let game = {
-        let b = books.lock().unwrap_or_else(|e| e.into_inner());
-        b.schedule
+        let mut b = books.lock().unwrap_or_else(|e| e.into_inner());
+        let game = b
+            .schedule
             .get(lease.number)
-            .map(|fixture| b.entrants.game(&b.config, fixture, lease.attempt))
+            .map(|fixture| b.entrants.game(&b.config, fixture, lease.attempt));
+        if let Some(g) = &game {
+            b.game_started(&g.fixture, g.attempt);
+        }
+        game.map(|g| (g, Arc::clone(&b.hub)))
     };
-    let Some(game) = game else {
+    let Some((game, hub)) = game else {
         tracing::error!(
             series = lease.series,
             game = lease.number,
@@ -90,7 +95,8 @@ async fn play_lease(daemon: &Arc<Daemon>, mut lease: Lease) -> Result<(), StoreE
     };
     daemon.metrics.games_running.fetch_add(1, Ordering::Relaxed);
     let played = {
-        let game_future = play(game, daemon.abandon.child_token(), None);
+        let spectator: Arc<dyn crate::referee::Spectator> = hub;
+        let game_future = play(game, daemon.abandon.child_token(), Some(spectator));
         tokio::pin!(game_future);
         let renew_every = daemon.settings.lease / 3;
         let mut renew =
@@ -182,10 +188,12 @@ async fn count(
         [(white, &played.conduct[0]), (black, &played.conduct[1])],
     )
     .await?;
-    let decided = books
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .add(&played.outcome);
+    let decided = {
+        let mut b = books.lock().unwrap_or_else(|e| e.into_inner());
+        let decided = b.add(&played.outcome);
+        b.game_finished(&played);
+        decided
+    };
     if decided.is_some() {
         let end = books
             .lock()
@@ -228,6 +236,12 @@ async fn conclude(daemon: &Arc<Daemon>, series: i64, outcome: &str) -> Result<()
     let code = outcome.to_string();
     if daemon.db(move |s| s.conclude(series, &code)).await? {
         tracing::info!(series, outcome, "series ended");
+    }
+    if let Some(books) = daemon.cached_books(series) {
+        books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .close(outcome);
     }
     daemon.drop_books(series);
     Ok(())

@@ -1,0 +1,213 @@
+//! The daemon's web pages: the front page (leaderboard, series, bots; refreshed every two
+//! seconds from the API), and per series the viewer: `/series/N/` lists its stored games
+//! and replays any of them, `/series/N/live/` follows its games as they are played (the
+//! live mode of `zebra match --watch`, fed by the series' hub).
+//!
+//! The pages hold no data themselves: their scripts read the API. A browser without a token
+//! gets one from the address once (`/#token=…`, kept as a `SameSite=Strict` cookie that the
+//! read routes accept; the cookie can never submit or cancel anything), or none at all when
+//! the daemon runs with `public_read`. Bot names and other user text are written with
+//! `textContent` only.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use axum::Router;
+use serde_json::json;
+use tower::ServiceExt;
+
+use super::api::{caller, id_of, record_of, Problem};
+use super::auth::Scope;
+use super::Daemon;
+
+const FRONT: &str = include_str!("assets/index.html");
+
+pub fn router() -> Router<Arc<Daemon>> {
+    Router::new()
+        .route("/", get(front))
+        .route("/series/:id", get(to_slash))
+        .route("/series/:id/", get(viewer))
+        .route("/series/:id/api/games", get(game_list))
+        .route("/series/:id/api/games/:number", get(game_view))
+        .route("/series/:id/live", get(to_slash_live))
+        .route("/series/:id/live/", get(live))
+        .route("/series/:id/live/*rest", get(live))
+}
+
+async fn front() -> Response {
+    crate::web::server::html(FRONT.to_string())
+}
+
+async fn to_slash(Path(id): Path<String>) -> Response {
+    Redirect::permanent(&format!("/series/{}/", id_of(&id, "series").unwrap_or(0))).into_response()
+}
+
+async fn to_slash_live(Path(id): Path<String>) -> Response {
+    Redirect::permanent(&format!(
+        "/series/{}/live/",
+        id_of(&id, "series").unwrap_or(0)
+    ))
+    .into_response()
+}
+
+/// The viewer, listing the series' games (`api/games`, relative to the page).
+async fn viewer(Path(id): Path<String>) -> Result<Response, Problem> {
+    let id = id_of(&id, "series")?;
+    Ok(crate::web::server::html(crate::web::page_with(
+        None,
+        &format!("Zebra series {id}"),
+    )))
+}
+
+/// The series' finished games, as the viewer lists them.
+async fn game_list(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, Problem> {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let id = id_of(&id, "series")?;
+    let (games, bots) = daemon
+        .db(move |s| {
+            s.series(id)?
+                .ok_or(super::store::StoreError::NoSeries(id))?;
+            Ok((s.games(id, 0, super::series::MAX_SERIES_GAMES)?, s.bots()?))
+        })
+        .await?;
+    let name = |bot: i64| {
+        bots.iter()
+            .find(|b| b.id == bot)
+            .map_or(String::new(), |b| b.name.clone())
+    };
+    let list: Vec<serde_json::Value> = games
+        .iter()
+        .filter(|g| g.state == "finished")
+        .map(|g| {
+            json!({
+                "number": g.number,
+                "white": name(g.white),
+                "black": name(g.black),
+                "result": g.result,
+                "termination": g.termination,
+                "entries": null,
+                "error": null,
+            })
+        })
+        .collect();
+    Ok(axum::Json(list).into_response())
+}
+
+/// Game `number` of the series as a view stream.
+async fn game_view(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path((id, number)): Path<(String, String)>,
+) -> Result<Response, Problem> {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let id = id_of(&id, "series")?;
+    let number: u32 = number.parse().map_err(|_| {
+        Problem::new(
+            StatusCode::NOT_FOUND,
+            format!("series {id} has no such game"),
+        )
+    })?;
+    let game = daemon
+        .db(move |s| Ok(s.games(id, number.saturating_sub(1), 1)?.pop()))
+        .await?
+        .filter(|g| g.number == number)
+        .ok_or_else(|| {
+            Problem::new(
+                StatusCode::NOT_FOUND,
+                format!("series {id} has no game {number}"),
+            )
+        })?;
+    let text = record_of(&daemon, &game).await?;
+    let view = tokio::task::spawn_blocking(move || crate::web::feed::view_games(&text))
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .and_then(|v| v.into_iter().next())
+        .ok_or_else(|| {
+            Problem::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("game {number} of series {id}: its record does not read"),
+            )
+        })?;
+    Ok(axum::Json(view).into_response())
+}
+
+/// `/series/N/live/…`: handed to the series' hub (the live viewer's own routes), with the
+/// prefix taken off.
+async fn live(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(params): Path<Vec<(String, String)>>,
+    request: Request,
+) -> Result<Response, Problem> {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let raw = params
+        .iter()
+        .find(|(k, _)| k == "id")
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_default();
+    let id = id_of(raw, "series")?;
+    let running = daemon
+        .db(move |s| Ok(s.series(id)?.map(|r| r.state == "running")))
+        .await?;
+    let hub = match running {
+        None => {
+            return Err(Problem::new(
+                StatusCode::NOT_FOUND,
+                format!("there is no series {id}"),
+            ))
+        }
+        Some(true) => {
+            let books = daemon.books(id).await.map_err(|e| {
+                tracing::error!("{e}");
+                Problem::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the series could not be read; see the log",
+                )
+            })?;
+            let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
+            hub
+        }
+        Some(false) => daemon.ended_hub(id).ok_or_else(|| {
+            Problem::new(
+                StatusCode::NOT_FOUND,
+                format!("series {id} has ended: its games are at /series/{id}/"),
+            )
+        })?,
+    };
+    let prefix = format!("/series/{id}/live");
+    let (parts, body) = request.into_parts();
+    let rest = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .strip_prefix(&prefix)
+        .unwrap_or("/")
+        .to_string();
+    // A new request (method, path, headers, body) without the outer router's extensions:
+    // its path parameters would otherwise reach the inner router's extractors.
+    let mut inner_request = Request::new(body);
+    *inner_request.method_mut() = parts.method;
+    *inner_request.uri_mut() = rest
+        .parse()
+        .unwrap_or_else(|_| "/".parse().expect("a path"));
+    *inner_request.headers_mut() = parts.headers;
+    let inner = crate::web::live::router(hub).fallback(crate::web::server::not_found);
+    let response = inner
+        .oneshot(inner_request)
+        .await
+        .unwrap_or_else(|never| match never {});
+    let mut response = response.into_response();
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    Ok(response)
+}
