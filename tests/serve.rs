@@ -362,6 +362,33 @@ fn a_series_through_the_api_equals_zebra_match_and_its_records_verify() {
         "{metrics}"
     );
 
+    // The series' event stream: a finished series' stream ends, its last line the end.
+    let (status, head, stream) = http(
+        base,
+        "GET",
+        &format!("/api/v1/series/{id}/events"),
+        Some(&ann),
+        &[],
+        None,
+    );
+    assert_eq!(status, 200);
+    assert!(head.contains("text/event-stream"), "{head}");
+    let lines: Vec<Value> = stream
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.first().unwrap()["type"], "series_started");
+    assert_eq!(lines.last().unwrap()["type"], "series_finished");
+    assert_eq!(lines.last().unwrap()["outcome"], "completed");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l["type"] == "game_finished")
+            .count(),
+        8
+    );
+
     the_server_answers_as_its_openapi_document_says(base, &root, id);
 }
 
@@ -457,6 +484,12 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
             "GET",
             "/api/v1/series/{id}/games",
             format!("/api/v1/series/{series}/games"),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/series/{id}/events",
+            format!("/api/v1/series/{series}/events"),
             None,
         ),
         (

@@ -13,7 +13,8 @@
 //! - `POST /api/v1/series` [submit] with an optional `Idempotency-Key` header;
 //!   `GET /api/v1/series` [read]; `GET /api/v1/series/{id}` [read];
 //!   `GET /api/v1/series/{id}/games?after=N&limit=M` [read];
-//!   `POST /api/v1/series/{id}/cancel` [submit; its owner or an admin]
+//!   `POST /api/v1/series/{id}/cancel` [submit; its owner or an admin];
+//!   `GET /api/v1/series/{id}/events` [read] the series' event stream as server-sent events
 //! - `GET /api/v1/games/{id}` [read], `/pgn` (the record), `/view` (the JSON view stream
 //!   the viewer draws) [read]
 //! - `GET /api/v1/leaderboard` [read]
@@ -143,6 +144,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
         .route("/api/v1/series/:id", get(get_series))
         .route("/api/v1/series/:id/games", get(series_games))
         .route("/api/v1/series/:id/cancel", post(cancel))
+        .route("/api/v1/series/:id/events", get(super::pages::events))
         .route("/api/v1/games/:id", get(get_game))
         .route("/api/v1/games/:id/pgn", get(game_pgn))
         .route("/api/v1/games/:id/view", get(game_view))

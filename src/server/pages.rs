@@ -154,16 +154,43 @@ async fn live(
         .map(|(_, v)| v.as_str())
         .unwrap_or_default();
     let id = id_of(raw, "series")?;
+    let hub = series_hub(&daemon, id).await?;
+    let prefix = format!("/series/{id}/live");
+    let rest = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .strip_prefix(&prefix)
+        .unwrap_or("/")
+        .to_string();
+    Ok(forward(hub, &rest, request).await)
+}
+
+/// `GET /api/v1/series/{id}/events`: the series' event stream (the lines of
+/// `protocol/schemas/series-event.json`) as server-sent events, in batches, resumable with
+/// `Last-Event-ID`: the live page's feed, for API clients.
+pub async fn events(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    request: Request,
+) -> Result<Response, Problem> {
+    caller(&daemon, &headers, Scope::Read).await?;
+    let id = id_of(&id, "series")?;
+    let hub = series_hub(&daemon, id).await?;
+    Ok(forward(hub, "/api/live", request).await)
+}
+
+/// The live hub of series `id`: its books' while it runs, or one kept after its end.
+async fn series_hub(daemon: &Arc<Daemon>, id: i64) -> Result<Arc<crate::web::live::Hub>, Problem> {
     let running = daemon
         .db(move |s| Ok(s.series(id)?.map(|r| r.state == "running")))
         .await?;
-    let hub = match running {
-        None => {
-            return Err(Problem::new(
-                StatusCode::NOT_FOUND,
-                format!("there is no series {id}"),
-            ))
-        }
+    match running {
+        None => Err(Problem::new(
+            StatusCode::NOT_FOUND,
+            format!("there is no series {id}"),
+        )),
         Some(true) => {
             let books = daemon.books(id).await.map_err(|e| {
                 tracing::error!("{e}");
@@ -173,41 +200,39 @@ async fn live(
                 )
             })?;
             let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
-            hub
+            Ok(hub)
         }
         Some(false) => daemon.ended_hub(id).ok_or_else(|| {
             Problem::new(
                 StatusCode::NOT_FOUND,
-                format!("series {id} has ended: its games are at /series/{id}/"),
+                format!(
+                    "series {id} has ended and its live stream is no longer kept: its status is at /api/v1/series/{id}, its games at /series/{id}/"
+                ),
             )
-        })?,
-    };
-    let prefix = format!("/series/{id}/live");
+        }),
+    }
+}
+
+/// Hands `request` to the hub's own router as a request for `path`.
+async fn forward(hub: Arc<crate::web::live::Hub>, path: &str, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let rest = parts
-        .uri
-        .path_and_query()
-        .map_or("/", |p| p.as_str())
-        .strip_prefix(&prefix)
-        .unwrap_or("/")
-        .to_string();
     // A new request (method, path, headers, body) without the outer router's extensions:
     // its path parameters would otherwise reach the inner router's extractors.
     let mut inner_request = Request::new(body);
     *inner_request.method_mut() = parts.method;
-    *inner_request.uri_mut() = rest
+    *inner_request.uri_mut() = path
         .parse()
         .unwrap_or_else(|_| "/".parse().expect("a path"));
     *inner_request.headers_mut() = parts.headers;
     let inner = crate::web::live::router(hub).fallback(crate::web::server::not_found);
-    let response = inner
+    let mut response = inner
         .oneshot(inner_request)
         .await
-        .unwrap_or_else(|never| match never {});
-    let mut response = response.into_response();
+        .unwrap_or_else(|never| match never {})
+        .into_response();
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         header::HeaderValue::from_static("no-store"),
     );
-    Ok(response)
+    response
 }
