@@ -748,6 +748,7 @@ pub async fn series(
             options: Default::default(),
             time: None,
             limits: Default::default(),
+            strict: false,
         };
         let config = SeriesConfig {
             version: SERIES_FILE_VERSION,

@@ -75,26 +75,36 @@ impl Drop for Daemon {
 }
 
 fn start(data: &Path, extra: &[&str]) -> Daemon {
+    start_with(data, extra, &[])
+}
+
+/// A daemon with more environment (`ZEBRA_SANDBOX_DISABLE` to play a poorer machine).
+fn start_with(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Daemon {
     let mut child = Command::new(ZEBRA)
         .arg("serve")
         .arg("--data")
         .arg(data)
         .args(["--listen", "127.0.0.1:0"])
         .args(extra)
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    stderr.read_line(&mut line).unwrap();
-    // zebra serve: listening on http://127.0.0.1:PORT (data in DIR); ...
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in: {line}"))
-        .to_string();
-    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    // zebra serve: listening on http://127.0.0.1:PORT (data in DIR); ... (warnings first)
+    let mut before = String::new();
+    let base = loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("no address in: {before}");
+        }
+        if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
+            break url.to_string();
+        }
+        before.push_str(&line);
+    };
+    let log = std::sync::Arc::new(std::sync::Mutex::new(before));
     let sink = log.clone();
     // Drained all the time: a full pipe would stall the daemon.
     std::thread::spawn(move || {
@@ -462,17 +472,33 @@ fn check_answer(doc: &Value, method: &str, template: &str, answer: &(u16, String
 fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, series: i64) {
     let doc = openapi();
     let body = json!({"bots": [1, 2], "games": 2, "tc": TC}).to_string();
-    let calls: Vec<(&str, &str, String, Option<&str>)> = vec![
+    let random = std::fs::read(Path::new(ZEBRA).with_file_name("zebra-random-bot")).unwrap();
+    let bot = archive(&[
+        (
+            "zebra-bot.toml",
+            FILE,
+            b"name = \"conformance\"\ncommand = \"random\"\n",
+            0o644,
+        ),
+        ("random", FILE, &random, 0o755),
+    ]);
+    let calls: Vec<(&str, &str, String, Option<&[u8]>)> = vec![
         ("GET", "/healthz", "/healthz".into(), None),
         ("GET", "/metrics", "/metrics".into(), None),
         ("GET", "/api/v1/bots", "/api/v1/bots".into(), None),
+        (
+            "POST",
+            "/api/v1/bots",
+            "/api/v1/bots".into(),
+            Some(bot.as_slice()),
+        ),
         ("GET", "/api/v1/bots/{id}", "/api/v1/bots/1".into(), None),
         ("GET", "/api/v1/series", "/api/v1/series".into(), None),
         (
             "POST",
             "/api/v1/series",
             "/api/v1/series".into(),
-            Some(body.as_str()),
+            Some(body.as_bytes()),
         ),
         (
             "GET",
@@ -496,7 +522,7 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
             "POST",
             "/api/v1/series/{id}/cancel",
             format!("/api/v1/series/{series}/cancel"),
-            Some(""),
+            Some(b"".as_slice()),
         ),
         ("GET", "/api/v1/games/{id}", "/api/v1/games/1".into(), None),
         (
@@ -537,9 +563,15 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
         "the document and the routes tested differ"
     );
     for (method, template, path, body) in &calls {
-        let body = body.map(str::as_bytes);
+        let body = *body;
         let answer = http(base, method, path, Some(token), &[], body);
-        assert!(answer.0 < 300, "{method} {path}: {}", answer.2);
+        // 503: a machine without the strict sandbox takes no uploads (still as documented).
+        let refused_upload = answer.0 == 503 && *method == "POST" && *template == "/api/v1/bots";
+        assert!(
+            answer.0 < 300 || refused_upload,
+            "{method} {path}: {}",
+            answer.2
+        );
         check_answer(&doc, method, template, &answer);
         if *template != "/healthz" {
             let anonymous = http(base, method, path, None, &[], body);
@@ -1086,4 +1118,216 @@ fn the_pages_show_the_leaderboard_updating_a_live_game_and_a_replay_in_chromium(
     // Without a token (and without public_read), the page says how to get in.
     let (status, _, _) = http(base, "GET", "/series/1/api/games", None, &[], None);
     assert_eq!(status, 401);
+}
+
+/// A gzip-compressed tar archive of `entries`: (path, kind, content or link target, mode),
+/// written header by header (the names as given, even the ones a careful tool refuses).
+fn archive(entries: &[(&str, tar::EntryType, &[u8], u32)]) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut builder = tar::Builder::new(gz);
+    for (path, kind, data, mode) in entries {
+        let mut header = tar::Header::new_gnu();
+        let name = &mut header.as_gnu_mut().unwrap().name;
+        name[..path.len()].copy_from_slice(path.as_bytes());
+        header.set_entry_type(*kind);
+        header.set_mode(*mode);
+        if *kind == tar::EntryType::Symlink {
+            header
+                .set_link_name(std::str::from_utf8(data).unwrap())
+                .unwrap();
+            header.set_size(0);
+            header.set_cksum();
+            builder.append(&header, std::io::empty()).unwrap();
+        } else {
+            header.set_size(data.len() as u64);
+            header.set_cksum();
+            builder.append(&header, *data).unwrap();
+        }
+    }
+    builder.into_inner().unwrap().finish().unwrap()
+}
+
+fn upload(base: &str, token: &str, body: &[u8]) -> (u16, Value) {
+    let (status, _, text) = http(
+        base,
+        "POST",
+        "/api/v1/bots",
+        Some(token),
+        &[("Content-Type", "application/gzip")],
+        Some(body),
+    );
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+const FILE: tar::EntryType = tar::EntryType::Regular;
+
+#[test]
+fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
+    let dir = scratch("upload");
+    let data = dir.join("data");
+    admin(&data, &["bot", "add", "greedy", "--", "zebra-greedy-bot"]);
+    let ann = token(&data, "submit", "ann");
+    let root = token(&data, "admin", "root");
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = &daemon.base;
+    if daemon.log.lock().unwrap().contains("uploads are refused") {
+        // A machine without the strict sandbox: uploads are refused, as they must be.
+        let (status, _) = upload(base, &ann, b"x");
+        assert_eq!(status, 503);
+        eprintln!("skipped: no strict sandbox on this machine (see zebra doctor)");
+        return;
+    }
+    let random = std::fs::read(Path::new(ZEBRA).with_file_name("zebra-random-bot")).unwrap();
+    let manifest = |name: &str, command: &str| {
+        format!("name = \"{name}\"\ncommand = \"{command}\"\n").into_bytes()
+    };
+
+    // A good bot: checked, active, owned by its uploader, strict, and it plays.
+    let good_manifest = manifest("uploaded", "bin/random");
+    let good = archive(&[
+        ("zebra-bot.toml", FILE, &good_manifest, 0o644),
+        ("bin/random", FILE, &random, 0o4755),
+    ]);
+    let (status, created) = upload(base, &ann, &good);
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["state"], "pending");
+    let id = created["id"].as_i64().unwrap();
+    // A broken one: it exits at once, so its check rejects it.
+    let broken_manifest = manifest("quitter", "run.sh");
+    let broken = archive(&[
+        ("zebra-bot.toml", FILE, &broken_manifest, 0o644),
+        ("run.sh", FILE, b"#!/bin/sh\nexit 3\n", 0o755),
+    ]);
+    let (status, quitter) = upload(base, &ann, &broken);
+    assert_eq!(status, 201, "{quitter}");
+    let bots = wait_checked(base, &ann);
+    let state = |name: &str| {
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .map(|b| b["state"].as_str().unwrap().to_string())
+    };
+    assert_eq!(state("uploaded").as_deref(), Some("active"), "{bots}");
+    assert_eq!(state("quitter").as_deref(), Some("rejected"), "{bots}");
+    let mine = get_json(base, &format!("/api/v1/bots/{id}"), &ann);
+    assert_eq!(mine["owner"], "ann");
+    assert!(
+        mine["report"]["check"].is_array(),
+        "the owner sees the report: {mine}"
+    );
+    // The setuid bit was dropped on unpacking.
+    let unpacked = std::fs::read_dir(data.join("uploads"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("bin/random"))
+        .find(|p| p.exists())
+        .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&unpacked).unwrap().permissions().mode() & 0o7777,
+        0o755
+    );
+    let (status, s) = submit(
+        base,
+        &ann,
+        None,
+        &json!({"bots": [1, id], "games": 2, "tc": TC}),
+    );
+    assert_eq!(status, 201, "{s}");
+    let done = wait_series_end(base, &ann, s["id"].as_i64().unwrap());
+    assert_eq!(done["progress"]["finished"], 2, "{done}");
+    let (_, _, pgn) = http(base, "GET", "/api/v1/games/1/pgn", Some(&root), &[], None);
+    // Strict: its own PID and network namespaces (and the memory limit), as the tag says.
+    assert!(pgn.contains("pid+net+mount namespaces"), "{pgn}");
+
+    // Malicious and bad archives: refused with the reason, nothing left behind.
+    let before = std::fs::read_dir(data.join("uploads")).unwrap().count();
+    let bomb = vec![0u8; 150 * 1024 * 1024];
+    let evil = manifest("evil", "x");
+    // Each bad archive: the manifest, one bad entry; the answer and a word of its reason.
+    let with_manifest = |entry: (&str, tar::EntryType, &[u8], u32)| {
+        archive(&[("zebra-bot.toml", FILE, &evil, 0o644), entry])
+    };
+    use tar::EntryType::{Link, Symlink};
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (with_manifest(("../escape", FILE, b"x", 0o644)), 422, "'..'"),
+        (
+            with_manifest(("/tmp/zebra-abs", FILE, b"x", 0o644)),
+            422,
+            "absolute",
+        ),
+        (
+            with_manifest(("x", Symlink, b"/etc/passwd", 0o777)),
+            422,
+            "link leaving",
+        ),
+        (
+            with_manifest(("x", Symlink, b"../../x", 0o777)),
+            422,
+            "link leaving",
+        ),
+        (
+            with_manifest(("x", Link, b"zebra-bot.toml", 0o644)),
+            422,
+            "hard link",
+        ),
+        (with_manifest(("big", FILE, &bomb, 0o644)), 413, "unpacked"),
+        (
+            archive(&[("bin/x", FILE, b"x", 0o755)]),
+            422,
+            "zebra-bot.toml",
+        ),
+        (
+            archive(&[(
+                "zebra-bot.toml",
+                FILE,
+                b"name = \"a\"\ncommand = \"../../bin/sh\"\n",
+                0o644,
+            )]),
+            422,
+            "command",
+        ),
+        (b"not an archive at all".to_vec(), 422, "not a gzip"),
+        (vec![7u8; 17 * 1024 * 1024], 413, "at most"),
+    ];
+    for (body, status, needle) in &cases {
+        let (got, problem) = upload(base, &ann, body);
+        assert_eq!(got, *status, "{needle}: {problem}");
+        assert!(
+            problem["detail"].as_str().unwrap_or("").contains(needle),
+            "{needle}: {problem}"
+        );
+    }
+    assert!(!dir.join("escape").exists() && !Path::new("/tmp/zebra-abs").exists());
+    assert_eq!(
+        std::fs::read_dir(data.join("uploads")).unwrap().count(),
+        before
+    );
+    // The name is taken: another upload under it is refused.
+    let (status, problem) = upload(base, &ann, &good);
+    assert_eq!(
+        (status, problem["field"].as_str()),
+        (409, Some("name")),
+        "{problem}"
+    );
+    // Reading needs no more than read; uploading needs submit.
+    let read = token(&data, "read", "rita");
+    assert_eq!(upload(base, &read, &good).0, 403);
+    drop(daemon);
+
+    // Where the strict sandbox cannot hold, the daemon says so at start and takes no uploads.
+    let poor = start_with(&data, &[], &[("ZEBRA_SANDBOX_DISABLE", "namespaces")]);
+    assert!(
+        poor.log.lock().unwrap().contains("uploads are refused"),
+        "{}",
+        poor.log.lock().unwrap()
+    );
+    let (status, problem) = upload(&poor.base, &ann, &good);
+    assert_eq!(status, 503, "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("namespaces"),
+        "{problem}"
+    );
 }

@@ -68,6 +68,8 @@ pub struct CheckLimits {
     /// A handshake slower than this is reported.
     pub slow_handshake: Duration,
     pub quit_grace: Duration,
+    /// How the bot is contained (`zebra serve` checks uploaded bots strictly).
+    pub mode: crate::sandbox::Mode,
 }
 
 impl Default for CheckLimits {
@@ -77,6 +79,7 @@ impl Default for CheckLimits {
             decision: Duration::from_secs(2),
             slow_handshake: Duration::from_secs(2),
             quit_grace: Duration::from_secs(1),
+            mode: crate::sandbox::Mode::Auto,
         }
     }
 }
@@ -130,7 +133,11 @@ pub async fn check_bot(spec: &BotSpec, limits: CheckLimits) -> CheckReport {
 
 async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut CheckReport) {
     let max_line = 64 * 1024;
-    let mut bot = match BotProcess::spawn(spec, max_line, crate::sandbox::Policy::probe()) {
+    let policy = crate::sandbox::Policy {
+        mode: limits.mode,
+        ..crate::sandbox::Policy::probe()
+    };
+    let mut bot = match BotProcess::spawn(spec, max_line, policy) {
         Ok(b) => b,
         Err(e) => {
             report.problem(e.to_string());

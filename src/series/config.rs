@@ -52,6 +52,10 @@ pub struct BotEntry {
     /// This bot's own limits, over the flags': `limits = { memory = "2G", processes = 16 }`.
     #[serde(default, skip_serializing_if = "LimitSettings::is_empty")]
     pub limits: LimitSettings,
+    /// Always contained at the strict level, whatever the series' `--sandbox` (a bot
+    /// uploaded to `zebra serve` is): its games refuse to run where strict cannot hold.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
 }
 
 /// A config file's contents.
@@ -114,6 +118,7 @@ impl BotEntry {
             options: serde_json::Map::new(),
             time: None,
             limits: LimitSettings::default(),
+            strict: false,
         })
     }
 

@@ -24,6 +24,8 @@ use super::standings::GameOutcome;
 pub struct Entrants {
     specs: Vec<BotSpec>,
     odds: Vec<TimeOdds>,
+    /// Bots that are always contained strictly (`strict = true`).
+    strict: Vec<bool>,
     tc: TimeControl,
 }
 
@@ -36,13 +38,13 @@ impl Entrants {
                 .bots
                 .iter()
                 .map(|b| {
-                    let limits = config
-                        .sandbox
+                    let limits = bot_sandbox(config, b)
                         .limits_for(&b.limits)
                         .unwrap_or_else(|_| crate::sandbox::Limits::default());
                     b.spec_with(limits)
                 })
                 .collect(),
+            strict: config.bots.iter().map(|b| b.strict).collect(),
             odds: config
                 .bots
                 .iter()
@@ -70,11 +72,28 @@ impl Entrants {
                     .as_ref()
                     .map(|dir| log_path(dir, &fixture, attempt)),
                 odds: [self.odds[fixture.white], self.odds[fixture.black]],
-                sandbox: config.sandbox.policy(),
+                sandbox: {
+                    // A strict bot makes its whole game strict (both bots share the jail's
+                    // machinery; the other keeps its own limits).
+                    let mut policy = config.sandbox.policy();
+                    if self.strict[fixture.white] || self.strict[fixture.black] {
+                        policy.mode = crate::sandbox::Mode::Strict;
+                    }
+                    policy
+                },
                 ..GameConfig::default()
             },
         }
     }
+}
+
+/// The containment a bot plays under: the series', at the strict level for a strict bot.
+pub fn bot_sandbox(config: &SeriesConfig, bot: &super::BotEntry) -> crate::sandbox::Settings {
+    let mut settings = config.sandbox.clone();
+    if bot.strict {
+        settings.mode = crate::sandbox::Mode::Strict;
+    }
+    settings
 }
 
 /// A game ready to be played: which one, its two bots and the referee's settings.

@@ -46,6 +46,7 @@ pub fn entry(
             .collect(),
         time,
         limits: Default::default(),
+        strict: false,
     })
 }
 

@@ -9,7 +9,8 @@
 //! Routes (scope needed in brackets; `read` routes are open to all with `public_read`):
 //! - `GET /healthz` (none), `GET /metrics` [read]
 //! - `GET /api/v1/bots` [read], `GET /api/v1/bots/{id}` [read; the check report for its
-//!   owner or an admin]
+//!   owner or an admin]; `POST /api/v1/bots` [submit] uploads a bot (an archive, see
+//!   [`super::upload`])
 //! - `POST /api/v1/series` [submit] with an optional `Idempotency-Key` header;
 //!   `GET /api/v1/series` [read]; `GET /api/v1/series/{id}` [read];
 //!   `GET /api/v1/series/{id}/games?after=N&limit=M` [read];
@@ -138,7 +139,12 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
-        .route("/api/v1/bots", get(list_bots))
+        .route(
+            "/api/v1/bots",
+            get(list_bots)
+                .post(upload)
+                .layer(DefaultBodyLimit::max(super::upload::MAX_ARCHIVE)),
+        )
         .route("/api/v1/bots/:id", get(get_bot))
         .route("/api/v1/series", get(list_series).post(submit))
         .route("/api/v1/series/:id", get(get_series))
@@ -410,6 +416,92 @@ async fn get_bot(
     ))
 }
 
+/// A body that could not be read: too large (413), or cut short (400).
+fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
+    let status = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    Problem::new(
+        status,
+        format!("{what}: {} (at most {limit} bytes)", e.body_text()),
+    )
+}
+
+/// `POST /api/v1/bots`: a bot uploaded as an archive, unpacked with every check of
+/// [`super::upload`], registered strict and pending its check, owned by the uploader.
+async fn upload(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Submit).await?;
+    if let Err(why) = &daemon.uploads {
+        return Err(Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("this server takes no uploads: {why}"),
+        ));
+    }
+    let body = body.map_err(|e| unread_body(e, "the archive", super::upload::MAX_ARCHIVE))?;
+    let owner = who.owner.clone().unwrap_or_default();
+    let hash: String =
+        sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(&body))
+            .iter()
+            .take(8)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+    let dir = std::path::absolute(daemon.settings.data.join("uploads"))
+        .unwrap_or_else(|_| daemon.settings.data.join("uploads"))
+        .join(format!("{hash}-{}", super::now_ms()));
+    let unpack_dir = dir.clone();
+    let entry = tokio::task::spawn_blocking(move || super::upload::unpack(&body, &unpack_dir))
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .map_err(|e| {
+            let status = match e {
+                super::upload::UploadError::TooBig { .. }
+                | super::upload::UploadError::TooManyFiles => StatusCode::PAYLOAD_TOO_LARGE,
+                super::upload::UploadError::Io(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                _ => StatusCode::UNPROCESSABLE_ENTITY,
+            };
+            Problem::new(status, e.to_string())
+        })?;
+    let spec = serde_json::to_string(&entry).expect("a bot entry serializes");
+    let name = entry.name.clone();
+    let added = daemon
+        .db(move |s| s.add_bot(&name, &spec, &owner, super::now_ms()))
+        .await;
+    let id = match added {
+        Ok(id) => id,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(match e {
+                StoreError::BotExists(name) => Problem::new(
+                    StatusCode::CONFLICT,
+                    format!("there is already a bot named {name}: name this version differently in zebra-bot.toml"),
+                )
+                .field("name"),
+                e => e.into(),
+            });
+        }
+    };
+    daemon.wake.notify_waiters();
+    let mut response = json_answer(
+        StatusCode::CREATED,
+        &json!({
+            "id": id,
+            "name": entry.name,
+            "state": "pending",
+            "url": format!("/api/v1/bots/{id}"),
+        }),
+    );
+    if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/bots/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
 /// `POST /api/v1/series`: checks the request, queues its games in one transaction.
 async fn submit(
     State(daemon): State<Arc<Daemon>>,
@@ -417,16 +509,7 @@ async fn submit(
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let who = caller(&daemon, &headers, Scope::Submit).await?;
-    let body = body.map_err(|e| {
-        Problem::new(
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                StatusCode::PAYLOAD_TOO_LARGE
-            } else {
-                StatusCode::BAD_REQUEST
-            },
-            format!("the body: {} (at most {MAX_BODY} bytes)", e.body_text()),
-        )
-    })?;
+    let body = body.map_err(|e| unread_body(e, "the body", MAX_BODY))?;
     let key = match headers.get("idempotency-key") {
         None => None,
         Some(v) => Some(

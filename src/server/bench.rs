@@ -129,6 +129,7 @@ fn prepare(bot: &crate::bot::BotSpec, data: &Path) -> Result<String, String> {
             options: Default::default(),
             time: None,
             limits: Default::default(),
+            strict: false,
         };
         let spec = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
         let id = store

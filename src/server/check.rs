@@ -115,7 +115,12 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
         Ok(entry) => entry,
         Err(e) => return rejected(format!("its registration does not read: {e}")),
     };
-    let sandbox = &daemon.settings.sandbox;
+    // An uploaded bot is contained strictly from its first start.
+    let mut strict_settings = daemon.settings.sandbox.clone();
+    if entry.strict {
+        strict_settings.mode = crate::sandbox::Mode::Strict;
+    }
+    let sandbox = &strict_settings;
     let limits = match sandbox.limits_for(&entry.limits) {
         Ok(limits) => limits,
         Err(e) => return rejected(e),
@@ -124,7 +129,14 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
     if let Err(e) = spec.check_program() {
         return rejected(e);
     }
-    let found = check_bot(&spec, CheckLimits::default()).await;
+    let found = check_bot(
+        &spec,
+        CheckLimits {
+            mode: sandbox.mode,
+            ..CheckLimits::default()
+        },
+    )
+    .await;
     let check: Vec<CheckFinding> = found
         .lines
         .iter()

@@ -12,6 +12,7 @@
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
+//! - [`upload`]: bots uploaded as archives, unpacked with every check
 //! - [`metrics`]: the counters `/metrics` shows
 //! - [`pages`]: the web pages: the front page, and per series the viewer (stored and live)
 //! - [`bench`]: `zebra bench serve`, the daemon measured against `zebra match`
@@ -31,6 +32,7 @@ pub mod metrics;
 pub mod pages;
 pub mod series;
 pub mod store;
+pub mod upload;
 pub mod worker;
 
 use std::collections::HashMap;
@@ -67,6 +69,9 @@ pub struct Daemon {
     /// Tokens seen, by hash: scope and owner (tokens are never changed once made).
     tokens: Mutex<HashMap<String, (String, String)>>,
     pub started: std::time::Instant,
+    /// Whether uploads are taken: the strict sandbox must hold on this machine (else why
+    /// not, said at start and to every upload).
+    pub uploads: Result<(), String>,
     /// The live hubs of the last series that ended, oldest first.
     ended_hubs: Mutex<std::collections::VecDeque<(i64, Arc<crate::web::live::Hub>)>>,
     /// The last pool of books read for the leaderboard, with the count of games finished
@@ -305,7 +310,18 @@ pub async fn serve(
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Setup(format!("cannot read the bound address: {e}")))?;
+    // Uploaded bots run only at the strict level: where it cannot hold, no uploads.
+    let uploads = {
+        let mut strict = settings.sandbox.clone();
+        strict.mode = crate::sandbox::Mode::Strict;
+        strict.limits_for(&Default::default()).map(|_| ())
+    };
+    if let Err(why) = &uploads {
+        tracing::warn!("uploads are refused on this machine: {why}");
+        eprintln!("zebra serve: uploads are refused on this machine: {why}");
+    }
     let daemon = Arc::new(Daemon {
+        uploads,
         records: store.records(),
         store: Mutex::new(store),
         books: Mutex::new(HashMap::new()),
