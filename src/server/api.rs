@@ -746,7 +746,7 @@ async fn cancel(
         books
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .close("cancelled");
+            .close(super::series::Ending::Cancelled);
     }
     daemon.drop_books(id);
     let row = daemon

@@ -20,6 +20,39 @@ use super::store::{BotRow, GameEnd, NewGame};
 /// The most games one submission may queue: a series is inserted whole, in one transaction.
 pub const MAX_SERIES_GAMES: u32 = 100_000;
 
+/// How a series ended in the daemon: as `zebra match` ends one (played to its end, or the
+/// SPRT decided), or cancelled, or incomplete (a game void after its attempts: the
+/// statistics lack it). Stored and shown by its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Played(SeriesEnd),
+    Cancelled,
+    Incomplete,
+}
+
+impl Ending {
+    pub const fn code(self) -> &'static str {
+        match self {
+            Ending::Played(end) => end.code(),
+            Ending::Cancelled => "cancelled",
+            Ending::Incomplete => "incomplete",
+        }
+    }
+
+    /// Every ending a daemon can give a series (a series is never `interrupted` there: a
+    /// stopped daemon's series goes on after the restart).
+    pub fn all() -> [Ending; 6] {
+        [
+            Ending::Played(SeriesEnd::Completed),
+            Ending::Played(SeriesEnd::H1Accepted),
+            Ending::Played(SeriesEnd::H0Accepted),
+            Ending::Played(SeriesEnd::Inconclusive),
+            Ending::Cancelled,
+            Ending::Incomplete,
+        ]
+    }
+}
+
 /// A series as a client submits it. Unknown fields are refused: a misspelt option must
 /// not silently play a different series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -309,9 +342,9 @@ impl Books {
     }
 
     /// Tells the live page the series is over (its feeds end once they have said all).
-    pub fn close(&mut self, outcome: &str) {
+    pub fn close(&mut self, ending: Ending) {
         let event = SeriesEvent::SeriesFinished {
-            outcome: outcome.to_string(),
+            outcome: ending.code().to_string(),
             games_finished: self.standings.finished,
             conduct: self.standings.conduct.clone(),
             replays: self.standings.replays.clone(),

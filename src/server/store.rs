@@ -543,6 +543,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
+            // The code of `series::Ending::Cancelled`.
             "UPDATE series SET state = 'cancelled', outcome = 'cancelled' \
              WHERE id = ?1 AND state = 'running'",
             [series],

@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use crate::record::write_game;
 use crate::series::game::{play, tidy_logs, PlayedGame};
-use crate::series::SeriesEnd;
 
+use super::series::Ending;
 use super::store::{BotState, Finished, GameEnd, Lease, StoreError};
 use super::{now_ms, Daemon};
 
@@ -199,7 +199,7 @@ async fn count(
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .end_when_played();
-        conclude(daemon, series, end.code()).await?;
+        conclude(daemon, series, Ending::Played(end)).await?;
         return Ok(());
     }
     settle(daemon, series).await
@@ -213,35 +213,37 @@ pub async fn settle(daemon: &Arc<Daemon>, series: i64) -> Result<(), StoreError>
         return Ok(());
     }
     let end = if progress.void > 0 {
-        "incomplete".to_string()
+        Ending::Incomplete
     } else {
         match daemon.books(series).await {
-            Ok(books) => books
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .end_when_played()
-                .code()
-                .to_string(),
+            Ok(books) => Ending::Played(
+                books
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .end_when_played(),
+            ),
             Err(e) => {
                 tracing::error!(series, "cannot read the series' books: {e}");
                 return Ok(());
             }
         }
     };
-    conclude(daemon, series, &end).await
+    conclude(daemon, series, end).await
 }
 
 /// Ends a series: no more of its games are leased, and its books are dropped.
-async fn conclude(daemon: &Arc<Daemon>, series: i64, outcome: &str) -> Result<(), StoreError> {
-    let code = outcome.to_string();
-    if daemon.db(move |s| s.conclude(series, &code)).await? {
-        tracing::info!(series, outcome, "series ended");
+async fn conclude(daemon: &Arc<Daemon>, series: i64, ending: Ending) -> Result<(), StoreError> {
+    if daemon
+        .db(move |s| s.conclude(series, ending.code()))
+        .await?
+    {
+        tracing::info!(series, outcome = ending.code(), "series ended");
     }
     if let Some(books) = daemon.cached_books(series) {
         books
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .close(outcome);
+            .close(ending);
     }
     daemon.drop_books(series);
     Ok(())
@@ -288,14 +290,3 @@ async fn suspend_crashers(
     }
     Ok(())
 }
-
-/// The end codes a series can have in the daemon: `zebra match`'s, and `cancelled` and
-/// `incomplete` (a game void after its attempts).
-pub const OUTCOMES: [&str; 6] = [
-    SeriesEnd::Completed.code(),
-    SeriesEnd::H1Accepted.code(),
-    SeriesEnd::H0Accepted.code(),
-    SeriesEnd::Inconclusive.code(),
-    "cancelled",
-    "incomplete",
-];
