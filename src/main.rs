@@ -1060,6 +1060,7 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
             Ok(())
         }
         None => {
+            log_to_stderr();
             let runtime = runtime()?;
             runtime
                 .block_on(zebra::server::serve(settings.clone(), bundled, |addr| {
@@ -1136,6 +1137,19 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// The daemon's log: `tracing` events on stderr, filtered by `RUST_LOG` (default `info`:
+/// bots checked, series ended, games voided, warnings).
+fn log_to_stderr() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
 }
 
 /// A bot that cannot start is a failure (exit 1); option values that do not fit are the

@@ -317,7 +317,7 @@ pub async fn serve(
         strict.limits_for(&Default::default()).map(|_| ())
     };
     if let Err(why) = &uploads {
-        tracing::warn!("uploads are refused on this machine: {why}");
+        // Said on stderr whatever the log's filter: the operator must know.
         eprintln!("zebra serve: uploads are refused on this machine: {why}");
     }
     let daemon = Arc::new(Daemon {
