@@ -543,6 +543,12 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
             "/api/v1/leaderboard".into(),
             None,
         ),
+        (
+            "GET",
+            "/api/v1/games/{id}/log",
+            "/api/v1/games/1/log".into(),
+            None,
+        ),
     ];
     let mut documented: Vec<(String, String)> = Vec::new();
     for (path, ops) in doc["paths"].as_object().unwrap() {
@@ -567,8 +573,10 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
         let answer = http(base, method, path, Some(token), &[], body);
         // 503: a machine without the strict sandbox takes no uploads (still as documented).
         let refused_upload = answer.0 == 503 && *method == "POST" && *template == "/api/v1/bots";
+        // 404: a clean game keeps no logs (a failed one's are read in their own test).
+        let no_log = answer.0 == 404 && template.ends_with("/log");
         assert!(
-            answer.0 < 300 || refused_upload,
+            answer.0 < 300 || refused_upload || no_log,
             "{method} {path}: {}",
             answer.2
         );
@@ -1330,4 +1338,65 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
         problem["detail"].as_str().unwrap().contains("namespaces"),
         "{problem}"
     );
+}
+
+#[test]
+fn the_owners_of_a_failed_games_bots_read_its_logs_and_nobody_else() {
+    let data = scratch("logs").join("data");
+    let crasher = Path::new(ZEBRA).with_file_name("zebra-test-bot");
+    let crasher = crasher.to_str().unwrap();
+    admin(&data, &["bot", "add", "greedy", "--", "zebra-greedy-bot"]);
+    // Crashes once it has answered 30 requests: its check's smoke game rejects it, and an
+    // admin lets it play anyway, so that its games end by forfeit and keep their logs.
+    admin(
+        &data,
+        &[
+            "bot",
+            "add",
+            "--owner",
+            "ann",
+            "crasher",
+            "--",
+            crasher,
+            "--crash-after",
+            "30",
+        ],
+    );
+    let ann = token(&data, "submit", "ann");
+    let bob = token(&data, "submit", "bob");
+    let root = token(&data, "admin", "root");
+    let daemon = start(&data, &["--concurrency", "1"]);
+    let base = &daemon.base;
+    let bots = wait_checked(base, &ann);
+    assert_eq!(bots["bots"][1]["state"], "rejected", "{bots}");
+    admin(&data, &["bot", "activate", "2"]);
+    let (status, s) = submit(
+        base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 2, "tc": TC}),
+    );
+    assert_eq!(status, 201, "{s}");
+    let done = wait_series_end(base, &ann, s["id"].as_i64().unwrap());
+    assert_eq!(
+        done["summary"]["conduct"][1]["verdicts"]["crashed"], 2,
+        "{done}"
+    );
+    let log = |token: &str, part: &str| {
+        http(
+            base,
+            "GET",
+            &format!("/api/v1/games/1/log?part={part}"),
+            Some(token),
+            &[],
+            None,
+        )
+    };
+    let (status, head, transcript) = log(&ann, "transcript");
+    assert_eq!(status, 200, "{transcript}");
+    assert!(head.contains("text/plain"), "{head}");
+    assert!(transcript.contains("game_start"), "{transcript}");
+    assert_eq!(log(&root, "black").0, 200);
+    assert_eq!(log(&bob, "transcript").0, 403, "not bob's bots");
+    assert_eq!(log(&ann, "everything").0, 400);
 }

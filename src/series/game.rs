@@ -70,7 +70,7 @@ impl Entrants {
                 transcript: config
                     .log_dir
                     .as_ref()
-                    .map(|dir| log_path(dir, &fixture, attempt)),
+                    .map(|dir| log_path(dir, fixture.game, attempt)),
                 odds: [self.odds[fixture.white], self.odds[fixture.black]],
                 sandbox: {
                     // A strict bot makes its whole game strict (both bots share the jail's
@@ -216,11 +216,11 @@ fn counted(
 /// `DIR/game-0007.log`; the bots' stderr goes next to it (`game-0007.white.stderr`). A
 /// game played again by `--replay-suspect` (or voided by the daemon) keeps each attempt's
 /// logs apart: `game-0007-attempt2.log`.
-pub fn log_path(dir: &std::path::Path, fixture: &Fixture, attempt: u32) -> std::path::PathBuf {
+pub fn log_path(dir: &std::path::Path, game: u32, attempt: u32) -> std::path::PathBuf {
     if attempt > 1 {
-        dir.join(format!("game-{:04}-attempt{attempt}.log", fixture.game))
+        dir.join(format!("game-{game:04}-attempt{attempt}.log"))
     } else {
-        dir.join(format!("game-{:04}.log", fixture.game))
+        dir.join(format!("game-{game:04}.log"))
     }
 }
 
@@ -237,7 +237,7 @@ pub fn tidy_logs(config: &SeriesConfig, fixture: &Fixture, attempt: u32, report:
     if failed {
         return;
     }
-    let log = log_path(dir, fixture, attempt);
+    let log = log_path(dir, fixture.game, attempt);
     for path in [
         log.clone(),
         log.with_extension("white.stderr"),

@@ -17,7 +17,8 @@
 //!   `POST /api/v1/series/{id}/cancel` [submit; its owner or an admin];
 //!   `GET /api/v1/series/{id}/events` [read] the series' event stream as server-sent events
 //! - `GET /api/v1/games/{id}` [read], `/pgn` (the record), `/view` (the JSON view stream
-//!   the viewer draws) [read]
+//!   the viewer draws) [read], `/log?part=transcript|white|black` (a failed game's protocol
+//!   transcript or a bot's stderr) [read; an owner of one of its bots, or an admin]
 //! - `GET /api/v1/leaderboard` [read]
 
 use std::collections::HashMap;
@@ -154,6 +155,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
         .route("/api/v1/games/:id", get(get_game))
         .route("/api/v1/games/:id/pgn", get(game_pgn))
         .route("/api/v1/games/:id/view", get(game_view))
+        .route("/api/v1/games/:id/log", get(game_log))
         .route("/api/v1/leaderboard", get(leaderboard))
         .merge(super::pages::router())
         .fallback(not_found)
@@ -833,6 +835,66 @@ async fn game_view(
         .next()
         .ok_or_else(|| internal(format!("game {}: an empty record", game.id)))?;
     Ok(json_answer(StatusCode::OK, &view))
+}
+
+/// The logs of a game that went wrong (a forfeit, a timeout, an illegal reply: the daemon
+/// keeps no others): the protocol transcript, or White's or Black's stderr. Only for the
+/// owners of its bots and admins: a bot's stderr may say how it thinks.
+async fn game_log(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Read).await?;
+    let game = find_game(&daemon, &headers, &id).await?;
+    let part = query.get("part").map_or("transcript", String::as_str);
+    let extension = match part {
+        "transcript" => "log",
+        "white" => "white.stderr",
+        "black" => "black.stderr",
+        other => {
+            return Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "part '{}': give transcript, white or black",
+                    crate::bot::text::clean(other, 40)
+                ),
+            )
+            .field("part"))
+        }
+    };
+    let (white, black) = (game.white, game.black);
+    let owners = daemon
+        .db(move |s| Ok([s.bot(white)?, s.bot(black)?]))
+        .await?;
+    if !owners.iter().flatten().any(|b| who.owns(&b.owner)) {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            "a game's logs are for the owners of its bots and for admins",
+        ));
+    }
+    let path = crate::series::game::log_path(
+        &daemon.log_dir(game.series),
+        game.number,
+        game.attempts.max(1),
+    )
+    .with_extension(extension);
+    let text = tokio::task::spawn_blocking(move || std::fs::read(&path))
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .map_err(|_| {
+            Problem::not_found(format!(
+                "game {} kept no {part} log: only games that end by forfeit or have a timeout or an illegal reply keep theirs",
+                game.id
+            ))
+        })?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        String::from_utf8_lossy(&text).into_owned(),
+    )
+        .into_response())
 }
 
 /// Ratings fitted over every finished game (series::rating: Bradley-Terry on the Elo scale,
