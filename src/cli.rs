@@ -300,7 +300,9 @@ pub enum BotCommand {
     /// file (`--from bots.toml`, the [[bot]] tables of `zebra match --config`). It plays
     /// once the daemon has checked it.
     Add {
-        /// The bot's name in records and standings.
+        /// The bot's name in records and standings. A name its owner registered before
+        /// makes the next version (NAME v2, NAME v3...); the last retires from the ladder
+        /// once the new one passes its check.
         #[arg(required_unless_present = "from")]
         name: Option<String>,
         /// The program and its arguments, after `--` (no splitting, no quoting needed).

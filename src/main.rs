@@ -435,6 +435,15 @@ fn run(command: Command) -> Result<(), Failure> {
                     r.games, r.concurrency, r.match_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_percent,
                     r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms, r.submit_10k_seconds, r.restart_seconds
                 );
+                let memory: Vec<String> = r
+                    .stored
+                    .iter()
+                    .map(|m| format!("{} stored games: {} KiB", m.games, m.peak_kib))
+                    .collect();
+                let text = format!(
+                    "{text}\nzebra serve's peak memory after every read route: {}",
+                    memory.join("; ")
+                );
                 print_report(json, &r, &text);
                 return Ok(());
             }
@@ -1110,8 +1119,11 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
             let store = open()?;
             let bots = store.bots().map_err(|e| Failure::Run(e.to_string()))?;
             for b in bots {
+                let retired = b
+                    .superseded_by
+                    .map_or(String::new(), |n| format!(" (retired: bot {n} is newer)"));
                 out!(
-                    "{:>4}  {:<10} {:<20} owner {}",
+                    "{:>4}  {:<10} {:<20} owner {}{retired}",
                     b.id,
                     b.state.as_str(),
                     b.name,

@@ -868,7 +868,7 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("schema 2): ok"),
+        text(&out.stdout).contains("schema 3): ok"),
         "{}",
         text(&out.stdout)
     );
@@ -942,14 +942,22 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
         );
     }
     admin(&data, &["bot", "add", "greedy", "--", "zebra-greedy-bot"]);
+    // The same name again by its owner is the next version; by another owner, refused.
+    let again = admin(&data, &["bot", "add", "greedy", "--", "zebra-random-bot"]);
+    assert!(again.contains("bot 2 greedy v2: registered"), "{again}");
     let out = Command::new(ZEBRA)
-        .args(["serve", "bot", "add", "greedy", "--data"])
+        .args(["serve", "bot", "add", "greedy", "--owner", "bob", "--data"])
         .arg(&data)
         .args(["--", "zebra-random-bot"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("already a bot named greedy"));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("the name greedy is taken by a bot of another owner")
+            && err.lines().count() == 1,
+        "{err}"
+    );
 }
 
 #[test]
@@ -1003,34 +1011,6 @@ fn ladder_mode_keeps_pairs_queued_between_active_bots_and_fills_the_leaderboard(
     assert!(open <= 2 + 2, "ladder games open: {open}");
 }
 
-/// A WebDriver session in headless Chromium, or `None` (said, and a failure when
-/// `ZEBRA_REQUIRE_CHROMIUM` is set) without chromium or chromedriver.
-fn driver() -> Option<webdriver::Driver> {
-    let browser = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        });
-    let has_driver = Command::new("chromedriver")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    match browser {
-        Some(browser) if has_driver => Some(webdriver::Driver::start(browser)),
-        _ => {
-            assert!(
-                std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
-                "ZEBRA_REQUIRE_CHROMIUM is set but chromium or chromedriver is missing"
-            );
-            eprintln!("skipped: no chromium and chromedriver here (apt-get install chromium chromium-driver)");
-            None
-        }
-    }
-}
-
 /// Runs `script` in the page until it returns something other than null or false.
 fn wait_page(driver: &webdriver::Driver, what: &str, script: &str) -> Value {
     let start = Instant::now();
@@ -1049,7 +1029,9 @@ fn wait_page(driver: &webdriver::Driver, what: &str, script: &str) -> Value {
 
 #[test]
 fn the_pages_show_the_leaderboard_updating_a_live_game_and_a_replay_in_chromium() {
-    let Some(driver) = driver() else { return };
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
     let dir = scratch("pages");
     let data = dir.join("data");
     // Bots that sleep 25 ms a decision: a game lasts seconds, so one is live when looked at.
@@ -1313,13 +1295,31 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
         std::fs::read_dir(data.join("uploads")).unwrap().count(),
         before
     );
-    // The name is taken: another upload under it is refused.
-    let (status, problem) = upload(base, &ann, &good);
+    // The name belongs to ann: another owner's upload under it is refused.
+    let bob = token(&data, "submit", "bob");
+    let (status, problem) = upload(base, &bob, &good);
     assert_eq!(
         (status, problem["field"].as_str()),
         (409, Some("name")),
         "{problem}"
     );
+    // Ann's upload under it is its next version: checked in turn, and once active the
+    // first retires from the ladder (it keeps its games and rating).
+    let (status, v2) = upload(base, &ann, &good);
+    assert_eq!(status, 201, "{v2}");
+    assert_eq!(
+        (v2["name"].as_str(), v2["version"].as_i64()),
+        (Some("uploaded v2"), Some(2))
+    );
+    let bots = wait_checked(base, &ann);
+    let first = bots["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["id"] == id)
+        .unwrap();
+    assert_eq!(first["superseded_by"], v2["id"], "{bots}");
+    assert_eq!(first["family"], "uploaded");
     // Reading needs no more than read; uploading needs submit.
     let read = token(&data, "read", "rita");
     assert_eq!(upload(base, &read, &good).0, 403);

@@ -58,7 +58,7 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -66,7 +66,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 2);
+    assert_eq!(again.schema_version().unwrap(), 3);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -77,6 +77,80 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
         ("north", "ann", BotState::Pending)
     );
     assert_eq!(again.bots().unwrap(), vec![bot]);
+}
+
+fn entry(name: &str) -> zebra::series::BotEntry {
+    serde_json::from_value(serde_json::json!({"name": name, "command": "bot"})).unwrap()
+}
+
+#[test]
+fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last_once_checked() {
+    let dir = scratch("versions");
+    let mut store = Store::open(&dir).unwrap();
+    let first = store.add_version(&mut entry("north"), "ann", 1).unwrap();
+    assert_eq!((first.name.as_str(), first.version), ("north", 1));
+    // Another owner cannot take the name, nor its next version.
+    assert!(matches!(
+        store.add_version(&mut entry("north"), "bob", 2),
+        Err(StoreError::BotExists(name)) if name == "north"
+    ));
+    let mut second_entry = entry("north");
+    let second = store.add_version(&mut second_entry, "ann", 3).unwrap();
+    assert_eq!((second.name.as_str(), second.version), ("north v2", 2));
+    // The stored spec names the version, as its records will.
+    assert_eq!(second_entry.name, "north v2");
+    let row = store.bot(second.id).unwrap().unwrap();
+    assert!(row.spec.contains("\"north v2\""), "{}", row.spec);
+    assert_eq!((row.family.as_str(), row.version), ("north", 2));
+    // The first retires only when the next has passed its check.
+    store
+        .set_bot_state(first.id, BotState::Active, None)
+        .unwrap();
+    assert_eq!(store.bot(first.id).unwrap().unwrap().superseded_by, None);
+    store
+        .set_bot_state(second.id, BotState::Rejected, None)
+        .unwrap();
+    assert_eq!(store.bot(first.id).unwrap().unwrap().superseded_by, None);
+    let third = store.add_version(&mut entry("north"), "ann", 4).unwrap();
+    assert_eq!(third.name, "north v3");
+    store
+        .set_bot_state(third.id, BotState::Active, None)
+        .unwrap();
+    assert_eq!(
+        store.bot(first.id).unwrap().unwrap().superseded_by,
+        Some(third.id)
+    );
+    assert_eq!(store.bot(third.id).unwrap().unwrap().superseded_by, None);
+    // A version's name that would be too long for records is refused, nothing written.
+    let long = "n".repeat(118);
+    store.add_version(&mut entry(&long), "ann", 5).unwrap();
+    assert!(matches!(
+        store.add_version(&mut entry(&long), "ann", 6),
+        Err(StoreError::VersionName(why)) if why.contains("shorter name")
+    ));
+    assert_eq!(store.bots().unwrap().len(), 4);
+}
+
+#[test]
+fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
+    let dir = scratch("schema2");
+    let mut store = Store::open(&dir).unwrap();
+    let north = store.add_bot("north", "{}", "ann", 1).unwrap();
+    drop(store);
+    // Back to schema 2 as an older Zebra left it: no family, no version.
+    let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
+    conn.execute_batch(
+        "DROP INDEX bots_by_version; ALTER TABLE bots DROP COLUMN family; \
+         ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 2;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 3);
+    let bot = store.bot(north).unwrap().unwrap();
+    assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
+    let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
+    assert_eq!(next.name, "north v2");
 }
 
 #[test]
@@ -102,7 +176,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 2,
+                known: 3,
                 ..
             }
         ),

@@ -266,25 +266,6 @@ fn zebra_view_writes_the_page_and_refuses_bad_input_with_one_line() {
 
 // ---- in a real browser ----
 
-fn chromium() -> Option<&'static str> {
-    let found = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
-            "ZEBRA_REQUIRE_CHROMIUM is set but no chromium was found"
-        );
-        eprintln!("skipped: no chromium on this machine (apt-get install chromium)");
-    }
-    found
-}
-
 /// Runs a headless Chromium command to its end, in its own process group, within two
 /// minutes: a browser that hangs on a loaded machine fails the test with a message instead
 /// of hanging the suite, and its whole group is killed.
@@ -363,7 +344,9 @@ fn board_in_dom(dom: &str) -> Vec<(String, String)> {
 
 #[test]
 fn the_page_in_chromium_shows_the_engines_board_at_every_play() {
-    let Some(browser) = chromium() else { return };
+    let Some(browser) = webdriver::chromium() else {
+        return;
+    };
     let dir = scratch("browser");
     let text = golden();
     let page = dir.join("golden.html");
@@ -426,7 +409,9 @@ fn the_page_in_chromium_shows_the_engines_board_at_every_play() {
 
 #[test]
 fn the_page_in_chromium_says_why_a_record_stops_replaying() {
-    let Some(browser) = chromium() else { return };
+    let Some(browser) = webdriver::chromium() else {
+        return;
+    };
     let dir = scratch("problem");
     let mut rec = random_record(6);
     rec.entries.truncate(10);
@@ -679,7 +664,9 @@ fn a_port_in_use_is_one_line_and_exit_2() {
 
 #[test]
 fn the_served_page_in_chromium_fetches_a_game_and_shows_the_engines_board() {
-    let Some(browser) = chromium() else { return };
+    let Some(browser) = webdriver::chromium() else {
+        return;
+    };
     let dir = scratch("serve-browser");
     let pgn = dir.join("games.pgn");
     std::fs::write(&pgn, golden()).unwrap();
@@ -982,25 +969,6 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
     assert_eq!(status.code(), Some(0), "the game's exit code, not Ctrl-C's");
 }
 
-/// A WebDriver session in headless Chromium, or `None` (said, and a failure when
-/// `ZEBRA_REQUIRE_CHROMIUM` is set) without chromium or chromedriver.
-fn driver() -> Option<webdriver::Driver> {
-    let browser = chromium()?;
-    let has_driver = Command::new("chromedriver")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_driver {
-        assert!(
-            std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
-            "ZEBRA_REQUIRE_CHROMIUM is set but no chromedriver was found"
-        );
-        eprintln!("skipped: no chromedriver on this machine (apt-get install chromium-driver)");
-        return None;
-    }
-    Some(webdriver::Driver::start(browser))
-}
-
 /// Where screenshots are kept (never in the repository).
 fn shots_dir() -> PathBuf {
     let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
@@ -1017,7 +985,9 @@ fn seat_now(base: &str) -> serde_json::Value {
 
 #[test]
 fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
-    let Some(driver) = driver() else { return };
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
     let dir = scratch("seat");
     let pgn = dir.join("game.pgn");
     // One play per quarter, and clocks no loaded machine can run out.
@@ -1199,7 +1169,9 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
 
 #[test]
 fn a_followed_series_moves_on_to_a_running_game_after_one_ends() {
-    let Some(driver) = driver() else { return };
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
     let dir = scratch("watch-follow");
     // Bots that sleep 60 ms a decision: a game lasts some 8 s (longer on a busy machine),
     // four games one at a time; the page opens during the first, and when that one has
@@ -1253,7 +1225,9 @@ fn a_followed_series_moves_on_to_a_running_game_after_one_ends() {
 
 #[test]
 fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
-    let Some(driver) = driver() else { return };
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
     let dir = scratch("watch-series");
     let out = dir.join("series");
     let watched = start_watched(&[

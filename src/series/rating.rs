@@ -41,24 +41,57 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// Fits ratings for `players` bots from games `(white, black, white's points)`, points
 /// being 1, ½ or 0. Games naming a bot out of range, or a bot against itself, are ignored.
 pub fn fit(players: usize, games: impl IntoIterator<Item = (usize, usize, f64)>) -> Vec<Rated> {
+    fit_meetings(
+        players,
+        games.into_iter().map(|(white, black, points)| Meeting {
+            first: white,
+            second: black,
+            games: 1,
+            points,
+        }),
+    )
+}
+
+/// The games two bots played against each other, summed: the model sees only these sums
+/// (colours are not modelled), so a pool of any number of games fits from one per pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Meeting {
+    pub first: usize,
+    pub second: usize,
+    pub games: u64,
+    /// The first bot's points over those games (the second has `games - points`).
+    pub points: f64,
+}
+
+/// Fits ratings for `players` bots from the sums of their meetings; the same as [`fit`]
+/// over the games summed. A meeting naming a bot out of range, a bot against itself, or
+/// points outside `0..=games` is ignored.
+pub fn fit_meetings(players: usize, meetings: impl IntoIterator<Item = Meeting>) -> Vec<Rated> {
     let n = players;
     // Games and points between each pair (i's points against j).
     let mut count = vec![0.0_f64; n * n];
     let mut score = vec![0.0_f64; n * n];
     let mut games_of = vec![0_u64; n];
     let mut points_of = vec![0.0_f64; n];
-    for (w, b, p) in games {
-        if w >= n || b >= n || w == b || !(0.0..=1.0).contains(&p) {
+    for Meeting {
+        first: w,
+        second: b,
+        games,
+        points: p,
+    } in meetings
+    {
+        let c = games as f64;
+        if w >= n || b >= n || w == b || !(0.0..=c).contains(&p) {
             continue;
         }
-        count[w * n + b] += 1.0;
-        count[b * n + w] += 1.0;
+        count[w * n + b] += c;
+        count[b * n + w] += c;
         score[w * n + b] += p;
-        score[b * n + w] += 1.0 - p;
-        games_of[w] += 1;
-        games_of[b] += 1;
+        score[b * n + w] += c - p;
+        games_of[w] += games;
+        games_of[b] += games;
         points_of[w] += p;
-        points_of[b] += 1.0 - p;
+        points_of[b] += c - p;
     }
     let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
     // Gradient and negated Hessian of the log-likelihood (with the prior) at θ.
@@ -213,6 +246,50 @@ mod tests {
         let width = |r: &Rated| r.upper - r.lower;
         let ratio = width(&few[0]) / width(&r[0]);
         assert!((ratio - 10.0).abs() < 1.0, "{ratio}");
+    }
+
+    #[test]
+    fn meetings_summed_fit_as_the_games_they_sum() {
+        let mut all = games(30, 10, 20);
+        all.extend(
+            games(5, 3, 12)
+                .into_iter()
+                .map(|(w, b, p)| (w + 1, b + 1, p)),
+        );
+        let one_by_one = fit(3, all.clone());
+        let mut sums: std::collections::BTreeMap<(usize, usize), (u64, f64)> = Default::default();
+        for (w, b, p) in all {
+            let (key, first_points) = if w < b {
+                ((w, b), p)
+            } else {
+                ((b, w), 1.0 - p)
+            };
+            let e = sums.entry(key).or_default();
+            e.0 += 1;
+            e.1 += first_points;
+        }
+        let summed = fit_meetings(
+            3,
+            sums.into_iter()
+                .map(|((first, second), (games, points))| Meeting {
+                    first,
+                    second,
+                    games,
+                    points,
+                }),
+        );
+        assert_eq!(one_by_one, summed);
+        // Impossible sums are ignored, not fitted.
+        let odd = fit_meetings(
+            2,
+            [Meeting {
+                first: 0,
+                second: 1,
+                games: 2,
+                points: 3.0,
+            }],
+        );
+        assert_eq!(odd[0].games, 0);
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub fn entry(
 }
 
 /// Registers bots (pending their check); each one's command is resolved as `zebra match`
-/// resolves it and must name a program that can run. Returns each new id and name.
+/// resolves it and must name a program that can run. A name `owner` has registered before
+/// makes a new version (`NAME v2`, ...). Returns each new id and name.
 pub fn add_bots(
     store: &mut Store,
     mut entries: Vec<BotEntry>,
@@ -70,16 +71,15 @@ pub fn add_bots(
     for entry in &mut entries {
         resolve_command(entry, bundled);
         entry.spec().check_program()?;
-        let spec = serde_json::to_string(&*entry).expect("a bot entry serializes");
-        let id = store
-            .add_bot(&entry.name, &spec, owner, super::now_ms())
+        let bot = store
+            .add_version(entry, owner, super::now_ms())
             .map_err(|e| match e {
                 StoreError::BotExists(name) => {
-                    format!("there is already a bot named {name}: pick another name")
+                    format!("the name {name} is taken by a bot of another owner: pick another name")
                 }
                 e => e.to_string(),
             })?;
-        added.push((id, entry.name.clone()));
+        added.push((bot.id, bot.name));
     }
     Ok(added)
 }

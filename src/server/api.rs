@@ -36,6 +36,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::auth::{bearer, token_hash, Caller, Scope};
+use super::pool::{Books, BotBooks};
 use super::series::SeriesRequest;
 use super::store::{BotRow, StoreError, Submitted};
 use super::Daemon;
@@ -309,6 +310,9 @@ fn bot_json(bot: &BotRow, caller: &Caller, books: Option<&BotBooks>) -> Value {
     let mut v = json!({
         "id": bot.id,
         "name": bot.name,
+        "family": bot.family,
+        "version": bot.version,
+        "superseded_by": bot.superseded_by,
         "state": bot.state,
         "owner": bot.owner,
         "created_ms": bot.created_ms,
@@ -324,69 +328,14 @@ fn bot_json(bot: &BotRow, caller: &Caller, books: Option<&BotBooks>) -> Value {
     v
 }
 
-/// One bot's books over every finished game: what an organiser reads to see who is broken.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct BotBooks {
-    pub games: u64,
-    pub points: f64,
-    pub timeouts: u64,
-    pub illegal: u64,
-    /// Games it ended early, per verdict code.
-    pub verdicts: std::collections::BTreeMap<String, u64>,
-}
-
-/// Every bot's books and the games for ratings (White, Black, White's points).
-pub type Pool = Arc<(HashMap<i64, BotBooks>, Vec<(i64, i64, f64)>)>;
-
-/// The pool, read again only when a game has finished since it was last read: a client
-/// polling the leaderboard cannot make the daemon scan every stored game for each request.
-pub async fn pool(daemon: &Arc<Daemon>) -> Result<Pool, Problem> {
-    if let Some(pool) = daemon.current_pool() {
-        return Ok(pool);
+/// The pool's books: read from the store at the first request that needs them, kept up
+/// to date by the workers after that (server::pool).
+pub async fn pool(daemon: &Arc<Daemon>) -> Result<Arc<Books>, Problem> {
+    if let Some(books) = daemon.pool.current() {
+        return Ok(books);
     }
-    // Counted before reading: a game finishing meanwhile makes this pool stale, not lost.
-    let finished = daemon.metrics.games_finished.load(Ordering::SeqCst);
-    let pool = Arc::new(read_books(daemon).await?);
-    daemon.keep_pool(finished, Arc::clone(&pool));
-    Ok(pool)
-}
-
-async fn read_books(
-    daemon: &Arc<Daemon>,
-) -> Result<(HashMap<i64, BotBooks>, Vec<(i64, i64, f64)>), Problem> {
-    Ok(daemon
-        .db(|s| {
-            let mut books: HashMap<i64, BotBooks> = HashMap::new();
-            let mut games = Vec::new();
-            s.each_finished(|white, black, result, conduct| {
-                let Some(Some(r)) = crate::record::tags::parse_result(result) else {
-                    return;
-                };
-                let white_points = match r {
-                    crate::rules::GameResult::Win(crate::rules::Side::White) => 1.0,
-                    crate::rules::GameResult::Win(crate::rules::Side::Black) => 0.0,
-                    crate::rules::GameResult::Draw => 0.5,
-                };
-                games.push((white, black, white_points));
-                let sides: [crate::series::conduct::GameConduct; 2] =
-                    serde_json::from_str(conduct).unwrap_or_default();
-                for ((bot, points), c) in [(white, white_points), (black, 1.0 - white_points)]
-                    .into_iter()
-                    .zip(sides)
-                {
-                    let b = books.entry(bot).or_default();
-                    b.games += 1;
-                    b.points += points;
-                    b.timeouts += u64::from(c.timeouts);
-                    b.illegal += u64::from(c.illegal);
-                    if let Some(v) = c.verdict {
-                        *b.verdicts.entry(v).or_default() += 1;
-                    }
-                }
-            })?;
-            Ok((books, games))
-        })
-        .await?)
+    let d = Arc::clone(daemon);
+    Ok(daemon.db(move |s| d.pool.read(s)).await?)
 }
 
 async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
@@ -395,7 +344,7 @@ async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Ans
     let pool = pool(&daemon).await?;
     let list: Vec<Value> = bots
         .iter()
-        .map(|b| bot_json(b, &who, pool.0.get(&b.id)))
+        .map(|b| bot_json(b, &who, pool.bots.get(&b.id)))
         .collect();
     Ok(json_answer(StatusCode::OK, &json!({ "bots": list })))
 }
@@ -414,7 +363,7 @@ async fn get_bot(
     let pool = pool(&daemon).await?;
     Ok(json_answer(
         StatusCode::OK,
-        &bot_json(&bot, &who, pool.0.get(&id)),
+        &bot_json(&bot, &who, pool.bots.get(&id)),
     ))
 }
 
@@ -469,31 +418,35 @@ async fn upload(
             };
             Problem::new(status, e.to_string())
         })?;
-    let spec = serde_json::to_string(&entry).expect("a bot entry serializes");
-    let name = entry.name.clone();
+    let mut entry = entry;
     let added = daemon
-        .db(move |s| s.add_bot(&name, &spec, &owner, super::now_ms()))
+        .db(move |s| s.add_version(&mut entry, &owner, super::now_ms()))
         .await;
-    let id = match added {
-        Ok(id) => id,
+    let bot = match added {
+        Ok(bot) => bot,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&dir);
             return Err(match e {
                 StoreError::BotExists(name) => Problem::new(
                     StatusCode::CONFLICT,
-                    format!("there is already a bot named {name}: name this version differently in zebra-bot.toml"),
+                    format!("the name {name} is taken by a bot of another owner: choose another name in zebra-bot.toml"),
                 )
                 .field("name"),
+                StoreError::VersionName(why) => {
+                    Problem::new(StatusCode::UNPROCESSABLE_ENTITY, why).field("name")
+                }
                 e => e.into(),
             });
         }
     };
+    let id = bot.id;
     daemon.wake.notify_waiters();
     let mut response = json_answer(
         StatusCode::CREATED,
         &json!({
             "id": id,
-            "name": entry.name,
+            "name": bot.name,
+            "version": bot.version,
             "state": "pending",
             "url": format!("/api/v1/bots/{id}"),
         }),
@@ -672,8 +625,7 @@ async fn get_series(
         daemon
             .db(move |s| {
                 let bots = s.bots()?;
-                let finished = s.results(id)?;
-                Ok(d.load_books(&r, &bots, &finished))
+                d.load_books(&r, &bots, s)
             })
             .await?
             .map_err(internal)?
@@ -908,24 +860,19 @@ async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> A
     caller(&daemon, &headers, Scope::Read).await?;
     let bots = daemon.db(|s| s.bots()).await?;
     let pool = pool(&daemon).await?;
-    let (books, games) = (&pool.0, &pool.1);
     let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
-    let rated = crate::series::rating::fit(
-        bots.len(),
-        games
-            .iter()
-            .filter_map(|(w, b, p)| Some((*index.get(w)?, *index.get(b)?, *p))),
-    );
+    let rated = crate::series::rating::fit_meetings(bots.len(), pool.meetings_among(&index));
     let mut rows: Vec<Value> = bots
         .iter()
         .zip(&rated)
         .filter(|(_, r)| r.games > 0)
         .map(|(b, r)| {
-            let books = books.get(&b.id).cloned().unwrap_or_default();
+            let books = pool.bots.get(&b.id).cloned().unwrap_or_default();
             json!({
                 "bot": b.id,
                 "name": b.name,
                 "state": b.state,
+                "superseded_by": b.superseded_by,
                 "elo": round1(r.elo),
                 "lower": round1(r.lower),
                 "upper": round1(r.upper),
@@ -946,7 +893,7 @@ async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> A
         StatusCode::OK,
         &json!({
             "model": "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
-            "games": games.len(),
+            "games": pool.games,
             "ratings": rows,
         }),
     ))

@@ -8,6 +8,9 @@
 //! - Submission: one series of 10,000 games posted over HTTP, timed to its answer.
 //! - Restart: the daemon started again on that data directory with the 10,000-game queue,
 //!   timed from the call to its first answered `/healthz`.
+//! - Memory: a `zebra serve` process over a store of 1,000 finished games and one of
+//!   100,000, each asked every read route; its peak resident set should not grow with
+//!   the store.
 //!
 //! Everything goes to a temporary directory, removed afterwards; all traffic stays on
 //! 127.0.0.1 and is bounded in count and time.
@@ -42,7 +45,21 @@ pub struct ServeBench {
     pub submit_10k_seconds: f64,
     /// From starting the daemon on a 10,000-game queue to its first answer, in seconds.
     pub restart_seconds: f64,
+    /// A `zebra serve` process's peak memory after it answered every read over a store of
+    /// this many finished games: the small store first, then the large.
+    pub stored: Vec<StoredMemory>,
 }
+
+/// The memory of a daemon serving reads over a store of finished games.
+#[derive(Clone, Debug, Serialize)]
+pub struct StoredMemory {
+    pub games: u32,
+    /// Peak resident set (VmHWM) of the `zebra serve` process, in KiB.
+    pub peak_kib: u64,
+}
+
+/// Store sizes the memory measure compares: bounded means the same figure for both.
+const STORED: [u32; 2] = [1_000, 100_000];
 
 /// The time control of the benchmark's games: the match benchmark's.
 const TC: &str = "plays=10,play=10s,reaction=10s";
@@ -87,6 +104,16 @@ async fn measure(
     }
     let (submit_10k_seconds, restart_seconds) =
         submit_and_restart(bot, bundled, &root.join("queue"), concurrency).await?;
+    let mut stored = Vec::new();
+    for games in STORED {
+        let data = root.join(format!("stored-{games}"));
+        let peak_kib = blocking({
+            let bot = bot.clone();
+            move || stored_memory(&bot, &data, games)
+        })
+        .await?;
+        stored.push(StoredMemory { games, peak_kib });
+    }
     latencies.sort_by(f64::total_cmp);
     let pick = |q: f64| {
         latencies
@@ -106,7 +133,144 @@ async fn measure(
         read_max_ms: latencies.last().copied().unwrap_or(0.0),
         submit_10k_seconds,
         restart_seconds,
+        stored,
     })
+}
+
+/// Bots of the memory measure's store: every pair of them has met.
+const STORED_BOTS: [&str; 4] = ["first", "second", "third", "fourth"];
+
+/// Fills a store with `games` finished games among four bots (queued as series through
+/// the daemon's own checks, then marked finished in one statement: playing them would
+/// take hours and measure nothing more), starts `zebra serve` on it as a child process,
+/// asks every read route, and returns the process's peak resident set in KiB.
+fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u64, String> {
+    let token = prepare(bot, data, &STORED_BOTS)?;
+    {
+        let mut store = Store::open(data).map_err(|e| e.to_string())?;
+        let pairs: Vec<(i64, i64)> = (1..=4_i64)
+            .flat_map(|a| (a + 1..=4).map(move |b| (a, b)))
+            .collect();
+        let per_pair = (games / pairs.len() as u32).max(2) / 2 * 2;
+        let mut queued = 0;
+        for (k, (a, b)) in pairs.iter().enumerate() {
+            let last = k + 1 == pairs.len();
+            let n = if last { games - queued } else { per_pair };
+            let request: super::series::SeriesRequest = serde_json::from_value(
+                serde_json::json!({"bots": [a, b], "games": n, "tc": TC, "seed": k + 1}),
+            )
+            .map_err(|e| e.to_string())?;
+            let checked = request.check().map_err(|e| format!("{e:?}"))?;
+            store
+                .submit(
+                    None,
+                    &checked.spec,
+                    "bench",
+                    &checked.games,
+                    super::now_ms(),
+                )
+                .map_err(|e| e.to_string())?;
+            queued += n;
+        }
+    }
+    let record = Store::open(data)
+        .map_err(|e| e.to_string())?
+        .records()
+        .put("[Event \"bench\"]\n")
+        .map_err(|e| e.to_string())?;
+    let conduct = serde_json::to_string(&[
+        crate::series::conduct::GameConduct::default(),
+        crate::series::conduct::GameConduct::default(),
+    ])
+    .map_err(|e| e.to_string())?;
+    let db =
+        rusqlite::Connection::open(data.join(super::store::DB_FILE)).map_err(|e| e.to_string())?;
+    db.execute(
+        "UPDATE games SET state = 'finished', attempts = 1, termination = ?3, \
+         result = CASE id % 3 WHEN 0 THEN '1-0' WHEN 1 THEN '0-1' ELSE '1/2-1/2' END, \
+         conduct = ?1, record = ?2",
+        rusqlite::params![
+            conduct,
+            record,
+            crate::record::tags::Termination::Normal.code()
+        ],
+    )
+    .and_then(|_| {
+        db.execute(
+            "UPDATE series SET state = 'finished', outcome = 'completed'",
+            [],
+        )
+    })
+    .map_err(|e| e.to_string())?;
+    drop(db);
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut child = std::process::Command::new(exe)
+        .arg("serve")
+        .arg("--data")
+        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("starting zebra serve: {e}"))?;
+    let measured = read_all_routes(&mut child, &token);
+    // SIGTERM: the daemon's clean exit; then reaped whatever happened.
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let _ = child.wait();
+    measured
+}
+
+/// Waits for the child daemon's address, asks each read route three times, and reads its
+/// peak resident set.
+fn read_all_routes(child: &mut std::process::Child, token: &str) -> Result<u64, String> {
+    use std::io::BufRead;
+    // The address is on its log (stderr), after the start's own lines; the rest of the log
+    // is drained so that the daemon never blocks on a full pipe.
+    let stderr = child.stderr.take().ok_or("zebra serve has no stderr")?;
+    let mut log = std::io::BufReader::new(stderr);
+    let mut said = Vec::new();
+    let addr: SocketAddr = loop {
+        let mut line = String::new();
+        if log.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            return Err(format!("zebra serve ended: {}", said.join("")));
+        }
+        if let Some(addr) = line
+            .split("listening on http://")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|a| a.parse().ok())
+        {
+            break addr;
+        }
+        said.push(line);
+    };
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
+    let mut paths = vec![
+        "/api/v1/leaderboard".to_string(),
+        "/api/v1/bots".to_string(),
+        "/api/v1/series?limit=100".to_string(),
+        "/api/v1/series/6/games?limit=100".to_string(),
+        "/".to_string(),
+    ];
+    paths.extend((1..=6).map(|id| format!("/api/v1/series/{id}")));
+    for _ in 0..3 {
+        for path in &paths {
+            let (status, body) = http(addr, "GET", path, Some(token), b"")?;
+            if status != 200 {
+                return Err(format!("{path}: {status} {body}"));
+            }
+        }
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .map_err(|e| e.to_string())?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| "no VmHWM in /proc/PID/status".to_string())
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -115,11 +279,11 @@ fn median(v: &[f64]) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// A data directory with the instant bot registered twice (active: the benchmark skips
-/// the check) and a read token.
-fn prepare(bot: &crate::bot::BotSpec, data: &Path) -> Result<String, String> {
+/// A data directory with the instant bot registered under each of `names` (active: the
+/// benchmark skips the check) and a submit token.
+fn prepare(bot: &crate::bot::BotSpec, data: &Path, names: &[&str]) -> Result<String, String> {
     let mut store = Store::open(data).map_err(|e| e.to_string())?;
-    for name in ["first", "second"] {
+    for &name in names {
         let entry = crate::series::BotEntry {
             name: name.to_string(),
             command: bot.program.display().to_string(),
@@ -217,7 +381,7 @@ async fn daemon_run(
     games: u32,
     concurrency: usize,
 ) -> Result<(f64, Vec<f64>), String> {
-    let token = prepare(bot, data)?;
+    let token = prepare(bot, data, &STORED_BOTS[..2])?;
     let daemon = start(data, bundled, concurrency).await?;
     let addr = daemon.addr;
     let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC}).to_string();
@@ -270,7 +434,7 @@ async fn submit_and_restart(
     data: &Path,
     concurrency: usize,
 ) -> Result<(f64, f64), String> {
-    let token = prepare(bot, data)?;
+    let token = prepare(bot, data, &STORED_BOTS[..2])?;
     let daemon = start(data, bundled, concurrency).await?;
     let addr = daemon.addr;
     let body = serde_json::json!({"bots": [1, 2], "games": 10_000, "tc": TC}).to_string();

@@ -83,7 +83,7 @@ async fn schedule(
             let active: Vec<i64> = s
                 .bots()?
                 .into_iter()
-                .filter(|b| b.state == BotState::Active)
+                .filter(|b| b.state == BotState::Active && b.superseded_by.is_none())
                 .map(|b| b.id)
                 .collect();
             if active.len() < 2 {
@@ -92,23 +92,16 @@ async fn schedule(
             // Ratings over every finished game, as the leaderboard has them.
             let index: HashMap<i64, usize> =
                 active.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-            let rated = crate::series::rating::fit(
-                active.len(),
-                pool.1
-                    .iter()
-                    .filter_map(|(w, b, p)| Some((*index.get(w)?, *index.get(b)?, *p))),
-            );
+            let rated =
+                crate::series::rating::fit_meetings(active.len(), pool.meetings_among(&index));
             let mut games: HashMap<i64, u64> = HashMap::new();
             let mut met: HashMap<(i64, i64), u64> = HashMap::new();
             let pair = |a: i64, b: i64| (a.min(b), a.max(b));
-            for (w, b, _) in pool.1.iter() {
-                *games.entry(*w).or_default() += 1;
-                *games.entry(*b).or_default() += 1;
+            for (&(a, b), &(played, _)) in &pool.meetings {
+                *games.entry(a).or_default() += played;
+                *games.entry(b).or_default() += played;
                 // Two games make a pair.
-                *met.entry(pair(*w, *b)).or_default() += 1;
-            }
-            for v in met.values_mut() {
-                *v = v.div_ceil(2);
+                *met.entry(pair(a, b)).or_default() += played.div_ceil(2);
             }
             // The ladder's pairs still queued or running count as played.
             let mut open = 0usize;

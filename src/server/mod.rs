@@ -30,6 +30,7 @@ pub mod config;
 pub mod ladder;
 pub mod metrics;
 pub mod pages;
+pub mod pool;
 pub mod series;
 pub mod store;
 pub mod upload;
@@ -74,9 +75,8 @@ pub struct Daemon {
     pub uploads: Result<(), String>,
     /// The live hubs of the last series that ended, oldest first.
     ended_hubs: Mutex<std::collections::VecDeque<(i64, Arc<crate::web::live::Hub>)>>,
-    /// The last pool of books read for the leaderboard, with the count of games finished
-    /// when it was read (it is current while no game has finished since).
-    pool: Mutex<Option<(u64, api::Pool)>>,
+    /// Every bot's books and the pairs' sums for ratings, kept up to date by the workers.
+    pub pool: pool::Pool,
 }
 
 /// Why the daemon cannot start or go on.
@@ -138,8 +138,7 @@ impl Daemon {
             .db(move |store| {
                 let row = store.series(id)?.ok_or(StoreError::NoSeries(id))?;
                 let bots = store.bots()?;
-                let finished = store.results(id)?;
-                Ok(daemon.load_books(&row, &bots, &finished))
+                daemon.load_books(&row, &bots, store)
             })
             .await
             .map_err(|e| e.to_string())??;
@@ -157,18 +156,24 @@ impl Daemon {
             .cloned()
     }
 
-    /// Builds a series' books from its stored request and games.
+    /// Builds a series' books from its stored request and games (read one at a time).
     pub fn load_books(
         &self,
         row: &store::SeriesRow,
         bots: &[store::BotRow],
-        finished: &[store::GameEnd],
-    ) -> Result<Books, String> {
-        let request: SeriesRequest = serde_json::from_str(&row.spec)
-            .map_err(|e| format!("series {}: stored request: {e}", row.id))?;
+        store: &Store,
+    ) -> Result<Result<Books, String>, StoreError> {
+        let request: SeriesRequest = match serde_json::from_str(&row.spec) {
+            Ok(request) => request,
+            Err(e) => return Ok(Err(format!("series {}: stored request: {e}", row.id))),
+        };
         let config =
-            request.series_config(row.id, bots, &self.settings.sandbox, self.log_dir(row.id))?;
-        Books::new(config, finished)
+            match request.series_config(row.id, bots, &self.settings.sandbox, self.log_dir(row.id))
+            {
+                Ok(config) => config,
+                Err(e) => return Ok(Err(e)),
+            };
+        Books::new(config, |each| store.each_result(row.id, each))
     }
 
     /// A token already looked up: its scope and owner.
@@ -185,24 +190,6 @@ impl Daemon {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(hash, found);
-    }
-
-    /// The pool of books, if no game has finished since it was read: games change only
-    /// through this daemon's workers (one daemon per data directory).
-    pub fn current_pool(&self) -> Option<api::Pool> {
-        let finished = self
-            .metrics
-            .games_finished
-            .load(std::sync::atomic::Ordering::SeqCst);
-        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
-        pool.as_ref()
-            .filter(|(at, _)| *at == finished)
-            .map(|(_, p)| Arc::clone(p))
-    }
-
-    /// Keeps a pool read when `finished` games had finished.
-    pub fn keep_pool(&self, finished: u64, pool: api::Pool) {
-        *self.pool.lock().unwrap_or_else(|e| e.into_inner()) = Some((finished, pool));
     }
 
     /// Forgets a series' books (it ended); its live hub is kept a while among the last
@@ -334,7 +321,7 @@ pub async fn serve(
         crashes: Mutex::new(HashMap::new()),
         tokens: Mutex::new(HashMap::new()),
         started: std::time::Instant::now(),
-        pool: Mutex::new(None),
+        pool: Default::default(),
         ended_hubs: Mutex::new(Default::default()),
         settings,
     });

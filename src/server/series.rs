@@ -251,11 +251,19 @@ pub struct Books {
 }
 
 impl Books {
-    /// The books of a series with the games it has finished so far.
-    pub fn new(config: SeriesConfig, finished: &[GameEnd]) -> Result<Books, String> {
+    /// The books of a series with the games it has finished so far, read one at a time
+    /// by `finished` (which hands each to its argument).
+    pub fn new<E>(
+        config: SeriesConfig,
+        finished: impl FnOnce(&mut dyn FnMut(GameEnd)) -> Result<(), E>,
+    ) -> Result<Result<Books, String>, E> {
         let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string());
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        let schedule = match schedule {
+            Ok(schedule) => schedule,
+            Err(e) => return Ok(Err(e)),
+        };
         let hub = crate::web::live::Hub::new(&config.event);
         let events = crate::series::events::EventLog::none().with_spectator(Some(
             hub.clone() as std::sync::Arc<dyn crate::referee::Spectator>
@@ -269,15 +277,28 @@ impl Books {
             schedule,
             config,
         };
-        for game in finished {
-            let outcome = books.outcome(game)?;
-            books.add(&outcome);
+        let mut done = 0_u32;
+        let mut bad = None;
+        finished(&mut |game| {
+            if bad.is_some() {
+                return;
+            }
+            match books.outcome(&game) {
+                Ok(outcome) => {
+                    books.add(&outcome);
+                    done += 1;
+                }
+                Err(e) => bad = Some(e),
+            }
+        })?;
+        if let Some(e) = bad {
+            return Ok(Err(e));
         }
         let started = SeriesEvent::SeriesStarted {
             bots: names,
             format: books.config.format.to_string(),
             games_planned: books.schedule.len(),
-            games_done: finished.len() as u32,
+            games_done: done,
             seed: books.config.seed,
             time_control: books.config.tc.clone(),
             sprt: books.config.sprt.map(|s| s.to_string()),
@@ -287,10 +308,10 @@ impl Books {
             warnings: Vec::new(),
         };
         books.events.emit(&started);
-        if !finished.is_empty() {
+        if done > 0 {
             books.emit_stats();
         }
-        Ok(books)
+        Ok(Ok(books))
     }
 
     /// The names of the series' bots, in its order.

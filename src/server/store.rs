@@ -88,6 +88,14 @@ CREATE TABLE tokens (
     created_ms INTEGER NOT NULL
 );
 "#,
+    // Versions: a bot uploaded (or added) again under its name by its owner is a new bot
+    // of the same family, numbered; every version keeps its own id, games and rating.
+    r#"
+ALTER TABLE bots ADD COLUMN family TEXT;
+ALTER TABLE bots ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+UPDATE bots SET family = name;
+CREATE UNIQUE INDEX bots_by_version ON bots (family, version);
+"#,
 ];
 
 /// Why the store cannot do what was asked.
@@ -115,6 +123,8 @@ pub enum StoreError {
     BotNotActive { id: i64, state: BotState },
     #[error("there is already a bot named {0}")]
     BotExists(String),
+    #[error("{0}")]
+    VersionName(String),
     #[error("the idempotency key {0} was used for a different series")]
     KeyConflict(String),
     #[error("there is no record {0}")]
@@ -262,10 +272,63 @@ impl Store {
         owner: &str,
         now_ms: i64,
     ) -> Result<i64, StoreError> {
+        self.insert_bot(name, name, 1, spec, owner, now_ms)
+    }
+
+    /// Registers `entry` (pending its check) as the first bot of its name's family, or,
+    /// if `owner` already has bots of that family, as its next version: named
+    /// `NAME vK` (the entry is renamed, so records name the version). Another owner's
+    /// family is refused as [`StoreError::BotExists`].
+    pub fn add_version(
+        &mut self,
+        entry: &mut crate::series::BotEntry,
+        owner: &str,
+        now_ms: i64,
+    ) -> Result<AddedBot, StoreError> {
+        let family = entry.name.clone();
+        let last: Option<(String, i64)> = self
+            .conn
+            .query_row(
+                "SELECT owner, MAX(version) FROM bots WHERE family = ?1 GROUP BY family",
+                [&family],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let version = match last {
+            None => 1,
+            Some((other, _)) if other != owner => return Err(StoreError::BotExists(family)),
+            Some((_, v)) => v + 1,
+        };
+        if version > 1 {
+            entry.name = format!("{family} v{version}");
+            crate::bot::text::check_user_name(&entry.name).map_err(|e| {
+                StoreError::VersionName(format!(
+                    "version {version} of {family}: {e}; register it under a shorter name"
+                ))
+            })?;
+        }
+        let spec = serde_json::to_string(&*entry).expect("a bot entry serializes");
+        let id = self.insert_bot(&entry.name, &family, version, &spec, owner, now_ms)?;
+        Ok(AddedBot {
+            id,
+            name: entry.name.clone(),
+            version,
+        })
+    }
+
+    fn insert_bot(
+        &mut self,
+        name: &str,
+        family: &str,
+        version: i64,
+        spec: &str,
+        owner: &str,
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
         let done = self.conn.execute(
-            "INSERT INTO bots (name, spec, state, owner, created_ms) \
-             VALUES (?1, ?2, 'pending', ?3, ?4)",
-            params![name, spec, owner, now_ms],
+            "INSERT INTO bots (name, spec, state, owner, created_ms, family, version) \
+             VALUES (?1, ?2, 'pending', ?3, ?4, ?5, ?6)",
+            params![name, spec, owner, now_ms, family, version],
         );
         match done {
             Ok(_) => Ok(self.conn.last_insert_rowid()),
@@ -585,20 +648,33 @@ impl Store {
 
     /// The finished games of a series in game order.
     pub fn results(&self, series: i64) -> Result<Vec<GameEnd>, StoreError> {
+        let mut all = Vec::new();
+        self.each_result(series, |g| all.push(g))?;
+        Ok(all)
+    }
+
+    /// The finished games of a series in game order, one at a time: a series' books are
+    /// folded from them without holding them all.
+    pub fn each_result(
+        &self,
+        series: i64,
+        mut each: impl FnMut(GameEnd),
+    ) -> Result<(), StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT number, result, termination, conduct, record FROM games \
              WHERE series_id = ?1 AND state = 'finished' ORDER BY number",
         )?;
-        let rows = stmt.query_map([series], |r| {
-            Ok(GameEnd {
+        let mut rows = stmt.query([series])?;
+        while let Some(r) = rows.next()? {
+            each(GameEnd {
                 number: r.get(0)?,
                 result: r.get(1)?,
                 termination: r.get(2)?,
                 conduct: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
                 record: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            });
+        }
+        Ok(())
     }
 
     /// One series.
@@ -819,7 +895,19 @@ impl std::fmt::Display for BotState {
     }
 }
 
-const BOT_ROW: &str = "SELECT id, name, spec, state, owner, report, created_ms FROM bots";
+const BOT_ROW: &str = "SELECT id, name, spec, state, owner, report, created_ms, \
+     COALESCE(family, name), version, \
+     (SELECT MIN(n.id) FROM bots n WHERE n.family = bots.family \
+        AND n.version > bots.version AND n.state = 'active') \
+     FROM bots";
+
+/// A bot just registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedBot {
+    pub id: i64,
+    pub name: String,
+    pub version: i64,
+}
 
 /// A registered bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -833,6 +921,12 @@ pub struct BotRow {
     /// JSON: what its check found, once checked.
     pub report: Option<String>,
     pub created_ms: i64,
+    /// The name its first version was registered under, and its version (1 for the first).
+    pub family: String,
+    pub version: i64,
+    /// A newer version of the same family that passed its check: this one has retired
+    /// from the ladder (series that name it still play it).
+    pub superseded_by: Option<i64>,
 }
 
 impl BotRow {
@@ -845,6 +939,9 @@ impl BotRow {
             owner: r.get(4)?,
             report: r.get(5)?,
             created_ms: r.get(6)?,
+            family: r.get(7)?,
+            version: r.get(8)?,
+            superseded_by: r.get(9)?,
         })
     }
 }

@@ -168,7 +168,17 @@ async fn count(
     };
     let series = lease.series;
     let (white, black) = (lease.white, lease.black);
-    let finished = daemon.db(move |s| s.finish(&lease, &end, now_ms())).await?;
+    // The pool's books count the game while the store is still held (server::pool).
+    let d = Arc::clone(daemon);
+    let finished = daemon
+        .db(move |s| {
+            let finished = s.finish(&lease, &end, now_ms())?;
+            if finished != Finished::Stale {
+                d.pool.count(white, black, &end.result, &end.conduct);
+            }
+            Ok(finished)
+        })
+        .await?;
     if finished == Finished::Stale {
         daemon.metrics.games_voided.fetch_add(1, Ordering::Relaxed);
         return Ok(());

@@ -13,6 +13,47 @@ pub struct Driver {
     session: String,
 }
 
+/// The headless browser to run, or `None` (said, and a failure when
+/// `ZEBRA_REQUIRE_CHROMIUM` is set) when there is none.
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
+            "ZEBRA_REQUIRE_CHROMIUM is set but no chromium was found"
+        );
+        eprintln!("skipped: no chromium on this machine (apt-get install chromium)");
+    }
+    found
+}
+
+/// A WebDriver session in headless Chromium, or `None` (said, and a failure when
+/// `ZEBRA_REQUIRE_CHROMIUM` is set) without chromium or chromedriver.
+pub fn driver() -> Option<Driver> {
+    let browser = chromium()?;
+    let has_driver = Command::new("chromedriver")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_driver {
+        assert!(
+            std::env::var_os("ZEBRA_REQUIRE_CHROMIUM").is_none(),
+            "ZEBRA_REQUIRE_CHROMIUM is set but no chromedriver was found"
+        );
+        eprintln!("skipped: no chromedriver on this machine (apt-get install chromium-driver)");
+        return None;
+    }
+    Some(Driver::start(browser))
+}
+
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 fn free_port() -> u16 {

@@ -1,0 +1,186 @@
+//! Every bot's books over every finished game, and the per-pair sums the leaderboard's
+//! ratings are fitted from. They are read from the store once, at the first request that
+//! needs them, and then kept up to date by the workers as each game is stored: a read
+//! never scans the games table, and the memory they take grows with the bots and the
+//! pairs that met, not with the games stored.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use super::store::{Store, StoreError};
+use crate::series::rating::Meeting;
+
+/// One bot's books over every finished game: what an organiser reads to see who is broken.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BotBooks {
+    pub games: u64,
+    pub points: f64,
+    pub timeouts: u64,
+    pub illegal: u64,
+    /// Games it ended early, per verdict code.
+    pub verdicts: BTreeMap<String, u64>,
+}
+
+/// The books of every bot and the sums of every pair's games.
+#[derive(Clone, Debug, Default)]
+pub struct Books {
+    pub bots: HashMap<i64, BotBooks>,
+    /// Per pair (lower id, higher id): games and the lower id's points.
+    pub meetings: HashMap<(i64, i64), (u64, f64)>,
+    /// Finished games with a result.
+    pub games: u64,
+}
+
+impl Books {
+    /// Folds every finished game of the store in, one row at a time.
+    pub fn read(store: &Store) -> Result<Books, StoreError> {
+        let mut books = Books::default();
+        store.each_finished(|white, black, result, conduct| {
+            books.count(white, black, result, conduct)
+        })?;
+        Ok(books)
+    }
+
+    /// Counts one finished game: White's and Black's bot ids, its result as stored and
+    /// its conduct JSON. A game without a result (`*`) counts for nothing.
+    pub fn count(&mut self, white: i64, black: i64, result: &str, conduct: &str) {
+        let Some(Some(r)) = crate::record::tags::parse_result(result) else {
+            return;
+        };
+        let white_points = match r {
+            crate::rules::GameResult::Win(crate::rules::Side::White) => 1.0,
+            crate::rules::GameResult::Win(crate::rules::Side::Black) => 0.0,
+            crate::rules::GameResult::Draw => 0.5,
+        };
+        self.games += 1;
+        let (pair, first_points) = if white <= black {
+            ((white, black), white_points)
+        } else {
+            ((black, white), 1.0 - white_points)
+        };
+        let meeting = self.meetings.entry(pair).or_default();
+        meeting.0 += 1;
+        meeting.1 += first_points;
+        let sides: [crate::series::conduct::GameConduct; 2] =
+            serde_json::from_str(conduct).unwrap_or_default();
+        for ((bot, points), c) in [(white, white_points), (black, 1.0 - white_points)]
+            .into_iter()
+            .zip(sides)
+        {
+            let b = self.bots.entry(bot).or_default();
+            b.games += 1;
+            b.points += points;
+            b.timeouts += u64::from(c.timeouts);
+            b.illegal += u64::from(c.illegal);
+            if let Some(v) = c.verdict {
+                *b.verdicts.entry(v).or_default() += 1;
+            }
+        }
+    }
+
+    /// The meetings between the bots of `index` (bot id → position), for
+    /// `rating::fit_meetings`.
+    pub fn meetings_among<'a>(
+        &'a self,
+        index: &'a HashMap<i64, usize>,
+    ) -> impl Iterator<Item = Meeting> + 'a {
+        self.meetings
+            .iter()
+            .filter_map(|(&(a, b), &(games, points))| {
+                Some(Meeting {
+                    first: *index.get(&a)?,
+                    second: *index.get(&b)?,
+                    games,
+                    points,
+                })
+            })
+    }
+}
+
+/// The daemon's books, once read.
+///
+/// Both the first read and every count happen while the caller holds the store (the
+/// daemon's one connection): a game stored before the first read is in it, one stored
+/// after is counted into it, and none is missed or counted twice.
+#[derive(Debug, Default)]
+pub struct Pool {
+    books: Mutex<Option<Arc<Books>>>,
+}
+
+impl Pool {
+    /// The books, if they have been read.
+    pub fn current(&self) -> Option<Arc<Books>> {
+        self.lock().clone()
+    }
+
+    /// The books, read from `store` (which the caller holds) if they have not been.
+    pub fn read(&self, store: &Store) -> Result<Arc<Books>, StoreError> {
+        let mut books = self.lock();
+        if let Some(b) = books.as_ref() {
+            return Ok(Arc::clone(b));
+        }
+        let read = Arc::new(Books::read(store)?);
+        *books = Some(Arc::clone(&read));
+        Ok(read)
+    }
+
+    /// Counts a game the caller has just stored, still holding the store. Nothing to do
+    /// while the books are unread: their first read will find it.
+    pub fn count(&self, white: i64, black: i64, result: &str, conduct: &str) {
+        if let Some(books) = self.lock().as_mut() {
+            // Readers holding the last books keep them; the next reader gets these.
+            Arc::make_mut(books).count(white, black, result, conduct);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Books>>> {
+        self.books.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conduct(verdict: Option<&str>) -> String {
+        let black = crate::series::conduct::GameConduct {
+            verdict: verdict.map(str::to_string),
+            ..Default::default()
+        };
+        serde_json::to_string(&[crate::series::conduct::GameConduct::default(), black]).unwrap()
+    }
+
+    #[test]
+    fn games_fold_into_one_sum_per_pair_whatever_the_colours() {
+        let mut books = Books::default();
+        books.count(1, 2, "1-0", &conduct(None));
+        books.count(2, 1, "1-0", &conduct(None));
+        books.count(2, 1, "1/2-1/2", &conduct(None));
+        books.count(3, 1, "1-0", &conduct(Some("crashed")));
+        books.count(3, 1, "*", &conduct(None));
+        assert_eq!(books.games, 4);
+        assert_eq!(books.meetings.len(), 2);
+        // Bot 1 against 2: a win, a loss, a draw.
+        assert_eq!(books.meetings[&(1, 2)], (3, 1.5));
+        // Bot 1 lost as Black to 3 (and the unfinished game is not counted).
+        assert_eq!(books.meetings[&(1, 3)], (1, 0.0));
+        assert_eq!(books.bots[&1].games, 4);
+        assert_eq!(books.bots[&1].points, 1.5);
+        assert_eq!(books.bots[&1].verdicts["crashed"], 1);
+        assert!(books.bots[&3].verdicts.is_empty());
+    }
+
+    #[test]
+    fn unread_books_count_nothing_and_read_ones_count_each_game() {
+        let pool = Pool::default();
+        pool.count(1, 2, "1-0", "[]");
+        assert!(pool.current().is_none());
+        *pool.lock() = Some(Arc::new(Books::default()));
+        let before = pool.current().unwrap();
+        pool.count(1, 2, "1-0", "[]");
+        assert_eq!(before.games, 0, "a reader's books stay as they were");
+        assert_eq!(pool.current().unwrap().games, 1);
+    }
+}
