@@ -246,8 +246,18 @@ pub struct MatchArgs {
     /// busy), at most 3 attempts per game; voided attempts go to DIR/voided.pgn.
     #[arg(long)]
     pub replay_suspect: bool,
+    /// The start situations pairs play (protocol/SITUATIONS.md): `builtin` (Zebra's book of
+    /// 520), a book FILE (one situation per line), or `none` (every game from the opening
+    /// drive). Each pair plays one situation with sides swapped.
+    #[arg(long, value_name = "FILE|builtin|none", default_value = "builtin")]
+    pub situations: String,
+    /// How pairs take their situations from the book: `random` (a shuffle seeded by
+    /// --seed) or `sequential` (in the book's order); pair k of every encounter takes the
+    /// same one.
+    #[arg(long, value_name = "ORDER", default_value = "random")]
+    pub situation_order: String,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]

@@ -431,6 +431,7 @@ fn start_msg(side: Side, seed: u64) -> ToBot {
         seed,
         time_control: s.time_control,
         options: s.options,
+        situation: None,
     }
 }
 

@@ -912,6 +912,11 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
                 grace_ms: ms(tc.grace),
             },
             options,
+            // Half the games say they start from a situation (the schema's both forms).
+            situation: (seed % 2 == 0).then(|| {
+                "quarter=4 left=10% score=14-17 offense=white spot=e3 down=3 distance=10 timeouts=1-2"
+                    .to_string()
+            }),
         };
         cov.note(&check_to_bot(schemas, &start));
     }

@@ -1520,3 +1520,113 @@ fn a_series_of_another_rulings_edition_is_not_resumed_and_its_files_are_left_alo
 fn without_last_record_of(text: &str) -> &str {
     &text[..text.rfind("[Event ").unwrap()]
 }
+
+/// Deterministic bots (greedy against the fouling greedy) over 40 games: the built-in book makes at
+/// least 30 different games, the opening drive exactly 2 (one per side). Pairs keep their
+/// situation at any concurrency (byte-identical records), both games of a pair share it.
+#[test]
+fn a_book_makes_deterministic_bots_play_distinct_games_at_any_concurrency() {
+    let series = |dir: &Path, situations: &str, concurrency: &str| {
+        let out = zebra(&[
+            "match",
+            "--bot",
+            &format!("north={GREEDY_BOT}"),
+            "--bot",
+            &format!("south={}", env!("CARGO_BIN_EXE_zebra-fouling-bot")),
+            "--games",
+            "40",
+            "--tc",
+            "plays=4,play=10s,reaction=5s",
+            "--situations",
+            situations,
+            "--concurrency",
+            concurrency,
+            "--out",
+            &dir.display().to_string(),
+            "--quiet",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        dir.join("games.pgn")
+    };
+    // A game: its start and its moves (the roster, seed and numbering tags differ anyway).
+    let games = |pgn: &Path| -> std::collections::BTreeSet<String> {
+        by_game(pgn)
+            .values()
+            .map(|text| {
+                text.lines()
+                    .filter(|l| !l.starts_with('[') || l.starts_with("[Situation "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect()
+    };
+    let booked = series(&temp_dir("book-2"), "builtin", "2");
+    let distinct = games(&booked).len();
+    assert!(distinct >= 30, "{distinct} distinct games with the book");
+    let plain = series(&temp_dir("book-none"), "none", "2");
+    assert_eq!(games(&plain).len(), 2, "without a book: one game per side");
+    assert!(!std::fs::read_to_string(&plain)
+        .unwrap()
+        .contains("[Situation "));
+    let one_at_a_time = series(&temp_dir("book-1"), "builtin", "1");
+    assert_eq!(by_game(&booked), by_game(&one_at_a_time));
+    // Both games of a pair start from the same situation, the bots' sides swapped.
+    let recs = records(&booked);
+    let mut pairs: BTreeMap<String, Vec<&GameRecord>> = BTreeMap::new();
+    for r in &recs {
+        pairs
+            .entry(r.tags.get("Pair").unwrap().to_string())
+            .or_default()
+            .push(r);
+    }
+    assert_eq!(pairs.len(), 20);
+    for (pair, games) in pairs {
+        let [a, b] = games[..] else {
+            panic!("pair {pair}: {} games", games.len())
+        };
+        assert_eq!(
+            a.tags.get("Situation"),
+            b.tags.get("Situation"),
+            "pair {pair}"
+        );
+        assert!(a.tags.get("Situation").is_some() && a.tags.get("SetUp") == Some("1"));
+        assert_eq!(a.tags.get("White"), b.tags.get("Black"));
+    }
+    // Every record replays from its situation.
+    let out = zebra(&["verify", &booked.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_bad_book_stops_the_series_before_it_starts_naming_line_and_field() {
+    let dir = temp_dir("bad-book");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "# two\nquarter=1 left=100% score=0-0 offense=white spot=e5 down=1 distance=10 timeouts=3-3\nquarter=1 left=100% score=0-0 offense=white spot=e8 down=1 distance=10 timeouts=3-3\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("series");
+    for (args, needle) in [
+        (
+            vec!["--situations", book.to_str().unwrap()],
+            "line 3: field spot: e8 is in an end zone",
+        ),
+        (
+            vec!["--situations", "/nonexistent/book.txt"],
+            "--situations /nonexistent/book.txt: cannot read it",
+        ),
+        (
+            vec!["--situation-order", "shuffled"],
+            "--situation-order 'shuffled': use random or sequential",
+        ),
+    ] {
+        let mut all = vec!["match", "--games", "2", "--out", out_dir.to_str().unwrap()];
+        all.extend(args);
+        let out = zebra(&all);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(needle) && err.lines().count() == 1, "{err}");
+        assert!(!out_dir.join("games.pgn").exists(), "nothing played");
+    }
+}

@@ -51,6 +51,9 @@ pub enum ToBot {
         time_control: TimeControlMsg,
         /// The option values set for this bot (declared in its `ready`).
         options: Map<String, Value>,
+        /// The start situation's text (`rules::Situation`); absent for the opening drive.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        situation: Option<String>,
     },
     Request {
         id: u64,

@@ -82,6 +82,11 @@ pub enum RecordError {
     },
     #[error("bad tag name '{0}' (letters, digits and _ only)")]
     BadTagName(String),
+    #[error("tag Situation \"{value}\": {error}")]
+    BadSituation {
+        value: String,
+        error: crate::rules::SituationError,
+    },
     #[error("entry {index} ({entry}) does not replay: {error}")]
     Replay {
         index: usize,
@@ -108,7 +113,11 @@ impl RecordError {
             | CommentTooLong { line, .. }
             | NotUtf8 { line, .. }
             | Io { line, .. } => Some(line),
-            MissingTag(_) | BadTagValue { .. } | BadTagName(_) | Replay { .. } => None,
+            MissingTag(_)
+            | BadTagValue { .. }
+            | BadTagName(_)
+            | BadSituation { .. }
+            | Replay { .. } => None,
         }
     }
 }

@@ -127,6 +127,27 @@ impl GameRecord {
         }
     }
 
+    /// Marks the record as started from `situation` (tags SetUp and Situation).
+    pub fn set_situation(&mut self, situation: &crate::rules::Situation) {
+        self.tags.set(tags::SET_UP, "1");
+        self.tags.set(tags::SITUATION, situation.to_string());
+    }
+
+    /// The start situation, from the Situation tag (`None`: the opening drive).
+    pub fn situation(&self) -> Result<Option<crate::rules::Situation>, RecordError> {
+        tags::situation_from(&self.tags)
+    }
+
+    /// The game as it stood before the record's first entry: the settings of the
+    /// QuarterLength tag, from the Situation tag's situation if it has one.
+    pub fn start(&self) -> Result<Game, RecordError> {
+        let settings = self.settings()?;
+        Ok(match self.situation()? {
+            Some(s) => Game::from_situation(settings, &s),
+            None => Game::new(settings),
+        })
+    }
+
     /// The settings to replay with, from the QuarterLength tag.
     pub fn settings(&self) -> Result<Settings, RecordError> {
         tags::settings_from(&self.tags)

@@ -27,6 +27,10 @@ pub const QUARTER_LENGTH: &str = "QuarterLength";
 pub const SEED: &str = "Seed";
 pub const TERMINATION: &str = "Termination";
 pub const TERMINATION_REASON: &str = "TerminationReason";
+pub const SET_UP: &str = "SetUp";
+/// The start situation of a game that did not start from the opening drive (with
+/// `SetUp "1"`, as PGN's FEN): `rules::Situation`'s text.
+pub const SITUATION: &str = "Situation";
 pub const WHITE_VERSION: &str = "WhiteVersion";
 pub const BLACK_VERSION: &str = "BlackVersion";
 
@@ -247,6 +251,18 @@ pub fn rulings_from(tags: &Tags) -> Result<(), OtherEdition> {
         Some(RULINGS_VALUE) => Ok(()),
         other => Err(OtherEdition::new(other)),
     }
+}
+
+/// The start situation named by the Situation tag, if there is one.
+pub fn situation_from(tags: &Tags) -> Result<Option<crate::rules::Situation>, RecordError> {
+    tags.get(SITUATION)
+        .map(|value| {
+            value.parse().map_err(|error| RecordError::BadSituation {
+                value: super::error::quote(value),
+                error,
+            })
+        })
+        .transpose()
 }
 
 /// The settings named by the QuarterLength tag.

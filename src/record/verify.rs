@@ -109,11 +109,10 @@ pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
         play: "tags".to_string(),
         kind: DivergenceKind::Edition(e),
     })?;
-    let settings = rec.settings().map_err(tag_problem)?;
     let termination = rec.termination().map_err(tag_problem)?;
     let result = rec.result().map_err(tag_problem)?;
 
-    let mut game = Game::new(settings);
+    let mut game = rec.start().map_err(tag_problem)?;
     let mut play = String::new();
     let (mut actions, mut expiries, mut snaps) = (0, 0, 0);
     for (index, entry) in rec.entries.iter().enumerate() {

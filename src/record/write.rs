@@ -11,7 +11,7 @@ use super::notes::{is_notable, play_header};
 use super::tags::{self, is_tag_name};
 use super::time::{format_clk, format_emt};
 use super::{Entry, GameRecord};
-use crate::rules::{Game, GameResult};
+use crate::rules::GameResult;
 
 /// Movetext lines wrap before this column.
 pub const WIDTH: usize = 100;
@@ -28,7 +28,7 @@ const INDENT: &str = "  ";
 /// back (a name other than letters, digits and `_`, a control character in a value), or an
 /// entry the engine rejects.
 pub fn write_game(rec: &GameRecord) -> Result<String, RecordError> {
-    let mut game = Game::new(rec.settings()?);
+    let mut game = rec.start()?;
     let mut text = Wrap::default();
     for (index, entry) in rec.entries.iter().enumerate() {
         if let Some(header) = play_header(&game) {

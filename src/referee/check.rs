@@ -223,6 +223,7 @@ async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut C
             grace_ms: tc.grace.as_millis() as u64,
         },
         options: spec.options.clone(),
+        situation: None,
     }));
     let mut id = 100;
     for (kind, game) in scenarios(side) {

@@ -297,6 +297,23 @@ impl Clocks {
         }
     }
 
+    /// The clocks of a game that starts from `situation` (if any): its offense's play
+    /// clock, and with timed quarters its share of the quarter on the game clock.
+    pub fn starting(
+        tc: TimeControl,
+        odds: [TimeOdds; 2],
+        situation: Option<&crate::rules::Situation>,
+    ) -> Clocks {
+        let mut clocks = Clocks::with_odds(tc, odds);
+        if let Some(s) = situation {
+            if let QuarterMode::Timed(q) = tc.quarter {
+                clocks.game_left = Some(s.clock_left(q));
+            }
+            clocks.new_play(s.offense());
+        }
+        clocks
+    }
+
     /// The reaction clock of `side`'s decisions.
     pub fn reaction_for(&self, side: Side) -> Duration {
         self.sides[side.index()].reaction

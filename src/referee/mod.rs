@@ -77,6 +77,8 @@ pub struct GameConfig {
     pub odds: [TimeOdds; 2],
     /// How the bots are contained (`--sandbox`, `--freeze-idle`).
     pub sandbox: Policy,
+    /// Where the game starts, if not from the opening drive.
+    pub situation: Option<crate::rules::Situation>,
 }
 
 impl Default for GameConfig {
@@ -94,6 +96,7 @@ impl Default for GameConfig {
             transcript: None,
             odds: [TimeOdds::default(); 2],
             sandbox: Policy::default(),
+            situation: None,
         }
     }
 }
@@ -245,6 +248,9 @@ impl<'a> Referee<'a> {
         // and deterministic bots give a byte-identical record.
         let reproducible = matches!(cfg.tc.quarter, QuarterMode::Plays(_));
         let mut record = GameRecord::new(settings);
+        if let Some(situation) = &cfg.situation {
+            record.set_situation(situation);
+        }
         for (k, v) in [
             ("Event", cfg.event.clone()),
             ("Site", cfg.site.clone()),
@@ -297,8 +303,11 @@ impl<'a> Referee<'a> {
             });
         let mut referee = Referee {
             cfg,
-            game: Game::new(settings),
-            clocks: Clocks::with_odds(cfg.tc, cfg.odds),
+            game: match &cfg.situation {
+                Some(s) => Game::from_situation(settings, s),
+                None => Game::new(settings),
+            },
+            clocks: Clocks::starting(cfg.tc, cfg.odds, cfg.situation.as_ref()),
             record,
             seats: [seat(Side::White, white), seat(Side::Black, black)],
             next_id: 1,
@@ -527,6 +536,7 @@ impl<'a> Referee<'a> {
                         grace_ms: tc.grace.as_millis() as u64,
                     },
                     options,
+                    situation: self.cfg.situation.as_ref().map(|s| s.to_string()),
                 },
             );
         }

@@ -314,6 +314,32 @@ impl Game {
         }
     }
 
+    /// A game that starts from `situation` instead of the opening drive: its quarter,
+    /// score, timeouts, offense, spot, down and line to gain, the offense to form first, the
+    /// clock stopped. With quarters of a number of plays, the plays already run in the
+    /// quarter follow its share left (`Situation::plays_run`); with timed quarters the
+    /// referee starts its game clock at that share.
+    pub fn from_situation(settings: Settings, situation: &super::situation::Situation) -> Game {
+        let offense = situation.offense();
+        let spot = situation.spot();
+        let mut game = Game::new(settings);
+        game.offense = offense;
+        game.ball = Ball::Spotted(spot);
+        game.phase = Phase::Formation(offense);
+        game.down = situation.down();
+        game.spot = spot;
+        game.to_gain = situation.line_to_gain();
+        game.quarter = situation.quarter();
+        game.score = situation.score();
+        game.timeouts = situation.timeouts();
+        game.plays = match settings.quarter {
+            QuarterLength::Plays(n) => situation.plays_run(n.max(1)),
+            QuarterLength::Timed => 0,
+        };
+        game.play = PlayState::new(offense);
+        game
+    }
+
     // ---- reading the state ----
 
     pub fn settings(&self) -> Settings {

@@ -48,6 +48,7 @@ pub mod perft;
 pub mod play;
 pub mod playout;
 pub mod ruleset;
+pub mod situation;
 pub mod types;
 
 pub use action::{Action, Clock, Formation, KnightRoute};
@@ -60,6 +61,7 @@ pub use game::{
 };
 pub use penalty::{Foul, FoulKind};
 pub use play::ActionList;
+pub use situation::{Situation, SituationError};
 pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};
 
 /// The edition of the rulings (protocol/RULES.md) this engine plays. Edition 1 is every

@@ -254,6 +254,11 @@ pub struct SeriesConfig {
     /// series file without this key does not replay).
     #[serde(default)]
     pub replay_suspect: Option<super::overload::ReplaySuspect>,
+    /// The book of start situations (`--situations`), its lines kept here so that a resume
+    /// plays the same ones; none: every game from the opening drive (and a series file
+    /// from before books).
+    #[serde(default)]
+    pub situations: Option<super::book::Book>,
 }
 
 /// The version of `series.json` this build writes: 2, where the files inside the series

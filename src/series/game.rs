@@ -27,6 +27,10 @@ pub struct Entrants {
     /// Bots that are always contained strictly (`strict = true`).
     strict: Vec<bool>,
     tc: TimeControl,
+    /// The book's situations and how pairs take them (none: the opening drive).
+    situations: Vec<crate::rules::Situation>,
+    order: super::book::SituationOrder,
+    seed: u64,
 }
 
 impl Entrants {
@@ -51,7 +55,26 @@ impl Entrants {
                 .map(|b| b.odds().unwrap_or_default())
                 .collect(),
             tc: config.time_control(),
+            situations: config
+                .situations
+                .as_ref()
+                .and_then(|b| b.parsed().ok())
+                .unwrap_or_default(),
+            order: config
+                .situations
+                .as_ref()
+                .map_or(super::book::SituationOrder::Sequential, |b| b.order),
+            seed: config.seed,
         }
+    }
+
+    /// The situation pair `round` of an encounter starts from, if the series has a book.
+    pub fn situation(&self, round: u32) -> Option<crate::rules::Situation> {
+        if self.situations.is_empty() {
+            return None;
+        }
+        let k = super::book::pick(self.order, self.situations.len(), round, self.seed);
+        Some(self.situations[k])
     }
 
     /// Game `fixture` of `config`, attempt `attempt` (1 for the first).
@@ -81,6 +104,7 @@ impl Entrants {
                     }
                     policy
                 },
+                situation: self.situation(fixture.round),
                 ..GameConfig::default()
             },
         }

@@ -19,6 +19,7 @@
 //! - `events`: the JSON-lines event stream (`--events`)
 //! - `progress`: the bar or lines people watch
 
+pub mod book;
 pub mod conduct;
 pub mod config;
 pub mod disk;

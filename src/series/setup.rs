@@ -196,6 +196,13 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             bots.len()
         )));
     }
+    let order = super::book::SituationOrder::parse(&args.situation_order).ok_or_else(|| {
+        usage(format!(
+            "--situation-order '{}': use random or sequential",
+            args.situation_order
+        ))
+    })?;
+    let situations = super::book::Book::load(&args.situations, order).map_err(usage)?;
     for bot in &mut bots {
         resolve_command(bot, bundled);
         check_program(bot)?;
@@ -241,6 +248,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             voided_pgn: dir.join(VOIDED_FILE),
         }),
+        situations,
     };
     let mut config = config;
     check_limits(&config).map_err(SetupError::Usage)?;

@@ -384,7 +384,9 @@ async fn daemon_run(
     let token = prepare(bot, data, &STORED_BOTS[..2])?;
     let daemon = start(data, bundled, concurrency).await?;
     let addr = daemon.addr;
-    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC}).to_string();
+    // The opening drive, as the match side plays it.
+    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
+        .to_string();
     let t = token.clone();
     let clock = Instant::now();
     let (status, answer) =

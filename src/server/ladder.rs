@@ -145,6 +145,10 @@ async fn schedule(
                     sprt: None,
                     max_illegal: 3,
                     event: Some("Zebra ladder".to_string()),
+                    // The built-in book, shuffled by the pair's own seed: each ladder pair
+                    // starts from its own situation.
+                    situations: None,
+                    situation_order: None,
                 };
                 let checked = request.check().map_err(|e| StoreError::Io {
                     what: "schedule",

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::referee::TimeControl;
+use crate::series::book::{Book, SituationOrder};
 use crate::series::config::{BotEntry, SeriesConfig, SERIES_FILE_VERSION};
 use crate::series::events::{GameRef, SeriesEvent};
 use crate::series::schedule::{Format, Schedule};
@@ -81,6 +82,13 @@ pub struct SeriesRequest {
     /// The records' Event tag (default: "Zebra serve series N").
     #[serde(default)]
     pub event: Option<String>,
+    /// `builtin` (the default) or `none`, as `zebra match --situations` (the network names
+    /// no files). A series stored before books has none: it plays on as it started.
+    #[serde(default)]
+    pub situations: Option<String>,
+    /// `random` (the default) or `sequential`.
+    #[serde(default)]
+    pub situation_order: Option<String>,
 }
 
 fn default_games() -> u32 {
@@ -155,6 +163,20 @@ impl SeriesRequest {
         }
         if let Some(event) = &self.event {
             crate::bot::text::check_user_name(event).map_err(|e| field("event", e))?;
+        }
+        // Filled in, so that the stored request says what was played.
+        let situations = self.situations.get_or_insert_with(|| "builtin".to_string());
+        if situations != "builtin" && situations != "none" {
+            return Err(field(
+                "situations",
+                "use builtin or none (a server plays only its own book)",
+            ));
+        }
+        let order = self
+            .situation_order
+            .get_or_insert_with(|| "random".to_string());
+        if SituationOrder::parse(order).is_none() {
+            return Err(field("situation_order", "use random or sequential"));
         }
         let schedule = self.schedule().map_err(|e| field("games", e.to_string()))?;
         if schedule.len() > MAX_SERIES_GAMES {
@@ -233,6 +255,14 @@ impl SeriesRequest {
                 .unwrap_or_else(|| format!("Zebra serve series {id}")),
             sandbox: sandbox.clone(),
             replay_suspect: None,
+            situations: {
+                let order = self
+                    .situation_order
+                    .as_deref()
+                    .and_then(SituationOrder::parse)
+                    .unwrap_or(SituationOrder::Random);
+                Book::load(self.situations.as_deref().unwrap_or("none"), order)?
+            },
         })
     }
 }

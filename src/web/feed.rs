@@ -246,12 +246,10 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// A replay at the start of a game played with `settings`.
-    pub fn new(settings: crate::rules::Settings) -> Replay {
-        Replay {
-            game: Game::new(settings),
-            entries: 0,
-        }
+    /// A replay of a game that starts as `game` stands (a new game, or one from a start
+    /// situation).
+    pub fn new(game: Game) -> Replay {
+        Replay { game, entries: 0 }
     }
 
     /// The frame before the first entry (or where the replay stands now).
@@ -379,10 +377,10 @@ pub fn view_head(rec: &GameRecord) -> Result<(GameView, Replay), Box<GameView>> 
     match rec
         .rulings()
         .map_err(|e| e.to_string())
-        .and_then(|()| rec.settings().map_err(|e| format!("tags: {e}")))
+        .and_then(|()| rec.start().map_err(|e| format!("tags: {e}")))
     {
-        Ok(settings) => {
-            let replay = Replay::new(settings);
+        Ok(game) => {
+            let replay = Replay::new(game);
             view.start = replay.frame();
             Ok((view, replay))
         }
