@@ -17,7 +17,8 @@ pub enum Command {
     /// Play one refereed game between two bot programs (default: the bundled greedy bot as
     /// White against the bundled random bot as Black).
     Play {
-        /// The White bot's command line (program and arguments, split on spaces), or
+        /// The White bot's command line (program and arguments, split as a shell would:
+        /// quote a path with spaces, 'my bots/run.sh'; nothing is expanded), or
         /// `human`: a person plays White in the viewer (implies --watch).
         #[arg(long)]
         white: Option<String>,
@@ -80,7 +81,8 @@ pub enum Command {
     /// Check a bot against the protocol: handshake, every kind of decision as White and as
     /// Black, ping, game end and quit; every problem in plain words.
     CheckBot {
-        /// The bot's command line (program and arguments, split on spaces; quote it).
+        /// The bot's command line, one argument: program and arguments, split as a shell
+        /// would ("'my bots/run.sh' --fast"; quotes keep spaces, nothing is expanded).
         command: String,
         /// Time the bot has for each decision, in milliseconds.
         #[arg(long, default_value_t = 2000)]
@@ -187,7 +189,8 @@ pub enum Command {
 /// `zebra match`: the series' flags, raw (validated in `main`).
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
-    /// A bot, NAME=COMMAND (program and arguments split on spaces; repeatable). Default: the
+    /// A bot, NAME=COMMAND (program and arguments split as a shell would: quotes keep
+    /// spaces, nothing is expanded; repeatable). Default: the
     /// bundled greedy and random bots.
     #[arg(long = "bot", value_name = "NAME=COMMAND")]
     pub bots: Vec<String>,
@@ -199,8 +202,9 @@ pub struct MatchArgs {
     #[arg(long, default_value = "round-robin")]
     pub format: String,
     /// Games per encounter (two bots: the whole match); even, since games come in pairs.
-    #[arg(long, default_value_t = 20)]
-    pub games: u32,
+    /// Default 20. With --resume, a larger number extends the series by more pairs.
+    #[arg(long)]
+    pub games: Option<u32>,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -256,8 +260,9 @@ pub struct MatchArgs {
     /// same one.
     #[arg(long, value_name = "ORDER", default_value = "random")]
     pub situation_order: String,
-    /// Continue the series saved in DIR: play exactly the games its PGN lacks.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "games", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order"])]
+    /// Continue the series saved in DIR: play exactly the games its PGN lacks (with
+    /// --games, a larger number of games per encounter first extends it).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]

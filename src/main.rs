@@ -274,7 +274,7 @@ fn run(command: Command) -> Result<(), Failure> {
             decision_ms,
         } => {
             let spec = BotSpec::from_command("bot", &command)
-                .ok_or_else(|| Failure::Usage("check-bot needs the bot's command line".into()))?;
+                .map_err(|e| Failure::Usage(format!("check-bot: {e}")))?;
             if decision_ms == 0 {
                 return Err(Failure::Usage("--decision-ms must be at least 1".into()));
             }
@@ -594,9 +594,9 @@ fn bot_spec(
     default: &str,
 ) -> Result<BotSpec, Failure> {
     let mut spec = match command {
-        Some(cmd) => BotSpec::from_command("", cmd).ok_or_else(|| {
-            Failure::Usage(format!("--{side} is empty: give the bot's command line"))
-        })?,
+        Some(cmd) => {
+            BotSpec::from_command("", cmd).map_err(|e| Failure::Usage(format!("--{side}: {e}")))?
+        }
         None => bundled(default)?,
     };
     spec.name = name.unwrap_or_else(|| {
@@ -968,18 +968,33 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let progress = zebra::series::progress::Progress::choose(args.quiet, args.json);
-    progress.note(&format!(
-        "series in {} ({} bots, {} games per encounter, {concurrency} at once{}); resume with 'zebra match --resume {}'",
-        prepared.dir.display(),
+    let planned = zebra::series::schedule::Schedule::new(
+        config.format,
         config.bots.len(),
-        config.rounds * 2,
-        if prepared.resumed {
-            format!(", {} games already played", prepared.done.len())
-        } else {
-            String::new()
-        },
-        prepared.dir.display()
-    ));
+        config.rounds,
+        config.seed,
+    )
+    .map_or(0, |s| s.len() as usize);
+    if prepared.resumed && prepared.done.len() >= planned {
+        progress.note(&format!(
+            "series in {} is complete ({} games): nothing to play",
+            prepared.dir.display(),
+            prepared.done.len()
+        ));
+    } else {
+        progress.note(&format!(
+            "series in {} ({} bots, {} games per encounter, {concurrency} at once{}); resume with 'zebra match --resume {}'",
+            prepared.dir.display(),
+            config.bots.len(),
+            config.rounds * 2,
+            if prepared.resumed {
+                format!(", {} games already played", prepared.done.len())
+            } else {
+                String::new()
+            },
+            prepared.dir.display()
+        ));
+    }
     let affinity = if args.affinity {
         let allowed = zebra::bench::allowed_cpus();
         let slots = zebra::series::runner::affinity_slots(&allowed, concurrency);
@@ -1012,6 +1027,12 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
             },
         ))
         .map_err(|e| Failure::Run(e.to_string()))?;
+    // A series that ended (not one stopped to resume later) leaves no lock behind.
+    if outcome.end != SeriesEnd::Interrupted {
+        if let Some(lock) = &prepared.lock {
+            lock.remove_file(&prepared.dir);
+        }
+    }
     let summary = Summary::of(config, &outcome);
     if args.json {
         out!(

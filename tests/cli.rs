@@ -547,7 +547,7 @@ fn clap_errors_are_one_zebra_line_with_exit_code_2() {
     for args in [
         vec!["play", "--no-such-flag"],
         vec!["match", "--games", "many"],
-        vec!["match", "--resume", "x", "--games", "4"],
+        vec!["match", "--resume", "x", "--tc", "blitz"],
         vec!["frobnicate"],
     ] {
         let out = zebra(&args);

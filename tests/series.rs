@@ -891,7 +891,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
             "3 bots",
         ),
         (
-            vec!["match", "--resume", "/nonexistent", "--games", "4"],
+            vec!["match", "--resume", "/nonexistent", "--seed", "4"],
             "cannot be used",
         ),
         (
@@ -1629,4 +1629,137 @@ fn a_bad_book_stops_the_series_before_it_starts_naming_line_and_field() {
         assert!(err.contains(needle) && err.lines().count() == 1, "{err}");
         assert!(!out_dir.join("games.pgn").exists(), "nothing played");
     }
+}
+
+/// Bot commands are split as a shell splits them: a quoted path with spaces runs, an
+/// unclosed quote is one usage line.
+#[test]
+fn a_quoted_bot_path_with_spaces_plays_and_an_open_quote_is_one_line() {
+    let dir = temp_dir("quoted");
+    let bots = dir.join("my bots");
+    std::fs::create_dir_all(&bots).unwrap();
+    let copy = bots.join("random bot");
+    std::fs::copy(RANDOM_BOT, &copy).unwrap();
+    let out_dir = dir.join("series");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &format!("quoted='{}' --name 'a b'", copy.display()),
+        "--bot",
+        &format!("plain={RANDOM_BOT}"),
+        "--games",
+        "2",
+        "--tc",
+        "plays=2,play=10s,reaction=5s",
+        "--situations",
+        "none",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(records(&out_dir.join("games.pgn")).len(), 2);
+    let out = zebra(&[
+        "match",
+        "--bot",
+        "x='unclosed --fast",
+        "--bot",
+        "y=zebra-random-bot",
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a quote that is not closed") && err.lines().count() == 1,
+        "{err}"
+    );
+    let out = zebra(&["check-bot", "\"unclosed"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("check-bot: the command"), "{err}");
+}
+
+/// A series that ended leaves no lock; resuming a complete one says so and plays nothing.
+#[test]
+fn an_ended_series_leaves_no_lock_and_resuming_it_says_it_is_complete() {
+    let dir = temp_dir("ended");
+    let out = zebra(&[
+        "match",
+        "--games",
+        "2",
+        "--tc",
+        "plays=2,play=10s,reaction=5s",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !dir.join("lock").exists(),
+        "the lock is removed at a clean end"
+    );
+    let again = zebra(&["match", "--resume", dir.to_str().unwrap()]);
+    let err = text(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains("is complete (2 games): nothing to play"),
+        "{err}"
+    );
+    assert!(!err.contains("resume with"), "{err}");
+    assert!(!dir.join("lock").exists());
+    assert_eq!(records(&dir.join("games.pgn")).len(), 2);
+}
+
+/// `--resume DIR --games N` with a larger N plays the further pairs: the series then holds
+/// exactly the games of one played at N from the start; a smaller N is one usage line.
+#[test]
+fn a_finished_series_is_extended_with_more_pairs_as_if_played_whole() {
+    let series = |dir: &Path, games: &str| {
+        let out = zebra(&[
+            "match",
+            "--bot",
+            &format!("greedy={GREEDY_BOT}"),
+            "--bot",
+            &format!("random={RANDOM_BOT}"),
+            "--games",
+            games,
+            "--tc",
+            "plays=3,play=10s,reaction=5s",
+            "--seed",
+            "11",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    let grown = temp_dir("extend");
+    series(&grown, "2");
+    let first = by_game(&grown.join("games.pgn"));
+    let out = zebra(&[
+        "match",
+        "--resume",
+        grown.to_str().unwrap(),
+        "--games",
+        "6",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(json(&out)["games_finished"], 6);
+    let extended = by_game(&grown.join("games.pgn"));
+    assert_eq!(extended.len(), 6);
+    assert_eq!(
+        extended[&1], first[&1],
+        "the games played stay as they were"
+    );
+    let whole = temp_dir("extend-whole");
+    series(&whole, "6");
+    assert_eq!(extended, by_game(&whole.join("games.pgn")));
+    let out = zebra(&["match", "--resume", grown.to_str().unwrap(), "--games", "4"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--games 4: this series plans 6 games per encounter")
+            && err.lines().count() == 1,
+        "{err}"
+    );
 }

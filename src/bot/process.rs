@@ -36,16 +36,31 @@ pub struct BotSpec {
     pub limits: Limits,
 }
 
+/// A command line split into words as a POSIX shell splits them: spaces separate words,
+/// single and double quotes and backslashes keep spaces inside one (`'my bots/run.sh' -q`);
+/// nothing is expanded (no variables, globs or `~`) and no shell runs. The shell-words
+/// crate does the splitting (the POSIX rules, well tested), so quoting means what users
+/// expect from their shell. Errors: an unclosed quote, or no word at all.
+pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+    let words = shell_words::split(command).map_err(|_| {
+        format!("the command '{command}' has a quote that is not closed: close it, or escape it with \\")
+    })?;
+    if words.is_empty() || words[0].is_empty() {
+        return Err("the command is empty: give the program to run".to_string());
+    }
+    Ok(words)
+}
+
 impl BotSpec {
-    /// A bot from a command line: the first word is the program, the rest its arguments
-    /// (split on whitespace; quote-free by design, use a config file for anything fancier).
-    pub fn from_command(name: &str, command: &str) -> Option<BotSpec> {
-        let mut words = command.split_whitespace();
-        let program = PathBuf::from(words.next()?);
-        Some(BotSpec {
+    /// A bot from a command line: the first word is the program, the rest its arguments,
+    /// split as [`split_command`] splits them.
+    pub fn from_command(name: &str, command: &str) -> Result<BotSpec, String> {
+        let mut words = split_command(command)?.into_iter();
+        let program = PathBuf::from(words.next().unwrap_or_default());
+        Ok(BotSpec {
             name: name.to_string(),
             program,
-            args: words.map(str::to_string).collect(),
+            args: words.collect(),
             dir: None,
             env: Vec::new(),
             options: serde_json::Map::new(),
@@ -479,5 +494,27 @@ impl Drop for BotProcess {
         self.reader.abort();
         self.writer.abort();
         self.stderr.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_as_a_shell_splits_them() {
+        let words = |c: &str| split_command(c).unwrap();
+        assert_eq!(words("bot --fast  -q"), ["bot", "--fast", "-q"]);
+        assert_eq!(
+            words(r#"'my bots/run.sh' "a b" c\ d"#),
+            ["my bots/run.sh", "a b", "c d"]
+        );
+        // Nothing is expanded: no shell runs.
+        assert_eq!(words("bot $HOME ~ *"), ["bot", "$HOME", "~", "*"]);
+        assert!(split_command("bot 'open")
+            .unwrap_err()
+            .contains("not closed"));
+        assert!(split_command("   ").unwrap_err().contains("empty"));
+        assert!(split_command("''").unwrap_err().contains("empty"));
     }
 }

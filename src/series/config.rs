@@ -80,6 +80,8 @@ pub enum ConfigError {
         "--bot '{0}': write it as NAME=COMMAND, e.g. --bot greedy=target/release/zebra-greedy-bot"
     )]
     BadBotFlag(String),
+    #[error("--bot '{flag}': {why}")]
+    BadBotCommand { flag: String, why: String },
     #[error("bot '{name}' has an empty command: give the program to run")]
     EmptyCommand { name: String },
     #[error("a bot has an empty name: every bot needs a name for the records")]
@@ -105,14 +107,19 @@ impl BotEntry {
         let (name, command) = flag
             .split_once('=')
             .ok_or_else(|| ConfigError::BadBotFlag(flag.to_string()))?;
-        let mut words = command.split_whitespace();
-        let program = words
-            .next()
-            .ok_or_else(|| ConfigError::BadBotFlag(flag.to_string()))?;
+        if command.trim().is_empty() {
+            return Err(ConfigError::BadBotFlag(flag.to_string()));
+        }
+        let mut words = crate::bot::process::split_command(command)
+            .map_err(|why| ConfigError::BadBotCommand {
+                flag: flag.to_string(),
+                why,
+            })?
+            .into_iter();
         Ok(BotEntry {
             name: name.trim().to_string(),
-            command: program.to_string(),
-            args: words.map(str::to_string).collect(),
+            command: words.next().unwrap_or_default(),
+            args: words.collect(),
             dir: None,
             env: BTreeMap::new(),
             options: serde_json::Map::new(),

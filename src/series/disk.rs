@@ -38,6 +38,13 @@ pub struct SeriesLock {
 }
 
 impl SeriesLock {
+    /// Removes the series directory's lock file while this still holds it: a series that
+    /// ended leaves no `lock` behind. A process that opened the file just before stays out:
+    /// [`lock_series`] takes a lock only on the file that is at the path.
+    pub fn remove_file(&self, dir: &Path) {
+        let _ = std::fs::remove_file(dir.join(LOCK_FILE));
+    }
+
     /// Both holds, released together.
     pub fn and(mut self, other: SeriesLock) -> SeriesLock {
         self._files.extend(other._files);
@@ -47,16 +54,29 @@ impl SeriesLock {
 
 /// Takes the series directory's lock, or says who holds it.
 pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
+    use std::os::unix::fs::MetadataExt;
     let path = dir.join(LOCK_FILE);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(io("open", &path))?;
-    flock(file, &path, || DiskError::Busy {
-        dir: dir.to_path_buf(),
-    })
+    loop {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io("open", &path))?;
+        let same = |file: &std::fs::File| -> Option<bool> {
+            let held = file.metadata().ok()?;
+            let now = std::fs::metadata(&path).ok()?;
+            Some(held.ino() == now.ino() && held.dev() == now.dev())
+        };
+        let lock = flock(file, &path, || DiskError::Busy {
+            dir: dir.to_path_buf(),
+        })?;
+        // The series that held it may have ended and removed the file between our open
+        // and our lock: that file is gone, so lock the one at the path now.
+        if lock._files.first().and_then(same) == Some(true) {
+            return Ok(lock);
+        }
+    }
 }
 
 /// Takes a lock on the PGN file itself (creating it empty if it is not there yet): two
@@ -142,12 +162,18 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> DiskErr
 /// already holds a series (it would be overwritten). Paths inside `dir` are written
 /// relative to it.
 pub fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
-    let path = dir.join(SERIES_FILE);
-    if path.exists() {
+    if dir.join(SERIES_FILE).exists() {
         return Err(DiskError::Exists {
             dir: dir.to_path_buf(),
         });
     }
+    rewrite_series(dir, config)
+}
+
+/// Writes the series' settings in `dir` over what is there (a series extended with more
+/// games), whole or not at all.
+pub fn rewrite_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
+    let path = dir.join(SERIES_FILE);
     let base = absolute(dir);
     let mut stored = config.clone();
     stored.version = SERIES_FILE_VERSION;

@@ -101,7 +101,7 @@ pub enum SetupError {
 /// that names one of them (`zebra-greedy-bot`) runs it from there.
 pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
     if let Some(dir) = &args.resume {
-        let config = match disk::load_series(dir) {
+        let mut config = match disk::load_series(dir) {
             Ok(config) => config,
             Err(error) => {
                 // A series being started holds its lock a moment before its settings are
@@ -125,8 +125,23 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         if config.rounds == 0 || config.max_illegal == 0 {
             return Err(bad("rounds and max_illegal must be at least 1".to_string()));
         }
-        let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
+        Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
             .map_err(|e| bad(e.to_string()))?;
+        let planned = config.rounds * 2;
+        let extend = match args.games {
+            None => None,
+            Some(n) if n < planned || n % 2 == 1 => {
+                return Err(SetupError::Usage(format!(
+                    "--games {n}: this series plans {planned} games per encounter; give an even number of at least {planned} to extend it (a series grows, it does not shrink)"
+                )))
+            }
+            Some(n) => Some(n / 2).filter(|&rounds| rounds > config.rounds),
+        };
+        if let Some(rounds) = extend {
+            config.rounds = rounds;
+        }
+        let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
+            .map_err(|e| SetupError::Usage(format!("--games: {e}")))?;
         if config
             .replay_suspect
             .as_ref()
@@ -137,6 +152,11 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             ));
         }
         let lock = disk::lock_series(dir)?.and(disk::lock_pgn(&config.pgn)?);
+        if extend.is_some() {
+            // Later pairs follow the earlier ones in the schedule (round by round, seeds and
+            // situations by pair number), so the games already played keep their numbers.
+            disk::rewrite_series(dir, &config)?;
+        }
         let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
         let done = disk::load_finished(&config.pgn, config.pgn_start, &schedule, &names)?;
         let voided = match &config.replay_suspect {
@@ -159,10 +179,10 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             args.format
         ))
     })?;
-    if args.games < 2 || args.games % 2 == 1 {
+    let games = args.games.unwrap_or(20);
+    if games < 2 || games % 2 == 1 {
         return Err(usage(format!(
-            "--games {}: give an even number of at least 2 (games come in pairs with sides swapped)",
-            args.games
+            "--games {games}: give an even number of at least 2 (games come in pairs with sides swapped)"
         )));
     }
     let tc = TimeControl::parse(&args.tc).map_err(|e| usage(format!("--tc: {e}")))?;
@@ -184,8 +204,8 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
     validate_bots(&bots)?;
     // Before anything is written: the games must fit their numbers (they are computed one
     // by one as the series goes, so a long series costs no memory up front).
-    Schedule::new(format, bots.len(), args.games / 2, args.seed)
-        .map_err(|e| usage(format!("--games {}: {e}", args.games)))?;
+    Schedule::new(format, bots.len(), games / 2, args.seed)
+        .map_err(|e| usage(format!("--games {games}: {e}")))?;
     let sprt = match &args.sprt {
         None => None,
         Some(text) => Some(SprtParams::parse(text).map_err(|e| usage(format!("--sprt: {e}")))?),
@@ -222,7 +242,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         version: super::config::SERIES_FILE_VERSION,
         format,
         bots,
-        rounds: args.games / 2,
+        rounds: games / 2,
         seed: args.seed,
         tc: tc.to_string(),
         max_illegal: args.max_illegal,
