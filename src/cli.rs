@@ -28,11 +28,13 @@ pub enum Command {
         /// The White bot's name in records (default: the program's file name).
         #[arg(long)]
         white_name: Option<String>,
+        /// The Black bot's name in records (default: the program's file name).
         #[arg(long)]
         black_name: Option<String>,
         /// An option for the White bot, NAME=VALUE (repeatable).
         #[arg(long = "white-option", value_name = "NAME=VALUE")]
         white_options: Vec<String>,
+        /// An option for the Black bot, NAME=VALUE (repeatable).
         #[arg(long = "black-option", value_name = "NAME=VALUE")]
         black_options: Vec<String>,
         /// Time control: blitz, standard, unlimited, or items such as
@@ -232,7 +234,8 @@ pub struct MatchArgs {
     /// Append every game here instead of DIR/games.pgn.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// The JSON-lines event stream, instead of DIR/events.jsonl.
+    /// Where the series' JSON-lines event stream (a file) goes, instead of
+    /// DIR/events.jsonl. Not --event, which names the records' Event tag.
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,
     /// Keep every game's protocol transcript and the bots' stderr in this directory.
@@ -242,7 +245,8 @@ pub struct MatchArgs {
     /// reply (in --log-dir, default DIR/logs).
     #[arg(long)]
     pub log_failures: bool,
-    /// The PGN Event tag.
+    /// The records' PGN Event tag (a name such as "Spring cup"). Not --events, which
+    /// names the event stream's file.
     #[arg(long, default_value = "Zebra match")]
     pub event: String,
     /// Void and replay (same seed and sides) every game in which a bot had a suspect
