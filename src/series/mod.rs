@@ -136,7 +136,7 @@ impl Summary {
                 r.losses,
                 r.score
                     .map_or("n/a".to_string(), |s| format!("{:.1}%", 100.0 * s)),
-                progress::elo_text(r.elo.as_ref()),
+                progress::elo_of(r),
                 r.los
                     .map_or("n/a".to_string(), |l| format!("{:.1}%", 100.0 * l)),
                 r.draw_ratio

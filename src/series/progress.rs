@@ -7,7 +7,7 @@ use crate::referee::GameReport;
 use crate::rules::GameResult;
 
 use super::schedule::Fixture;
-use super::standings::{half, Standings};
+use super::standings::Standings;
 use super::stats::{EloEstimate, Report};
 
 /// How progress is shown.
@@ -38,7 +38,7 @@ impl Progress {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}",
+                    "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} ETA {eta} {msg}",
                 )
                 .expect("a valid template")
                 .progress_chars("=> "),
@@ -95,13 +95,17 @@ impl Progress {
                 } else {
                     format!(" ({}: {})", report.termination, report.reason)
                 };
+                // The game: its result and its own points (White's first), then the
+                // running tally.
                 let line = format!(
-                    "game {} (pair {}, seed {}): {} {result} {}{how} | {status}",
+                    "game {} (pair {}, seed {}): {} {result} {}, score {}-{}{how} | {status}",
                     fixture.game,
                     fixture.pair,
                     fixture.seed,
                     names[fixture.white],
-                    names[fixture.black]
+                    names[fixture.black],
+                    report.score[0],
+                    report.score[1],
                 );
                 use std::io::Write as _;
                 let _ = writeln!(std::io::stdout().lock(), "{line}");
@@ -151,8 +155,9 @@ impl Progress {
     }
 }
 
-/// `greedy 6.5-0.5 random, Elo +450 [+210, +689], LLR 1.23 [-2.94, 2.94]`, or the leader
-/// of a tournament.
+/// `greedy +6 =1 -0 random (6.5/7), Elo +450 [+210, +689], LLR 1.23 [-2.94, 2.94]`: the
+/// running tally as wins, draws and losses of the first bot, its points of the games; or
+/// the leader of a tournament with its points of its games (`leader greedy 3.5/4`).
 pub fn status_line(
     standings: &Standings,
     head_to_head: Option<&Report>,
@@ -161,12 +166,15 @@ pub fn status_line(
     match (head_to_head, standings.encounters.as_slice()) {
         (Some(r), [enc]) => {
             let mut s = format!(
-                "{} {}-{} {}, Elo {}",
+                "{} +{} ={} -{} {} ({}/{}), Elo {}",
                 names[enc.a],
-                half(r.points),
-                half(r.games as f64 - r.points),
+                r.wins,
+                r.draws,
+                r.losses,
                 names[enc.b],
-                elo_text(r.elo.as_ref())
+                points(r.points),
+                r.games,
+                elo_of(r)
             );
             if let Some(sprt) = &r.sprt {
                 s.push_str(&format!(
@@ -179,10 +187,36 @@ pub fn status_line(
         _ => match standings.ranking().first() {
             Some(&leader) => {
                 let b = &standings.bots[leader];
-                format!("leader {} {}/{}", b.name, half(b.points), b.games)
+                format!("leader {} {}/{}", b.name, points(b.points), b.games)
             }
             None => String::new(),
         },
+    }
+}
+
+/// Points of a number of games, always with their decimal (`1.0/2`, never `1/2`, which
+/// reads as half a point).
+fn points(p: f64) -> String {
+    format!("{p:.1}")
+}
+
+/// The Elo of a head-to-head report: its estimate with the 95% interval; for a perfect
+/// score (or none at all), where the estimate is infinite, the one-sided 95% bound the
+/// games allow: with every one of n games won, the score is at least 0.05^(1/n) with 95%
+/// confidence (Clopper-Pearson, games taken as independent), `> +X (95%)`; mirrored for a
+/// score of 0. `n/a` without games.
+pub fn elo_of(r: &Report) -> String {
+    if r.elo.is_some() || r.games == 0 {
+        return elo_text(r.elo.as_ref());
+    }
+    let bound = 0.05_f64.powf(1.0 / r.games as f64);
+    let elo = 400.0 * (bound / (1.0 - bound)).log10();
+    if r.points >= r.games as f64 {
+        format!("> {:+.0} (95%)", elo)
+    } else if r.points <= 0.0 {
+        format!("< {:+.0} (95%)", -elo)
+    } else {
+        elo_text(None)
     }
 }
 
@@ -227,5 +261,23 @@ mod tests {
         };
         assert_eq!(elo_text(Some(&e)), "-13 [-40, +15]");
         assert_eq!(elo_text(None), "n/a");
+    }
+
+    #[test]
+    fn a_perfect_score_gets_a_one_sided_bound() {
+        let report = |games: u64, points: f64| {
+            crate::series::stats::Tally {
+                wins: points as u64,
+                losses: games - points as u64,
+                ..Default::default()
+            }
+            .report(None)
+        };
+        // 20 of 20: the score is at least 0.05^(1/20) = 0.8609, 317 Elo.
+        assert_eq!(elo_of(&report(20, 20.0)), "> +317 (95%)");
+        assert_eq!(elo_of(&report(20, 0.0)), "< -317 (95%)");
+        // One game says little: only that the bot is not far weaker.
+        assert_eq!(elo_of(&report(1, 1.0)), "> -512 (95%)");
+        assert_eq!(elo_of(&report(0, 0.0)), "n/a");
     }
 }
