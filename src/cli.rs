@@ -254,6 +254,10 @@ pub struct MatchArgs {
     /// busy), at most 3 attempts per game; voided attempts go to DIR/voided.pgn.
     #[arg(long)]
     pub replay_suspect: bool,
+    /// Time odds for one bot, NAME=ODDS (`--odds greedy=play=2s,reaction=500ms`;
+    /// repeatable): that bot's own play and reaction clocks, as `time` in a config file.
+    #[arg(long = "odds", value_name = "NAME=ODDS")]
+    pub odds: Vec<String>,
     /// The start situations pairs play (protocol/SITUATIONS.md): `builtin` (Zebra's book of
     /// 520), a book FILE (one situation per line), or `none` (every game from the opening
     /// drive). Each pair plays one situation with sides swapped.
@@ -266,7 +270,7 @@ pub struct MatchArgs {
     pub situation_order: String,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks (with
     /// --games, a larger number of games per encounter first extends it).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]

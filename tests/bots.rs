@@ -686,6 +686,61 @@ fn python_random_bot_plays_a_whole_game_against_greedy() {
     assert!(game.is_over());
 }
 
+/// A Python bot outside `bots/python/` (it finds `zebra_bot` by its path) whose `decide`
+/// builds White's formations from a shape and raises for everything else: the helper's
+/// fallback answers every decision legally (formations included) for a whole game.
+#[test]
+fn python_helper_builds_shaped_formations_and_its_fallback_is_always_legal() {
+    let Some(py) = python() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("zebra-py-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("my_bot.py");
+    std::fs::write(
+        &script,
+        format!(
+            r#"import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, {helper:?})
+import zebra_bot
+zebra_bot.log = lambda *parts: None  # the tracebacks below are expected
+SHAPE = [("Q", 0, -1), ("R", -2, 0), ("R", 2, 0), ("P", -1, 0), ("K", 0, -3)]
+
+def decide(request):
+    if request["decision"] == "formation" and request["side"] == "white":
+        return zebra_bot.formation(request["state"], request["side"], None, SHAPE)
+    raise RuntimeError("a bug in decide")
+
+zebra_bot.run(decide, name="py-shaped")
+"#,
+            helper = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/python"),
+        ),
+    )
+    .unwrap();
+    for seed in [3, 4] {
+        let mut white = Proc::spawn(py, &[script.to_str().unwrap()]);
+        let mut black = Proc::spawn(py, &[script.to_str().unwrap()]);
+        let game = referee_game(&mut white, &mut black, seed, 2);
+        assert!(game.is_over());
+    }
+    // The shape is honoured where the rules allow it: the quarterback behind the snapper.
+    let out = Command::new(py)
+        .args(["-B", "-c"])
+        .arg(format!(
+            "import sys; sys.path.insert(0, {:?}); import zebra_bot, random; \
+             print(zebra_bot.formation({{'offense': 'black', 'spot': 'd4', 'pieces': []}}, 'black', random.Random(1), [('Q', 0, -1), ('K', 0, -2)]))",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/bots/python")
+        ))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Pd4") && text.contains("Qd5") && text.contains("Kd6"),
+        "{text}"
+    );
+}
+
 // ---- the test bot misbehaves on command ----
 
 fn first_request(id: u64) -> ToBot {

@@ -1763,3 +1763,56 @@ fn a_finished_series_is_extended_with_more_pairs_as_if_played_whole() {
         "{err}"
     );
 }
+
+/// `--odds NAME=ODDS` gives one bot its own clocks, as `time` in a config file does.
+#[test]
+fn time_odds_on_the_command_line_reach_the_records() {
+    let dir = temp_dir("odds");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &format!("greedy={GREEDY_BOT}"),
+        "--bot",
+        &format!("random={RANDOM_BOT}"),
+        "--odds",
+        "greedy=play=3s,reaction=700ms",
+        "--games",
+        "2",
+        "--tc",
+        "plays=2,play=5s,reaction=2s",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let recs = records(&dir.join("games.pgn"));
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        let side = if r.tags.get("White") == Some("greedy") {
+            "White"
+        } else {
+            "Black"
+        };
+        let odds = r
+            .tags
+            .get(&format!("{side}TimeControl"))
+            .unwrap_or_default();
+        assert!(
+            odds.contains("play=3s") && odds.contains("reaction=700ms"),
+            "{odds}"
+        );
+    }
+    for (flag, needle) in [
+        ("nobody=play=1s", "there is no bot named 'nobody'"),
+        ("greedy", "write NAME=ODDS"),
+        ("greedy=fast", "time odds"),
+    ] {
+        let out = zebra(&["match", "--odds", flag, "--games", "2"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(
+            err.contains(needle) && err.lines().count() == 1,
+            "{flag}: {err}"
+        );
+    }
+}

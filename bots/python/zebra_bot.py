@@ -13,14 +13,25 @@ its stdout (see protocol/PROTOCOL.md). This module reads and writes those lines:
 
 `run` answers `hello` with `ready`, `ping` with `pong`, each `request` with the action
 `decide` returns, and returns on `quit` or at the end of stdin. Logs go to stderr: stdout
-carries only protocol.
+carries only protocol. `formation(state, side, rng, shape)` builds a legal formation
+(random, or from a shape of your own), and is also what `run` sends if `decide` fails
+on a formation.
+
+From any directory: this file is one module of the standard library only. Copy it next
+to your bot, or point Python at it: `PYTHONPATH=/path/to/zebra/bots/python python3
+my_bot.py` (or `sys.path.insert(0, "/path/to/zebra/bots/python")` before the import).
 """
 
 import json
+import random
 import sys
 import traceback
 
 PROTOCOL_VERSION = 1
+
+FILES = "abcdefgh"
+# Pieces on each sideline (rules 2.2), by notation letter.
+SIDELINE = {"P": 8, "N": 2, "B": 2, "R": 2, "Q": 1, "K": 1}
 
 
 def log(*parts):
@@ -80,8 +91,75 @@ def ready(name, author="", version="", options=None):
     }
 
 
+def formation(state, side, rng=None, shape=None):
+    """A legal formation (rules 3.2) for `side` in the position `state`, in notation.
+
+    Offense: seven pieces on the line of scrimmage (the rank of `state["spot"]`) or behind
+    it, a pawn on the spot (the snapper), a piece right behind it to take the snap, at
+    least two pawns. Defense: seven pieces strictly beyond the line, on squares the offense
+    does not hold, at least two pawns, no king.
+
+    shape: optional list of (role, file_offset, rank_offset) to place first, offsets from
+    the spot: rank_offset 0 is the line of scrimmage, negative toward `side`'s own end
+    zone (-1: one rank behind the line as `side` sees it). The offense stands at 0 and
+    below, the defense at -1 and below, so one shape reads the same for White and Black.
+    Entries that would break a rule (off
+    the board, on the wrong side of the line, a taken square, a king on defense, more
+    pieces of a kind than a sideline holds) are skipped; the rest is filled at random with
+    `rng` (a random.Random; default: a fresh one).
+    """
+    rng = rng or random.Random()
+    offense = state["offense"]
+    spot = state["spot"]
+    line = int(spot[1])
+    toward_goal = 1 if side == "white" else -1
+    taken = {p["square"] for p in state.get("pieces", [])}
+    is_offense = side == offense
+
+    def allowed(sq):
+        ahead = (int(sq[1]) - line) * (1 if offense == "white" else -1)
+        return (ahead <= 0) if is_offense else (ahead >= 1 and sq not in taken)
+
+    left = dict(SIDELINE)
+    if not is_offense:
+        left["K"] = 0
+    placed = {}
+
+    def put(sq, role):
+        if sq in placed or not allowed(sq) or left.get(role, 0) <= 0:
+            return False
+        placed[sq] = role
+        left[role] -= 1
+        return True
+
+    if is_offense:
+        put(spot, "P")
+    for role, df, dr in shape or []:
+        f = FILES.find(spot[0]) + df
+        r = line + dr * toward_goal
+        if 0 <= f < 8 and 1 <= r <= 8:
+            put(FILES[f] + str(r), role)
+    if is_offense:
+        behind = spot[0] + str(line - toward_goal)
+        if behind not in placed and 1 <= line - toward_goal <= 8:
+            put(behind, rng.choice("QRBN"))
+    free = [f + str(r) for r in range(1, 9) for f in FILES]
+    free = [sq for sq in free if sq not in placed and allowed(sq)]
+    rng.shuffle(free)
+    while sum(1 for r in placed.values() if r == "P") < 2 and free:
+        put(free.pop(), "P")
+    pool = [role for role, n in left.items() for _ in range(n)]
+    rng.shuffle(pool)
+    while len(placed) < 7 and free and pool:
+        put(free.pop(), pool.pop())
+    return "[" + ",".join(role + sq for sq, role in placed.items()) + "]"
+
+
 def fallback(request):
-    """A safe answer when `decide` fails: the first legal action, else `pass`."""
+    """A safe answer when `decide` fails: a legal formation when one is asked for, else
+    the first legal action (never `pass` where it is not legal)."""
+    if request.get("decision") == "formation":
+        return formation(request["state"], request["side"])
     legal = request.get("legal") or []
     return legal[0] if legal else "pass"
 

@@ -201,6 +201,19 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             bots.push(BotEntry::from_flag(&format!("{name}=zebra-{name}-bot"))?);
         }
     }
+    for flag in &args.odds {
+        let (name, odds) = flag.split_once('=').ok_or_else(|| {
+            usage(format!(
+                "--odds '{flag}': write NAME=ODDS, e.g. --odds greedy=play=2s,reaction=500ms"
+            ))
+        })?;
+        let bot = bots.iter_mut().find(|b| b.name == name).ok_or_else(|| {
+            usage(format!(
+                "--odds '{flag}': there is no bot named '{name}' in this series"
+            ))
+        })?;
+        bot.time = Some(odds.to_string());
+    }
     validate_bots(&bots)?;
     // Before anything is written: the games must fit their numbers (they are computed one
     // by one as the series goes, so a long series costs no memory up front).
