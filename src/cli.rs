@@ -89,6 +89,10 @@ pub enum Command {
         /// Time the bot has for each decision, in milliseconds.
         #[arg(long, default_value_t = 2000)]
         decision_ms: u64,
+        /// Whole games to play against the bundled random bot after the questions, sides
+        /// alternating (White first); every problem in them is reported with its decision.
+        #[arg(long, default_value_t = 2)]
+        games: u32,
     },
     /// Watch recorded games: serve the viewer on 127.0.0.1 and print its address, write it
     /// with the record's games inlined (--html: one self-contained file that opens from disk

@@ -272,6 +272,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::CheckBot {
             command,
             decision_ms,
+            games,
         } => {
             let spec = BotSpec::from_command("bot", &command)
                 .map_err(|e| Failure::Usage(format!("check-bot: {e}")))?;
@@ -291,7 +292,31 @@ fn run(command: Command) -> Result<(), Failure> {
                     line.what
                 );
             }
-            match report.problems() {
+            let mut game_problems = 0;
+            if games > 0 {
+                let mut opponent = bundled("zebra-random-bot")?;
+                opponent.name = "zebra-random-bot".to_string();
+                let played = interruptible(
+                    &runtime,
+                    zebra::referee::check::check_games(
+                        &spec,
+                        &opponent,
+                        games,
+                        zebra::sandbox::Policy::default(),
+                    ),
+                )?;
+                for (k, g) in played.iter().enumerate() {
+                    let head = format!("game {} as {} against zebra-random-bot", k + 1, g.side);
+                    if g.problems.is_empty() {
+                        out!("ok      {head}: {}", g.outcome);
+                    }
+                    for p in &g.problems {
+                        out!("PROBLEM {head} ({}): {p}", g.outcome);
+                    }
+                    game_problems += g.problems.len();
+                }
+            }
+            match report.problems() + game_problems {
                 0 => {
                     out!("no problems found");
                     Ok(())

@@ -382,7 +382,8 @@ fn check_bot_passes_a_good_bot_and_names_the_problems_of_a_bad_one() {
         ("--double-reply", "second reply"),
     ] {
         let cmd = format!("{TEST_BOT} {flags}");
-        let out = zebra(&["check-bot", &cmd, "--decision-ms", "1500"]);
+        // The questions only: the games are another test's.
+        let out = zebra(&["check-bot", &cmd, "--decision-ms", "1500", "--games", "0"]);
         let text = stdout(&out);
         assert_eq!(out.status.code(), Some(4), "{flags}:\n{text}");
         assert!(
@@ -390,6 +391,43 @@ fn check_bot_passes_a_good_bot_and_names_the_problems_of_a_bad_one() {
             "{flags}: '{problem}' missing:\n{text}"
         );
     }
+}
+
+#[test]
+fn check_bot_plays_whole_games_and_names_each_problem_with_its_decision() {
+    let good = zebra(&["check-bot", RANDOM_BOT]);
+    let text = stdout(&good);
+    assert!(good.status.success(), "{text}");
+    for line in [
+        "ok      game 1 as white against zebra-random-bot: ",
+        "ok      game 2 as black against zebra-random-bot: ",
+    ] {
+        assert!(text.contains(line), "{line} missing:\n{text}");
+    }
+    // A bot that answers every request with an illegal action: each reply the referee
+    // refused is named with its request, decision and play, and the forfeit after them.
+    let cmd = format!("{TEST_BOT} --illegal");
+    let bad = zebra(&["check-bot", &cmd, "--games", "1"]);
+    let text = stdout(&bad);
+    assert_eq!(bad.status.code(), Some(4), "{text}");
+    let game: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("PROBLEM game 1 as white"))
+        .collect();
+    assert!(
+        game.iter().any(|l| l.contains(": request ")
+            && l.contains("decision, Q1 white ball")
+            && l.contains(": illegal")),
+        "{text}"
+    );
+    assert!(
+        game.iter().any(|l| l.contains("it ended the game")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("game 2"),
+        "--games 1 plays one game:\n{text}"
+    );
 }
 
 #[test]
@@ -585,7 +623,17 @@ fn every_documented_exit_code_happens_as_documented() {
         (vec!["play", "--tc", "fortnightly"], 2),
         (vec!["play", "--no-such-flag"], 2),
         (vec!["play", "-q", "--white", &crash], 3),
-        (vec!["check-bot", &garbage, "--decision-ms", "500"], 4),
+        (
+            vec![
+                "check-bot",
+                &garbage,
+                "--decision-ms",
+                "500",
+                "--games",
+                "0",
+            ],
+            4,
+        ),
     ];
     for (args, code) in cases {
         let out = zebra(&args);

@@ -385,3 +385,152 @@ fn formation_flag(game: &Game, action: &Action) -> Option<String> {
 fn short(text: &str) -> String {
     crate::bot::text::clean(text, 80)
 }
+
+/// One whole game `check-bot` plays against an opponent (Zebra's random bot), and every
+/// problem in it with the decision where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckGame {
+    /// The side the checked bot played.
+    pub side: Side,
+    /// `1-0 (normal)`, `0-1 (time forfeit: ...)`.
+    pub outcome: String,
+    pub problems: Vec<String>,
+}
+
+/// The time control of check-bot's games: short, with the clocks of a real game.
+pub const CHECK_GAME_TC: &str = "plays=4,play=5s,reaction=1s";
+
+/// Plays `games` whole games of `spec` against `opponent`, sides alternating (White
+/// first), and reports what went wrong in each: every reply the referee did not take
+/// (a timeout, an illegal or late reply), found in the game's transcript with the request
+/// it answered, and how the game ended if the bot ended it.
+pub async fn check_games(
+    spec: &BotSpec,
+    opponent: &BotSpec,
+    games: u32,
+    sandbox: crate::sandbox::Policy,
+) -> Vec<CheckGame> {
+    let mut out = Vec::new();
+    for k in 0..games {
+        let side = if k % 2 == 0 { Side::White } else { Side::Black };
+        let transcript =
+            std::env::temp_dir().join(format!("zebra-check-bot-{}-{k}.log", std::process::id()));
+        let config = super::GameConfig {
+            tc: TimeControl::parse(CHECK_GAME_TC).expect("a valid time control"),
+            seed: u64::from(k) + 1,
+            event: "zebra check-bot".to_string(),
+            transcript: Some(transcript.clone()),
+            sandbox,
+            ..super::GameConfig::default()
+        };
+        let (white, black) = match side {
+            Side::White => (spec, opponent),
+            Side::Black => (opponent, spec),
+        };
+        let report = super::Referee::play(white, black, &config, |_, _, _| {}).await;
+        let text = std::fs::read_to_string(&transcript).unwrap_or_default();
+        let _ = std::fs::remove_file(&transcript);
+        let mut problems = transcript_problems(&text, side);
+        if let Some(v) = report.bots[side.index()].verdict {
+            problems.push(format!(
+                "it ended the game ({v}): {}",
+                crate::bot::text::clean(&report.reason, 300)
+            ));
+        }
+        out.push(CheckGame {
+            side,
+            outcome: format!(
+                "{} ({})",
+                report.result.map_or("*", crate::rules::GameResult::pgn),
+                report.termination
+            ),
+            problems,
+        });
+    }
+    out
+}
+
+/// The replies of `side` the referee did not take, from a transcript (`   1.234 white <
+/// {...}` lines): each with its request's number, decision and play.
+pub fn transcript_problems(text: &str, side: Side) -> Vec<String> {
+    let mut asked: std::collections::HashMap<u64, String> = Default::default();
+    let mut problems = Vec::new();
+    for line in text.lines() {
+        let mut parts = line.trim_start().splitn(4, ' ').filter(|p| !p.is_empty());
+        let (Some(_at), Some(who), Some("<")) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        if who != side.name() {
+            continue;
+        }
+        let Some(Ok(msg)) = parts
+            .next()
+            .map(|json| serde_json::from_str::<serde_json::Value>(json.trim()))
+        else {
+            continue;
+        };
+        let id = msg["id"].as_u64().unwrap_or(0);
+        match msg["type"].as_str() {
+            Some("request") => {
+                let state = &msg["state"];
+                let play = match (
+                    state["quarter"].as_u64(),
+                    state["offense"].as_str(),
+                    state["down"].as_u64(),
+                    state["spot"].as_str(),
+                ) {
+                    (Some(q), Some(o), Some(d), Some(s)) => {
+                        format!(", Q{q} {o} ball, down {d} at {s}")
+                    }
+                    _ => String::new(),
+                };
+                asked.insert(
+                    id,
+                    format!(
+                        "request {id} ({} decision{play})",
+                        msg["decision"].as_str().unwrap_or("?")
+                    ),
+                );
+            }
+            Some("result") if msg["status"] != "ok" => {
+                let what = asked
+                    .get(&id)
+                    .cloned()
+                    .unwrap_or_else(|| format!("request {id}"));
+                let reason = msg["reason"].as_str().unwrap_or("");
+                problems.push(format!(
+                    "{what}: {}{}{}",
+                    msg["status"].as_str().unwrap_or("?"),
+                    if reason.is_empty() { "" } else { ": " },
+                    crate::bot::text::clean(reason, 200)
+                ));
+            }
+            _ => {}
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod game_tests {
+    use super::*;
+
+    #[test]
+    fn a_transcript_names_each_refused_reply_with_its_request() {
+        let text = r#"     0.001 white < {"type":"request","id":7,"decision":"move","side":"white","state":{"quarter":2,"offense":"white","down":3,"spot":"e4"}}
+     1.001 black < {"type":"request","id":7,"decision":"move","side":"black","state":{}}
+     1.002 white > {"type":"action","id":7,"action":"zz"}
+     1.003 white < {"type":"result","id":7,"status":"illegal","reason":"'zz' is not notation"}
+     1.004 white < {"type":"result","id":8,"status":"ok"}
+     1.005 black < {"type":"result","id":9,"status":"timeout"}
+garbage that is not a transcript line"#;
+        assert_eq!(
+            transcript_problems(text, Side::White),
+            ["request 7 (move decision, Q2 white ball, down 3 at e4): illegal: 'zz' is not notation"]
+        );
+        assert_eq!(
+            transcript_problems(text, Side::Black),
+            ["request 9: timeout"]
+        );
+    }
+}
