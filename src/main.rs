@@ -274,8 +274,12 @@ fn run(command: Command) -> Result<(), Failure> {
             decision_ms,
             games,
         } => {
-            let spec = BotSpec::from_command("bot", &command)
+            let mut spec = BotSpec::from_command("bot", &command)
                 .map_err(|e| Failure::Usage(format!("check-bot: {e}")))?;
+            // A bundled bot by its bare name, as `play` and `match` take it.
+            if let Ok(exe) = std::env::current_exe() {
+                spec.resolve_bundled(exe.parent().unwrap_or(Path::new(".")));
+            }
             if decision_ms == 0 {
                 return Err(Failure::Usage("--decision-ms must be at least 1".into()));
             }

@@ -269,6 +269,9 @@ fn instant_bot_passes_the_protocol_checklist() {
     let out = zebra(&["check-bot", INSTANT_BOT]);
     assert!(out.status.success(), "{}", stdout(&out));
     assert!(stdout(&out).contains("no problems found"));
+    // A bundled bot by its bare name, as play and match take it.
+    let out = zebra(&["check-bot", "zebra-instant-bot", "--games", "0"]);
+    assert!(out.status.success(), "{}", stdout(&out));
 }
 
 #[test]
