@@ -53,6 +53,7 @@ impl std::fmt::Debug for dyn Spectator {
 }
 
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
+pub use transcript::KeepLogs;
 use transcript::Transcript;
 
 /// Everything about one game that is not the bots.
@@ -72,6 +73,9 @@ pub struct GameConfig {
     pub round: String,
     /// Where to write the protocol transcript, if anywhere.
     pub transcript: Option<PathBuf>,
+    /// Whether the transcript and the bots' stderr are kept for every game or only for
+    /// one that went wrong.
+    pub keep_logs: KeepLogs,
     /// Each side's own play and reaction clocks, if it plays with time odds
     /// (index: [`Side::index`]).
     pub odds: [TimeOdds; 2],
@@ -94,6 +98,7 @@ impl Default for GameConfig {
             site: "?".to_string(),
             round: "1".to_string(),
             transcript: None,
+            keep_logs: KeepLogs::Always,
             odds: [TimeOdds::default(); 2],
             sandbox: Policy::default(),
             situation: None,
@@ -294,7 +299,7 @@ impl<'a> Referee<'a> {
         let transcript = cfg
             .transcript
             .as_ref()
-            .and_then(|p| match Transcript::create(p) {
+            .and_then(|p| match Transcript::create(p, cfg.keep_logs) {
                 Ok(t) => Some(t),
                 Err(e) => {
                     tracing::warn!("cannot write the transcript {}: {e}", p.display());
@@ -972,8 +977,14 @@ impl<'a> Referee<'a> {
         if termination != Termination::Normal {
             self.record.tags.set("TerminationReason", reason.clone());
         }
+        // A game went wrong if it ended early or a bot's reply was not taken.
+        let went_wrong = termination != Termination::Normal
+            || [&*white, &*black]
+                .iter()
+                .any(|s| s.report.timeouts + s.report.illegal + s.report.discarded > 0);
+        let kept = self.transcript.take().map(|t| t.finish(went_wrong));
         // Next to the transcript: each bot's stderr, as much as was kept (capped).
-        if let Some(path) = &self.cfg.transcript {
+        if let (Some(path), Some(true)) = (&self.cfg.transcript, kept) {
             for seat in [&*white, &*black] {
                 if let Some(exit) = &seat.report.exit {
                     let file = path.with_extension(format!("{}.stderr", seat.side));
@@ -989,9 +1000,6 @@ impl<'a> Referee<'a> {
                     }
                 }
             }
-        }
-        if let Some(t) = self.transcript.as_mut() {
-            t.finish();
         }
         let [white, black] = self.seats;
         GameReport {

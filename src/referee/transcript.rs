@@ -1,25 +1,49 @@
 //! The per-game protocol transcript: every line sent to and received from each bot, with
 //! the time since the game started. Written for people debugging a bot.
+//!
+//! With [`KeepLogs::Failures`] (`zebra match --log-failures`, and always in the daemon) the
+//! transcript of a game that went well is deleted at its end and its bots' stderr files
+//! are not written at all. It goes to its file as the game runs, not to memory: a
+//! transcript of instant bots runs to megabytes per game (the state goes out with every
+//! request), and megabytes written into the referee's own memory cost more than the same
+//! written to a file, because every page written after a bot was forked from the referee
+//! is a copy-on-write fault that interrupts the other CPUs (measured: 100 games of
+//! instant bots took 4.9 s that way, 4.0 s with the file, 3.7 s with no transcript).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::bot::Incoming;
 use crate::rules::Side;
 
+/// Which games keep their transcript and their bots' stderr.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepLogs {
+    /// Every game (`zebra play --log-dir`, `zebra match --log-dir`).
+    #[default]
+    Always,
+    /// Games that ended early or in which a reply was not taken (a timeout, an illegal or
+    /// a late reply).
+    Failures,
+}
+
 /// An open transcript file.
 pub struct Transcript {
+    path: PathBuf,
+    keep: KeepLogs,
     out: BufWriter<File>,
 }
 
 impl Transcript {
-    pub fn create(path: &Path) -> std::io::Result<Transcript> {
+    pub fn create(path: &Path, keep: KeepLogs) -> std::io::Result<Transcript> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
         Ok(Transcript {
+            path: path.to_path_buf(),
+            keep,
             out: BufWriter::new(File::create(path)?),
         })
     }
@@ -44,7 +68,56 @@ impl Transcript {
         let _ = writeln!(self.out, "{:>10.3} {side:<5} > {text}", at.as_secs_f64());
     }
 
-    pub fn finish(&mut self) {
+    /// Ends the transcript of a game that `went_wrong` or not; `true` if it is kept, in
+    /// which case the bots' stderr files go next to it.
+    pub fn finish(mut self, went_wrong: bool) -> bool {
         let _ = self.out.flush();
+        let keep = self.keep == KeepLogs::Always || went_wrong;
+        if !keep {
+            drop(self.out);
+            let _ = std::fs::remove_file(&self.path);
+        }
+        keep
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "zebra-transcript-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("game-0001.log")
+    }
+
+    #[test]
+    fn a_failures_only_transcript_stays_only_for_a_game_gone_wrong() {
+        for went_wrong in [false, true] {
+            let path = scratch(&format!("end-{went_wrong}"));
+            let mut t = Transcript::create(&path, KeepLogs::Failures).unwrap();
+            t.sent(Duration::from_millis(1500), Side::White, "{\"type\":\"quit\"}");
+            assert_eq!(t.finish(went_wrong), went_wrong);
+            assert_eq!(path.exists(), went_wrong);
+            if went_wrong {
+                assert_eq!(
+                    std::fs::read_to_string(&path).unwrap(),
+                    "     1.500 white < {\"type\":\"quit\"}\n"
+                );
+            }
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+    }
+
+    #[test]
+    fn an_always_transcript_stays_for_a_game_that_went_well() {
+        let path = scratch("always");
+        let t = Transcript::create(&path, KeepLogs::Always).unwrap();
+        assert!(t.finish(false));
+        assert!(path.exists());
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

@@ -94,6 +94,11 @@ impl Entrants {
                     .log_dir
                     .as_ref()
                     .map(|dir| log_path(dir, fixture.game, attempt)),
+                keep_logs: if config.log_failures {
+                    crate::referee::KeepLogs::Failures
+                } else {
+                    crate::referee::KeepLogs::Always
+                },
                 odds: [self.odds[fixture.white], self.odds[fixture.black]],
                 sandbox: {
                     // A strict bot makes its whole game strict (both bots share the jail's
@@ -248,25 +253,3 @@ pub fn log_path(dir: &std::path::Path, game: u32, attempt: u32) -> std::path::Pa
     }
 }
 
-/// With `--log-failures` (always, in the daemon), a game that went well keeps no logs.
-pub fn tidy_logs(config: &SeriesConfig, fixture: &Fixture, attempt: u32, report: &GameReport) {
-    let Some(dir) = config.log_dir.as_ref().filter(|_| config.log_failures) else {
-        return;
-    };
-    let failed = report.termination != crate::record::Termination::Normal
-        || report
-            .bots
-            .iter()
-            .any(|b| b.timeouts + b.illegal + b.discarded > 0);
-    if failed {
-        return;
-    }
-    let log = log_path(dir, fixture.game, attempt);
-    for path in [
-        log.clone(),
-        log.with_extension("white.stderr"),
-        log.with_extension("black.stderr"),
-    ] {
-        let _ = std::fs::remove_file(path);
-    }
-}

@@ -324,7 +324,6 @@ pub async fn run(
             }
         };
         free_slots.extend(slot);
-        super::game::tidy_logs(config, &fixture, attempt, &report);
         if let (ReplayDecision::Void, Some(file), Some(max)) = (
             replay_decision(&conduct, attempt, max_attempts),
             voided_pgn.as_mut(),
