@@ -173,6 +173,7 @@ fn run(command: Command) -> Result<(), Failure> {
             if max_illegal == 0 {
                 return Err(Failure::Usage("--max-illegal must be at least 1".into()));
             }
+            let named = [white_name.is_some(), black_name.is_some()];
             let white = bot_spec(
                 "white",
                 white.as_deref(),
@@ -187,13 +188,6 @@ fn run(command: Command) -> Result<(), Failure> {
                 &black_options,
                 "zebra-random-bot",
             )?;
-            let transcript = log_dir.as_ref().map(|dir| {
-                dir.join(format!(
-                    "{}-vs-{}-seed{seed}.log",
-                    file_safe(&white.name),
-                    file_safe(&black.name)
-                ))
-            });
             let (mut white, mut black) = (white, black);
             white.limits = limits;
             black.limits = limits;
@@ -219,6 +213,35 @@ fn run(command: Command) -> Result<(), Failure> {
             if let Some(dir) = &log_dir {
                 check_log_dir(dir).map_err(Failure::Run)?;
             }
+            // Each bot starts once before the game: its option values are checked against
+            // what it declares, and a bot the user did not name is named by its `ready`.
+            {
+                let runtime = runtime()?;
+                let mut taken = Vec::new();
+                for (k, bot) in [&mut white, &mut black].into_iter().enumerate() {
+                    let relay = human.is_some_and(|h| h.index() == k);
+                    if relay || (named[k] && bot.options.is_empty()) {
+                        taken.push(bot.name.clone());
+                        continue;
+                    }
+                    let ready = runtime
+                        .block_on(preflight(bot, GameConfig::default().handshake, settings.mode))
+                        .map_err(preflight_failure)?;
+                    if !named[k] {
+                        if let Some(name) = zebra::bot::name::sanitize(&ready) {
+                            bot.name = zebra::bot::name::unique(&name, &taken);
+                        }
+                    }
+                    taken.push(bot.name.clone());
+                }
+            }
+            let transcript = log_dir.as_ref().map(|dir| {
+                dir.join(format!(
+                    "{}-vs-{}-seed{seed}.log",
+                    file_safe(&white.name),
+                    file_safe(&black.name)
+                ))
+            });
             let record_file = match &pgn {
                 Some(path) => Some(open_record_file(path).map_err(Failure::Run)?),
                 None => None,
@@ -628,11 +651,9 @@ fn bot_spec(
         }
         None => bundled(default)?,
     };
+    // Until its `ready` names it (see the caller).
     spec.name = name.unwrap_or_else(|| {
-        spec.program
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| side.to_string())
+        zebra::bot::name::from_command(&spec.program.to_string_lossy(), &spec.args)
     });
     zebra::bot::text::check_user_name(&spec.name)
         .map_err(|why| Failure::Usage(format!("--{side}-name: {why}")))?;
@@ -729,14 +750,6 @@ fn play(
     });
     let started = std::time::Instant::now();
     let runtime = runtime()?;
-    // Option values are checked against what each bot declares before the game.
-    for bot in [white, black] {
-        if !bot.options.is_empty() {
-            runtime
-                .block_on(preflight(bot, cfg.handshake, cfg.sandbox.mode))
-                .map_err(preflight_failure)?;
-        }
-    }
     if !quiet {
         out!("{}", situation(&Game::new(cfg.tc.settings())));
     }
@@ -975,9 +988,11 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     // The coordinator's runtime; every game runs on a thread of its own (see
     // series::runner).
     let runtime = runtime()?;
-    // Every bot starts, shakes hands and accepts its options before anything is written.
+    // Every bot starts, shakes hands and accepts its options before anything is written;
+    // a bot the user did not name is named by its `ready`.
+    let mut ready = Vec::new();
     for bot in &prepared.config.bots {
-        runtime
+        let name = runtime
             .block_on(preflight(
                 &bot.spec_with(
                     prepared
@@ -990,7 +1005,9 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
                 prepared.config.sandbox.mode,
             ))
             .map_err(preflight_failure)?;
+        ready.push(name);
     }
+    prepared.name_by_ready(&ready);
     prepared.save().map_err(|e| Failure::Run(e.to_string()))?;
     let config = &prepared.config;
     let concurrency = args

@@ -305,7 +305,7 @@ fn play_referees_the_bundled_bots_and_appends_a_verifiable_record() {
         );
         let last = text.lines().last().unwrap();
         assert!(
-            last.starts_with("result ") && last.contains("(normal) white zebra-greedy-bot"),
+            last.starts_with("result ") && last.contains("(normal) white greedy"),
             "{last}"
         );
     }
@@ -325,6 +325,11 @@ fn play_referees_the_bundled_bots_and_appends_a_verifiable_record() {
     assert_eq!(
         names.iter().filter(|n| n.ends_with(".stderr")).count(),
         4,
+        "{names:?}"
+    );
+    // Named by their `ready`: the records and the log files follow.
+    assert!(
+        names.contains(&"greedy-vs-random-seed1.log".to_string()),
         "{names:?}"
     );
     std::fs::remove_dir_all(&dir).ok();

@@ -6,7 +6,7 @@
 //! Series here use play-count quarters, so games are reproducible and a resumed series can
 //! be compared with one never interrupted, record by record.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -1815,4 +1815,56 @@ fn time_odds_on_the_command_line_reach_the_records() {
             "{flag}: {err}"
         );
     }
+}
+
+/// Bots the user did not name are named by their `ready`, made unique in the series; a name
+/// the user gave stays and is never taken. Records, the saved settings and the summary
+/// follow, and a resumed series keeps the names.
+#[test]
+fn unnamed_bots_take_their_ready_names_made_unique() {
+    let dir = temp_dir("ready-names");
+    let out_dir = dir.join("s");
+    let out = zebra(&[
+        "match",
+        "--bot",
+        &format!("random={GREEDY_BOT}"),
+        "--bot",
+        RANDOM_BOT,
+        "--bot",
+        &format!("{RANDOM_BOT} --name random"),
+        "--games",
+        "2",
+        "--tc",
+        "plays=1,play=5s,reaction=5s",
+        "--situations",
+        "none",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--quiet",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = json(&out);
+    let names: BTreeSet<String> = summary["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["random", "random-2", "random-3"]
+            .map(String::from)
+            .into_iter()
+            .collect(),
+        "{summary}"
+    );
+    let players: BTreeSet<String> = records(&out_dir.join("games.pgn"))
+        .iter()
+        .flat_map(|r| [r.tags.get("White").unwrap().to_string(), r.tags.get("Black").unwrap().to_string()])
+        .collect();
+    assert_eq!(players, names);
+    let saved = std::fs::read_to_string(out_dir.join("series.json")).unwrap();
+    assert!(saved.contains("\"random-2\"") && saved.contains("\"random-3\""), "{saved}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -24,12 +24,12 @@ pub enum PreflightError {
 }
 
 /// Starts `spec` contained as `mode` says (never frozen), waits up to `handshake` for
-/// `ready`, ends it, and checks its option values.
+/// `ready`, ends it, and checks its option values; the name it gave in `ready`.
 pub async fn preflight(
     spec: &BotSpec,
     handshake: Duration,
     mode: crate::sandbox::Mode,
-) -> Result<(), PreflightError> {
+) -> Result<String, PreflightError> {
     let max_line = 64 * 1024;
     let policy = crate::sandbox::Policy {
         mode,
@@ -57,8 +57,9 @@ pub async fn preflight(
                 break Err("exited or closed its output before ready".to_string())
             }
             Some(Incoming::Line { text, .. }) => {
-                if let Ok(FromBot::Ready { options, .. }) = protocol::parse_from_bot(&text) {
-                    break Ok(options);
+                if let Ok(FromBot::Ready { name, options, .. }) = protocol::parse_from_bot(&text)
+                {
+                    break Ok((name, options));
                 }
             }
             Some(_) => {}
@@ -66,10 +67,11 @@ pub async fn preflight(
     };
     let _ = bot.send(protocol::to_line(&ToBot::Quit));
     bot.shutdown(Duration::from_millis(500)).await;
-    let declared =
+    let (name, declared) =
         declared.map_err(|why| PreflightError::Start(format!("bot '{}' {why}", spec.name)))?;
     check_options(&spec.options, &declared)
-        .map_err(|why| PreflightError::Options(format!("bot '{}': {why}", spec.name)))
+        .map_err(|why| PreflightError::Options(format!("bot '{}': {why}", spec.name)))?;
+    Ok(name)
 }
 
 /// Every value set must be for a declared option and fit its type, range or choices.

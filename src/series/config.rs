@@ -33,6 +33,9 @@ use super::stats::SprtParams;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BotEntry {
+    /// Empty for a bot the user did not name: `zebra match` names it by its `ready`
+    /// (bot::name) before the series is saved.
+    #[serde(default)]
     pub name: String,
     /// The program to run.
     pub command: String,
@@ -77,7 +80,7 @@ pub enum ConfigError {
     #[error("config file {path}: {message}")]
     Parse { path: PathBuf, message: String },
     #[error(
-        "--bot '{0}': write it as NAME=COMMAND, e.g. --bot greedy=target/release/zebra-greedy-bot"
+        "--bot '{0}': give a command, as NAME=COMMAND or COMMAND, e.g. --bot greedy=target/release/zebra-greedy-bot"
     )]
     BadBotFlag(String),
     #[error("--bot '{flag}': {why}")]
@@ -102,11 +105,22 @@ pub enum ConfigError {
 }
 
 impl BotEntry {
-    /// `NAME=COMMAND`, the command split on whitespace (program, then arguments).
+    /// `NAME=COMMAND` or just `COMMAND` (an empty name: named later by its `ready`), the
+    /// command split as a shell would (program, then arguments). A `NAME=` prefix is one
+    /// whose name has no spaces, slashes or quotes: `python3 bot.py --depth=3` is all
+    /// command.
     pub fn from_flag(flag: &str) -> Result<BotEntry, ConfigError> {
-        let (name, command) = flag
-            .split_once('=')
-            .ok_or_else(|| ConfigError::BadBotFlag(flag.to_string()))?;
+        let (name, command) = match flag.split_once('=') {
+            Some((name, command))
+                if !name.is_empty()
+                    && !name
+                        .chars()
+                        .any(|c| c.is_whitespace() || matches!(c, '/' | '\\' | '\'' | '"')) =>
+            {
+                (name, command)
+            }
+            _ => ("", flag),
+        };
         if command.trim().is_empty() {
             return Err(ConfigError::BadBotFlag(flag.to_string()));
         }
@@ -377,8 +391,15 @@ command = "bin/random"
             ("greedy", "bin/greedy")
         );
         assert_eq!(a.args, ["--depth", "3"]);
-        assert!(BotEntry::from_flag("no-equals").is_err());
+        // No NAME=: all command, named later (by its ready).
+        let unnamed = BotEntry::from_flag("python3 'my bots/bot.py' --depth=3").unwrap();
+        assert_eq!(unnamed.name, "");
+        assert_eq!(unnamed.command, "python3");
+        assert_eq!(unnamed.args, ["my bots/bot.py", "--depth=3"]);
+        let path = BotEntry::from_flag("./bots/x=1").unwrap();
+        assert_eq!((path.name.as_str(), path.command.as_str()), ("", "./bots/x=1"));
         assert!(BotEntry::from_flag("name=").is_err());
+        assert!(BotEntry::from_flag("  ").is_err());
         let b = BotEntry::from_flag("greedy=bin/other").unwrap();
         assert!(matches!(
             validate_bots(&[a.clone(), b]),

@@ -27,9 +27,32 @@ pub struct Prepared {
     /// Held for the whole run: one run per series directory, and one series per PGN file,
     /// at a time (taken by [`Prepared::save`] for a new series).
     pub lock: Option<disk::SeriesLock>,
+    /// Bots the user did not name (indices into `config.bots`): named for now by their
+    /// command, then by the name they send in `ready` ([`Prepared::name_by_ready`]).
+    pub unnamed: Vec<usize>,
 }
 
 impl Prepared {
+    /// Names the bots the user did not name by what they sent in `ready` (`ready[i]` for
+    /// `config.bots[i]`), made fit for records and unique (`name`, `name-2`); a bot whose
+    /// `ready` name leaves nothing keeps its command's name. Before [`Prepared::save`].
+    pub fn name_by_ready(&mut self, ready: &[String]) {
+        let bots = &mut self.config.bots;
+        let mut taken: Vec<String> = (0..bots.len())
+            .filter(|i| !self.unnamed.contains(i))
+            .map(|i| bots[i].name.clone())
+            .collect();
+        for &i in &self.unnamed {
+            let base = ready
+                .get(i)
+                .and_then(|r| crate::bot::name::sanitize(r))
+                .unwrap_or_else(|| crate::bot::name::from_command(&bots[i].command, &bots[i].args));
+            let name = crate::bot::name::unique(&base, &taken);
+            taken.push(name.clone());
+            bots[i].name = name;
+        }
+    }
+
     /// Creates a new series' directory, locks it and its PGN file, and writes its settings;
     /// a resumed series is already on disk and locked. When a lock is held by another
     /// series, a directory made here is removed again: nothing is left behind.
@@ -170,6 +193,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             voided,
             resumed: true,
             lock: Some(lock),
+            unnamed: Vec::new(),
         });
     }
     let usage = |m: String| SetupError::Usage(m);
@@ -201,6 +225,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             bots.push(BotEntry::from_flag(&format!("{name}=zebra-{name}-bot"))?);
         }
     }
+    let unnamed = name_by_command(&mut bots);
     for flag in &args.odds {
         let (name, odds) = flag.split_once('=').ok_or_else(|| {
             usage(format!(
@@ -296,7 +321,28 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         voided: Vec::new(),
         resumed: false,
         lock: None,
+        unnamed,
     })
+}
+
+/// Names every bot the user did not name after its command (made unique among all the
+/// names); the indices of those bots.
+fn name_by_command(bots: &mut [BotEntry]) -> Vec<usize> {
+    let unnamed: Vec<usize> = (0..bots.len())
+        .filter(|&i| bots[i].name.trim().is_empty())
+        .collect();
+    let mut taken: Vec<String> = bots
+        .iter()
+        .filter(|b| !b.name.trim().is_empty())
+        .map(|b| b.name.clone())
+        .collect();
+    for &i in &unnamed {
+        let base = crate::bot::name::from_command(&bots[i].command, &bots[i].args);
+        let name = crate::bot::name::unique(&base, &taken);
+        taken.push(name.clone());
+        bots[i].name = name;
+    }
+    unnamed
 }
 
 /// The limits given by flags, unparsed (checked with each bot's own).
