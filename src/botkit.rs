@@ -84,6 +84,8 @@ pub struct Request {
     pub deadline_ms: u64,
     /// Every legal action in notation; `None` for formations.
     pub legal: Option<Vec<String>>,
+    /// In a penalty decision: where each choice leads.
+    pub penalty_options: Option<Vec<crate::protocol::penalty::PenaltyOption>>,
 }
 
 impl Request {
@@ -124,6 +126,7 @@ impl Request {
             },
             deadline_ms: 10_000,
             legal,
+            penalty_options: crate::protocol::penalty::preview(game),
         })
     }
 
@@ -138,6 +141,7 @@ impl Request {
                 clocks,
                 deadline_ms,
                 legal,
+                penalty_options,
             } => Some(Request {
                 id: *id,
                 decision: *decision,
@@ -148,6 +152,7 @@ impl Request {
                 legal: legal
                     .as_ref()
                     .map(|l| l.iter().map(|a| a.to_string()).collect()),
+                penalty_options: penalty_options.clone(),
             }),
             _ => None,
         }
@@ -166,6 +171,7 @@ impl Request {
                 .legal
                 .as_ref()
                 .map(|l| l.iter().filter_map(|a| a.parse().ok()).collect()),
+            penalty_options: self.penalty_options.clone(),
         }
     }
 }

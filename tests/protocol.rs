@@ -39,7 +39,7 @@ use zebra::rules::{
 };
 
 // ---------------------------------------------------------------------------------------
-// A validator for the subset of JSON Schema 2020-12 the protocol's schemas use.
+// The protocol's JSON Schemas, validated with the jsonschema crate.
 // ---------------------------------------------------------------------------------------
 
 #[path = "common/schema.rs"]
@@ -202,14 +202,22 @@ fn every_message_has_a_schema_and_nothing_else_is_there() {
 
 #[test]
 fn the_validator_checks_what_it_claims() {
-    assert!(schema::pattern_matches("^[a-h][1-8]$", "e4"));
-    assert!(schema::pattern_matches("^[a-h][1-8]$", "h8"));
-    for bad in ["z9", "e9", "i1", "e", "e44", "E4", " e4", ""] {
-        assert!(!schema::pattern_matches("^[a-h][1-8]$", bad), "{bad}");
-    }
     let schemas = schemas();
     let (_, sq) = schemas.resolve("defs.json", "#/$defs/square");
     assert_eq!(sq["pattern"], json!("^[a-h][1-8]$"));
+    // A square through a reference into defs.json: the whole pattern must match.
+    let spot = |sq: &str| {
+        schemas.validate(
+            "request.json",
+            &with(&example("request"), "/state/spot", json!(sq)),
+        )
+    };
+    for good in ["e4", "h8", "a1"] {
+        assert!(spot(good).is_ok(), "{good}");
+    }
+    for bad in ["z9", "e9", "i1", "e", "e44", "E4", " e4", ""] {
+        assert!(spot(bad).is_err(), "{bad}");
+    }
     // Integers: 3.0 is an integer in JSON Schema, 3.5 is not; minimum applies.
     let ping = |id: Value| json!({"type": "ping", "id": id});
     assert!(schemas.validate("ping.json", &ping(json!(3))).is_ok());
@@ -585,6 +593,7 @@ fn request_example() -> ToBot {
         clocks: clocks_msg(&clocks, &game, &budget),
         deadline_ms: budget.limit.as_millis() as u64,
         legal: Some(game.legal_action_list()),
+        penalty_options: zebra::protocol::penalty::preview(&game),
     }
 }
 
@@ -622,6 +631,50 @@ fn the_request_example_is_what_zebra_sends() {
         (&result["id"], &result["applied"]),
         (&action["id"], &action["action"])
     );
+}
+
+/// The penalty request example is what Zebra sends at the first penalty decision of a
+/// seeded random game: it carries `penalty_options`, one per legal choice, each equal to
+/// the game after that choice.
+#[test]
+fn the_penalty_request_example_is_what_zebra_sends() {
+    let mut player = RandomPlayer::new(3);
+    let mut list = ActionList::new();
+    let mut game = Game::new(Settings::plays(10));
+    while game
+        .decision()
+        .is_some_and(|d| d.kind != DecisionKind::PenaltyChoice)
+    {
+        let action = player.choose(&game, &mut list).unwrap();
+        game.apply(&action).unwrap();
+    }
+    assert!(!game.is_over(), "seed 3 reaches a penalty decision");
+    let tc = TimeControl::parse("plays=10,play=5s,reaction=1s").unwrap();
+    let clocks = Clocks::new(tc);
+    let msg = zebra::referee::request(&game, 40, &clocks, &clocks.budget(&game));
+    let value = serde_json::to_value(&msg).unwrap();
+    let path = protocol_dir().join("examples/request-penalty.json");
+    if std::env::var_os("ZEBRA_BLESS").is_some() {
+        std::fs::write(&path, serde_json::to_string_pretty(&msg).unwrap() + "\n").unwrap();
+    }
+    assert_eq!(
+        example("request-penalty"),
+        value,
+        "protocol/examples/request-penalty.json is stale: run ZEBRA_BLESS=1 cargo test --test protocol"
+    );
+    must_validate(&schemas(), "request", &value);
+    let options = value["penalty_options"].as_array().unwrap();
+    assert_eq!(options.len(), value["legal"].as_array().unwrap().len());
+    for option in options {
+        let mut after = game.clone();
+        after
+            .apply(&option["action"].as_str().unwrap().parse().unwrap())
+            .unwrap();
+        let state = serde_json::to_value(StateMsg::of(&after)).unwrap();
+        for f in ["offense", "spot", "down", "line_to_gain", "yards_to_go", "goal_to_go", "score"] {
+            assert_eq!(option[f], state[f], "{f}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -935,6 +988,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             clocks: clocks_msg(&clocks, &game, &budget),
             deadline_ms: ms(budget.limit),
             legal,
+            penalty_options: zebra::protocol::penalty::preview(&game),
         };
         cov.note(&check_to_bot(schemas, &request));
         cov.decisions.insert(decision.kind.code());
@@ -2128,5 +2182,105 @@ fn a_real_series_streams_valid_events() {
     assert_eq!(events[0]["games_planned"], json!(12), "{what}");
     assert_eq!(events[0]["concurrency"], json!(2), "{what}");
     assert!(status.success(), "zebra exited with {status}:\n{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The penalty preview of real games: for each `penalty` request, the option of the
+/// choice the referee then applied (its `result`'s `applied`) is where the next request
+/// finds the game (offense, spot, down and distance, score), and every option validates.
+/// Random bots foul during plays often (about ten penalty decisions a game at these
+/// settings) and pick accept and decline alike.
+#[test]
+fn the_penalty_preview_is_what_the_referee_then_does() {
+    let schemas = schemas();
+    let dir = std::env::temp_dir().join(format!("zebra-penalty-preview-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let fields = [
+        "offense",
+        "spot",
+        "down",
+        "line_to_gain",
+        "yards_to_go",
+        "goal_to_go",
+        "score",
+    ];
+    let mut checked = 0;
+    let mut choices = BTreeSet::new();
+    for seed in 1..=3 {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_zebra"))
+            .args(["play", "--white", "zebra-random-bot", "--black", "zebra-random-bot"])
+            .args(["--tc", "plays=12,play=20s,reaction=20s", "--seed", &seed.to_string()])
+            .arg("--log-dir")
+            .arg(&dir)
+            .arg("--quiet")
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "seed {seed}");
+    }
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("log") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // (direction, side, message) of every line.
+        let lines: Vec<(char, String, Value)> = text
+            .lines()
+            .filter_map(|l| {
+                let mut words = l.split_whitespace();
+                let (_, side, dir) = (words.next()?, words.next()?, words.next()?);
+                let json = l.splitn(4, ' ').last()?;
+                let json = &l[l.find(json)?..];
+                let start = json.find('{')?;
+                Some((
+                    dir.chars().next()?,
+                    side.to_string(),
+                    serde_json::from_str(&json[start..]).ok()?,
+                ))
+            })
+            .collect();
+        for (k, (dir, side, msg)) in lines.iter().enumerate() {
+            if *dir != '<' || msg["type"] != "request" {
+                continue;
+            }
+            let has = msg.get("penalty_options").is_some();
+            assert_eq!(has, msg["decision"] == "penalty", "{msg}");
+            if !has {
+                continue;
+            }
+            must_validate(&schemas, "request", msg);
+            let options = msg["penalty_options"].as_array().unwrap();
+            let legal: Vec<&Value> = msg["legal"].as_array().unwrap().iter().collect();
+            let named: Vec<&Value> = options.iter().map(|o| &o["action"]).collect();
+            assert_eq!(named, legal, "one option per legal choice, in order");
+            let applied = lines[k..]
+                .iter()
+                .find(|(d, s, m)| *d == '<' && s == side && m["type"] == "result" && m["id"] == msg["id"])
+                .map(|(_, _, m)| m["applied"].clone())
+                .expect("a result for the penalty request");
+            let Some(next) = lines[k + 1..]
+                .iter()
+                .find(|(d, _, m)| *d == '<' && m["type"] == "request")
+            else {
+                continue; // The game ended with this choice.
+            };
+            let option = options
+                .iter()
+                .find(|o| o["action"] == applied)
+                .unwrap_or_else(|| panic!("{applied} is one of the options: {msg}"));
+            for f in fields {
+                assert_eq!(
+                    option[f], next.2["state"][f],
+                    "{f} after {applied} ({}):\n{msg}",
+                    path.display()
+                );
+            }
+            choices.insert(applied.as_str().unwrap_or("?").split(':').next().unwrap().to_string());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} penalty decisions seen");
+    assert_eq!(set(["accept", "decline"]), choices, "both choices checked");
     let _ = std::fs::remove_dir_all(&dir);
 }

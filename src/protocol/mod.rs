@@ -5,9 +5,11 @@
 //! this module is its one implementation on the referee's side.
 //!
 //! - `codec`: line framing with a hard length limit
+//! - `penalty`: what each choice of a penalty decision leads to, sent with its request
 //! - `state`: the game state sent with every request
 
 pub mod codec;
+pub mod penalty;
 pub mod state;
 
 use serde::{Deserialize, Serialize};
@@ -66,6 +68,9 @@ pub enum ToBot {
         /// Every legal action (in notation on the wire), where they can be enumerated (not
         /// formations).
         legal: Option<Vec<Action>>,
+        /// In a `penalty` decision: where each choice of `legal` leads.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        penalty_options: Option<Vec<penalty::PenaltyOption>>,
     },
     Result {
         id: u64,

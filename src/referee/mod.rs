@@ -1046,6 +1046,7 @@ pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot 
         clocks: clocks_msg,
         deadline_ms: budget.limit.as_millis() as u64,
         legal,
+        penalty_options: protocol::penalty::preview(game),
     }
 }
 
