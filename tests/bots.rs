@@ -739,6 +739,123 @@ zebra_bot.run(decide, name="py-shaped")
         text.contains("Pd4") && text.contains("Qd5") && text.contains("Kd6"),
         "{text}"
     );
+    // A shape longer than a formation holds: seven pieces, two pawns among them.
+    let out = Command::new(py)
+        .args(["-B", "-c"])
+        .arg(format!(
+            "import sys; sys.path.insert(0, {:?}); import zebra_bot, random; \
+             print(zebra_bot.formation({{'offense': 'white', 'spot': 'e4', 'pieces': []}}, 'white', random.Random(1), \
+             [('Q', 0, -1), ('R', -1, 0), ('R', 1, 0), ('B', -2, 0), ('B', 2, 0), ('N', -3, 0), ('N', 3, 0)]))",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/bots/python")
+        ))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches(',').count(), 6, "seven pieces: {text}");
+    assert!(text.matches('P').count() >= 2, "two pawns: {text}");
+}
+
+// ---- the JavaScript example ----
+
+fn node() -> Option<&'static str> {
+    let ok = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        println!("note: node not found; skipping the JavaScript bot test");
+    }
+    ok.then_some("node")
+}
+
+fn js_bot() -> Option<Proc> {
+    let node = node()?;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/js/random_bot.js");
+    Some(Proc::spawn(node, &[script]))
+}
+
+#[test]
+fn js_random_bot_speaks_the_protocol() {
+    let Some(mut bot) = js_bot() else {
+        return;
+    };
+    match bot.handshake() {
+        FromBot::Ready { name, .. } => assert_eq!(name, "js-random"),
+        other => panic!("{other:?}"),
+    }
+    bot.send(&start_msg(Side::White, 11));
+    bot.send(&ToBot::Ping { id: 7 });
+    assert_eq!(bot.msg(), FromBot::Pong { id: 7 });
+    // Every decision kind of real positions, answered legally.
+    let mut id = 10;
+    for game in samples(25) {
+        let Some(req) = Request::from_game(id, &game) else {
+            continue;
+        };
+        bot.send(&req.to_message());
+        let text = bot.action(id);
+        check_answer(&game, &req, &text, "js");
+        id += 1;
+    }
+    // Formations on every spot of the field, for both teams.
+    for mut game in every_spot() {
+        for _ in 0..2 {
+            let req = Request::from_game(id, &game).unwrap();
+            bot.send(&req.to_message());
+            let text = bot.action(id);
+            check_answer(&game, &req, &text, "js");
+            game.apply(&text.parse().unwrap()).unwrap();
+            id += 1;
+        }
+    }
+    bot.quit();
+}
+
+#[test]
+fn js_random_bot_plays_a_whole_game_against_greedy() {
+    let Some(mut white) = js_bot() else {
+        return;
+    };
+    let mut black = Proc::bin("greedy", &["--depth", "1"]);
+    let game = referee_game(&mut white, &mut black, 6, 3);
+    assert!(game.is_over());
+}
+
+/// A JavaScript bot outside `bots/js/` (it requires the helper by its path) whose `decide`
+/// throws for everything but White's formations, built from a shape longer than a
+/// formation holds: the helper's fallback answers every decision legally for whole games.
+#[test]
+fn js_helper_fallback_is_always_legal() {
+    let Some(node) = node() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("zebra-js-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("my_bot.js");
+    std::fs::write(
+        &script,
+        format!(
+            r#"const zebra = require({helper:?});
+const SHAPE = [['Q', 0, -1], ['R', -1, 0], ['R', 1, 0], ['B', -2, 0], ['B', 2, 0], ['N', -3, 0], ['N', 3, 0]];
+zebra.run((request, ctx) => {{
+  if (request.decision === 'formation' && request.side === 'white') {{
+    return zebra.formation(request.state, request.side, ctx.rng, SHAPE);
+  }}
+  throw new Error('a bug in decide');
+}}, {{ name: 'js-throws' }});
+"#,
+            helper = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/js/zebra_bot.js"),
+        ),
+    )
+    .unwrap();
+    for seed in [3, 4] {
+        let mut white = Proc::spawn(node, &[script.to_str().unwrap()]);
+        let mut black = Proc::spawn(node, &[script.to_str().unwrap()]);
+        let game = referee_game(&mut white, &mut black, seed, 2);
+        assert!(game.is_over());
+    }
 }
 
 // ---- the test bot misbehaves on command ----

@@ -320,30 +320,73 @@ fn malformed_notation_gives_the_right_error() {
     assert_eq!(f.place(Role::King, sq("a1")), Err(SquareTwice(sq("a1"))));
 }
 
-/// Random text built from the notation's own characters never panics the parser, and any
-/// text it accepts prints as text that parses to the same action.
-#[test]
-fn random_text_never_panics_the_parser() {
-    let pieces = [
-        "a", "b", "c", "d", "e", "f", "h", "i", "0", "1", "3", "4", "8", "9", "P", "N", "K", "Z",
-        "p", "[", "]", ",", ">", "@", "^", "/", "r", ":", "accept:", "holding", "snap", "pass",
-        "é", "€", " ", "-", "e4", "d4",
-    ];
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut accepted = 0;
-    for _ in 0..200_000 {
-        let n = rng.gen_range(0..8);
-        let text: String = (0..n).map(|_| *pieces.choose(&mut rng).unwrap()).collect();
+/// The notation's own characters and words, for text that is almost notation.
+const NOTATION_PIECES: [&str; 38] = [
+    "a", "b", "c", "d", "e", "f", "h", "i", "0", "1", "3", "4", "8", "9", "P", "N", "K", "Z", "p",
+    "[", "]", ",", ">", "@", "^", "/", "r", ":", "accept:", "holding", "snap", "pass", "é", "€",
+    " ", "-", "e4", "d4",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+    /// Text built from the notation's own characters never panics the parser, and any text
+    /// it accepts prints as text that parses to the same action. A failure shrinks to the
+    /// shortest such text (proptest).
+    #[test]
+    fn random_text_never_panics_the_parser(
+        words in proptest::collection::vec(proptest::sample::select(&NOTATION_PIECES[..]), 0..8)
+    ) {
+        let text: String = words.concat();
         if let Ok(a) = text.parse::<Action>() {
-            accepted += 1;
-            assert_eq!(a.to_string().parse::<Action>(), Ok(a), "'{text}' -> '{a}'");
+            proptest::prop_assert_eq!(a.to_string().parse::<Action>(), Ok(a), "'{}' -> '{}'", text, a);
         }
         let _ = text.parse::<Formation>();
     }
-    assert!(
-        accepted > 100,
-        "the fuzzer should hit some valid notation ({accepted})"
-    );
+
+    /// Situation lines with any field values either parse and print back exactly, or are
+    /// refused with an error (never a panic); shrinking finds the smallest line that breaks
+    /// this.
+    #[test]
+    fn situation_lines_round_trip_or_are_refused(
+        quarter in 0u8..7,
+        left in 0u8..120,
+        score in (0u16..80, 0u16..80),
+        white in proptest::bool::ANY,
+        file in proptest::sample::select(&['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'][..]),
+        rank in 0u8..10,
+        down in 0u8..6,
+        distance in proptest::option::of(0u8..50),
+        timeouts in (0u8..5, 0u8..5),
+    ) {
+        let text = format!(
+            "quarter={quarter} left={left}% score={}-{} offense={} spot={file}{rank} down={down} distance={} timeouts={}-{}",
+            score.0,
+            score.1,
+            if white { "white" } else { "black" },
+            distance.map_or("goal".to_string(), |d| d.to_string()),
+            timeouts.0,
+            timeouts.1,
+        );
+        if let Ok(s) = text.parse::<zebra::rules::Situation>() {
+            proptest::prop_assert_eq!(s.to_string(), text.clone());
+            proptest::prop_assert_eq!(s.to_string().parse::<zebra::rules::Situation>(), Ok(s));
+        }
+    }
+}
+
+#[test]
+fn the_notation_fuzzer_reaches_valid_notation() {
+    // The alphabet above is not all noise: among a few thousand texts some are actions.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let accepted = (0..20_000)
+        .filter(|_| {
+            let n = rng.gen_range(0..8);
+            let text: String = (0..n).map(|_| *NOTATION_PIECES.choose(&mut rng).unwrap()).collect();
+            text.parse::<Action>().is_ok()
+        })
+        .count();
+    assert!(accepted > 10, "the fuzzer should hit some valid notation ({accepted})");
 }
 
 // ---- diagrams ----

@@ -105,7 +105,8 @@ def formation(state, side, rng=None, shape=None):
     below, the defense at -1 and below, so one shape reads the same for White and Black.
     Entries that would break a rule (off
     the board, on the wrong side of the line, a taken square, a king on defense, more
-    pieces of a kind than a sideline holds) are skipped; the rest is filled at random with
+    pieces of a kind than a sideline holds, an eighth piece, or a piece that leaves no room
+    for the two pawns and the snap taker) are skipped; the rest is filled at random with
     `rng` (a random.Random; default: a fresh one).
     """
     rng = rng or random.Random()
@@ -125,8 +126,22 @@ def formation(state, side, rng=None, shape=None):
         left["K"] = 0
     placed = {}
 
+    behind = spot[0] + str(line - toward_goal)
+
+    def still_needed(extra):
+        # Pieces still owed after `placed` plus `extra` (square, role): pawns up to two,
+        # and for the offense the piece behind the snapper.
+        roles = list(placed.values()) + [extra[1]]
+        squares = set(placed) | {extra[0]}
+        need = max(0, 2 - roles.count("P"))
+        if is_offense and behind not in squares and 1 <= line - toward_goal <= 8:
+            need += 1
+        return need
+
     def put(sq, role):
         if sq in placed or not allowed(sq) or left.get(role, 0) <= 0:
+            return False
+        if len(placed) + 1 + still_needed((sq, role)) > 7:
             return False
         placed[sq] = role
         left[role] -= 1
@@ -140,7 +155,6 @@ def formation(state, side, rng=None, shape=None):
         if 0 <= f < 8 and 1 <= r <= 8:
             put(FILES[f] + str(r), role)
     if is_offense:
-        behind = spot[0] + str(line - toward_goal)
         if behind not in placed and 1 <= line - toward_goal <= 8:
             put(behind, rng.choice("QRBN"))
     free = [f + str(r) for r in range(1, 9) for f in FILES]
