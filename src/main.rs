@@ -225,7 +225,11 @@ fn run(command: Command) -> Result<(), Failure> {
                         continue;
                     }
                     let ready = runtime
-                        .block_on(preflight(bot, GameConfig::default().handshake, settings.mode))
+                        .block_on(preflight(
+                            bot,
+                            GameConfig::default().handshake,
+                            settings.mode,
+                        ))
                         .map_err(preflight_failure)?;
                     if !named[k] {
                         if let Some(name) = zebra::bot::name::sanitize(&ready) {

@@ -382,11 +382,16 @@ fn the_notation_fuzzer_reaches_valid_notation() {
     let accepted = (0..20_000)
         .filter(|_| {
             let n = rng.gen_range(0..8);
-            let text: String = (0..n).map(|_| *NOTATION_PIECES.choose(&mut rng).unwrap()).collect();
+            let text: String = (0..n)
+                .map(|_| *NOTATION_PIECES.choose(&mut rng).unwrap())
+                .collect();
             text.parse::<Action>().is_ok()
         })
         .count();
-    assert!(accepted > 10, "the fuzzer should hit some valid notation ({accepted})");
+    assert!(
+        accepted > 10,
+        "the fuzzer should hit some valid notation ({accepted})"
+    );
 }
 
 // ---- diagrams ----

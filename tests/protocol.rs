@@ -671,7 +671,15 @@ fn the_penalty_request_example_is_what_zebra_sends() {
             .apply(&option["action"].as_str().unwrap().parse().unwrap())
             .unwrap();
         let state = serde_json::to_value(StateMsg::of(&after)).unwrap();
-        for f in ["offense", "spot", "down", "line_to_gain", "yards_to_go", "goal_to_go", "score"] {
+        for f in [
+            "offense",
+            "spot",
+            "down",
+            "line_to_gain",
+            "yards_to_go",
+            "goal_to_go",
+            "score",
+        ] {
             assert_eq!(option[f], state[f], "{f}");
         }
     }
@@ -2208,8 +2216,19 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
     let mut choices = BTreeSet::new();
     for seed in 1..=3 {
         let status = std::process::Command::new(env!("CARGO_BIN_EXE_zebra"))
-            .args(["play", "--white", "zebra-random-bot", "--black", "zebra-random-bot"])
-            .args(["--tc", "plays=12,play=20s,reaction=20s", "--seed", &seed.to_string()])
+            .args([
+                "play",
+                "--white",
+                "zebra-random-bot",
+                "--black",
+                "zebra-random-bot",
+            ])
+            .args([
+                "--tc",
+                "plays=12,play=20s,reaction=20s",
+                "--seed",
+                &seed.to_string(),
+            ])
             .arg("--log-dir")
             .arg(&dir)
             .arg("--quiet")
@@ -2256,7 +2275,9 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
             assert_eq!(named, legal, "one option per legal choice, in order");
             let applied = lines[k..]
                 .iter()
-                .find(|(d, s, m)| *d == '<' && s == side && m["type"] == "result" && m["id"] == msg["id"])
+                .find(|(d, s, m)| {
+                    *d == '<' && s == side && m["type"] == "result" && m["id"] == msg["id"]
+                })
                 .map(|(_, _, m)| m["applied"].clone())
                 .expect("a result for the penalty request");
             let Some(next) = lines[k + 1..]
@@ -2271,12 +2292,21 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
                 .unwrap_or_else(|| panic!("{applied} is one of the options: {msg}"));
             for f in fields {
                 assert_eq!(
-                    option[f], next.2["state"][f],
+                    option[f],
+                    next.2["state"][f],
                     "{f} after {applied} ({}):\n{msg}",
                     path.display()
                 );
             }
-            choices.insert(applied.as_str().unwrap_or("?").split(':').next().unwrap().to_string());
+            choices.insert(
+                applied
+                    .as_str()
+                    .unwrap_or("?")
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            );
             checked += 1;
         }
     }

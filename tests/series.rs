@@ -1861,10 +1861,18 @@ fn unnamed_bots_take_their_ready_names_made_unique() {
     );
     let players: BTreeSet<String> = records(&out_dir.join("games.pgn"))
         .iter()
-        .flat_map(|r| [r.tags.get("White").unwrap().to_string(), r.tags.get("Black").unwrap().to_string()])
+        .flat_map(|r| {
+            [
+                r.tags.get("White").unwrap().to_string(),
+                r.tags.get("Black").unwrap().to_string(),
+            ]
+        })
         .collect();
     assert_eq!(players, names);
     let saved = std::fs::read_to_string(out_dir.join("series.json")).unwrap();
-    assert!(saved.contains("\"random-2\"") && saved.contains("\"random-3\""), "{saved}");
+    assert!(
+        saved.contains("\"random-2\"") && saved.contains("\"random-3\""),
+        "{saved}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

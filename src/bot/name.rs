@@ -13,8 +13,7 @@ pub const MAX_LEN: usize = 40;
 /// Programs that run a script named by their first argument: the script names the bot.
 const INTERPRETERS: &[&str] = &[
     "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby",
-    "perl", "php", "lua", "sh", "bash", "dash", "zsh", "java", "julia", "Rscript", "dotnet",
-    "env",
+    "perl", "php", "lua", "sh", "bash", "dash", "zsh", "java", "julia", "Rscript", "dotnet", "env",
 ];
 
 /// `text` as a bot name: letters, digits, `-`, `_`, `.` and `+` kept, any other run of
@@ -51,8 +50,8 @@ pub fn from_command(program: &str, args: &[String]) -> String {
             .unwrap_or_default()
     };
     let program_stem = stem(program);
-    let interpreted = INTERPRETERS.contains(&program_stem.as_str())
-        || program_stem.starts_with("python");
+    let interpreted =
+        INTERPRETERS.contains(&program_stem.as_str()) || program_stem.starts_with("python");
     let base = if interpreted {
         args.iter()
             .find(|a| !a.starts_with('-') && !a.contains('='))
@@ -81,7 +80,10 @@ mod tests {
 
     #[test]
     fn a_ready_name_is_made_fit_for_records_and_file_names() {
-        assert_eq!(sanitize("Deep Blitz 2.1").as_deref(), Some("Deep-Blitz-2.1"));
+        assert_eq!(
+            sanitize("Deep Blitz 2.1").as_deref(),
+            Some("Deep-Blitz-2.1")
+        );
         assert_eq!(sanitize("  my/bot\u{7}\n").as_deref(), Some("my-bot"));
         assert_eq!(sanitize("../../etc").as_deref(), Some("etc"));
         assert_eq!(sanitize("Ångström_bot+").as_deref(), Some("Ångström_bot+"));
@@ -95,9 +97,18 @@ mod tests {
     #[test]
     fn a_command_names_its_script_or_its_program() {
         let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(from_command("python3", &args(&["-u", "bots/my_bot.py"])), "my_bot");
-        assert_eq!(from_command("/usr/bin/node", &args(&["random_bot.js"])), "random_bot");
-        assert_eq!(from_command("./target/release/engine", &args(&["--fast"])), "engine");
+        assert_eq!(
+            from_command("python3", &args(&["-u", "bots/my_bot.py"])),
+            "my_bot"
+        );
+        assert_eq!(
+            from_command("/usr/bin/node", &args(&["random_bot.js"])),
+            "random_bot"
+        );
+        assert_eq!(
+            from_command("./target/release/engine", &args(&["--fast"])),
+            "engine"
+        );
         assert_eq!(from_command("python3", &[]), "python3");
         assert_eq!(from_command("", &[]), "bot");
     }

@@ -296,16 +296,16 @@ impl<'a> Referee<'a> {
             output: OutputBudget::default(),
             answered: None,
         };
-        let transcript = cfg
-            .transcript
-            .as_ref()
-            .and_then(|p| match Transcript::create(p, cfg.keep_logs) {
-                Ok(t) => Some(t),
-                Err(e) => {
-                    tracing::warn!("cannot write the transcript {}: {e}", p.display());
-                    None
-                }
-            });
+        let transcript =
+            cfg.transcript
+                .as_ref()
+                .and_then(|p| match Transcript::create(p, cfg.keep_logs) {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        tracing::warn!("cannot write the transcript {}: {e}", p.display());
+                        None
+                    }
+                });
         let mut referee = Referee {
             cfg,
             game: match &cfg.situation {

@@ -57,8 +57,7 @@ pub async fn preflight(
                 break Err("exited or closed its output before ready".to_string())
             }
             Some(Incoming::Line { text, .. }) => {
-                if let Ok(FromBot::Ready { name, options, .. }) = protocol::parse_from_bot(&text)
-                {
+                if let Ok(FromBot::Ready { name, options, .. }) = protocol::parse_from_bot(&text) {
                     break Ok((name, options));
                 }
             }

@@ -86,10 +86,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "zebra-transcript-{}-{name}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("zebra-transcript-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir.join("game-0001.log")
     }
@@ -99,7 +97,11 @@ mod tests {
         for went_wrong in [false, true] {
             let path = scratch(&format!("end-{went_wrong}"));
             let mut t = Transcript::create(&path, KeepLogs::Failures).unwrap();
-            t.sent(Duration::from_millis(1500), Side::White, "{\"type\":\"quit\"}");
+            t.sent(
+                Duration::from_millis(1500),
+                Side::White,
+                "{\"type\":\"quit\"}",
+            );
             assert_eq!(t.finish(went_wrong), went_wrong);
             assert_eq!(path.exists(), went_wrong);
             if went_wrong {

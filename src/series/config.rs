@@ -397,7 +397,10 @@ command = "bin/random"
         assert_eq!(unnamed.command, "python3");
         assert_eq!(unnamed.args, ["my bots/bot.py", "--depth=3"]);
         let path = BotEntry::from_flag("./bots/x=1").unwrap();
-        assert_eq!((path.name.as_str(), path.command.as_str()), ("", "./bots/x=1"));
+        assert_eq!(
+            (path.name.as_str(), path.command.as_str()),
+            ("", "./bots/x=1")
+        );
         assert!(BotEntry::from_flag("name=").is_err());
         assert!(BotEntry::from_flag("  ").is_err());
         let b = BotEntry::from_flag("greedy=bin/other").unwrap();

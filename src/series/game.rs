@@ -252,4 +252,3 @@ pub fn log_path(dir: &std::path::Path, game: u32, attempt: u32) -> std::path::Pa
         dir.join(format!("game-{game:04}.log"))
     }
 }
-

@@ -79,7 +79,11 @@ pub async fn run(daemon: Arc<Daemon>, slot: usize) {
 }
 
 /// A played game waiting to be stored: its lease, the game and its series' books.
-type Played = (Lease, PlayedGame, Arc<std::sync::Mutex<super::series::Books>>);
+type Played = (
+    Lease,
+    PlayedGame,
+    Arc<std::sync::Mutex<super::series::Books>>,
+);
 
 /// Plays a leased game, renewing the lease meanwhile; the game to store, unless it was
 /// voided.
