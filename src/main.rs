@@ -217,11 +217,16 @@ fn run(command: Command) -> Result<(), Failure> {
             // what it declares, and a bot the user did not name is named by its `ready`.
             {
                 let runtime = runtime()?;
-                let mut taken = Vec::new();
+                // The names the user gave are never taken by a bot's `ready`.
+                let mut taken: Vec<String> = [&white, &black]
+                    .into_iter()
+                    .zip(named)
+                    .filter(|(_, named)| *named)
+                    .map(|(bot, _)| bot.name.clone())
+                    .collect();
                 for (k, bot) in [&mut white, &mut black].into_iter().enumerate() {
                     let relay = human.is_some_and(|h| h.index() == k);
                     if relay || (named[k] && bot.options.is_empty()) {
-                        taken.push(bot.name.clone());
                         continue;
                     }
                     let ready = runtime
@@ -232,11 +237,11 @@ fn run(command: Command) -> Result<(), Failure> {
                         ))
                         .map_err(preflight_failure)?;
                     if !named[k] {
-                        if let Some(name) = zebra::bot::name::sanitize(&ready) {
-                            bot.name = zebra::bot::name::unique(&name, &taken);
-                        }
+                        let base =
+                            zebra::bot::name::sanitize(&ready).unwrap_or_else(|| bot.name.clone());
+                        bot.name = zebra::bot::name::unique(&base, &taken);
+                        taken.push(bot.name.clone());
                     }
-                    taken.push(bot.name.clone());
                 }
             }
             let transcript = log_dir.as_ref().map(|dir| {

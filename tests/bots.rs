@@ -600,19 +600,40 @@ fn greedy_and_random_binaries_play_a_whole_game() {
     assert!(game.is_over());
 }
 
+/// Asks `bot` (requests numbered from `id`) for both teams' formations on every spot of
+/// the field, and checks each is legal.
+fn forms_on_every_spot(bot: &mut Proc, mut id: u64, who: &str) {
+    for mut game in every_spot() {
+        for _ in 0..2 {
+            let req = Request::from_game(id, &game).unwrap();
+            bot.send(&req.to_message());
+            let text = bot.action(id);
+            check_answer(&game, &req, &text, who);
+            game.apply(&text.parse().unwrap()).unwrap();
+            id += 1;
+        }
+    }
+}
+
 // ---- the Python example ----
 
-fn python() -> Option<&'static str> {
-    let ok = Command::new("python3")
+/// `program` if it runs on this machine; otherwise a note that the test of `what` is
+/// skipped.
+fn interpreter(program: &'static str, what: &str) -> Option<&'static str> {
+    let ok = Command::new(program)
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        println!("note: python3 not found; skipping the Python bot test");
+        println!("note: {program} not found; skipping the {what} bot test");
     }
-    ok.then_some("python3")
+    ok.then_some(program)
+}
+
+fn python() -> Option<&'static str> {
+    interpreter("python3", "Python")
 }
 
 fn python_bot() -> Option<Proc> {
@@ -663,16 +684,7 @@ fn python_random_bot_speaks_the_protocol() {
     }
     assert!(spots.len() >= 10, "{spots:?}");
     // And on every spot of the field, for both teams.
-    for mut game in every_spot() {
-        for _ in 0..2 {
-            let req = Request::from_game(id, &game).unwrap();
-            bot.send(&req.to_message());
-            let text = bot.action(id);
-            check_answer(&game, &req, &text, "python");
-            game.apply(&text.parse().unwrap()).unwrap();
-            id += 1;
-        }
-    }
+    forms_on_every_spot(&mut bot, id, "python");
     bot.quit();
 }
 
@@ -758,16 +770,7 @@ zebra_bot.run(decide, name="py-shaped")
 // ---- the JavaScript example ----
 
 fn node() -> Option<&'static str> {
-    let ok = Command::new("node")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        println!("note: node not found; skipping the JavaScript bot test");
-    }
-    ok.then_some("node")
+    interpreter("node", "JavaScript")
 }
 
 fn js_bot() -> Option<Proc> {
@@ -800,16 +803,7 @@ fn js_random_bot_speaks_the_protocol() {
         id += 1;
     }
     // Formations on every spot of the field, for both teams.
-    for mut game in every_spot() {
-        for _ in 0..2 {
-            let req = Request::from_game(id, &game).unwrap();
-            bot.send(&req.to_message());
-            let text = bot.action(id);
-            check_answer(&game, &req, &text, "js");
-            game.apply(&text.parse().unwrap()).unwrap();
-            id += 1;
-        }
-    }
+    forms_on_every_spot(&mut bot, id, "js");
     bot.quit();
 }
 

@@ -675,3 +675,34 @@ fn demo_games_show_no_run_of_three_identical_play_headers() {
         }
     }
 }
+
+/// `zebra play` names a bot the user did not name by its `ready`, never taking a name the
+/// user gave: two random bots are `random` and `random-2`, whichever side is named.
+#[test]
+fn play_names_unnamed_bots_by_ready_without_collisions() {
+    let both = zebra(&[
+        "play", "--white", RANDOM_BOT, "--black", RANDOM_BOT, "--tc", "plays=1", "--quiet",
+    ]);
+    let last = stdout(&both);
+    assert!(
+        last.contains("white random ") && last.contains("black random-2 "),
+        "{last}"
+    );
+    let named = zebra(&[
+        "play",
+        "--white",
+        RANDOM_BOT,
+        "--black",
+        RANDOM_BOT,
+        "--black-name",
+        "random",
+        "--tc",
+        "plays=1",
+        "--quiet",
+    ]);
+    let last = stdout(&named);
+    assert!(
+        last.contains("white random-2 ") && last.contains("black random "),
+        "{last}"
+    );
+}

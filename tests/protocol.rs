@@ -633,6 +633,17 @@ fn the_request_example_is_what_zebra_sends() {
     );
 }
 
+/// The fields of a penalty option, each as `state` shows it after the choice.
+const PREVIEW_FIELDS: [&str; 7] = [
+    "offense",
+    "spot",
+    "down",
+    "line_to_gain",
+    "yards_to_go",
+    "goal_to_go",
+    "score",
+];
+
 /// The penalty request example is what Zebra sends at the first penalty decision of a
 /// seeded random game: it carries `penalty_options`, one per legal choice, each equal to
 /// the game after that choice.
@@ -671,15 +682,7 @@ fn the_penalty_request_example_is_what_zebra_sends() {
             .apply(&option["action"].as_str().unwrap().parse().unwrap())
             .unwrap();
         let state = serde_json::to_value(StateMsg::of(&after)).unwrap();
-        for f in [
-            "offense",
-            "spot",
-            "down",
-            "line_to_gain",
-            "yards_to_go",
-            "goal_to_go",
-            "score",
-        ] {
+        for f in PREVIEW_FIELDS {
             assert_eq!(option[f], state[f], "{f}");
         }
     }
@@ -2203,15 +2206,6 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
     let schemas = schemas();
     let dir = std::env::temp_dir().join(format!("zebra-penalty-preview-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let fields = [
-        "offense",
-        "spot",
-        "down",
-        "line_to_gain",
-        "yards_to_go",
-        "goal_to_go",
-        "score",
-    ];
     let mut checked = 0;
     let mut choices = BTreeSet::new();
     for seed in 1..=3 {
@@ -2290,7 +2284,7 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
                 .iter()
                 .find(|o| o["action"] == applied)
                 .unwrap_or_else(|| panic!("{applied} is one of the options: {msg}"));
-            for f in fields {
+            for f in PREVIEW_FIELDS {
                 assert_eq!(
                     option[f],
                     next.2["state"][f],
