@@ -36,9 +36,11 @@
 //! - `perft`: counting legal action sequences, to cross-check implementations
 //! - `playout`: seeded random play, for tests, benchmarks and the random bot
 //! - `ruleset`: the trait other rule sets will implement
+//! - `boyer`: Boyer's Football, the second game (its own engine; not yet behind the seam)
 
 pub mod action;
 pub mod board;
+pub mod boyer;
 pub mod diagram;
 pub mod error;
 pub mod event;

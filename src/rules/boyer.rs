@@ -1,0 +1,827 @@
+//! Boyer's Football (1951), exactly as the vchess site's implementation plays it
+//! (protocol/BOYER.md holds the rulings): a pure engine, no I/O, no clocks.
+//!
+//! A 9x9 board (files a–i, ranks 1–9), five kinds of piece per side that never capture,
+//! and one ball. A turn is a sequence of sub-moves: optionally one ordinary piece move
+//! first (compulsory when no piece of the side stands next to the ball), then kicks by the
+//! side's pieces next to the ball, each piece at most once, until the side passes or no
+//! piece of it is next to the ball any more. A goal counts only when the turn changes: the
+//! ball on e9 wins for White, on e1 for Black, whoever kicked it there.
+//!
+//! [`Position::apply`] is the only way a position changes; a refused sub-move returns a
+//! [`BoyerError`] and leaves the position as it was. [`perft`] counts whole turns the way
+//! the reference implementation's own enumeration does.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::types::Side;
+
+/// Files and ranks of the board.
+pub const SIZE: i8 = 9;
+
+/// A square of the 9x9 board: `file + 9 * rank`, both from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sq(u8);
+
+impl Sq {
+    /// The square at `file`, `rank` (from 0), if on the board.
+    pub fn at(file: i8, rank: i8) -> Option<Sq> {
+        ((0..SIZE).contains(&file) && (0..SIZE).contains(&rank))
+            .then(|| Sq((file + SIZE * rank) as u8))
+    }
+    pub fn file(self) -> i8 {
+        (self.0 % 9) as i8
+    }
+    pub fn rank(self) -> i8 {
+        (self.0 / 9) as i8
+    }
+    /// The square `df` files and `dr` ranks away, if on the board.
+    pub fn offset(self, df: i8, dr: i8) -> Option<Sq> {
+        Sq::at(self.file() + df, self.rank() + dr)
+    }
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+    /// King distance.
+    fn distance(self, other: Sq) -> i8 {
+        (self.file() - other.file())
+            .abs()
+            .max((self.rank() - other.rank()).abs())
+    }
+    fn is_corner(self) -> bool {
+        matches!(self.file(), 0 | 8) && matches!(self.rank(), 0 | 8)
+    }
+}
+
+/// The goal White scores in (e9) and the one Black scores in (e1).
+pub const WHITE_GOAL: Sq = Sq(4 + 9 * 8);
+pub const BLACK_GOAL: Sq = Sq(4);
+
+fn is_goal(sq: Sq) -> bool {
+    sq == WHITE_GOAL || sq == BLACK_GOAL
+}
+
+impl fmt::Display for Sq {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            char::from(b'a' + self.file() as u8),
+            self.rank() + 1
+        )
+    }
+}
+
+impl FromStr for Sq {
+    type Err = BoyerError;
+    fn from_str(s: &str) -> Result<Sq, BoyerError> {
+        let b = s.as_bytes();
+        let bad = || BoyerError::Notation(format!("'{s}' is not a square (a1 to i9)"));
+        if b.len() != 2 || !(b'a'..=b'i').contains(&b[0]) || !(b'1'..=b'9').contains(&b[1]) {
+            return Err(bad());
+        }
+        Sq::at((b[0] - b'a') as i8, (b[1] - b'1') as i8).ok_or_else(bad)
+    }
+}
+
+/// The five kinds of piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+}
+
+impl Kind {
+    const ALL: [Kind; 5] = [
+        Kind::King,
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+    ];
+    fn letter(self) -> char {
+        match self {
+            Kind::King => 'k',
+            Kind::Queen => 'q',
+            Kind::Rook => 'r',
+            Kind::Bishop => 'b',
+            Kind::Knight => 'n',
+        }
+    }
+    /// How many of this kind a side starts with: at most that many in a position.
+    fn count(self) -> usize {
+        match self {
+            Kind::King | Kind::Queen => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// A piece: its side and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub side: Side,
+    pub kind: Kind,
+}
+
+/// The eight directions, in the order the reference scans the ball's neighbours: N, S, W,
+/// E, NW, NE, SW, SE (N is toward rank 9).
+const AROUND: [(i8, i8); 8] = [
+    (0, 1),
+    (0, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+];
+const KNIGHT: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// One sub-move of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubMove {
+    /// The turn's one ordinary piece move (only as its first sub-move).
+    Move { from: Sq, to: Sq },
+    /// The piece on `by`, next to the ball, kicks it to `to`.
+    Kick { by: Sq, to: Sq },
+    /// Ends the turn (possible whenever a piece of the side stands next to the ball).
+    Pass,
+}
+
+/// `d1d5`, `Kd5>c5`, `pass`.
+impl fmt::Display for SubMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SubMove::Move { from, to } => write!(f, "{from}{to}"),
+            SubMove::Kick { by, to } => write!(f, "K{by}>{to}"),
+            SubMove::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl FromStr for SubMove {
+    type Err = BoyerError;
+    fn from_str(s: &str) -> Result<SubMove, BoyerError> {
+        if s == "pass" {
+            return Ok(SubMove::Pass);
+        }
+        if let Some(rest) = s.strip_prefix('K') {
+            let (by, to) = rest.split_once('>').ok_or_else(|| {
+                BoyerError::Notation(format!(
+                    "'{s}': a kick is K, the kicker's square, >, the target (Kd5>c5)"
+                ))
+            })?;
+            return Ok(SubMove::Kick {
+                by: by.parse()?,
+                to: to.parse()?,
+            });
+        }
+        if s.len() == 4 && s.is_ascii() {
+            return Ok(SubMove::Move {
+                from: s[..2].parse()?,
+                to: s[2..].parse()?,
+            });
+        }
+        Err(BoyerError::Notation(format!(
+            "'{s}' is not a sub-move (d1d5, Kd5>c5 or pass)"
+        )))
+    }
+}
+
+/// Why a sub-move, a FEN or a text was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoyerError {
+    #[error("{0}")]
+    Notation(String),
+    #[error("{0}")]
+    Fen(String),
+    #[error("{0} is not a legal sub-move here")]
+    Illegal(SubMove),
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// A position: the pieces, the ball, whose turn, how far into it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    ball: Sq,
+    turn: Side,
+    /// Completed turns of both sides (the reference's `movesCount`).
+    turns: u32,
+    /// Sub-moves made in the current turn.
+    made: u8,
+    /// Squares of the pieces that kicked this turn (pieces cannot move after the first
+    /// sub-move, so the square names the piece).
+    kicked: u128,
+    /// The side that scored, once a turn ended with the ball in a goal.
+    winner: Option<Side>,
+}
+
+impl Position {
+    /// The start position: `rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0`.
+    pub fn start() -> Position {
+        "rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0"
+            .parse()
+            .expect("the start position is a position")
+    }
+
+    pub fn piece_at(&self, sq: Sq) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    pub fn ball(&self) -> Sq {
+        self.ball
+    }
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+    /// Completed turns of both sides.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+    /// The side that scored, once the game is over.
+    pub fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+    /// Whether the current turn has not made a sub-move yet.
+    pub fn at_turn_start(&self) -> bool {
+        self.made == 0
+    }
+
+    fn occupied(&self, sq: Sq) -> bool {
+        self.board[sq.index()].is_some() || sq == self.ball
+    }
+
+    /// Whether a piece of `side` stands next to the ball.
+    fn next_to_ball(&self, side: Side) -> bool {
+        AROUND.iter().any(|&(df, dr)| {
+            self.ball
+                .offset(df, dr)
+                .and_then(|s| self.piece_at(s))
+                .is_some_and(|p| p.side == side)
+        })
+    }
+
+    /// Every legal sub-move now, in a fixed order (empty once the game is over, or when
+    /// the side to move has none at the start of its turn).
+    pub fn legal(&self) -> Vec<SubMove> {
+        let mut out = Vec::new();
+        if self.winner.is_some() {
+            return out;
+        }
+        let side = self.turn;
+        if self.made == 0 {
+            self.piece_moves(side, &mut out);
+        }
+        if self.next_to_ball(side) {
+            self.kicks(side, &mut out);
+            out.push(SubMove::Pass);
+        }
+        out
+    }
+
+    fn piece_moves(&self, side: Side, out: &mut Vec<SubMove>) {
+        for from in (0..81u8).map(Sq) {
+            let Some(piece) = self.piece_at(from).filter(|p| p.side == side) else {
+                continue;
+            };
+            let mut to = |to: Sq| {
+                if !is_goal(to) {
+                    out.push(SubMove::Move { from, to });
+                }
+            };
+            match piece.kind {
+                Kind::King => {
+                    for (df, dr) in AROUND {
+                        if let Some(t) = from.offset(df, dr).filter(|&t| !self.occupied(t)) {
+                            to(t);
+                        }
+                    }
+                }
+                Kind::Knight => {
+                    for (df, dr) in KNIGHT {
+                        if let Some(t) = from.offset(df, dr).filter(|&t| !self.occupied(t)) {
+                            to(t);
+                        }
+                    }
+                }
+                Kind::Queen | Kind::Rook | Kind::Bishop => {
+                    let mut any = false;
+                    for (k, (df, dr)) in AROUND.into_iter().enumerate() {
+                        let diagonal = k >= 4;
+                        if (piece.kind == Kind::Rook && diagonal)
+                            || (piece.kind == Kind::Bishop && !diagonal)
+                        {
+                            continue;
+                        }
+                        let mut t = from;
+                        while let Some(next) = t.offset(df, dr).filter(|&n| !self.occupied(n)) {
+                            // Sliders pass through a goal square but never stop on it.
+                            any |= !is_goal(next);
+                            to(next);
+                            t = next;
+                        }
+                    }
+                    // A bishop stuck in a corner jumps its blocked neighbour (B-corner).
+                    if piece.kind == Kind::Bishop && !any && from.is_corner() {
+                        let df = if from.file() == 0 { 1 } else { -1 };
+                        let dr = if from.rank() == 0 { 1 } else { -1 };
+                        if let (Some(n), Some(j)) =
+                            (from.offset(df, dr), from.offset(2 * df, 2 * dr))
+                        {
+                            if self.occupied(n) && !self.occupied(j) {
+                                to(j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The kicks of `side`: every neighbour of the ball in the reference's scan order,
+    /// duplicates (same target) kept by the first kicker found, then the pieces that
+    /// already kicked this turn left out (the merge comes first, as in the reference).
+    fn kicks(&self, side: Side, out: &mut Vec<SubMove>) {
+        let ball = self.ball;
+        let mut claimed: u128 = 0;
+        for (df, dr) in AROUND {
+            let Some(by) = ball.offset(df, dr) else {
+                continue;
+            };
+            let Some(piece) = self.piece_at(by).filter(|p| p.side == side) else {
+                continue;
+            };
+            // The step from the kicker to the ball.
+            let step = (-df, -dr);
+            let diagonal = df != 0 && dr != 0;
+            let mut targets = Vec::new();
+            match piece.kind {
+                Kind::Knight => {
+                    for (kf, kr) in KNIGHT {
+                        if let Some(t) = ball.offset(kf, kr) {
+                            if !self.occupied(t) && (t.distance(by) > 1 || ball.is_corner()) {
+                                targets.push(t);
+                            }
+                        }
+                    }
+                }
+                Kind::Rook if diagonal => {}
+                Kind::Bishop if !diagonal => {}
+                kind => {
+                    let one = kind == Kind::King;
+                    self.slide(ball, step, one, &mut targets);
+                    // The reverse kick: over the kicker, then on the other way.
+                    if let Some(behind) = by.offset(-step.0, -step.1) {
+                        if !self.occupied(behind) {
+                            self.keep(ball, step, behind, &mut targets);
+                            if !one {
+                                self.slide(behind, (-step.0, -step.1), false, &mut targets);
+                            }
+                        }
+                    }
+                }
+            }
+            let used = self.kicked & (1u128 << by.index()) != 0;
+            for t in targets {
+                let bit = 1u128 << t.index();
+                if claimed & bit != 0 {
+                    continue;
+                }
+                claimed |= bit;
+                if !used {
+                    out.push(SubMove::Kick { by, to: t });
+                }
+            }
+        }
+    }
+
+    /// The squares from `from` along `step` over empty squares (one only for a king).
+    fn slide(&self, from: Sq, step: (i8, i8), one: bool, targets: &mut Vec<Sq>) {
+        let mut t = from;
+        while let Some(next) = t.offset(step.0, step.1).filter(|&n| !self.occupied(n)) {
+            self.keep(self.ball, step, next, targets);
+            if one {
+                break;
+            }
+            t = next;
+        }
+    }
+
+    /// `target` as a non-knight kick's landing square, unless a goal rule forbids it: no
+    /// goal in each side's first turn, and never along the goal rank onto its goal.
+    fn keep(&self, ball: Sq, step: (i8, i8), target: Sq, targets: &mut Vec<Sq>) {
+        if is_goal(target) {
+            if self.turns < 2 {
+                return;
+            }
+            let sideways = step.0 == 0 || step.1 == 0;
+            if matches!(ball.rank(), 0 | 8) && sideways {
+                return;
+            }
+        }
+        targets.push(target);
+    }
+
+    /// Plays `sub`: the position changes only if it is legal now.
+    pub fn apply(&mut self, sub: SubMove) -> Result<(), BoyerError> {
+        if self.winner.is_some() {
+            return Err(BoyerError::GameOver);
+        }
+        if !self.legal().contains(&sub) {
+            return Err(BoyerError::Illegal(sub));
+        }
+        match sub {
+            SubMove::Move { from, to } => {
+                self.board[to.index()] = self.board[from.index()].take();
+            }
+            SubMove::Kick { by, to } => {
+                self.kicked |= 1u128 << by.index();
+                self.ball = to;
+            }
+            SubMove::Pass => {
+                self.end_turn();
+                return Ok(());
+            }
+        }
+        self.made += 1;
+        if !self.next_to_ball(self.turn) {
+            self.end_turn();
+        }
+        Ok(())
+    }
+
+    /// The turn changes; a ball in a goal now wins (whoever kicked it there).
+    fn end_turn(&mut self) {
+        if self.ball == WHITE_GOAL {
+            self.winner = Some(Side::White);
+        } else if self.ball == BLACK_GOAL {
+            self.winner = Some(Side::Black);
+        }
+        self.turn = self.turn.other();
+        self.turns += 1;
+        self.made = 0;
+        self.kicked = 0;
+    }
+}
+
+/// The reference's FEN: ranks 9 to 1, White's pieces uppercase, the ball `a`, runs of
+/// empty squares as digits; then the side to move and the completed turns. Positions at
+/// turn boundaries only.
+impl FromStr for Position {
+    type Err = BoyerError;
+    fn from_str(text: &str) -> Result<Position, BoyerError> {
+        let bad = |why: String| BoyerError::Fen(format!("FEN '{text}': {why}"));
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [placement, side, turns] = fields[..] else {
+            return Err(bad("write the placement, the side to move and the turns played (rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0)".into()));
+        };
+        let mut board = [None; 81];
+        let mut ball = None;
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != 9 {
+            return Err(bad(format!("{} ranks; the board has 9", rows.len())));
+        }
+        for (k, row) in rows.iter().enumerate() {
+            let rank = 8 - k as i8;
+            let mut file = 0i8;
+            for c in row.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    file += n as i8;
+                    continue;
+                }
+                let sq = Sq::at(file, rank)
+                    .ok_or_else(|| bad(format!("rank {} holds more than 9 squares", rank + 1)))?;
+                if c == 'a' {
+                    if ball.replace(sq).is_some() {
+                        return Err(bad("more than one ball".into()));
+                    }
+                } else {
+                    let kind = Kind::ALL
+                        .into_iter()
+                        .find(|k| k.letter() == c.to_ascii_lowercase())
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "'{c}' is not a piece (k q r b n, K Q R B N) or the ball (a)"
+                            ))
+                        })?;
+                    if is_goal(sq) {
+                        return Err(bad(format!("a piece on the goal square {sq}")));
+                    }
+                    let side = if c.is_ascii_uppercase() {
+                        Side::White
+                    } else {
+                        Side::Black
+                    };
+                    board[sq.index()] = Some(Piece { side, kind });
+                }
+                file += 1;
+            }
+            if file != 9 {
+                return Err(bad(format!(
+                    "rank {} holds {file} squares, not 9",
+                    rank + 1
+                )));
+            }
+        }
+        let ball = ball.ok_or_else(|| bad("no ball".into()))?;
+        for side in [Side::White, Side::Black] {
+            let mine = board.iter().flatten().filter(|p| p.side == side);
+            if mine.clone().count() == 0 {
+                return Err(bad(format!("{side} has no piece")));
+            }
+            for kind in Kind::ALL {
+                if mine.clone().filter(|p| p.kind == kind).count() > kind.count() {
+                    return Err(bad(format!(
+                        "{side} has more {kind:?}s than a side starts with"
+                    )));
+                }
+            }
+        }
+        let turn = match side {
+            "w" => Side::White,
+            "b" => Side::Black,
+            other => return Err(bad(format!("'{other}' is not a side to move (w or b)"))),
+        };
+        let turns = turns
+            .parse()
+            .map_err(|_| bad(format!("'{turns}' is not a number of turns")))?;
+        Ok(Position {
+            board,
+            ball,
+            turn,
+            turns,
+            made: 0,
+            kicked: 0,
+            winner: None,
+        })
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..SIZE).rev() {
+            let mut empty = 0;
+            for file in 0..SIZE {
+                let sq = Sq::at(file, rank).expect("on the board");
+                let c = if sq == self.ball {
+                    Some('a')
+                } else {
+                    self.piece_at(sq).map(|p| {
+                        if p.side == Side::White {
+                            p.kind.letter().to_ascii_uppercase()
+                        } else {
+                            p.kind.letter()
+                        }
+                    })
+                };
+                match c {
+                    Some(c) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{c}")?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        let side = if self.turn == Side::White { 'w' } else { 'b' };
+        write!(f, " {side} {}", self.turns)
+    }
+}
+
+/// Whole turns to `depth`, counted as the reference enumerates them: a turn is one path
+/// of sub-moves from its first to the change of turn; a turn that ends with a goal is a
+/// leaf at any depth. `pos` must be at a turn boundary.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 || pos.winner.is_some() {
+        return 1;
+    }
+    let mut count = 0;
+    turns(pos, &mut |after| {
+        count += if after.winner.is_some() {
+            1
+        } else {
+            perft(after, depth - 1)
+        };
+    });
+    count
+}
+
+/// Calls `visit` with the position after each complete turn from `pos`.
+fn turns(pos: &Position, visit: &mut dyn FnMut(&Position)) {
+    for sub in pos.legal() {
+        let mut next = pos.clone();
+        next.apply(sub).expect("generated sub-moves are legal");
+        if next.made == 0 {
+            visit(&next);
+        } else {
+            turns(&next, visit);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Sq {
+        s.parse().unwrap()
+    }
+
+    /// The kick targets of the piece on `by` in `fen`, as sorted square names.
+    fn kicks_of(fen: &str, by: &str) -> Vec<String> {
+        let pos: Position = fen.parse().unwrap();
+        let mut t: Vec<String> = pos
+            .legal()
+            .into_iter()
+            .filter_map(|m| match m {
+                SubMove::Kick { by: b, to } if b == sq(by) => Some(to.to_string()),
+                _ => None,
+            })
+            .collect();
+        t.sort();
+        t
+    }
+
+    fn sorted(v: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn fen_round_trips_and_the_start_position_is_the_reference_one() {
+        let start = Position::start();
+        assert_eq!(start.to_string(), "rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0");
+        assert_eq!(start.ball(), sq("e5"));
+        for bad in [
+            "rnbq1knbr/9/9/9/9/9/9/9/RNBQ1KNBR w 0",
+            "rnbq1knbr/9/9/9/4a4/9/9/9/RNBQKKNBR w 0",
+            "rnbqk1nbr/9/9/9/4a4/9/9/9/RNBQ1KNBR x 0",
+            "4k4/9/9/9/4a4/9/9/9/9 w 0",
+            "rnbq1knbr/9/9/9/4a4/9/9/9 w 0",
+        ] {
+            assert!(bad.parse::<Position>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_references_cross_checks() {
+        // Queen c7, ball d8: the goal from the third turn on, never before.
+        assert_eq!(
+            kicks_of("9/3a5/2Q6/9/9/9/9/9/k8 w 2", "c7"),
+            sorted(&["e9", "b6", "a5"])
+        );
+        assert_eq!(
+            kicks_of("9/3a5/2Q6/9/9/9/9/9/k8 w 0", "c7"),
+            sorted(&["b6", "a5"])
+        );
+        // Rook e7, ball e8: forward into the goal, and the reverse kick down the file.
+        assert_eq!(
+            kicks_of("9/4a4/4R4/9/9/9/9/9/k8 w 2", "e7"),
+            sorted(&["e9", "e6", "e5", "e4", "e3", "e2", "e1"])
+        );
+        // Knight g6, ball f7, first turn: knight kicks ignore the first-move rule.
+        assert_eq!(
+            kicks_of("9/9/5a3/6N2/9/9/9/9/k8 w 0", "g6"),
+            sorted(&["d8", "h8", "d6", "e9", "g9", "e5"])
+        );
+        // A bishop orthogonally next to the ball cannot kick; a king moves it one square.
+        assert!(kicks_of("9/9/9/9/9/3Ba4/9/9/k8 w 2", "d4").is_empty());
+        assert_eq!(
+            kicks_of("9/9/9/9/9/3Ka4/9/9/k8 w 2", "d4"),
+            sorted(&["f4", "c4"])
+        );
+        // Rook b9, ball c9: along the goal rank, over e9 but never onto it.
+        assert_eq!(
+            kicks_of("1Ra6/9/9/9/9/9/9/9/k8 w 2", "b9"),
+            sorted(&["d9", "f9", "g9", "h9", "i9", "a9"])
+        );
+    }
+
+    #[test]
+    fn two_knights_share_targets_with_the_first_one_found() {
+        // Knights d4 and e3, ball e4: e3 (south) is found before d4 (west).
+        let fen = "9/9/9/9/9/3Na4/4N4/9/k8 w 2";
+        assert_eq!(
+            kicks_of(fen, "e3"),
+            sorted(&["c5", "g5", "c3", "g3", "d6", "f6"])
+        );
+        assert_eq!(kicks_of(fen, "d4"), sorted(&["d2", "f2"]));
+        // In a turn where e3 has kicked already, d4 still loses the shared targets (the
+        // merge comes before the once-per-turn rule).
+        let mut pos: Position = fen.parse().unwrap();
+        pos.kicked |= 1u128 << sq("e3").index();
+        pos.made = 1;
+        let d4: Vec<String> = pos
+            .legal()
+            .into_iter()
+            .filter_map(|m| match m {
+                SubMove::Kick { by, to } if by == sq("d4") => Some(to.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            sorted(&d4.iter().map(String::as_str).collect::<Vec<_>>()),
+            sorted(&["d2", "f2"])
+        );
+        assert!(pos
+            .legal()
+            .iter()
+            .all(|m| !matches!(m, SubMove::Kick { by, .. } if *by == sq("e3"))));
+    }
+
+    #[test]
+    fn the_start_positions_queen_kicks_backwards_over_itself() {
+        let mut pos = Position::start();
+        pos.apply("d1d5".parse().unwrap()).unwrap();
+        assert!(pos.legal().contains(&"Kd5>c5".parse().unwrap()));
+        // No goal in the first turn: nothing reaches e9 or e1.
+        assert!(pos
+            .legal()
+            .iter()
+            .all(|m| !matches!(m, SubMove::Kick { to, .. } if is_goal(*to))));
+    }
+
+    #[test]
+    fn the_rules_texts_corner_kick() {
+        // The text's diagram: the ball on i1 (not g1), knight h2: h3 is allowed only by the
+        // corner exception (it is next to the knight).
+        let fen = "3q1k1br/r7R/2n2n3/3Q5/6b2/9/9/7N1/RNB2K1Ba w 2";
+        assert!(kicks_of(fen, "h2").contains(&"h3".to_string()));
+    }
+
+    #[test]
+    fn a_goal_counts_only_when_the_turn_changes() {
+        // White rook e7 kicks e8 → e9; then the king d8 may kick it out again.
+        let mut pos: Position = "9/3Ka4/4R4/9/9/9/9/9/k8 w 2".parse().unwrap();
+        pos.apply("Ke7>e9".parse().unwrap()).unwrap();
+        assert_eq!(pos.winner(), None, "mid-turn: not yet a goal");
+        assert!(pos.legal().contains(&SubMove::Pass));
+        let mut scored = pos.clone();
+        scored.apply(SubMove::Pass).unwrap();
+        assert_eq!(scored.winner(), Some(Side::White));
+        assert!(scored.legal().is_empty());
+    }
+
+    #[test]
+    fn a_corner_bishop_jumps_its_blocked_neighbour() {
+        let pos: Position = "9/9/9/9/9/9/a8/1N7/B4k3 w 2".parse().unwrap();
+        assert!(pos.legal().contains(&"a1c3".parse().unwrap()));
+    }
+
+    #[test]
+    fn notation_round_trips_and_bad_text_is_refused() {
+        for text in ["d1d5", "Kd5>c5", "pass"] {
+            assert_eq!(text.parse::<SubMove>().unwrap().to_string(), text);
+        }
+        for bad in ["", "d1", "Kd5c5", "j1d5", "d0d5", "K>", "passs"] {
+            assert!(bad.parse::<SubMove>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn refused_sub_moves_leave_the_position_unchanged() {
+        let mut pos = Position::start();
+        let before = pos.clone();
+        assert_eq!(
+            pos.apply(SubMove::Pass),
+            Err(BoyerError::Illegal(SubMove::Pass))
+        );
+        assert_eq!(pos, before);
+        assert!(pos.apply("e1e2".parse().unwrap()).is_err());
+        assert_eq!(pos, before);
+    }
+
+    #[test]
+    fn perft_of_the_start_position_is_stable() {
+        let start = Position::start();
+        // Depth 1: every first turn is a piece move (no piece is next to the ball), some
+        // followed by kicks.
+        assert!(perft(&start, 1) > 0);
+        assert_eq!(perft(&start, 1), perft(&start, 1));
+    }
+}
