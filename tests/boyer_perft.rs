@@ -1,0 +1,73 @@
+//! Boyer's Football perft counts pinned in `tests/data/boyer-perft.txt` (one `depth count
+//! FEN` line each, `#` comments): whole turns from positions that exercise the start, the
+//! corner exception, reverse kicks, two knights at the ball and a ball on the goal rank
+//! (protocol/BOYER.md). The project owner checks them against the reference
+//! implementation; a change of count is a change of rules.
+//!
+//! With `ZEBRA_REGENERATE=1` the test rewrites the counts from the engine:
+//! ZEBRA_REGENERATE=1 cargo test --release --test boyer_perft
+
+use zebra::rules::boyer::{perft, Position};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/boyer-perft.txt");
+
+#[test]
+fn boyer_perft_counts_match_the_pinned_data() {
+    let text = std::fs::read_to_string(DATA).expect("the pinned counts exist");
+    let regenerate = std::env::var("ZEBRA_REGENERATE").as_deref() == Ok("1");
+    let mut out = String::new();
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut words = line.splitn(3, ' ');
+        let (Some(depth), Some(count), Some(fen)) = (words.next(), words.next(), words.next())
+        else {
+            panic!("{DATA}: '{line}' is not `depth count FEN`");
+        };
+        let depth: u32 = depth.parse().unwrap();
+        let pos: Position = fen.parse().unwrap_or_else(|e| panic!("{DATA}: {e}"));
+        let got = perft(&pos, depth);
+        if count != got.to_string() {
+            wrong.push(format!("{fen} depth {depth}: pinned {count}, now {got}"));
+        }
+        out.push_str(&format!("{depth} {got} {fen}\n"));
+        cases += 1;
+    }
+    if regenerate {
+        std::fs::write(DATA, out).unwrap();
+        return;
+    }
+    assert!(cases >= 10, "{cases} pinned counts");
+    assert!(
+        wrong.is_empty(),
+        "perft counts changed (if intended, rerun with ZEBRA_REGENERATE=1 and review the diff):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// A refused FEN says why in one line.
+#[test]
+fn a_bad_fen_is_refused_with_its_reason() {
+    for (fen, why) in [
+        ("rnbq1knbr/9/9/9/9/9/9/9/RNBQ1KNBR w 0", "no ball"),
+        ("rnbq1knbr/9/9/9/4a4/9/9/9/RNBQKKNBR w 0", "goal square"),
+        ("rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR x 0", "side to move"),
+        ("4k4/9/9/9/4a4/9/9/9/9 w 0", "goal square"),
+        ("1k7/9/9/9/4a4/9/9/9/9 w 0", "white has no piece"),
+        ("rnbq1knbr/9/9/9/4a4/9/9/9 w 0", "8 ranks"),
+        ("qq7/9/9/9/4a4/9/9/9/K8 w 0", "more Queens"),
+        (
+            "rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w",
+            "side to move and the turns",
+        ),
+    ] {
+        let err = fen.parse::<Position>().unwrap_err().to_string();
+        assert!(err.contains(why), "{fen}: {err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+}
