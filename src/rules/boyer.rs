@@ -622,6 +622,124 @@ impl fmt::Display for Position {
     }
 }
 
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The ball was in this side's target goal when a turn ended (B29-B31).
+    Goal(Side),
+    /// The same position a third time (B33).
+    Repetition,
+    /// 400 turns without a goal (B34).
+    TurnLimit,
+    /// Neither side had a legal sub-move (B35).
+    NoMoves,
+}
+
+impl Outcome {
+    /// The winner, if any (a draw otherwise).
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Goal(side) => Some(side),
+            _ => None,
+        }
+    }
+}
+
+/// Completed turns (both sides) after which a game without a goal is drawn (B34).
+pub const TURN_LIMIT: u32 = 400;
+
+/// A position as it stands between turns, for counting repetitions: the pieces, the ball
+/// and the side to move (not the turn count, B33).
+type Placement = ([Option<Piece>; 81], Sq, Side);
+
+/// A whole game: a [`Position`] and the rulings that end a game besides a goal
+/// (repetition, the turn limit, a side with no move). Perft counts positions, not games,
+/// so these live here and not in [`Position`].
+#[derive(Clone, Debug)]
+pub struct Game {
+    pos: Position,
+    seen: std::collections::HashMap<Placement, u8>,
+    outcome: Option<Outcome>,
+    /// Whether the last turn was passed because its side had no sub-move (B35).
+    last_forced: bool,
+}
+
+impl Game {
+    pub fn new(pos: Position) -> Game {
+        let mut game = Game {
+            pos,
+            seen: Default::default(),
+            outcome: None,
+            last_forced: false,
+        };
+        game.count_placement();
+        game
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The legal sub-moves; a side that has none at the start of its turn has only
+    /// `pass` (its turn is passed, B35). Empty once the game is over.
+    pub fn legal(&self) -> Vec<SubMove> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        let legal = self.pos.legal();
+        if legal.is_empty() {
+            vec![SubMove::Pass]
+        } else {
+            legal
+        }
+    }
+
+    /// Plays `sub`; the game changes only if it is legal now.
+    pub fn apply(&mut self, sub: SubMove) -> Result<(), BoyerError> {
+        if self.outcome.is_some() {
+            return Err(BoyerError::GameOver);
+        }
+        let forced = self.pos.at_turn_start() && self.pos.legal().is_empty();
+        if forced {
+            if sub != SubMove::Pass {
+                return Err(BoyerError::Illegal(sub));
+            }
+            self.pos.end_turn();
+        } else {
+            self.pos.apply(sub)?;
+        }
+        if !self.pos.at_turn_start() {
+            return Ok(());
+        }
+        // A turn ended: a goal first (B31), then the draws.
+        if let Some(side) = self.pos.winner() {
+            self.outcome = Some(Outcome::Goal(side));
+        } else if forced && self.last_forced {
+            self.outcome = Some(Outcome::NoMoves);
+        } else if self.count_placement() >= 3 {
+            self.outcome = Some(Outcome::Repetition);
+        } else if self.pos.turns() >= TURN_LIMIT {
+            self.outcome = Some(Outcome::TurnLimit);
+        }
+        self.last_forced = forced;
+        Ok(())
+    }
+
+    /// Counts the current placement; how often it has occurred.
+    fn count_placement(&mut self) -> u8 {
+        let n = self
+            .seen
+            .entry((self.pos.board, self.pos.ball, self.pos.turn))
+            .or_default();
+        *n += 1;
+        *n
+    }
+}
+
 /// Whole turns to `depth`, counted as the reference enumerates them: a turn is one path
 /// of sub-moves from its first to the change of turn; a turn that ends with a goal is a
 /// leaf at any depth. `pos` must be at a turn boundary.
@@ -806,6 +924,53 @@ mod tests {
     fn a_corner_bishop_jumps_its_blocked_neighbour() {
         let pos: Position = "9/9/9/9/9/9/a8/1N7/B4k3 w 2".parse().unwrap();
         assert!(pos.legal().contains(&"a1c3".parse().unwrap()));
+    }
+
+    fn play(game: &mut Game, subs: &[&str]) {
+        for text in subs {
+            game.apply(text.parse().unwrap())
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    #[test]
+    fn the_third_occurrence_of_a_position_is_a_draw() {
+        let mut game = Game::new("9/9/9/9/4a4/9/9/9/K4k3 w 2".parse().unwrap());
+        play(&mut game, &["a1a2", "f1f2", "a2a1", "f2f1"]);
+        assert_eq!(game.outcome(), None, "twice");
+        play(&mut game, &["a1a2", "f1f2", "a2a1"]);
+        assert_eq!(game.outcome(), None);
+        play(&mut game, &["f2f1"]);
+        assert_eq!(game.outcome(), Some(Outcome::Repetition));
+        assert!(game.legal().is_empty());
+    }
+
+    #[test]
+    fn four_hundred_turns_without_a_goal_are_a_draw() {
+        let mut game = Game::new("9/9/9/9/4a4/9/9/9/K4k3 w 398".parse().unwrap());
+        play(&mut game, &["a1a2"]);
+        assert_eq!(game.outcome(), None);
+        play(&mut game, &["f1f2"]);
+        assert_eq!(game.outcome(), Some(Outcome::TurnLimit));
+    }
+
+    #[test]
+    fn a_side_without_a_sub_move_passes_its_turn() {
+        // White's bishop a1 is shut in (b2 and c3 taken) and nothing touches the ball.
+        let mut game = Game::new("9/9/9/9/a8/9/2k6/1n7/B8 w 2".parse().unwrap());
+        assert_eq!(game.legal(), vec![SubMove::Pass]);
+        assert!(game.apply("a1c3".parse().unwrap()).is_err());
+        play(&mut game, &["pass"]);
+        assert_eq!(game.position().turn(), Side::Black);
+        assert_eq!(game.outcome(), None);
+        assert!(game.legal().len() > 1);
+    }
+
+    #[test]
+    fn a_goal_ends_the_game_before_any_draw() {
+        let mut game = Game::new("9/3Ka4/4R4/9/9/9/9/9/k8 w 399".parse().unwrap());
+        play(&mut game, &["Ke7>e9", "pass"]);
+        assert_eq!(game.outcome(), Some(Outcome::Goal(Side::White)));
     }
 
     #[test]

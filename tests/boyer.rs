@@ -1,13 +1,17 @@
-//! Boyer's Football perft counts pinned in `tests/data/boyer-perft.txt` (one `depth count
+//! Boyer's Football: seeded random games that must end with the invariants kept, and perft
+//! counts pinned in `tests/data/boyer-perft.txt` (one `depth count
 //! FEN` line each, `#` comments): whole turns from positions that exercise the start, the
 //! corner exception, reverse kicks, two knights at the ball and a ball on the goal rank
 //! (protocol/BOYER.md). The project owner checks them against the reference
 //! implementation; a change of count is a change of rules.
 //!
 //! With `ZEBRA_REGENERATE=1` the test rewrites the counts from the engine:
-//! ZEBRA_REGENERATE=1 cargo test --release --test boyer_perft
+//! ZEBRA_REGENERATE=1 cargo test --release --test boyer
 
-use zebra::rules::boyer::{perft, Position};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use zebra::rules::boyer::{perft, Game, Position, Sq, SubMove, BLACK_GOAL, TURN_LIMIT, WHITE_GOAL};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/boyer-perft.txt");
 
@@ -70,4 +74,52 @@ fn a_bad_fen_is_refused_with_its_reason() {
         assert!(err.contains(why), "{fen}: {err}");
         assert!(!err.contains('\n'), "{err}");
     }
+}
+
+/// 500 seeded random games from the start: every game ends (by a goal or a draw ruling)
+/// within the turn limit; after every sub-move no piece stands on a goal square, and no
+/// piece kicks twice in one turn.
+#[test]
+fn random_games_end_and_keep_the_invariants() {
+    let mut goals = 0;
+    for seed in 0..500u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(Position::start());
+        let mut kickers: Vec<Sq> = Vec::new();
+        let mut subs = 0u32;
+        while game.outcome().is_none() {
+            let legal = game.legal();
+            let sub = *legal
+                .choose(&mut rng)
+                .expect("a game in progress has a sub-move");
+            let turn = game.position().turns();
+            game.apply(sub)
+                .unwrap_or_else(|e| panic!("seed {seed}: {sub}: {e}"));
+            if let SubMove::Kick { by, .. } = sub {
+                assert!(
+                    !kickers.contains(&by),
+                    "seed {seed}: {by} kicked twice in one turn"
+                );
+                kickers.push(by);
+            }
+            if game.position().turns() != turn {
+                kickers.clear();
+            }
+            let pos = game.position();
+            for goal in [WHITE_GOAL, BLACK_GOAL] {
+                assert!(
+                    pos.piece_at(goal).is_none(),
+                    "seed {seed}: a piece on {goal}: {pos}"
+                );
+            }
+            subs += 1;
+            assert!(
+                subs < 100 * TURN_LIMIT,
+                "seed {seed}: the game does not end"
+            );
+        }
+        assert!(game.position().turns() <= TURN_LIMIT, "seed {seed}");
+        goals += u32::from(game.outcome().and_then(|o| o.winner()).is_some());
+    }
+    assert!(goals > 0, "random games score sometimes ({goals} of 500)");
 }
