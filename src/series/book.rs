@@ -181,6 +181,45 @@ fn points(rng: &mut ChaCha8Rng, most_touchdowns: u16) -> u16 {
 }
 
 /// The two teams' points with the offense ahead by `lead` or more (negative: behind).
+/// The game part of a generated situation, drawn already: quarter, share left, offense,
+/// score.
+struct Drive {
+    quarter: u8,
+    left: u8,
+    offense: Side,
+    score: [u16; 2],
+}
+
+impl Drive {
+    /// A situation of this drive at a random series: the spot's rank, the down and the
+    /// ranks to gain from these ranges, then the spot's file (b–g) and both teams'
+    /// timeouts, drawn in that order (the built-in book depends on the order).
+    fn draw(
+        &self,
+        rng: &mut ChaCha8Rng,
+        ranks: std::ops::RangeInclusive<u8>,
+        downs: std::ops::RangeInclusive<u8>,
+        gains: std::ops::RangeInclusive<u8>,
+    ) -> Situation {
+        let rank = rng.gen_range(ranks);
+        let down = rng.gen_range(downs);
+        let gain = rng.gen_range(gains);
+        let file = rng.gen_range(1..=6_u8);
+        let timeouts = [rng.gen_range(0..=3_u8), rng.gen_range(0..=3_u8)];
+        situation(
+            self.quarter,
+            self.left,
+            self.offense,
+            file,
+            rank,
+            down,
+            gain,
+            self.score,
+            timeouts,
+        )
+    }
+}
+
 fn scores_with(rng: &mut ChaCha8Rng, quarter: u8, lead: std::ops::RangeInclusive<i32>) -> [u16; 2] {
     loop {
         let most = u16::from(quarter);
@@ -274,25 +313,25 @@ pub fn generate_builtin() -> String {
             let quarter = if rng.gen_bool(0.5) { 2 } else { 4 };
             let left = rng.gen_range(3..=15_u8);
             let score = scores_with(&mut rng, quarter, -8..=0);
-            let rank = rng.gen_range(2..=5_u8);
-            let down = rng.gen_range(1..=3_u8);
-            let ranks = rng.gen_range(1..=2_u8);
-            let f = file(&mut rng);
-            let t = timeouts(&mut rng);
-            book.push(situation(
-                quarter, left, offense, f, rank, down, ranks, score, t,
-            ));
+            let drive = Drive {
+                quarter,
+                left,
+                offense,
+                score,
+            };
+            book.push(drive.draw(&mut rng, 2..=5, 1..=3, 1..=2));
         }
         // 5. Late leads to protect.
         for _ in 0..40 {
             let left = rng.gen_range(5..=25_u8);
             let score = scores_with(&mut rng, 4, 1..=10);
-            let rank = rng.gen_range(2..=7_u8);
-            let down = rng.gen_range(1..=3_u8);
-            let ranks = rng.gen_range(1..=3_u8);
-            let f = file(&mut rng);
-            let t = timeouts(&mut rng);
-            book.push(situation(4, left, offense, f, rank, down, ranks, score, t));
+            let drive = Drive {
+                quarter: 4,
+                left,
+                offense,
+                score,
+            };
+            book.push(drive.draw(&mut rng, 2..=7, 1..=3, 1..=3));
         }
     }
     // 6. The rest, uniformly.
@@ -305,14 +344,13 @@ pub fn generate_builtin() -> String {
         let quarter = rng.gen_range(1..=4_u8);
         let left = rng.gen_range(1..=100_u8);
         let score = scores_with(&mut rng, quarter, -21..=21);
-        let rank = rng.gen_range(2..=7_u8);
-        let down = rng.gen_range(1..=4_u8);
-        let ranks = rng.gen_range(1..=4_u8);
-        let f = file(&mut rng);
-        let t = timeouts(&mut rng);
-        book.push(situation(
-            quarter, left, offense, f, rank, down, ranks, score, t,
-        ));
+        let drive = Drive {
+            quarter,
+            left,
+            offense,
+            score,
+        };
+        book.push(drive.draw(&mut rng, 2..=7, 1..=4, 1..=4));
     }
     out.extend(book.iter().map(Situation::to_string));
     out.join("\n") + "\n"
