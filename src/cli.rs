@@ -137,15 +137,20 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Count legal action sequences from a position to a depth (perft).
+    /// Count legal action sequences from a position to a depth (perft); for
+    /// boyer-football, whole turns.
     Perft {
-        /// A built-in position: shotgun, scramble, motion.
+        /// The game: football-chess or boyer-football.
+        #[arg(long, default_value = "football-chess")]
+        rules: String,
+        /// football-chess: a built-in position (shotgun, scramble, motion);
+        /// boyer-football: a FEN (default: the start position).
         #[arg(long, conflicts_with = "diagram")]
         position: Option<String>,
         /// A file holding a position diagram (see protocol/RULES.md, "Diagrams").
         #[arg(long)]
         diagram: Option<PathBuf>,
-        /// Number of actions.
+        /// Number of actions (boyer-football: whole turns).
         #[arg(long, default_value_t = 2)]
         depth: u32,
         /// Print the count below each legal action.

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use zebra::cli::{BenchTarget, Cli, Command};
 use zebra::rules::perft::{self, perft};
 use zebra::rules::playout::play_random_game;
+use zebra::rules::Rules;
 
 use zebra::bot::BotSpec;
 use zebra::record::{write_game, GameReader, Termination};
@@ -95,6 +96,49 @@ enum Failure {
     Interrupted,
     /// A series ended in a way scripts branch on (already reported).
     Series(SeriesEnd),
+}
+
+/// `--rules NAME`, validated.
+fn rules_flag(name: &str) -> Result<Rules, Failure> {
+    name.parse::<Rules>()
+        .map_err(|e| Failure::Usage(format!("--rules: {e}")))
+}
+
+/// `zebra perft --rules boyer-football`: whole turns from a FEN (default the start).
+fn boyer_perft(fen: Option<&str>, diagram: bool, depth: u32, divide: bool) -> Result<(), Failure> {
+    use zebra::rules::boyer;
+    if diagram {
+        return Err(Failure::Usage(
+            "--diagram is for football-chess; give a Boyer position as --position FEN".into(),
+        ));
+    }
+    let pos = match fen {
+        None => boyer::Position::start(),
+        Some(text) => text
+            .parse::<boyer::Position>()
+            .map_err(|e| Failure::Usage(format!("--position: {e}")))?,
+    };
+    if !pos.at_turn_start() {
+        return Err(Failure::Usage(
+            "--position: perft counts whole turns; give a position between turns".into(),
+        ));
+    }
+    if depth > 5 {
+        return Err(Failure::Usage(format!(
+            "--depth {depth} is too deep; use 5 or less"
+        )));
+    }
+    if divide {
+        let mut total = 0;
+        for (sub, n) in boyer::divide(&pos, depth) {
+            out!("{sub} {n}");
+            total += n;
+        }
+        out!("total {total}");
+    } else {
+        out!("{}", boyer::perft(&pos, depth));
+    }
+    Ok(())
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -364,11 +408,15 @@ fn run(command: Command) -> Result<(), Failure> {
             }
         }
         Command::Perft {
+            rules,
             position,
             diagram,
             depth,
             divide,
         } => {
+            if rules_flag(&rules)? == Rules::BoyerFootball {
+                return boyer_perft(position.as_deref(), diagram.is_some(), depth, divide);
+            }
             let game = match (position, diagram) {
                 (Some(name), _) => perft::position(&name).ok_or_else(|| {
                     let names: Vec<&str> = perft::POSITIONS.iter().map(|(n, _)| *n).collect();

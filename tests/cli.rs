@@ -67,6 +67,50 @@ fn perft_matches_the_library() {
 }
 
 #[test]
+fn boyer_perft_counts_whole_turns_from_the_start_or_a_fen() {
+    let out = zebra(&["perft", "--rules", "boyer-football", "--depth", "2"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).trim(), "7815");
+    let fen = "rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0";
+    let divided = stdout(&zebra(&[
+        "perft",
+        "--rules",
+        "boyer-football",
+        "--position",
+        fen,
+        "--depth",
+        "1",
+        "--divide",
+    ]));
+    let lines: Vec<&str> = divided.lines().collect();
+    assert_eq!(lines.last(), Some(&"total 88"), "{divided}");
+    assert!(lines.iter().any(|l| l.starts_with("d1d5 ")), "{divided}");
+    for (args, needle) in [
+        (&["perft", "--rules", "chess"][..], "unknown rules 'chess'"),
+        (
+            &[
+                "perft",
+                "--rules",
+                "boyer-football",
+                "--position",
+                "rnbq1knbr/9 w 0",
+            ][..],
+            "--position: ",
+        ),
+        (
+            &["perft", "--rules", "boyer-football", "--diagram", "x.txt"][..],
+            "--diagram is for football-chess",
+        ),
+    ] {
+        let out = zebra(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
 fn perft_reads_a_diagram_file() {
     let dir = std::env::temp_dir().join(format!("zebra-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -20,6 +20,10 @@ use super::types::Side;
 /// Files and ranks of the board.
 pub const SIZE: i8 = 9;
 
+/// The `RulesVersion` of Boyer's Football records: the reference implementation's state
+/// that the rulings follow (protocol/BOYER.md).
+pub const RULES_VERSION: &str = "vchess-2021-04-23";
+
 /// A square of the 9x9 board: `file + 9 * rank`, both from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sq(u8);
@@ -748,13 +752,37 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     count(pos, depth, 0, &mut lists)
 }
 
+/// [`perft`] split by the first sub-move: each legal sub-move now with the whole turns to
+/// `depth` below it (a sub-move that does not end the turn is followed within the same turn).
+pub fn divide(pos: &Position, depth: u32) -> Vec<(SubMove, u64)> {
+    if depth == 0 || pos.winner.is_some() {
+        return Vec::new();
+    }
+    let mut lists = Vec::new();
+    pos.legal()
+        .into_iter()
+        .map(|sub| {
+            let mut next = pos.clone();
+            next.play(sub);
+            let n = if next.made > 0 {
+                count(&next, depth, 1, &mut lists)
+            } else if next.winner.is_some() {
+                1
+            } else {
+                count(&next, depth - 1, 1, &mut lists)
+            };
+            (sub, n)
+        })
+        .collect()
+}
+
 /// Whole turns to `depth` from `pos`, which is `level` sub-moves deep in the search;
 /// `lists` holds one reusable sub-move list per level.
 fn count(pos: &Position, depth: u32, level: usize, lists: &mut Vec<Vec<SubMove>>) -> u64 {
     if depth == 0 || pos.winner.is_some() {
         return 1;
     }
-    if lists.len() <= level {
+    while lists.len() <= level {
         lists.push(Vec::with_capacity(64));
     }
     let mut list = std::mem::take(&mut lists[level]);
@@ -803,6 +831,19 @@ mod tests {
         let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn divide_sums_to_perft() {
+        let pos = Position::start();
+        for depth in 1..=2 {
+            let parts = divide(&pos, depth);
+            assert_eq!(parts.len(), pos.legal().len());
+            assert_eq!(
+                parts.iter().map(|(_, n)| n).sum::<u64>(),
+                perft(&pos, depth)
+            );
+        }
     }
 
     #[test]

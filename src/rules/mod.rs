@@ -36,7 +36,8 @@
 //! - `perft`: counting legal action sequences, to cross-check implementations
 //! - `playout`: seeded random play, for tests, benchmarks and the random bot
 //! - `ruleset`: the trait other rule sets will implement
-//! - `boyer`: Boyer's Football, the second game (its own engine; not yet behind the seam)
+//! - `boyer`: Boyer's Football, the second game (its own engine)
+//! - `registry`: the games by name ([`Rules`]), the one list a new game is added to
 
 pub mod action;
 pub mod board;
@@ -49,6 +50,7 @@ pub mod penalty;
 pub mod perft;
 pub mod play;
 pub mod playout;
+pub mod registry;
 pub mod ruleset;
 pub mod situation;
 pub mod types;
@@ -63,6 +65,7 @@ pub use game::{
 };
 pub use penalty::{Foul, FoulKind};
 pub use play::ActionList;
+pub use registry::{Rules, UnknownRules};
 pub use situation::{Situation, SituationError};
 pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};
 

@@ -1,0 +1,84 @@
+//! The games Zebra referees, by name: the one list a new rule set is added to.
+//!
+//! `--rules NAME` on the command line and the `Variant` tag of a record name a game with
+//! [`Rules`]; everything that depends on the game dispatches on it once, at the edge.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A game Zebra can referee.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Football Chess (the official rules v0.1 and protocol/RULES.md).
+    #[default]
+    FootballChess,
+    /// Boyer's Football (1951), exact to its reference implementation (protocol/BOYER.md).
+    BoyerFootball,
+}
+
+impl Rules {
+    pub const ALL: [Rules; 2] = [Rules::FootballChess, Rules::BoyerFootball];
+
+    /// The name on the command line, in records (`Variant`) and in `game_start.rules`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::FootballChess => "football-chess",
+            Rules::BoyerFootball => "boyer-football",
+        }
+    }
+
+    /// The version of the rule text the engine plays (`RulesVersion`).
+    pub const fn version(self) -> &'static str {
+        match self {
+            Rules::FootballChess => "0.1",
+            Rules::BoyerFootball => super::boyer::RULES_VERSION,
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown rule-set name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rules '{0}'; known: football-chess, boyer-football")]
+pub struct UnknownRules(pub String);
+
+impl FromStr for Rules {
+    type Err = UnknownRules;
+    fn from_str(s: &str) -> Result<Rules, UnknownRules> {
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            // Quoted in an error line: control characters and length kept out of it.
+            .ok_or_else(|| {
+                UnknownRules(
+                    s.chars()
+                        .take(40)
+                        .map(|c| if c.is_control() { '?' } else { c })
+                        .collect(),
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_list_the_known() {
+        for r in Rules::ALL {
+            assert_eq!(r.name().parse::<Rules>(), Ok(r));
+        }
+        let e = "chess".parse::<Rules>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "unknown rules 'chess'; known: football-chess, boyer-football"
+        );
+        assert_eq!(Rules::default(), Rules::FootballChess);
+    }
+}
