@@ -123,6 +123,10 @@ pub enum Command {
     Verify {
         /// A record file (one or more games).
         file: PathBuf,
+        /// The game the records must be (football-chess or boyer-football); by default
+        /// each game is replayed as its Variant tag says.
+        #[arg(long)]
+        rules: Option<String>,
     },
     /// Play one whole game between two seeded random players inside the engine (no bot
     /// processes) and print it play by play.

@@ -5,7 +5,9 @@
 //!
 //! Layout (data flows bot process ⇄ `bot` ⇄ `protocol` ⇄ `referee` ⇄ `rules`, and out to
 //! `record`):
-//! - [`rules`]: the pure, deterministic rules engine (no I/O, no clocks, no threads)
+//! - [`rules`]: the pure, deterministic rules engines (no I/O, no clocks, no threads), one
+//!   per game, and [`rules::Rules`], the games by name
+//! - [`games`]: each game's side of the seam (records, referee), and [`with_rules!`]
 //! - [`protocol`]: the bot protocol's messages, line framing and state snapshot
 //! - [`bot`]: bot processes (process groups, stdio tasks, kill and reap)
 //! - [`sandbox`]: containment of bots: limits, namespaces, cgroups, verdicts
@@ -22,6 +24,7 @@ pub mod bench;
 pub mod bot;
 pub mod botkit;
 pub mod cli;
+pub mod games;
 pub mod protocol;
 pub mod record;
 pub mod referee;

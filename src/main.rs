@@ -329,7 +329,10 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             played
         }
-        Command::Verify { file } => verify(&file),
+        Command::Verify { file, rules } => {
+            let rules = rules.as_deref().map(rules_flag).transpose()?;
+            verify(&file, rules)
+        }
         Command::SeatRelay { addr, token } => zebra::web::seat::relay(&addr, &token)
             .map_err(|e| Failure::Run(format!("the human seat's relay: {e}"))),
         Command::View {
@@ -1404,7 +1407,9 @@ fn serve_view(
     })
 }
 
-fn verify(path: &Path) -> Result<(), Failure> {
+/// `zebra verify FILE [--rules NAME]`: every game replayed as the game its Variant tag
+/// names; with `--rules`, a game of another game is bad usage (exit 2).
+fn verify(path: &Path, expected: Option<Rules>) -> Result<(), Failure> {
     let cannot =
         |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(|e| cannot(&e))?;
@@ -1431,7 +1436,15 @@ fn verify(path: &Path) -> Result<(), Failure> {
             }
         };
         games += 1;
-        match zebra::record::verify(&rec) {
+        if let (Some(expected), Ok(found)) = (expected, rec.rules()) {
+            if found != expected {
+                return Err(Failure::Usage(format!(
+                    "{}: game {games} is a {found} record, not {expected}; verify it without --rules or with --rules {found}",
+                    path.display()
+                )));
+            }
+        }
+        match zebra::record::verify_any(&rec) {
             Ok(v) => out!(
                 "game {games}: ok, {} ({}, {} actions, {} clock expiries)",
                 v.result.map_or("*", |r| r.pgn()),

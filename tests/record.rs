@@ -332,7 +332,15 @@ fn verify_accepts_every_random_game() {
         assert!(v.snaps > 0, "{name}");
         // Through the text as well.
         let again = verify_text(&write(&rec)).unwrap();
-        assert_eq!(again, vec![Ok(v)], "{name}");
+        let summary = zebra::record::Summary {
+            rules: zebra::rules::Rules::FootballChess,
+            termination: v.termination,
+            result: v.result,
+            actions: v.actions,
+            expiries: v.expiries,
+            snaps: v.snaps,
+        };
+        assert_eq!(again, vec![Ok(summary)], "{name}");
     }
 }
 
@@ -353,7 +361,7 @@ fn verify_catches_a_tampered_action_at_its_index() {
         let d = verify(&tampered).unwrap_err();
         assert_eq!(d.index, index, "{name}: {d}");
         assert!(
-            matches!(d.kind, DivergenceKind::ActionRejected { action, .. } if action == bad),
+            matches!(&d.kind, DivergenceKind::ActionRejected { action, .. } if *action == bad.to_string()),
             "{name}: {d}"
         );
         assert!(
@@ -375,13 +383,15 @@ fn verify_catches_a_bad_expiry() {
     rec.entries.insert(9, Entry::Expiry { clock: Clock::Game });
     let d = verify(&rec).unwrap_err();
     assert_eq!(d.index, 9);
-    assert!(matches!(
-        d.kind,
-        DivergenceKind::ExpiryRejected {
-            clock: Clock::Game,
-            error: ActionError::ClockNotRunning { .. }
-        }
-    ));
+    // The engine's reason (ActionError::ClockNotRunning), as its typed error words it.
+    let DivergenceKind::ExpiryRejected {
+        clock: Clock::Game,
+        error,
+    } = &d.kind
+    else {
+        panic!("{d}");
+    };
+    assert!(error.to_string().contains("does not run now"), "{error}");
 }
 
 #[test]
@@ -607,10 +617,8 @@ fn the_writer_refuses_records_it_could_not_read_back() {
             |e| {
                 matches!(
                     e,
-                    RecordError::Replay {
-                        error: ActionError::GameOver,
-                        ..
-                    }
+                    RecordError::Replay { error, .. }
+                        if error.to_string() == ActionError::GameOver.to_string()
                 )
             },
         ),

@@ -106,8 +106,12 @@ fn the_view_stream_validates_against_its_schema() {
     games.extend((1..=5).map(random_record));
     let mut broken = random_record(7);
     broken.entries.truncate(5);
-    broken.entries.push(Entry::action("snap".parse().unwrap()));
-    broken.entries.push(Entry::action("snap".parse().unwrap()));
+    broken
+        .entries
+        .push(Entry::action(zebra::rules::Action::Snap));
+    broken
+        .entries
+        .push(Entry::action(zebra::rules::Action::Snap));
     games.push(broken);
     let mut states = std::collections::BTreeSet::new();
     for rec in &games {
@@ -148,8 +152,8 @@ fn a_record_that_stops_replaying_keeps_its_frames_and_says_why() {
     let keep = rec.entries.len() / 2;
     // An entry the engine must reject there: a second snap in a row.
     rec.entries.truncate(keep);
-    rec.entries.push(Entry::action("snap".parse().unwrap()));
-    rec.entries.push(Entry::action("snap".parse().unwrap()));
+    rec.entries.push(Entry::action(zebra::rules::Action::Snap));
+    rec.entries.push(Entry::action(zebra::rules::Action::Snap));
     let view = view_game(&rec);
     let error = view.error.expect("a problem");
     assert!(error.contains("does not replay"), "{error}");
@@ -415,8 +419,8 @@ fn the_page_in_chromium_says_why_a_record_stops_replaying() {
     let dir = scratch("problem");
     let mut rec = random_record(6);
     rec.entries.truncate(10);
-    rec.entries.push(Entry::action("snap".parse().unwrap()));
-    rec.entries.push(Entry::action("snap".parse().unwrap()));
+    rec.entries.push(Entry::action(zebra::rules::Action::Snap));
+    rec.entries.push(Entry::action(zebra::rules::Action::Snap));
     // Written without the writer (which replays, and would refuse): the reader only parses.
     let mut text = String::new();
     for (k, v) in rec.tags.iter() {

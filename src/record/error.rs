@@ -10,8 +10,6 @@
 
 use thiserror::Error;
 
-use crate::rules::ActionError;
-
 /// Characters kept of a piece of input quoted in an error: enough to recognise it, short
 /// enough to keep the error on one line.
 pub const QUOTE_MAX: usize = 80;
@@ -91,8 +89,10 @@ pub enum RecordError {
     Replay {
         index: usize,
         entry: String,
-        error: ActionError,
+        error: super::ReplayError,
     },
+    #[error("tag FEN \"{value}\": {error}")]
+    BadFen { value: String, error: String },
 }
 
 impl RecordError {
@@ -117,6 +117,7 @@ impl RecordError {
             | BadTagValue { .. }
             | BadTagName(_)
             | BadSituation { .. }
+            | BadFen { .. }
             | Replay { .. } => None,
         }
     }
@@ -126,19 +127,18 @@ impl RecordError {
 /// the engine plays: the engine does not judge it, since replaying it under rulings it was
 /// not played by could only report a false divergence.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error(
-    "played under rulings edition {found}; this zebra judges edition {} only",
-    crate::rules::RULINGS_EDITION
-)]
+#[error("played under rulings edition {found}; this zebra judges edition {judged} only")]
 pub struct OtherEdition {
     /// The record's edition as shown: `1` for a record without the Rulings tag, the tag's
     /// value otherwise (quoted and escaped unless it is a short plain word).
     pub found: String,
+    /// The edition of its game's rulings this Zebra plays.
+    pub judged: String,
 }
 
 impl OtherEdition {
     /// The edition of a Rulings tag value (`None`: no tag, edition 1).
-    pub(crate) fn new(value: Option<&str>) -> OtherEdition {
+    pub(crate) fn new(value: Option<&str>, judged: &str) -> OtherEdition {
         let found = match value {
             None => super::tags::RULINGS_UNTAGGED.to_string(),
             Some(v)
@@ -151,6 +151,9 @@ impl OtherEdition {
             }
             Some(v) => format!("\"{}\"", quote(v)),
         };
-        OtherEdition { found }
+        OtherEdition {
+            found,
+            judged: judged.to_string(),
+        }
     }
 }

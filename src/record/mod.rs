@@ -47,13 +47,58 @@ pub mod write;
 
 use std::fmt;
 
-use crate::rules::{Action, ActionError, Clock, Events, Game, GameResult, Settings};
+use crate::rules::ruleset::RuleSet;
+use crate::rules::{Clock, Game, GameResult, Rules, Settings};
 
 pub use error::{OtherEdition, RecordError, QUOTE_MAX};
 pub use read::{read_games, GameReader};
 pub use tags::{Tags, Termination};
-pub use verify::{verify, verify_text, Divergence, DivergenceKind, Verified};
+pub use verify::{
+    verify, verify_any, verify_as, verify_text, Divergence, DivergenceKind, Summary, Verified,
+};
 pub use write::write_game;
+
+/// What the record layer needs of a game beyond its rules: how a record names its start,
+/// where its blocks begin, which events are worth a comment. Football Chess and Boyer's
+/// Football implement it in `crate::games`.
+pub trait Recorded: RuleSet {
+    /// The edition of the game's rulings file that its records carry (tag `Rulings`).
+    const RULINGS: &'static str;
+    /// The tags a new record of a game with `settings` carries besides the roster,
+    /// Variant, RulesVersion and Rulings (the quarter length, a set-up position).
+    fn settings_tags(settings: &Self::Settings, tags: &mut Tags);
+    /// The game before a record's first entry, from its tags.
+    fn from_tags(tags: &Tags) -> Result<Self, RecordError>;
+    /// The header of a block of movetext starting before the next entry (a play of
+    /// Football Chess, a turn of Boyer's Football), or `None` inside a block.
+    fn header(&self) -> Option<String>;
+    /// Whether an event gets a comment of its own in the movetext.
+    fn notable(event: &Self::Event) -> bool;
+    /// Where the game stands, in words (for a divergence at the end of a record).
+    fn whereabouts(&self) -> String;
+    /// Whether an event starts a play (counted in [`Verified::snaps`]).
+    fn starts_play(_event: &Self::Event) -> bool {
+        false
+    }
+}
+
+/// A record's text quoted for an error line (escaped, cut).
+pub fn error_quote(text: &str) -> String {
+    error::quote(text)
+}
+
+/// The game a record's Variant tag names (a record without one is Football Chess, as
+/// every record written before the tag).
+pub fn rules_of(tags: &Tags) -> Result<Rules, RecordError> {
+    match tags.get(tags::VARIANT) {
+        None => Ok(Rules::FootballChess),
+        Some(value) => value.parse().map_err(|_| RecordError::BadTagValue {
+            name: tags::VARIANT.to_string(),
+            value: error::quote(value),
+            expected: "football-chess or boyer-football",
+        }),
+    }
+}
 
 /// One game as the referee saw it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,28 +108,36 @@ pub struct GameRecord {
 }
 
 /// One step of the game: a team's decision, or a clock that ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Entry {
-    /// A team's decision, applied with [`Game::apply`].
+    /// A team's decision in its game's notation (the record holds games of any rule set;
+    /// the replay parses it with the game the Variant tag names).
     Action {
-        action: Action,
+        action: String,
         /// The team's thinking time for this decision, in milliseconds.
         emt_ms: Option<u64>,
-        /// The game clock left in the quarter after this decision, in milliseconds.
+        /// The game clock left after this decision (Football Chess: in the quarter; a
+        /// chess clock: the side's own), in milliseconds.
         clk_ms: Option<u64>,
         /// The CPU time the bot's process spent on this decision (the kernel's accounting),
         /// in milliseconds: far below `emt_ms` means the bot waited, or the machine was busy.
         cpu_ms: Option<u64>,
     },
-    /// A clock the referee saw expire, applied with [`Game::expire`].
+    /// A clock the referee saw expire, applied with [`RuleSet::clock_expired`].
     Expiry { clock: Clock },
 }
 
+/// Why an entry does not replay: its text is not an action of the game, or the game
+/// refuses it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReplayError(pub String);
+
 impl Entry {
     /// An action without times.
-    pub const fn action(action: Action) -> Entry {
+    pub fn action(action: impl fmt::Display) -> Entry {
         Entry::Action {
-            action,
+            action: action.to_string(),
             emt_ms: None,
             clk_ms: None,
             cpu_ms: None,
@@ -92,10 +145,17 @@ impl Entry {
     }
 
     /// Applies this entry to `game`; on error the game is unchanged.
-    pub fn apply_to(&self, game: &mut Game) -> Result<Events, ActionError> {
+    pub fn apply_to<R: RuleSet>(&self, game: &mut R) -> Result<Vec<R::Event>, ReplayError> {
         match self {
-            Entry::Action { action, .. } => game.apply(action),
-            Entry::Expiry { clock } => game.expire(*clock),
+            Entry::Action { action, .. } => {
+                let parsed: R::Action = action
+                    .parse()
+                    .map_err(|e: R::NotationError| ReplayError(e.to_string()))?;
+                game.play(&parsed).map_err(|e| ReplayError(e.to_string()))
+            }
+            Entry::Expiry { clock } => game
+                .clock_expired(*clock)
+                .map_err(|e| ReplayError(e.to_string())),
         }
     }
 }
@@ -104,27 +164,37 @@ impl Entry {
 impl fmt::Display for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Entry::Action { action, .. } => write!(f, "{action}"),
+            Entry::Action { action, .. } => f.write_str(action),
             Entry::Expiry { clock } => write!(f, "!{}", clock.code()),
         }
     }
 }
 
 impl GameRecord {
-    /// An empty record for a game with these settings: the seven-tag roster with unknown
-    /// values (`?`, result `*`), the variant, the rules version, the rulings edition and the
-    /// quarter length.
+    /// An empty Football Chess record for a game with these settings: the seven-tag
+    /// roster with unknown values (`?`, result `*`), the variant, the rules version, the
+    /// rulings edition and the quarter length.
     pub fn new(settings: Settings) -> GameRecord {
+        GameRecord::of::<Game>(&settings)
+    }
+
+    /// An empty record of a game of rule set `R` with these settings.
+    pub fn of<R: Recorded>(settings: &R::Settings) -> GameRecord {
         let mut tags = Tags::new();
         tags.fill_roster("*");
-        tags.set(tags::VARIANT, tags::VARIANT_NAME);
-        tags.set(tags::RULES_VERSION, tags::RULES_VERSION_VALUE);
-        tags.set(tags::RULINGS, tags::RULINGS_VALUE);
-        tags.set(tags::QUARTER_LENGTH, tags::quarter_length_value(settings));
+        tags.set(tags::VARIANT, R::NAME);
+        tags.set(tags::RULES_VERSION, R::VERSION);
+        tags.set(tags::RULINGS, R::RULINGS);
+        R::settings_tags(settings, &mut tags);
         GameRecord {
             tags,
             entries: Vec::new(),
         }
+    }
+
+    /// The game the record's Variant tag names.
+    pub fn rules(&self) -> Result<Rules, RecordError> {
+        rules_of(&self.tags)
     }
 
     /// Marks the record as started from `situation` (tags SetUp and Situation).
@@ -138,14 +208,10 @@ impl GameRecord {
         tags::situation_from(&self.tags)
     }
 
-    /// The game as it stood before the record's first entry: the settings of the
-    /// QuarterLength tag, from the Situation tag's situation if it has one.
+    /// The Football Chess game as it stood before the record's first entry: the settings
+    /// of the QuarterLength tag, from the Situation tag's situation if it has one.
     pub fn start(&self) -> Result<Game, RecordError> {
-        let settings = self.settings()?;
-        Ok(match self.situation()? {
-            Some(s) => Game::from_situation(settings, &s),
-            None => Game::new(settings),
-        })
+        Game::from_tags(&self.tags)
     }
 
     /// The settings to replay with, from the QuarterLength tag.
@@ -153,10 +219,10 @@ impl GameRecord {
         tags::settings_from(&self.tags)
     }
 
-    /// Whether the engine judges this record: `Err` when its Rulings tag names another
-    /// edition of the rulings than the engine's, or it has none (edition 1).
+    /// Whether the engine judges this Football Chess record: `Err` when its Rulings tag
+    /// names another edition of the rulings than the engine's, or it has none (edition 1).
     pub fn rulings(&self) -> Result<(), OtherEdition> {
-        tags::rulings_from(&self.tags)
+        tags::rulings_from(&self.tags, Game::RULINGS)
     }
 
     /// How the game ended, from the Termination tag; a record without one ended normally.
@@ -183,20 +249,25 @@ impl GameRecord {
         }
     }
 
-    pub fn push_action(&mut self, action: Action, emt_ms: Option<u64>, clk_ms: Option<u64>) {
+    pub fn push_action(
+        &mut self,
+        action: impl fmt::Display,
+        emt_ms: Option<u64>,
+        clk_ms: Option<u64>,
+    ) {
         self.push_timed_action(action, emt_ms, clk_ms, None);
     }
 
     /// [`GameRecord::push_action`] with the bot's CPU time for the decision.
     pub fn push_timed_action(
         &mut self,
-        action: Action,
+        action: impl fmt::Display,
         emt_ms: Option<u64>,
         clk_ms: Option<u64>,
         cpu_ms: Option<u64>,
     ) {
         self.entries.push(Entry::Action {
-            action,
+            action: action.to_string(),
             emt_ms,
             clk_ms,
             cpu_ms,
@@ -210,7 +281,12 @@ impl GameRecord {
     /// Records how the game ended: the Score of `game` (the game after the last entry), the
     /// Termination, and the Result. A normal end takes the engine's result; any other end
     /// takes `forfeit` (the winner by forfeit, a draw, or `None` for `*`).
-    pub fn finish(&mut self, game: &Game, termination: Termination, forfeit: Option<GameResult>) {
+    pub fn finish<R: RuleSet>(
+        &mut self,
+        game: &R,
+        termination: Termination,
+        forfeit: Option<GameResult>,
+    ) {
         let result = match termination {
             Termination::Normal => game.result(),
             _ => forfeit,

@@ -22,7 +22,8 @@ use super::error::{quote, quote_reason, RecordError};
 use super::tags::{self, is_tag_name};
 use super::time::parse_time;
 use super::{Entry, GameRecord};
-use crate::rules::{Action, Clock};
+use crate::rules::ruleset::RuleSet;
+use crate::rules::Clock;
 
 /// The longest line (and the longest `{...}` comment) the reader takes, in bytes. The
 /// writer's lines are under a hundred characters and its comments a few thousand; the cap
@@ -351,8 +352,11 @@ impl Reader {
             })?;
             Entry::Expiry { clock }
         } else {
-            let action: Action = token.parse().map_err(|e| unknown(format!("{e}")))?;
-            Entry::action(action)
+            // The token must be an action of the game the Variant tag names (an unknown
+            // Variant is reported when the record is replayed).
+            let rules = super::rules_of(&self.current.tags).unwrap_or_default();
+            crate::with_rules!(rules, R => check_notation::<R>(token)).map_err(unknown)?;
+            Entry::action(token)
         };
         self.current.entries.push(entry);
         Ok(false)
@@ -420,6 +424,14 @@ impl Reader {
         }
         Ok(())
     }
+}
+
+/// Whether `token` is an action in the notation of rule set `R`; why not otherwise.
+fn check_notation<R: RuleSet>(token: &str) -> Result<(), String> {
+    token
+        .parse::<R::Action>()
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::error::{OtherEdition, RecordError};
-use crate::rules::{Game, GameResult, QuarterLength, Settings, Side};
+use crate::rules::{GameResult, QuarterLength, Settings, Side};
 
 pub const EVENT: &str = "Event";
 pub const SITE: &str = "Site";
@@ -232,8 +232,8 @@ pub fn parse_result(token: &str) -> Option<Option<GameResult>> {
 }
 
 /// The Score tag's value: white's points, a dash, black's.
-pub fn score_value(game: &Game) -> String {
-    format!("{}-{}", game.score(Side::White), game.score(Side::Black))
+pub fn score_value<R: crate::rules::ruleset::RuleSet>(game: &R) -> String {
+    format!("{}-{}", game.points(Side::White), game.points(Side::Black))
 }
 
 /// The QuarterLength tag's value: `timed`, or the number of plays.
@@ -246,10 +246,10 @@ pub fn quarter_length_value(settings: Settings) -> String {
 
 /// Whether the engine judges a record with these tags: its Rulings tag names the engine's
 /// edition. A record without the tag was played under edition 1.
-pub fn rulings_from(tags: &Tags) -> Result<(), OtherEdition> {
+pub fn rulings_from(tags: &Tags, edition: &str) -> Result<(), OtherEdition> {
     match tags.get(RULINGS) {
-        Some(RULINGS_VALUE) => Ok(()),
-        other => Err(OtherEdition::new(other)),
+        Some(value) if value == edition => Ok(()),
+        other => Err(OtherEdition::new(other, edition)),
     }
 }
 
@@ -345,7 +345,7 @@ mod tests {
     #[test]
     fn rulings_names_the_edition_or_refuses() {
         let mut tags = Tags::new();
-        let refused = |tags: &Tags| rulings_from(tags).unwrap_err().to_string();
+        let refused = |tags: &Tags| rulings_from(tags, RULINGS_VALUE).unwrap_err().to_string();
         assert_eq!(
             refused(&tags),
             format!(
@@ -353,7 +353,7 @@ mod tests {
             )
         );
         tags.set(RULINGS, RULINGS_VALUE);
-        assert_eq!(rulings_from(&tags), Ok(()));
+        assert_eq!(rulings_from(&tags, RULINGS_VALUE), Ok(()));
         for (value, shown) in [
             ("1", "edition 1;"),
             ("3-beta", "edition 3-beta;"),

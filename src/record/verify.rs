@@ -13,20 +13,31 @@ use std::fmt;
 use thiserror::Error;
 
 use super::error::{quote, OtherEdition, RecordError};
-use super::notes::{play_header, situation};
 use super::read::read_games;
 use super::tags::{self, Termination};
-use super::{Entry, GameRecord};
-use crate::rules::{Action, ActionError, Clock, Event, Game, GameResult};
+use super::{Entry, GameRecord, Recorded, ReplayError};
+use crate::rules::{Clock, Game, GameResult, Rules};
 
 /// A record that replays: the final game, how it ended, and what it held.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verified {
+pub struct Verified<R = Game> {
     /// The engine's game after the last entry.
-    pub game: Game,
+    pub game: R,
     pub termination: Termination,
     /// The record's result: the engine's for a normal end, the forfeit's otherwise
     /// (`None` for `*`).
+    pub result: Option<GameResult>,
+    pub actions: usize,
+    pub expiries: usize,
+    /// Plays started (Football Chess's snaps; none in a game without plays).
+    pub snaps: usize,
+}
+
+/// What [`verify_any`] found in a record of any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub rules: crate::rules::Rules,
+    pub termination: Termination,
     pub result: Option<GameResult>,
     pub actions: usize,
     pub expiries: usize,
@@ -73,9 +84,11 @@ pub enum DivergenceKind {
     #[error("{0}")]
     Tags(RecordError),
     #[error("the engine rejects {action}: {error}")]
-    ActionRejected { action: Action, error: ActionError },
+    ActionRejected { action: String, error: ReplayError },
     #[error("the engine rejects the expiry !{clock}: {error}")]
-    ExpiryRejected { clock: Clock, error: ActionError },
+    ExpiryRejected { clock: Clock, error: ReplayError },
+    #[error("this is a {found} record, not {expected}")]
+    OtherGame { found: Rules, expected: Rules },
     #[error("the record ends normally but the engine's game is not over ({expected})")]
     NotOver { expected: String },
     #[error("the record says {termination} but the engine's game is over ({result})")]
@@ -97,14 +110,49 @@ pub enum DivergenceKind {
     },
 }
 
-/// Replays `rec` and reports the first divergence, or what the record holds.
+/// Replays the Football Chess record `rec` and reports the first divergence, or what the
+/// record holds; a record of another game is a divergence ([`verify_any`] takes any).
 pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
+    verify_as::<Game>(rec)
+}
+
+/// Replays `rec` as the game its Variant tag names.
+pub fn verify_any(rec: &GameRecord) -> Result<Summary, Divergence> {
+    let rules = rec.rules().map_err(|e| Divergence {
+        index: 0,
+        play: "tags".to_string(),
+        kind: DivergenceKind::Tags(e),
+    })?;
+    crate::with_rules!(rules, R => verify_as::<R>(rec).map(|v| Summary {
+        rules,
+        termination: v.termination,
+        result: v.result,
+        actions: v.actions,
+        expiries: v.expiries,
+        snaps: v.snaps,
+    }))
+}
+
+/// Replays `rec` as a game of rule set `R` and reports the first divergence, or what the
+/// record holds.
+pub fn verify_as<R: Recorded>(rec: &GameRecord) -> Result<Verified<R>, Divergence> {
     let tag_problem = |e: RecordError| Divergence {
         index: 0,
         play: "tags".to_string(),
         kind: DivergenceKind::Tags(e),
     };
-    rec.rulings().map_err(|e| Divergence {
+    let found = rec.rules().map_err(tag_problem)?;
+    if found.name() != R::NAME {
+        let expected = R::NAME
+            .parse()
+            .map_err(|_| tag_problem(RecordError::MissingTag(tags::VARIANT)))?;
+        return Err(Divergence {
+            index: 0,
+            play: "tags".to_string(),
+            kind: DivergenceKind::OtherGame { found, expected },
+        });
+    }
+    tags::rulings_from(&rec.tags, R::RULINGS).map_err(|e| Divergence {
         index: 0,
         play: "tags".to_string(),
         kind: DivergenceKind::Edition(e),
@@ -112,45 +160,48 @@ pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
     let termination = rec.termination().map_err(tag_problem)?;
     let result = rec.result().map_err(tag_problem)?;
 
-    let mut game = rec.start().map_err(tag_problem)?;
+    let mut game = R::from_tags(&rec.tags).map_err(tag_problem)?;
     let mut play = String::new();
     let (mut actions, mut expiries, mut snaps) = (0, 0, 0);
     for (index, entry) in rec.entries.iter().enumerate() {
-        if let Some(header) = play_header(&game) {
+        if let Some(header) = game.header() {
             play = header;
         }
         let events = entry.apply_to(&mut game).map_err(|error| Divergence {
             index,
             play: play.clone(),
-            kind: match *entry {
-                Entry::Action { action, .. } => DivergenceKind::ActionRejected { action, error },
-                Entry::Expiry { clock } => DivergenceKind::ExpiryRejected { clock, error },
+            kind: match entry {
+                Entry::Action { action, .. } => DivergenceKind::ActionRejected {
+                    action: action.clone(),
+                    error,
+                },
+                Entry::Expiry { clock } => DivergenceKind::ExpiryRejected {
+                    clock: *clock,
+                    error,
+                },
             },
         })?;
         match entry {
             Entry::Action { .. } => actions += 1,
             Entry::Expiry { .. } => expiries += 1,
         }
-        snaps += events
-            .iter()
-            .filter(|e| matches!(e, Event::Snap { .. } | Event::SnapFumbled { .. }))
-            .count();
+        snaps += events.iter().filter(|e| R::starts_play(e)).count();
     }
 
     let end = |kind: DivergenceKind| Divergence {
         index: rec.entries.len(),
-        play: if game.is_over() {
+        play: if game.to_decide().is_none() {
             "game over".to_string()
         } else {
-            situation(&game)
+            game.whereabouts()
         },
         kind,
     };
     let engine_result = tags::result_token(game.result());
-    match (termination, game.decision()) {
-        (Termination::Normal, Some(d)) => {
+    match (termination, game.to_decide()) {
+        (Termination::Normal, Some((side, kind))) => {
             return Err(end(DivergenceKind::NotOver {
-                expected: format!("{} must decide on a {}", d.side, d.kind),
+                expected: format!("{side} must decide on a {kind}"),
             }))
         }
         (Termination::Normal, None) => {}
@@ -197,6 +248,6 @@ pub fn verify(rec: &GameRecord) -> Result<Verified, Divergence> {
 
 /// Reads a file of one or more games and verifies each; the outer error is a text that
 /// cannot be read at all.
-pub fn verify_text(text: &str) -> Result<Vec<Result<Verified, Divergence>>, RecordError> {
-    Ok(read_games(text)?.iter().map(verify).collect())
+pub fn verify_text(text: &str) -> Result<Vec<Result<Summary, Divergence>>, RecordError> {
+    Ok(read_games(text)?.iter().map(verify_any).collect())
 }

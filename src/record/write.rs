@@ -1,16 +1,15 @@
 //! Record to text: tag pairs, a blank line, the movetext, the result, a blank line.
 //!
-//! The writer replays every entry through a fresh [`Game`], both to add the comments a
+//! The writer replays every entry through a fresh game of the record's Variant, both to add the comments a
 //! human reads (play headers, notable events) and to refuse a record it could not read
 //! back as the same game: an entry the engine rejects is an error, never a silent line.
 
 use std::fmt::Write as _;
 
 use super::error::{quote, RecordError};
-use super::notes::{is_notable, play_header};
 use super::tags::{self, is_tag_name};
 use super::time::{format_clk, format_emt};
-use super::{Entry, GameRecord};
+use super::{Entry, GameRecord, Recorded};
 use crate::rules::GameResult;
 
 /// Movetext lines wrap before this column.
@@ -28,10 +27,15 @@ const INDENT: &str = "  ";
 /// back (a name other than letters, digits and `_`, a control character in a value), or an
 /// entry the engine rejects.
 pub fn write_game(rec: &GameRecord) -> Result<String, RecordError> {
-    let mut game = rec.start()?;
+    crate::with_rules!(rec.rules()?, R => write_as::<R>(rec))
+}
+
+/// [`write_game`] for a record of rule set `R`.
+fn write_as<R: Recorded>(rec: &GameRecord) -> Result<String, RecordError> {
+    let mut game = R::from_tags(&rec.tags)?;
     let mut text = Wrap::default();
     for (index, entry) in rec.entries.iter().enumerate() {
-        if let Some(header) = play_header(&game) {
+        if let Some(header) = game.header() {
             text.block();
             text.token(&format!("{{{header}}}"));
         }
@@ -54,7 +58,7 @@ pub fn write_game(rec: &GameRecord) -> Result<String, RecordError> {
                 text.token(&times);
             }
         }
-        for event in events.iter().filter(|e| is_notable(e)) {
+        for event in events.iter().filter(|e| R::notable(e)) {
             text.token(&format!("{{{event}}}"));
         }
     }

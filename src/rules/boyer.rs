@@ -217,6 +217,8 @@ pub enum BoyerError {
     Illegal(SubMove),
     #[error("the game is over")]
     GameOver,
+    #[error("Boyer's Football has no game clock to expire")]
+    NoGameClock,
 }
 
 /// A position: the pieces, the ball, whose turn, how far into it.
@@ -264,6 +266,43 @@ impl Position {
     /// Whether the current turn has not made a sub-move yet.
     pub fn at_turn_start(&self) -> bool {
         self.made == 0
+    }
+
+    /// Sub-moves made so far in the current turn.
+    pub fn made(&self) -> u8 {
+        self.made
+    }
+
+    /// The squares of the pieces that kicked in the current turn.
+    pub fn kicked(&self) -> Vec<Sq> {
+        (0..81u8)
+            .filter(|&i| self.kicked & (1u128 << i) != 0)
+            .map(Sq)
+            .collect()
+    }
+
+    /// This position `made` sub-moves into its side's turn, the pieces on `kicked` having
+    /// kicked (how a bot rebuilds a position from a request's state). Refused when the
+    /// progress cannot be: a kicker that is not one of the side's pieces, more kicks than
+    /// sub-moves, or a turn under way with no piece of the side next to the ball.
+    pub fn with_progress(mut self, made: u8, kicked: &[Sq]) -> Result<Position, BoyerError> {
+        let bad = |why: &str| BoyerError::Fen(format!("turn progress: {why}"));
+        if kicked.len() > made as usize {
+            return Err(bad("more kickers than sub-moves made"));
+        }
+        for &sq in kicked {
+            if self.piece_at(sq).map(|p| p.side) != Some(self.turn) {
+                return Err(bad(&format!("{sq} holds no piece of the side to move")));
+            }
+            self.kicked |= 1u128 << sq.index();
+        }
+        if made > 0 && !self.next_to_ball(self.turn) {
+            return Err(bad(
+                "a turn under way needs a piece of its side next to the ball",
+            ));
+        }
+        self.made = made;
+        Ok(self)
     }
 
     fn occupied(&self, sq: Sq) -> bool {
@@ -649,6 +688,50 @@ impl Outcome {
     }
 }
 
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Goal(side) => write!(f, "{side} scores a goal"),
+            Outcome::Repetition => f.write_str("draw by the third repetition"),
+            Outcome::TurnLimit => write!(f, "draw after {TURN_LIMIT} turns"),
+            Outcome::NoMoves => f.write_str("draw: neither side can move"),
+        }
+    }
+}
+
+/// What a sub-move caused, for records and bots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// `side` made `sub`.
+    Played { side: Side, sub: SubMove },
+    /// The turn passed to `next` (the game goes on).
+    TurnOver { next: Side },
+    /// The game ended.
+    GameOver { outcome: Outcome },
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Played { side, sub } => write!(f, "{side} {sub}"),
+            Event::TurnOver { next } => write!(f, "{next} to play"),
+            Event::GameOver { outcome } => write!(f, "{outcome}"),
+        }
+    }
+}
+
+/// The one kind of decision the game asks for: a sub-move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    SubMove,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("sub_move")
+    }
+}
+
 /// Completed turns (both sides) after which a game without a goal is drawn (B34).
 pub const TURN_LIMIT: u32 = 400;
 
@@ -702,6 +785,34 @@ impl Game {
         }
     }
 
+    /// Plays `sub`; the game changes only if it is legal now. Returns what happened.
+    pub fn play(&mut self, sub: SubMove) -> Result<Vec<Event>, BoyerError> {
+        let side = self.pos.turn;
+        self.apply(sub)?;
+        let mut events = vec![Event::Played { side, sub }];
+        if let Some(outcome) = self.outcome {
+            events.push(Event::GameOver { outcome });
+        } else if self.pos.turn != side {
+            events.push(Event::TurnOver {
+                next: self.pos.turn,
+            });
+        }
+        Ok(events)
+    }
+
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<crate::rules::GameResult> {
+        self.outcome.map(|o| match o.winner() {
+            Some(side) => crate::rules::GameResult::Win(side),
+            None => crate::rules::GameResult::Draw,
+        })
+    }
+
+    /// Goals scored by `side`: 1 for the winner of a goal, 0 otherwise.
+    pub fn goals(&self, side: Side) -> u16 {
+        u16::from(self.outcome == Some(Outcome::Goal(side)))
+    }
+
     /// Plays `sub`; the game changes only if it is legal now.
     pub fn apply(&mut self, sub: SubMove) -> Result<(), BoyerError> {
         if self.outcome.is_some() {
@@ -741,6 +852,43 @@ impl Game {
             .or_default();
         *n += 1;
         *n
+    }
+}
+
+impl super::ruleset::RuleSet for Game {
+    type Action = SubMove;
+    type Event = Event;
+    type Error = BoyerError;
+    type NotationError = BoyerError;
+    type DecisionKind = Decision;
+    /// The start position.
+    type Settings = Position;
+
+    const NAME: &'static str = "boyer-football";
+    const VERSION: &'static str = RULES_VERSION;
+
+    fn new_game(start: &Position) -> Game {
+        Game::new(start.clone())
+    }
+    fn to_decide(&self) -> Option<(Side, Decision)> {
+        self.outcome
+            .is_none()
+            .then_some((self.pos.turn, Decision::SubMove))
+    }
+    fn legal(&self) -> Vec<SubMove> {
+        Game::legal(self)
+    }
+    fn play(&mut self, sub: &SubMove) -> Result<Vec<Event>, BoyerError> {
+        Game::play(self, *sub)
+    }
+    fn clock_expired(&mut self, _clock: super::Clock) -> Result<Vec<Event>, BoyerError> {
+        Err(BoyerError::NoGameClock)
+    }
+    fn result(&self) -> Option<crate::rules::GameResult> {
+        Game::result(self)
+    }
+    fn points(&self, side: Side) -> u16 {
+        self.goals(side)
     }
 }
 

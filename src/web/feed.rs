@@ -298,7 +298,12 @@ impl Replay {
                 clk_ms,
                 ..
             } => {
-                let (f, t, c, a) = arrow_of(action);
+                // The entry replayed, so its text is an action.
+                let (f, t, c, a) = action
+                    .parse::<Action>()
+                    .ok()
+                    .as_ref()
+                    .map_or((None, None, None, None), arrow_of);
                 (f, t, c, a, *emt_ms, *clk_ms, "action")
             }
             Entry::Expiry { .. } => (None, None, None, None, None, None, "expiry"),
