@@ -45,3 +45,164 @@ impl Recorded for Game {
         self.position().to_string()
     }
 }
+
+mod referee {
+    //! The referee's side: a chess clock (B36-B38) and the messages of protocol::boyer.
+
+    use std::time::Duration;
+
+    use crate::protocol::boyer::{
+        to_line, BoyerEvent, BoyerState, BoyerToBot, ChessClockMsg, SideClocks,
+    };
+    use crate::record::GameRecord;
+    use crate::referee::chess_clock::{ChessClocks, ChessTimeControl};
+    use crate::referee::{GameConfig, Miss, Missed, Refereed};
+    use crate::rules::boyer::{Event, Game, Position};
+    use crate::rules::{Clock, Side};
+
+    /// The side deciding and the time it has.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Turn {
+        side: Side,
+        limit: Duration,
+    }
+
+    impl Refereed for Game {
+        type Clocks = ChessClocks;
+        type Budget = Turn;
+
+        fn set_up(cfg: &GameConfig) -> (Game, GameRecord, ChessClocks) {
+            let start = Position::start();
+            let mut record = GameRecord::of::<Game>(&start);
+            record.tags.set("TimeControl", cfg.chess_clock.to_string());
+            (
+                Game::new(start),
+                record,
+                ChessClocks::starting(cfg.chess_clock),
+            )
+        }
+
+        /// A Boyer record holds no times (thinking times are in the transcript), so the
+        /// same seed and deterministic bots give the same bytes whatever the clock.
+        fn reproducible(_cfg: &GameConfig) -> bool {
+            true
+        }
+
+        fn grace(cfg: &GameConfig) -> Duration {
+            cfg.chess_clock.grace
+        }
+
+        fn game_start(
+            &self,
+            cfg: &GameConfig,
+            _clocks: &ChessClocks,
+            side: Side,
+            opponent: String,
+            options: serde_json::Map<String, serde_json::Value>,
+        ) -> String {
+            let ms = |d: Duration| Some(d.as_millis() as u64);
+            let c = cfg.chess_clock;
+            let (bank_ms, increment_ms, turn_ms) = match c.control {
+                ChessTimeControl::Bank { bank, increment } => (ms(bank), ms(increment), None),
+                ChessTimeControl::PerTurn(t) => (None, None, ms(t)),
+            };
+            to_line(&BoyerToBot::GameStart {
+                version: 1,
+                rules: "boyer-football".to_string(),
+                rules_version: crate::rules::boyer::RULES_VERSION.to_string(),
+                rulings: super::RULINGS_EDITION.to_string(),
+                side,
+                opponent,
+                seed: cfg.seed,
+                time_control: ChessClockMsg {
+                    bank_ms,
+                    increment_ms,
+                    turn_ms,
+                    grace_ms: c.grace.as_millis() as u64,
+                },
+                options,
+                situation: None,
+            })
+        }
+
+        fn budget(&self, clocks: &ChessClocks) -> Turn {
+            let side = self.position().turn();
+            Turn {
+                side,
+                limit: clocks.limit(side),
+            }
+        }
+
+        fn limit(budget: &Turn) -> Duration {
+            budget.limit
+        }
+
+        fn request(&self, id: u64, clocks: &ChessClocks, budget: &Turn) -> String {
+            let ms = |side: Side| clocks.limit(side).as_millis() as u64;
+            to_line(&BoyerToBot::Request {
+                id,
+                decision: "sub_move".to_string(),
+                side: budget.side,
+                state: BoyerState::of(self.position()),
+                clocks: SideClocks {
+                    white_ms: ms(Side::White),
+                    black_ms: ms(Side::Black),
+                },
+                deadline_ms: budget.limit.as_millis() as u64,
+                legal: self.legal().iter().map(|s| s.to_string()).collect(),
+            })
+        }
+
+        fn events_line(events: &[Event]) -> String {
+            to_line(&BoyerToBot::Event {
+                events: events.iter().map(BoyerEvent::from).collect(),
+            })
+        }
+
+        fn clock_note(_: &ChessClocks, _: &Turn, _: Duration) -> Option<u64> {
+            None
+        }
+
+        /// A timeout loses (B37); a bad reply below the limit changes nothing and the side
+        /// is asked again on its running clock (B38).
+        fn miss(
+            &mut self,
+            clocks: &mut ChessClocks,
+            budget: &Turn,
+            miss: Miss,
+        ) -> Result<Missed<Event>, String> {
+            Ok(match miss {
+                Miss::Timeout => {
+                    clocks.charge(budget.side, budget.limit);
+                    Missed::LosesOnTime
+                }
+                Miss::BadReply => Missed::AskAgain,
+            })
+        }
+
+        fn charge(
+            &mut self,
+            clocks: &mut ChessClocks,
+            budget: &Turn,
+            elapsed: Duration,
+        ) -> Result<(Vec<Event>, Option<Clock>), String> {
+            clocks.charge(budget.side, elapsed);
+            Ok((Vec::new(), None))
+        }
+
+        fn follow(&self, clocks: &mut ChessClocks, events: &[Event]) {
+            for e in events {
+                if let Event::TurnOver { next } = e {
+                    clocks.turn_over(next.other());
+                }
+            }
+        }
+
+        fn end_reason(&self) -> String {
+            match self.outcome() {
+                Some(outcome) => outcome.to_string(),
+                None => "the game is not over".to_string(),
+            }
+        }
+    }
+}

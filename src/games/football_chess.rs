@@ -35,3 +35,172 @@ impl Recorded for Game {
         matches!(event, Event::Snap { .. } | Event::SnapFumbled { .. })
     }
 }
+
+mod referee {
+    //! The referee's side: the three clocks of rule 6 and the messages of PROTOCOL.md.
+
+    use std::time::Duration;
+
+    use crate::protocol::{self, TimeControlMsg, ToBot};
+    use crate::record::GameRecord;
+    use crate::referee::{
+        request, Budget, Clocks, GameConfig, Miss, Missed, QuarterMode, Refereed,
+    };
+    use crate::rules::{Clock, Event, Game, Side};
+
+    impl Refereed for Game {
+        type Clocks = Clocks;
+        type Budget = Budget;
+
+        fn set_up(cfg: &GameConfig) -> (Game, GameRecord, Clocks) {
+            let settings = cfg.tc.settings();
+            let mut record = GameRecord::new(settings);
+            if let Some(situation) = &cfg.situation {
+                record.set_situation(situation);
+            }
+            record.tags.set("TimeControl", cfg.tc.to_string());
+            let game = match &cfg.situation {
+                Some(s) => Game::from_situation(settings, s),
+                None => Game::new(settings),
+            };
+            let clocks = Clocks::starting(cfg.tc, cfg.odds, cfg.situation.as_ref());
+            (game, record, clocks)
+        }
+
+        fn late_tags(cfg: &GameConfig, record: &mut GameRecord) {
+            for (side, odds) in Side::ALL.into_iter().zip(cfg.odds) {
+                if !odds.is_none() {
+                    let tag = match side {
+                        Side::White => "WhiteTimeControl",
+                        Side::Black => "BlackTimeControl",
+                    };
+                    record.tags.set(tag, odds.apply_to(cfg.tc).to_string());
+                }
+            }
+        }
+
+        // Quarters counted in plays make a game reproducible.
+        fn reproducible(cfg: &GameConfig) -> bool {
+            matches!(cfg.tc.quarter, QuarterMode::Plays(_))
+        }
+
+        fn grace(cfg: &GameConfig) -> Duration {
+            cfg.tc.grace
+        }
+
+        fn game_start(
+            &self,
+            cfg: &GameConfig,
+            clocks: &Clocks,
+            side: Side,
+            opponent: String,
+            options: serde_json::Map<String, serde_json::Value>,
+        ) -> String {
+            // A bot with time odds is told its own clocks.
+            let tc = clocks.sides[side.index()];
+            protocol::to_line(&ToBot::GameStart {
+                version: 1,
+                rules: "football-chess".to_string(),
+                rules_version: "0.1".to_string(),
+                rulings: crate::rules::RULINGS_EDITION.to_string(),
+                side,
+                opponent,
+                seed: cfg.seed,
+                time_control: TimeControlMsg {
+                    quarter_ms: match tc.quarter {
+                        QuarterMode::Timed(q) => Some(q.as_millis() as u64),
+                        QuarterMode::Plays(_) => None,
+                    },
+                    plays_per_quarter: match tc.quarter {
+                        QuarterMode::Plays(n) => Some(n),
+                        QuarterMode::Timed(_) => None,
+                    },
+                    play_ms: tc.play.as_millis() as u64,
+                    reaction_ms: tc.reaction.as_millis() as u64,
+                    grace_ms: tc.grace.as_millis() as u64,
+                },
+                options,
+                situation: cfg.situation.as_ref().map(|s| s.to_string()),
+            })
+        }
+
+        fn budget(&self, clocks: &Clocks) -> Budget {
+            clocks.budget(self)
+        }
+
+        fn limit(budget: &Budget) -> Duration {
+            budget.limit
+        }
+
+        fn request(&self, id: u64, clocks: &Clocks, budget: &Budget) -> String {
+            protocol::to_line(&request(self, id, clocks, budget))
+        }
+
+        fn events_line(events: &[Event]) -> String {
+            protocol::to_line(&ToBot::Event {
+                events: events.to_vec(),
+            })
+        }
+
+        fn clock_note(clocks: &Clocks, budget: &Budget, elapsed: Duration) -> Option<u64> {
+            clocks.game_left.map(|g| {
+                let spent = if budget.game_clock {
+                    elapsed
+                } else {
+                    Duration::ZERO
+                };
+                g.saturating_sub(spent).as_millis() as u64
+            })
+        }
+
+        fn miss(
+            &mut self,
+            _clocks: &mut Clocks,
+            budget: &Budget,
+            miss: Miss,
+        ) -> Result<Missed<Event>, String> {
+            let clock = match (miss, budget.expires) {
+                // The game clock is not the decision's own: an illegal pre-snap reply is a
+                // delay of game.
+                (Miss::BadReply, Clock::Game) => Clock::Play,
+                (_, c) => c,
+            };
+            expire(self, clock).map(|events| Missed::Consequence { clock, events })
+        }
+
+        fn charge(
+            &mut self,
+            clocks: &mut Clocks,
+            budget: &Budget,
+            elapsed: Duration,
+        ) -> Result<(Vec<Event>, Option<Clock>), String> {
+            if clocks.charge(budget, elapsed) && self.clock_running() {
+                expire(self, Clock::Game).map(|events| (events, Some(Clock::Game)))
+            } else {
+                Ok((Vec::new(), None))
+            }
+        }
+
+        /// New plays restart the play clock; new quarters the game clock.
+        fn follow(&self, clocks: &mut Clocks, events: &[Event]) {
+            for e in events {
+                match e {
+                    Event::PeriodEnd { .. } => clocks.new_quarter(self.offense()),
+                    Event::NextPlay { .. } => clocks.new_play(self.offense()),
+                    _ => {}
+                }
+            }
+        }
+
+        fn end_reason(&self) -> String {
+            "four quarters played".to_string()
+        }
+    }
+
+    /// A clock's consequence, applied; the engine refusing it is the referee's fault.
+    fn expire(game: &mut Game, clock: Clock) -> Result<Vec<Event>, String> {
+        game.expire(clock)
+            .map(|events| events.to_vec())
+            .map_err(|e| format!("the engine refused the {clock} expiry: {e}"))
+    }
+}

@@ -4,10 +4,12 @@
 //! integer milliseconds named `*_ms`. protocol/PROTOCOL.md is the contract for bot authors;
 //! this module is its one implementation on the referee's side.
 //!
+//! - `boyer`: the messages that differ for Boyer's Football
 //! - `codec`: line framing with a hard length limit
 //! - `penalty`: what each choice of a penalty decision leads to, sent with its request
 //! - `state`: the game state sent with every request
 
+pub mod boyer;
 pub mod codec;
 pub mod penalty;
 pub mod state;

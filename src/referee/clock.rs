@@ -44,6 +44,10 @@ pub enum TimeControlError {
     UnknownOdds(String),
     #[error("'{0}' is given twice: give each item once")]
     Duplicate(String),
+    #[error("unknown chess clock item '{0}': use rapid, blitz, or key=value with keys bank, inc, turn, grace")]
+    UnknownChessItem(String),
+    #[error("give either bank=DURATION[,inc=DURATION] or turn=DURATION, not both")]
+    BankAndTurn,
 }
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
@@ -167,7 +171,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, TimeControlError> {
     Ok(MS((value * scale_ms).round() as u64))
 }
 
-fn fmt_duration(d: Duration) -> String {
+pub(crate) fn fmt_duration(d: Duration) -> String {
     let ms = d.as_millis();
     if ms % 1000 == 0 {
         format!("{}s", ms / 1000)

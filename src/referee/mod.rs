@@ -3,16 +3,23 @@
 //!
 //! - `check`: `zebra check-bot`, the compliance check for bot authors
 //! - `clock`: the clocks of rule 6 as pure arithmetic
+//! - `chess_clock`: a chess clock, for games without clocks of their own
 //! - `preflight`: each bot started once before play, its option values checked
 //! - `transcript`: the optional per-game log of every line sent and received
 //!
-//! The policy, in one place ([`Referee::judge`]): a reply that is not a legal action (bad
-//! JSON, a line over the limit, an illegal action) costs what a timeout costs, the
-//! consequence of the decision's clock; after `max_illegal` such replies the game is
-//! forfeited. A crash or closed pipe forfeits the game. Nothing a bot does stops the
-//! referee or leaves a process behind.
+//! The referee runs any game through [`Refereed`] (implemented per game in
+//! `crate::games`): the game's clocks, its messages and what a missed decision costs are
+//! the game's; the loop, the bots and the policy are the referee's.
+//!
+//! The policy, in one place: a reply that is not a legal action (bad JSON, a line over the
+//! limit, an illegal action) is counted, and after `max_illegal` such replies the game is
+//! forfeited; below that it costs what the game says a missed decision costs (Football
+//! Chess: the consequence of the decision's clock; Boyer's Football: nothing, the bot is
+//! asked again on its running clock). A crash or closed pipe forfeits the game. Nothing a
+//! bot does stops the referee or leaves a process behind.
 
 pub mod check;
+pub mod chess_clock;
 pub mod clock;
 pub mod preflight;
 pub mod transcript;
@@ -23,11 +30,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
-use crate::protocol::{
-    self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, TimeControlMsg, ToBot,
-};
-use crate::record::{GameRecord, Termination};
-use crate::rules::{Action, Clock, Event, Game, GameResult, Side};
+use crate::protocol::{self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, ToBot};
+use crate::record::{GameRecord, Recorded, Termination};
+use crate::rules::{Clock, Event, Game, GameResult, Rules, Side};
 use crate::sandbox::{Exit, Policy, Verdict};
 
 /// Someone following games as they are played (the live viewer of `--watch`): told each
@@ -56,6 +61,86 @@ pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, Time
 pub use transcript::KeepLogs;
 use transcript::Transcript;
 
+/// What the referee needs of a game beyond its rules and its records: its clocks, the
+/// messages that carry its state, and what a missed decision costs. One implementation
+/// per game, in `crate::games`.
+pub trait Refereed: Recorded {
+    /// Both sides' clocks during a game.
+    type Clocks: Send;
+    /// What binds one decision: its time limit, and what runs out if it is missed.
+    type Budget: Copy + Send;
+
+    /// The game, its record (the game's tags and the time control) and its clocks, before
+    /// the first decision.
+    fn set_up(cfg: &GameConfig) -> (Self, GameRecord, Self::Clocks);
+    /// Tags set after the roster and the Sandbox tag (per-side time controls).
+    fn late_tags(_cfg: &GameConfig, _record: &mut GameRecord) {}
+    /// Whether the record holds nothing that depends on the wall clock (no date, no
+    /// thinking times), so that the same seed and deterministic bots give the same bytes.
+    fn reproducible(cfg: &GameConfig) -> bool;
+    /// The margin past a deadline before a decision counts as missed.
+    fn grace(cfg: &GameConfig) -> Duration;
+    /// The `game_start` line for `side`.
+    fn game_start(
+        &self,
+        cfg: &GameConfig,
+        clocks: &Self::Clocks,
+        side: Side,
+        opponent: String,
+        options: serde_json::Map<String, serde_json::Value>,
+    ) -> String;
+    /// What binds the decision due now.
+    fn budget(&self, clocks: &Self::Clocks) -> Self::Budget;
+    /// Its time limit.
+    fn limit(budget: &Self::Budget) -> Duration;
+    /// The `request` line for the decision due now.
+    fn request(&self, id: u64, clocks: &Self::Clocks, budget: &Self::Budget) -> String;
+    /// The `event` line telling both bots what happened.
+    fn events_line(events: &[Self::Event]) -> String;
+    /// The clock to note in the record after a decision that took `elapsed`
+    /// (`[%clk]`), `None` when the game has none to note.
+    fn clock_note(clocks: &Self::Clocks, budget: &Self::Budget, elapsed: Duration) -> Option<u64>;
+    /// What a decision not taken costs (a timeout, or a bad reply below the limit).
+    fn miss(
+        &mut self,
+        clocks: &mut Self::Clocks,
+        budget: &Self::Budget,
+        miss: Miss,
+    ) -> Result<Missed<Self::Event>, String>;
+    /// Charges a decision's time; the events of a clock that ran out because of it (and
+    /// that clock, for the record).
+    fn charge(
+        &mut self,
+        clocks: &mut Self::Clocks,
+        budget: &Self::Budget,
+        elapsed: Duration,
+    ) -> Result<(Vec<Self::Event>, Option<Clock>), String>;
+    /// Moves the clocks on as the events say (a new play, a new turn).
+    fn follow(&self, clocks: &mut Self::Clocks, events: &[Self::Event]);
+    /// Why a game that reached its end ended, in words.
+    fn end_reason(&self) -> String;
+}
+
+/// A decision not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// No reply in time.
+    Timeout,
+    /// A reply that is not a legal action, below the forfeit limit.
+    BadReply,
+}
+
+/// What a missed decision costs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Missed<E> {
+    /// A clock's consequence was applied (and goes into the record as its expiry).
+    Consequence { clock: Clock, events: Vec<E> },
+    /// Nothing: the same decision is asked again, on the clock still running.
+    AskAgain,
+    /// The side loses on time.
+    LosesOnTime,
+}
+
 /// Everything about one game that is not the bots.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -83,6 +168,10 @@ pub struct GameConfig {
     pub sandbox: Policy,
     /// Where the game starts, if not from the opening drive.
     pub situation: Option<crate::rules::Situation>,
+    /// The game played.
+    pub rules: Rules,
+    /// The clock of a game without clocks of its own (Boyer's Football).
+    pub chess_clock: chess_clock::ChessClock,
 }
 
 impl Default for GameConfig {
@@ -102,6 +191,8 @@ impl Default for GameConfig {
             odds: [TimeOdds::default(); 2],
             sandbox: Policy::default(),
             situation: None,
+            rules: Rules::FootballChess,
+            chess_clock: chess_clock::ChessClock::default(),
         }
     }
 }
@@ -153,8 +244,8 @@ pub struct GameReport {
 }
 
 /// What became of one request.
-enum Reply {
-    Action { action: Action, elapsed: Duration },
+enum Reply<A> {
+    Action { action: A, elapsed: Duration },
     Invalid { why: String, elapsed: Duration },
     Timeout { elapsed: Duration },
     Gone { why: String },
@@ -212,10 +303,10 @@ struct Seat {
 }
 
 /// Runs one game; see the module docs for the policy.
-pub struct Referee<'a> {
+pub struct Referee<'a, R: Refereed> {
     cfg: &'a GameConfig,
-    game: Game,
-    clocks: Clocks,
+    game: R,
+    clocks: R::Clocks,
     record: GameRecord,
     seats: [Seat; 2],
     next_id: u64,
@@ -237,25 +328,43 @@ struct Forfeit {
     verdict: Option<Verdict>,
 }
 
-impl<'a> Referee<'a> {
-    /// Plays one game between `white` and `black`; `watch` sees the game, the events and
-    /// the record so far once both bots are ready (no events yet), then after every
-    /// decision (a viewer follows the game from the record's entries).
+impl Referee<'_, Game> {
+    /// Plays one game of Football Chess between `white` and `black`; `watch` sees the
+    /// game, the events and the record so far once both bots are ready (no events yet),
+    /// then after every decision (a viewer follows the game from the record's entries).
     pub async fn play(
         white: &BotSpec,
         black: &BotSpec,
-        cfg: &'a GameConfig,
+        cfg: &GameConfig,
         watch: impl FnMut(&Game, &[Event], &GameRecord),
     ) -> GameReport {
-        let settings = cfg.tc.settings();
-        // Quarters counted in plays make a game reproducible: its record then holds nothing
-        // that depends on the wall clock (no date, no thinking times), so that the same seed
-        // and deterministic bots give a byte-identical record.
-        let reproducible = matches!(cfg.tc.quarter, QuarterMode::Plays(_));
-        let mut record = GameRecord::new(settings);
-        if let Some(situation) = &cfg.situation {
-            record.set_situation(situation);
-        }
+        Referee::<Game>::play_as(white, black, cfg, watch).await
+    }
+}
+
+/// Plays one game of the game `cfg.rules` names; `watch` sees the record so far once both
+/// bots are ready, then after every decision.
+pub async fn play_game(
+    white: &BotSpec,
+    black: &BotSpec,
+    cfg: &GameConfig,
+    mut watch: impl FnMut(&GameRecord),
+) -> GameReport {
+    crate::with_rules!(cfg.rules, R => {
+        Referee::<R>::play_as(white, black, cfg, |_: &R, _: &[<R as crate::rules::ruleset::RuleSet>::Event], rec: &GameRecord| watch(rec)).await
+    })
+}
+
+impl<'a, R: Refereed> Referee<'a, R> {
+    /// Plays one game of `R` between `white` and `black`; see [`Referee::play`].
+    pub async fn play_as(
+        white: &BotSpec,
+        black: &BotSpec,
+        cfg: &'a GameConfig,
+        watch: impl FnMut(&R, &[R::Event], &GameRecord),
+    ) -> GameReport {
+        let reproducible = R::reproducible(cfg);
+        let (game, mut record, clocks) = R::set_up(cfg);
         for (k, v) in [
             ("Event", cfg.event.clone()),
             ("Site", cfg.site.clone()),
@@ -270,7 +379,6 @@ impl<'a> Referee<'a> {
             ("Round", cfg.round.clone()),
             ("White", white.name.clone()),
             ("Black", black.name.clone()),
-            ("TimeControl", cfg.tc.to_string()),
             ("Seed", cfg.seed.to_string()),
             (
                 "Sandbox",
@@ -279,12 +387,7 @@ impl<'a> Referee<'a> {
         ] {
             record.tags.set(k, v);
         }
-        for (side, odds) in Side::ALL.into_iter().zip(cfg.odds) {
-            if !odds.is_none() {
-                let tag = format!("{}TimeControl", capitalized(side));
-                record.tags.set(tag, odds.apply_to(cfg.tc).to_string());
-            }
-        }
+        R::late_tags(cfg, &mut record);
         let seat = |side, spec: &BotSpec| Seat {
             side,
             spec: spec.clone(),
@@ -308,11 +411,8 @@ impl<'a> Referee<'a> {
                 });
         let mut referee = Referee {
             cfg,
-            game: match &cfg.situation {
-                Some(s) => Game::from_situation(settings, s),
-                None => Game::new(settings),
-            },
-            clocks: Clocks::starting(cfg.tc, cfg.odds, cfg.situation.as_ref()),
+            game,
+            clocks,
             record,
             seats: [seat(Side::White, white), seat(Side::Black, black)],
             next_id: 1,
@@ -327,15 +427,14 @@ impl<'a> Referee<'a> {
 
     async fn run(
         &mut self,
-        mut watch: impl FnMut(&Game, &[Event], &GameRecord),
+        mut watch: impl FnMut(&R, &[R::Event], &GameRecord),
     ) -> Option<Forfeit> {
         if let Some(f) = self.start_bots().await {
             return Some(f);
         }
         watch(&self.game, &[], &self.record);
-        while let Some(decision) = self.game.decision() {
-            let side = decision.side;
-            let budget = self.clocks.budget(&self.game);
+        while let Some((side, _kind)) = self.game.to_decide() {
+            let budget = self.game.budget(&self.clocks);
             let id = self.next_id;
             self.next_id += 1;
             let reply = self.ask(side, id, &budget).await;
@@ -357,30 +456,24 @@ impl<'a> Referee<'a> {
                         verdict: Some(verdict),
                     })
                 }
-                Reply::Action { action, elapsed } => match self.game.apply(&action) {
+                Reply::Action { action, elapsed } => match self.game.play(&action) {
                     Ok(events) => {
-                        // Times only where the game is timed (see `play`): play-count records
-                        // stay byte-identical from run to run.
-                        match self.clocks.game_left {
-                            Some(g) => {
-                                let clk = g.saturating_sub(if budget.game_clock {
-                                    elapsed
-                                } else {
-                                    Duration::ZERO
-                                });
-                                self.record.push_timed_action(
-                                    action,
-                                    Some(elapsed.as_millis() as u64),
-                                    Some(clk.as_millis() as u64),
-                                    self.last_cpu.map(|c| c.as_millis() as u64),
-                                );
-                            }
-                            None => self.record.push_action(action, None, None),
+                        // Times only where the game is not reproducible (see `play_as`):
+                        // play-count records stay byte-identical from run to run.
+                        if R::reproducible(self.cfg) {
+                            self.record.push_action(&action, None, None);
+                        } else {
+                            self.record.push_timed_action(
+                                &action,
+                                Some(elapsed.as_millis() as u64),
+                                R::clock_note(&self.clocks, &budget, elapsed),
+                                self.last_cpu.map(|c| c.as_millis() as u64),
+                            );
                         }
                         (
-                            events.to_vec(),
+                            events,
                             ReplyStatus::Ok,
-                            action.to_string(),
+                            Some(action.to_string()),
                             None,
                             elapsed,
                         )
@@ -417,14 +510,10 @@ impl<'a> Referee<'a> {
                         cpu.map_or("unknown".to_string(), |c| format!("{} ms", c.as_millis())),
                         if suspect { ", suspect" } else { "" }
                     );
-                    match self.expire(budget.expires) {
-                        Ok(events) => (
-                            events,
-                            ReplyStatus::Timeout,
-                            format!("!{}", budget.expires.code()),
-                            None,
-                            elapsed,
-                        ),
+                    match self.missed(side, &budget, Miss::Timeout) {
+                        Ok((events, applied)) => {
+                            (events, ReplyStatus::Timeout, applied, None, elapsed)
+                        }
                         Err(f) => return Some(f),
                     }
                 }
@@ -441,21 +530,25 @@ impl<'a> Referee<'a> {
                     status,
                     elapsed_ms: elapsed.as_millis() as u64,
                     cpu_ms: self.last_cpu.map(|c| c.as_millis() as u64),
-                    applied: Some(applied),
+                    applied,
                     reason,
                 },
             );
             let mut all_events = events;
-            if self.clocks.charge(&budget, elapsed) && self.game.clock_running() {
-                match self.expire(Clock::Game) {
-                    Ok(more) => all_events.extend(more),
-                    Err(f) => return Some(f),
+            match self.game.charge(&mut self.clocks, &budget, elapsed) {
+                Ok((more, expired)) => {
+                    if let Some(clock) = expired {
+                        self.record.push_expiry(clock);
+                    }
+                    all_events.extend(more);
                 }
+                Err(why) => return Some(internal(why)),
             }
-            self.follow_clocks(&all_events);
-            self.post_all(&ToBot::Event {
-                events: all_events.clone(),
-            });
+            self.game.follow(&mut self.clocks, &all_events);
+            let line = R::events_line(&all_events);
+            for side in Side::ALL {
+                self.post_line(side, &line);
+            }
             watch(&self.game, &all_events, &self.record);
         }
         None
@@ -513,37 +606,12 @@ impl<'a> Referee<'a> {
             }
         }
         for side in Side::ALL {
-            // A bot with time odds is told its own clocks.
-            let tc = self.clocks.sides[side.index()];
             let opponent = self.seats[side.other().index()].report.name.clone();
             let options = self.seats[side.index()].spec.options.clone();
-            self.send(
-                side,
-                &ToBot::GameStart {
-                    version: 1,
-                    rules: "football-chess".to_string(),
-                    rules_version: "0.1".to_string(),
-                    rulings: crate::rules::RULINGS_EDITION.to_string(),
-                    side,
-                    opponent,
-                    seed: self.cfg.seed,
-                    time_control: TimeControlMsg {
-                        quarter_ms: match tc.quarter {
-                            QuarterMode::Timed(q) => Some(q.as_millis() as u64),
-                            QuarterMode::Plays(_) => None,
-                        },
-                        plays_per_quarter: match tc.quarter {
-                            QuarterMode::Plays(n) => Some(n),
-                            QuarterMode::Timed(_) => None,
-                        },
-                        play_ms: tc.play.as_millis() as u64,
-                        reaction_ms: tc.reaction.as_millis() as u64,
-                        grace_ms: tc.grace.as_millis() as u64,
-                    },
-                    options,
-                    situation: self.cfg.situation.as_ref().map(|s| s.to_string()),
-                },
-            );
+            let line = self
+                .game
+                .game_start(self.cfg, &self.clocks, side, opponent, options);
+            self.send_line(side, line);
         }
         None
     }
@@ -611,7 +679,7 @@ impl<'a> Referee<'a> {
     }
 
     /// Sends the request for the current decision and waits for the answer.
-    async fn ask(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
+    async fn ask(&mut self, side: Side, id: u64, budget: &R::Budget) -> Reply<R::Action> {
         let cpu = |r: &Self| r.seats[side.index()].bot.as_ref()?.cpu_time();
         let before = cpu(self);
         let reply = self.ask_bot(side, id, budget).await;
@@ -619,7 +687,7 @@ impl<'a> Referee<'a> {
         reply
     }
 
-    async fn ask_bot(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
+    async fn ask_bot(&mut self, side: Side, id: u64, budget: &R::Budget) -> Reply<R::Action> {
         let reply = self.ask_awake(side, id, budget).await;
         if matches!(reply, Reply::Action { .. } | Reply::Invalid { .. }) {
             let seat = &self.seats[side.index()];
@@ -631,19 +699,19 @@ impl<'a> Referee<'a> {
     }
 
     /// Wakes the bot (if frozen), sends the request and reads until its reply.
-    async fn ask_awake(&mut self, side: Side, id: u64, budget: &Budget) -> Reply {
-        let request = request(&self.game, id, &self.clocks, budget);
+    async fn ask_awake(&mut self, side: Side, id: u64, budget: &R::Budget) -> Reply<R::Action> {
+        let request = self.game.request(id, &self.clocks, budget);
         let seat = &mut self.seats[side.index()];
         seat.output.reset();
         if let Some(bot) = seat.bot.as_mut() {
             bot.set_frozen(false);
         }
-        let Some(flushed) = self.send(side, &request) else {
+        let Some(flushed) = self.send_line(side, request) else {
             return Reply::Gone {
                 why: "exited, or stopped reading its input".to_string(),
             };
         };
-        let patience = budget.limit + self.cfg.tc.grace;
+        let patience = R::limit(budget) + R::grace(self.cfg);
         let sent_at = match tokio::time::timeout(patience, flushed).await {
             Ok(Ok(at)) => at,
             Ok(Err(_)) => {
@@ -734,7 +802,7 @@ impl<'a> Referee<'a> {
                 }
                 Ok(FromBot::Action { id: got, action }) if got == id => {
                     self.seats[side.index()].answered = Some(id);
-                    return match action.parse::<Action>() {
+                    return match action.parse::<R::Action>() {
                         Ok(action) => Reply::Action { action, elapsed },
                         Err(e) => Reply::Invalid {
                             why: format!(
@@ -785,14 +853,15 @@ impl<'a> Referee<'a> {
         }
     }
 
-    /// An invalid or illegal reply: counted, and either forfeits the game or costs what a
-    /// timeout of the decision's own clock costs.
+    /// An invalid or illegal reply: counted, and either forfeits the game or costs what the
+    /// game says a missed decision costs.
+    #[allow(clippy::type_complexity)]
     fn illegal(
         &mut self,
         side: Side,
         why: String,
-        budget: &Budget,
-    ) -> Result<(Vec<Event>, String, String), Forfeit> {
+        budget: &R::Budget,
+    ) -> Result<(Vec<R::Event>, Option<String>, String), Forfeit> {
         let seat = self.seat(side);
         seat.report.illegal += 1;
         let count = seat.report.illegal;
@@ -805,46 +874,49 @@ impl<'a> Referee<'a> {
                 verdict: Some(Verdict::Illegal),
             });
         }
-        // The game clock is not the decision's own: an illegal pre-snap reply is a delay of game.
-        let clock = match budget.expires {
-            Clock::Game => Clock::Play,
-            c => c,
-        };
-        let events = self.expire(clock)?;
-        Ok((events, format!("!{}", clock.code()), why))
+        let (events, applied) = self.missed(side, budget, Miss::BadReply)?;
+        Ok((events, applied, why))
     }
 
-    /// Applies a clock's consequence and records it.
-    fn expire(&mut self, clock: Clock) -> Result<Vec<Event>, Forfeit> {
-        match self.game.expire(clock) {
-            Ok(events) => {
+    /// Applies what a missed decision costs and records it; what the bot is told was
+    /// applied instead (`None`: nothing, it is asked again).
+    fn missed(
+        &mut self,
+        side: Side,
+        budget: &R::Budget,
+        miss: Miss,
+    ) -> Result<(Vec<R::Event>, Option<String>), Forfeit> {
+        match self.game.miss(&mut self.clocks, budget, miss) {
+            Ok(Missed::Consequence { clock, events }) => {
                 self.record.push_expiry(clock);
-                Ok(events.to_vec())
+                Ok((events, Some(format!("!{}", clock.code()))))
             }
-            Err(e) => Err(Forfeit {
-                termination: Termination::Unterminated,
-                loser: None,
-                reason: format!("internal error: the engine refused the {clock} expiry: {e}"),
-                verdict: None,
+            Ok(Missed::AskAgain) => Ok((Vec::new(), None)),
+            Ok(Missed::LosesOnTime) => Err(Forfeit {
+                termination: Termination::TimeForfeit,
+                loser: Some(side),
+                reason: format!(
+                    "{side} lost on time: no reply within its {} ms",
+                    R::limit(budget).as_millis()
+                ),
+                verdict: Some(Verdict::Timeout),
             }),
-        }
-    }
-
-    /// New plays restart the play clock; new quarters the game clock.
-    fn follow_clocks(&mut self, events: &[Event]) {
-        for e in events {
-            match e {
-                Event::PeriodEnd { .. } => self.clocks.new_quarter(self.game.offense()),
-                Event::NextPlay { .. } => self.clocks.new_play(self.game.offense()),
-                _ => {}
-            }
+            Err(why) => Err(internal(why)),
         }
     }
 
     /// Sends a message to one bot now, after whatever was posted for it; `None` if the bot
     /// cannot take it.
     fn send(&mut self, side: Side, msg: &ToBot) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
-        let line = protocol::to_line(msg);
+        self.send_line(side, protocol::to_line(msg))
+    }
+
+    /// [`Referee::send`] of a line already serialized.
+    fn send_line(
+        &mut self,
+        side: Side,
+        line: String,
+    ) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
         self.log_out(side, &line);
         let outbox = &mut self.outbox[side.index()];
         // The posted lines and this one leave in one write (the writer adds the last '\n').
@@ -870,14 +942,6 @@ impl<'a> Referee<'a> {
         let outbox = &mut self.outbox[side.index()];
         outbox.push_str(line);
         outbox.push('\n');
-    }
-
-    /// Posts one message for both bots, serialized once.
-    fn post_all(&mut self, msg: &ToBot) {
-        let line = protocol::to_line(msg);
-        for side in Side::ALL {
-            self.post_line(side, &line);
-        }
     }
 
     /// Sends one message to both bots now, serialized once.
@@ -907,7 +971,7 @@ impl<'a> Referee<'a> {
             None => (
                 Termination::Normal,
                 self.game.result(),
-                "four quarters played".to_string(),
+                self.game.end_reason(),
                 None,
                 None,
             ),
@@ -919,7 +983,7 @@ impl<'a> Referee<'a> {
                 f.verdict,
             ),
         };
-        let score = [self.game.score(Side::White), self.game.score(Side::Black)];
+        let score = [self.game.points(Side::White), self.game.points(Side::Black)];
         let end = ToBot::GameEnd {
             result: result.map_or("*", |r| r.pgn()).to_string(),
             score: ScoreMsg {
@@ -1061,6 +1125,16 @@ pub fn sandbox_tag(policy: Policy, network: bool) -> String {
         text.push_str("; freeze-idle");
     }
     text
+}
+
+/// The end of a game the engine refused to go on with: the referee's own fault, no side's.
+fn internal(why: String) -> Forfeit {
+    Forfeit {
+        termination: Termination::Unterminated,
+        loser: None,
+        reason: format!("internal error: {why}"),
+        verdict: None,
+    }
 }
 
 /// A bot's forfeit for flooding its output.
