@@ -527,6 +527,57 @@ impl Bot for GreedyBot {
         }
     }
 
+    /// Boyer's Football: the sub-move after which the ball stands nearest the goal this
+    /// side attacks (a goal at once first, an own goal never), ties to the earliest listed.
+    fn decide_boyer(&mut self, req: &botkit::BoyerRequest) -> String {
+        use zebra::rules::boyer::{self, SubMove};
+        let Ok(pos) = req.state.position() else {
+            return req.legal.first().cloned().unwrap_or_else(|| "pass".into());
+        };
+        let me = pos.turn();
+        let target = if me == Side::White {
+            boyer::WHITE_GOAL
+        } else {
+            boyer::BLACK_GOAL
+        };
+        let score = |sub: SubMove| -> i32 {
+            let mut next = pos.clone();
+            if next.apply(sub).is_err() {
+                return i32::MIN;
+            }
+            match next.winner() {
+                Some(w) if w == me => return 1000,
+                Some(_) => return -1000,
+                None => {}
+            }
+            let king_steps = |a: boyer::Sq, b: boyer::Sq| {
+                i32::from((a.file() - b.file()).abs().max((a.rank() - b.rank()).abs()))
+            };
+            let ball = next.ball();
+            // The ball toward the goal first; then a piece of ours close to the ball, to
+            // kick it next turn.
+            let nearest = (0..9)
+                .flat_map(|f| (0..9).filter_map(move |r| boyer::Sq::at(f, r)))
+                .filter(|&sq| next.piece_at(sq).is_some_and(|p| p.side == me))
+                .map(|sq| king_steps(sq, ball))
+                .min()
+                .unwrap_or(9);
+            -king_steps(ball, target) * 10 - nearest
+        };
+        let mut best: Option<(i32, &String)> = None;
+        for text in &req.legal {
+            let Ok(sub) = text.parse::<SubMove>() else {
+                continue;
+            };
+            let value = score(sub);
+            if best.map_or(true, |(b, _)| value > b) {
+                best = Some((value, text));
+            }
+        }
+        best.map(|(_, t)| t.clone())
+            .unwrap_or_else(|| "pass".to_string())
+    }
+
     fn decide(&mut self, req: &Request) -> String {
         if req.decision == DecisionKind::PenaltyChoice {
             return penalty_choice(req);

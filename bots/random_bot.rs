@@ -60,6 +60,18 @@ impl Bot for RandomBot {
         *self = RandomBot::new(&self.name, start.seed, start.side);
     }
 
+    fn boyer_start(&mut self, side: Side, seed: u64) {
+        *self = RandomBot::new(&self.name, seed, side);
+    }
+
+    /// Boyer's Football: a legal sub-move at random.
+    fn decide_boyer(&mut self, req: &botkit::BoyerRequest) -> String {
+        req.legal
+            .choose(&mut self.rng)
+            .cloned()
+            .unwrap_or_else(|| "pass".to_string())
+    }
+
     fn decide(&mut self, req: &Request) -> String {
         if req.decision == DecisionKind::Formation {
             return match req.game() {

@@ -37,6 +37,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{Map, Value};
 
+use crate::protocol::boyer::BoyerToBot;
 use crate::protocol::{ClockMsg, ClocksMsg, FromBot, OptionDecl, StateMsg, TimeControlMsg, ToBot};
 use crate::rules::playout::RandomPlayer;
 use crate::rules::{DecisionKind, Formation, Game, Side};
@@ -186,6 +187,26 @@ pub trait Bot {
     fn decide(&mut self, req: &Request) -> String;
     /// Every other message (`result`, `event`, `game_end`), for bots that keep state.
     fn observe(&mut self, _msg: &ToBot) {}
+    /// A game of Boyer's Football begins (`game_start` with `rules: boyer-football`).
+    fn boyer_start(&mut self, _side: Side, _seed: u64) {}
+    /// The sub-move for a Boyer's Football request (protocol::boyer). The default plays
+    /// the first legal sub-move: a bot for Football Chess alone still finishes the game.
+    fn decide_boyer(&mut self, req: &BoyerRequest) -> String {
+        req.legal
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "pass".to_string())
+    }
+}
+
+/// A Boyer's Football request, as a bot gets it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoyerRequest {
+    pub id: u64,
+    pub side: Side,
+    pub state: crate::protocol::boyer::BoyerState,
+    pub deadline_ms: u64,
+    pub legal: Vec<String>,
 }
 
 /// The position of a state as an engine game: `Game::from_diagram(&state.diagram)`.
@@ -270,10 +291,48 @@ pub fn run_on<B: Bot>(
         }
         let msg = match serde_json::from_str::<ToBot>(line) {
             Ok(msg) => msg,
-            Err(e) => {
-                eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
-                continue;
-            }
+            // The messages of Boyer's Football that differ from Football Chess's.
+            Err(e) => match serde_json::from_str::<BoyerToBot>(line) {
+                Ok(BoyerToBot::GameStart { side, seed, .. }) => {
+                    bot.boyer_start(side, seed);
+                    continue;
+                }
+                Ok(BoyerToBot::Request {
+                    id,
+                    side,
+                    state,
+                    deadline_ms,
+                    legal,
+                    ..
+                }) => {
+                    let req = BoyerRequest {
+                        id,
+                        side,
+                        state,
+                        deadline_ms,
+                        legal,
+                    };
+                    let action = catch_unwind(AssertUnwindSafe(|| bot.decide_boyer(&req)))
+                        .unwrap_or_else(|_| {
+                            eprintln!("botkit: decide_boyer panicked; answering a legal sub-move");
+                            req.legal
+                                .first()
+                                .cloned()
+                                .unwrap_or_else(|| "pass".to_string())
+                        });
+                    let line = serde_json::to_string(&FromBot::Action { id, action })
+                        .map_err(io::Error::other)?;
+                    output.write_all(line.as_bytes())?;
+                    output.write_all(b"\n")?;
+                    output.flush()?;
+                    continue;
+                }
+                Ok(BoyerToBot::Event { .. }) => continue,
+                Err(_) => {
+                    eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
+                    continue;
+                }
+            },
         };
         let reply = if let Some(req) = Request::from_message(&msg) {
             let action = match catch_unwind(AssertUnwindSafe(|| bot.decide(&req))) {

@@ -37,9 +37,14 @@ pub enum Command {
         /// An option for the Black bot, NAME=VALUE (repeatable).
         #[arg(long = "black-option", value_name = "NAME=VALUE")]
         black_options: Vec<String>,
+        /// The game: football-chess (the default) or boyer-football.
+        #[arg(long, default_value = "football-chess")]
+        rules: String,
         /// Time control: blitz, standard, unlimited, or items such as
         /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s (the
-        /// default; with a human seat plays=10,play=60s,reaction=30s).
+        /// default; with a human seat plays=10,play=60s,reaction=30s). boyer-football:
+        /// a chess clock, rapid (the default, bank=60s,inc=1s), blitz, or items such as
+        /// bank=30s,inc=500ms or turn=2s.
         #[arg(long)]
         tc: Option<String>,
         /// The game's seed, sent to both bots.

@@ -157,6 +157,7 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Play {
+            rules,
             white,
             black,
             white_name,
@@ -173,6 +174,15 @@ fn run(command: Command) -> Result<(), Failure> {
             watch,
             sandbox,
         } => {
+            let rules = rules_flag(&rules)?;
+            let human_asked = [white.as_deref(), black.as_deref()].contains(&Some(HUMAN));
+            if rules != Rules::FootballChess
+                && (human_asked || board || watch.watch || watch.listen.is_some())
+            {
+                return Err(Failure::Usage(format!(
+                    "--watch, --board and human seats show Football Chess only; play {rules} without them"
+                )));
+            }
             // A person at the viewer: that side's "bot" is the seat's relay (see web::seat).
             let human = match (white.as_deref(), black.as_deref()) {
                 (Some(HUMAN), Some(HUMAN)) => {
@@ -195,6 +205,7 @@ fn run(command: Command) -> Result<(), Failure> {
                     )));
                 }
             }
+            let tc_given = tc.clone();
             let tc = tc.unwrap_or_else(|| {
                 if human.is_some() {
                     HUMAN_TC
@@ -203,7 +214,17 @@ fn run(command: Command) -> Result<(), Failure> {
                 }
                 .to_string()
             });
-            let tc = TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
+            let mut chess_clock = zebra::referee::chess_clock::ChessClock::default();
+            let tc = if rules == Rules::FootballChess {
+                TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?
+            } else {
+                if let Some(text) = &tc_given {
+                    chess_clock = text
+                        .parse()
+                        .map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
+                }
+                TimeControl::parse(DEFAULT_TC).expect("the default time control reads")
+            };
             let listener = bind_watch(&watch, human.is_some())?;
             let settings = zebra::sandbox::Settings::from_flags(
                 &sandbox.sandbox,
@@ -305,6 +326,8 @@ fn run(command: Command) -> Result<(), Failure> {
                 max_illegal,
                 transcript,
                 sandbox: settings.policy(),
+                rules,
+                chess_clock,
                 ..GameConfig::default()
             };
             let title = format!("{} vs {}", white.name, black.name);
@@ -810,40 +833,55 @@ fn play(
     });
     let started = std::time::Instant::now();
     let runtime = runtime()?;
-    if !quiet {
-        out!("{}", situation(&Game::new(cfg.tc.settings())));
-    }
-    let report = interruptible(
-        &runtime,
-        Referee::play(white, black, cfg, |game, events, record| {
-            if let Some(s) = &spectator {
-                s.follow(1, record);
-            }
-            if quiet {
-                return;
-            }
-            // The field as the play ended (before the next situation line).
-            if board && game.field_at_play_end().is_some() {
-                out!(
-                    "{}",
-                    zebra::web::board_text(&zebra::web::Frame::of(game), style)
-                );
-            }
-            for e in events {
-                match e {
-                    Event::Touchdown { .. }
-                    | Event::Safety { .. }
-                    | Event::Flag(_)
-                    | Event::TurnoverOnDowns { .. }
-                    | Event::PeriodEnd { .. } => {
-                        out!("  {e}")
-                    }
-                    Event::NextPlay { .. } => out!("{}", situation(game)),
-                    _ => {}
+    let report = if cfg.rules != Rules::FootballChess {
+        if !quiet {
+            out!(
+                "{}: {} (white) vs {} (black)",
+                cfg.rules,
+                white.name,
+                black.name
+            );
+        }
+        interruptible(
+            &runtime,
+            zebra::referee::play_game(white, black, cfg, |_| {}),
+        )?
+    } else {
+        if !quiet {
+            out!("{}", situation(&Game::new(cfg.tc.settings())));
+        }
+        interruptible(
+            &runtime,
+            Referee::play(white, black, cfg, |game, events, record| {
+                if let Some(s) = &spectator {
+                    s.follow(1, record);
                 }
-            }
-        }),
-    )?;
+                if quiet {
+                    return;
+                }
+                // The field as the play ended (before the next situation line).
+                if board && game.field_at_play_end().is_some() {
+                    out!(
+                        "{}",
+                        zebra::web::board_text(&zebra::web::Frame::of(game), style)
+                    );
+                }
+                for e in events {
+                    match e {
+                        Event::Touchdown { .. }
+                        | Event::Safety { .. }
+                        | Event::Flag(_)
+                        | Event::TurnoverOnDowns { .. }
+                        | Event::PeriodEnd { .. } => {
+                            out!("  {e}")
+                        }
+                        Event::NextPlay { .. } => out!("{}", situation(game)),
+                        _ => {}
+                    }
+                }
+            }),
+        )?
+    };
     if let Some((path, mut file)) = pgn {
         let text = write_game(&report.record)
             .map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;

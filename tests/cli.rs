@@ -111,6 +111,72 @@ fn boyer_perft_counts_whole_turns_from_the_start_or_a_fen() {
 }
 
 #[test]
+fn boyer_games_are_played_recorded_reproducibly_and_verified() {
+    let dir = std::env::temp_dir().join(format!("zebra-cli-boyer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut texts = Vec::new();
+    for k in 0..2 {
+        let pgn = dir.join(format!("b{k}.pgn"));
+        let out = zebra(&[
+            "play",
+            "--rules",
+            "boyer-football",
+            "--tc",
+            "bank=120s,inc=1s",
+            "--seed",
+            "2",
+            "--quiet",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // The bundled greedy bot heads for the goal; the random bot does not.
+        assert!(
+            stdout(&out).starts_with("result 1-0 (normal)"),
+            "{}",
+            stdout(&out)
+        );
+        texts.push(std::fs::read_to_string(&pgn).unwrap());
+    }
+    assert_eq!(texts[0], texts[1], "the same seed gives the same record");
+    assert!(texts[0].contains("[Variant \"boyer-football\"]"));
+    assert!(texts[0].contains("{turn 1, white}"));
+    let pgn = dir.join("b0.pgn");
+    let out = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 games verified"));
+    let out = zebra(&["verify", "--rules", "football-chess", pgn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a boyer-football record, not football-chess"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    for (args, needle) in [
+        (
+            &["play", "--rules", "boyer-football", "--tc", "plays=10"][..],
+            "unknown chess clock item",
+        ),
+        (
+            &["play", "--rules", "boyer-football", "--board"][..],
+            "Football Chess only",
+        ),
+        (&["play", "--rules", "boyer"][..], "unknown rules 'boyer'"),
+    ] {
+        let out = zebra(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn perft_reads_a_diagram_file() {
     let dir = std::env::temp_dir().join(format!("zebra-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
