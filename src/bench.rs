@@ -754,6 +754,7 @@ pub async fn series(
             version: SERIES_FILE_VERSION,
             format: Format::RoundRobin,
             bots: vec![entry("first"), entry("second")],
+            rules: crate::rules::Rules::FootballChess,
             rounds,
             seed,
             tc: "plays=10,play=10s,reaction=10s".to_string(),

@@ -232,9 +232,13 @@ pub struct MatchArgs {
     /// CPUs per game at once, a warning and no pinning).
     #[arg(long)]
     pub affinity: bool,
-    /// Time control, as for `zebra play`.
-    #[arg(long, default_value = "plays=10,play=5s,reaction=1s")]
-    pub tc: String,
+    /// The game: football-chess (the default) or boyer-football.
+    #[arg(long, default_value = "football-chess")]
+    pub rules: String,
+    /// Time control, as for `zebra play` (default plays=10,play=5s,reaction=1s;
+    /// boyer-football: the chess clock rapid).
+    #[arg(long)]
+    pub tc: Option<String>,
     /// Seed of the first pair; pair k of every encounter plays seed + k - 1.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -278,9 +282,10 @@ pub struct MatchArgs {
     pub odds: Vec<String>,
     /// The start situations pairs play (protocol/SITUATIONS.md): `builtin` (Zebra's book of
     /// 520), a book FILE (one situation per line), or `none` (every game from the opening
-    /// drive). Each pair plays one situation with sides swapped.
-    #[arg(long, value_name = "FILE|builtin|none", default_value = "builtin")]
-    pub situations: String,
+    /// drive). Each pair plays one situation with sides swapped. Default builtin
+    /// (boyer-football: none, every game from the start position).
+    #[arg(long, value_name = "FILE|builtin|none")]
+    pub situations: Option<String>,
     /// How pairs take their situations from the book: `random` (a shuffle seeded by
     /// --seed) or `sequential` (in the book's order); pair k of every encounter takes the
     /// same one.
@@ -288,7 +293,7 @@ pub struct MatchArgs {
     pub situation_order: String,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks (with
     /// --games, a larger number of games per encounter first extends it).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]

@@ -25,7 +25,7 @@ use zebra::bot::BotSpec;
 use zebra::record::{write_game, GameReader, Termination};
 use zebra::referee::check::{check_bot, CheckLimits};
 use zebra::referee::preflight::{preflight, PreflightError};
-use zebra::referee::{GameConfig, Referee, TimeControl};
+use zebra::referee::{GameConfig, Referee};
 use zebra::rules::{Event, Game, Settings, Side};
 use zebra::series::disk::DiskError;
 use zebra::series::setup::{prepare, SetupError};
@@ -205,26 +205,22 @@ fn run(command: Command) -> Result<(), Failure> {
                     )));
                 }
             }
-            let tc_given = tc.clone();
-            let tc = tc.unwrap_or_else(|| {
+            // The game's own clock: Football Chess's time control or a chess clock.
+            let mut clock = GameConfig {
+                rules,
+                ..GameConfig::default()
+            };
+            let tc_text = tc.unwrap_or_else(|| {
                 if human.is_some() {
                     HUMAN_TC
                 } else {
-                    DEFAULT_TC
+                    GameConfig::default_clock(rules)
                 }
                 .to_string()
             });
-            let mut chess_clock = zebra::referee::chess_clock::ChessClock::default();
-            let tc = if rules == Rules::FootballChess {
-                TimeControl::parse(&tc).map_err(|e| Failure::Usage(format!("--tc: {e}")))?
-            } else {
-                if let Some(text) = &tc_given {
-                    chess_clock = text
-                        .parse()
-                        .map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
-                }
-                TimeControl::parse(DEFAULT_TC).expect("the default time control reads")
-            };
+            clock
+                .read_clock(&tc_text)
+                .map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
             let listener = bind_watch(&watch, human.is_some())?;
             let settings = zebra::sandbox::Settings::from_flags(
                 &sandbox.sandbox,
@@ -321,14 +317,11 @@ fn run(command: Command) -> Result<(), Failure> {
                 None => None,
             };
             let cfg = GameConfig {
-                tc,
                 seed,
                 max_illegal,
                 transcript,
                 sandbox: settings.policy(),
-                rules,
-                chess_clock,
-                ..GameConfig::default()
+                ..clock
             };
             let title = format!("{} vs {}", white.name, black.name);
             let watching = start_watch(listener, &title, Some(1), human)?;
@@ -934,7 +927,6 @@ fn play(
 const HUMAN: &str = "human";
 /// `zebra play`'s time control, and the one for a game with a human seat (a person needs
 /// more than a bot's second to react).
-const DEFAULT_TC: &str = "plays=10,play=5s,reaction=1s";
 const HUMAN_TC: &str = "plays=10,play=60s,reaction=30s";
 
 /// `--watch` on: the live viewer, on a thread of its own.
@@ -1083,6 +1075,12 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         }
         other => Failure::Usage(other.to_string()),
     })?;
+    let rules = prepared.config.rules;
+    if listener.is_some() && rules != Rules::FootballChess {
+        return Err(Failure::Usage(format!(
+            "--watch shows Football Chess only; play the {rules} series without it"
+        )));
+    }
     // The coordinator's runtime; every game runs on a thread of its own (see
     // series::runner).
     let runtime = runtime()?;

@@ -1876,3 +1876,81 @@ fn unnamed_bots_take_their_ready_names_made_unique() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_chess_has() {
+    let dir = temp_dir("boyer");
+    let out = zebra(&[
+        "match",
+        "--rules",
+        "boyer-football",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = json(&out);
+    assert_eq!(summary["outcome"], "completed");
+    assert_eq!(summary["games_finished"], 4);
+    let pgn = dir.join("games.pgn");
+    assert_verifies(&pgn);
+    for game in records(&pgn) {
+        assert_eq!(game.tags.get("Variant"), Some("boyer-football"));
+        // The default clock of the game: rapid, a chess clock.
+        assert_eq!(
+            game.tags.get("TimeControl"),
+            Some("bank=60s,inc=1s,grace=100ms")
+        );
+    }
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("series.json")).unwrap()).unwrap();
+    assert_eq!(saved["rules"], "boyer-football");
+    let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    let started: serde_json::Value = serde_json::from_str(events.lines().next().unwrap()).unwrap();
+    assert_eq!(started["type"], "series_started");
+    assert_eq!(started["rules"], "boyer-football");
+
+    // The last game lost (as a kill would lose it) is played again, the same game.
+    let whole = by_game(&pgn);
+    std::fs::write(&pgn, without_last_record(&pgn)).unwrap();
+    assert_eq!(resume_json(&dir)["games_played_now"], 1);
+    assert_eq!(by_game(&pgn), whole, "the same four records again");
+
+    let other = temp_dir("boyer-refused");
+    let out_dir = other.join("s");
+    for (extra, needle) in [
+        (
+            &["--situations", "builtin"][..],
+            "start situations are Football Chess drives",
+        ),
+        (
+            &["--odds", "greedy=play=2s"][..],
+            "time odds set Football Chess's",
+        ),
+        (&["--tc", "plays=10"][..], "--tc: unknown chess clock item"),
+        (&["--watch"][..], "--watch shows Football Chess only"),
+        (&["--rules", "chess"][..], "--rules: unknown rules 'chess'"),
+    ] {
+        let mut args = vec!["match", "--games", "2", "--out", out_dir.to_str().unwrap()];
+        if !extra.contains(&"--rules") {
+            args.extend(["--rules", "boyer-football"]);
+        }
+        args.extend(extra);
+        let out = zebra(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{extra:?}: {}",
+            text(&out.stderr)
+        );
+        let err = text(&out.stderr);
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+        assert!(!out_dir.exists(), "{extra:?}: nothing written");
+    }
+}

@@ -56,7 +56,7 @@ mod referee {
     };
     use crate::record::GameRecord;
     use crate::referee::chess_clock::{ChessClocks, ChessTimeControl};
-    use crate::referee::{GameConfig, Miss, Missed, Refereed};
+    use crate::referee::{GameConfig, Miss, Missed, Refereed, TimeControlError};
     use crate::rules::boyer::{Event, Game, Position};
     use crate::rules::{Clock, Side};
 
@@ -70,6 +70,12 @@ mod referee {
     impl Refereed for Game {
         type Clocks = ChessClocks;
         type Budget = Turn;
+        const DEFAULT_CLOCK: &'static str = "rapid";
+
+        fn read_clock(cfg: &mut GameConfig, text: &str) -> Result<String, TimeControlError> {
+            cfg.chess_clock = text.parse()?;
+            Ok(cfg.chess_clock.to_string())
+        }
 
         fn set_up(cfg: &GameConfig) -> (Game, GameRecord, ChessClocks) {
             let start = Position::start();

@@ -44,13 +44,21 @@ mod referee {
     use crate::protocol::{self, TimeControlMsg, ToBot};
     use crate::record::GameRecord;
     use crate::referee::{
-        request, Budget, Clocks, GameConfig, Miss, Missed, QuarterMode, Refereed,
+        request, Budget, Clocks, GameConfig, Miss, Missed, QuarterMode, Refereed, TimeControl,
+        TimeControlError,
     };
     use crate::rules::{Clock, Event, Game, Side};
 
     impl Refereed for Game {
         type Clocks = Clocks;
         type Budget = Budget;
+        // Plays per quarter: the game is a count of plays, its record reproducible.
+        const DEFAULT_CLOCK: &'static str = "plays=10,play=5s,reaction=1s";
+
+        fn read_clock(cfg: &mut GameConfig, text: &str) -> Result<String, TimeControlError> {
+            cfg.tc = TimeControl::parse(text)?;
+            Ok(cfg.tc.to_string())
+        }
 
         fn set_up(cfg: &GameConfig) -> (Game, GameRecord, Clocks) {
             let settings = cfg.tc.settings();

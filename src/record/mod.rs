@@ -219,10 +219,13 @@ impl GameRecord {
         tags::settings_from(&self.tags)
     }
 
-    /// Whether the engine judges this Football Chess record: `Err` when its Rulings tag
-    /// names another edition of the rulings than the engine's, or it has none (edition 1).
+    /// Whether the engine of the record's game (its Variant) judges this record: `Err` when
+    /// its Rulings tag names another edition of that game's rulings than the engine's, or
+    /// it has none (edition 1). A Variant naming no game is judged as Football Chess, whose
+    /// records came first (reading the record names the bad tag).
     pub fn rulings(&self) -> Result<(), OtherEdition> {
-        tags::rulings_from(&self.tags, Game::RULINGS)
+        let edition = crate::with_rules!(self.rules().unwrap_or_default(), R => R::RULINGS);
+        tags::rulings_from(&self.tags, edition)
     }
 
     /// How the game ended, from the Termination tag; a record without one ended normally.

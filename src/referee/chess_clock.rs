@@ -99,14 +99,11 @@ impl FromStr for ChessClock {
             (Some(t), None, None) => clock.control = ChessTimeControl::PerTurn(t),
             (None, None, None) => {}
             (None, b, i) => {
-                let (old_bank, old_inc) = match clock.control {
-                    ChessTimeControl::Bank { bank, increment } => (bank, increment),
-                    ChessTimeControl::PerTurn(_) => unreachable!("presets are banks"),
-                };
-                clock.control = ChessTimeControl::Bank {
-                    bank: b.unwrap_or(old_bank),
-                    increment: i.unwrap_or(old_inc),
-                };
+                // The items given replace the preset's (every preset is a bank).
+                if let ChessTimeControl::Bank { bank, increment } = &mut clock.control {
+                    *bank = b.unwrap_or(*bank);
+                    *increment = i.unwrap_or(*increment);
+                }
             }
         }
         Ok(clock)

@@ -70,6 +70,10 @@ pub trait Refereed: Recorded {
     /// What binds one decision: its time limit, and what runs out if it is missed.
     type Budget: Copy + Send;
 
+    /// The clock a game gets when none is named (`--tc`'s default).
+    const DEFAULT_CLOCK: &'static str;
+    /// Reads `text` as this game's clock into `cfg`; its canonical form.
+    fn read_clock(cfg: &mut GameConfig, text: &str) -> Result<String, TimeControlError>;
     /// The game, its record (the game's tags and the time control) and its clocks, before
     /// the first decision.
     fn set_up(cfg: &GameConfig) -> (Self, GameRecord, Self::Clocks);
@@ -194,6 +198,19 @@ impl Default for GameConfig {
             rules: Rules::FootballChess,
             chess_clock: chess_clock::ChessClock::default(),
         }
+    }
+}
+
+impl GameConfig {
+    /// Reads `text` as a clock of the game `self.rules` names and sets it; the clock in its
+    /// canonical form, which reads back the same.
+    pub fn read_clock(&mut self, text: &str) -> Result<String, TimeControlError> {
+        crate::with_rules!(self.rules, R => <R as Refereed>::read_clock(self, text))
+    }
+
+    /// The clock a game of `rules` gets when none is named.
+    pub fn default_clock(rules: Rules) -> &'static str {
+        crate::with_rules!(rules, R => <R as Refereed>::DEFAULT_CLOCK)
     }
 }
 

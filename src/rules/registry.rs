@@ -7,7 +7,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A game Zebra can referee.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Rules {
     /// Football Chess (the official rules v0.1 and protocol/RULES.md).
     #[default]
@@ -73,6 +76,10 @@ mod tests {
     fn names_round_trip_and_unknown_names_list_the_known() {
         for r in Rules::ALL {
             assert_eq!(r.name().parse::<Rules>(), Ok(r));
+            // A series file names the game as the command line does.
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(json, format!("\"{}\"", r.name()));
+            assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
         }
         let e = "chess".parse::<Rules>().unwrap_err().to_string();
         assert_eq!(

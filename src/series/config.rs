@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::bot::BotSpec;
-use crate::referee::{TimeControl, TimeOdds};
+use crate::referee::{GameConfig, TimeOdds};
 use crate::sandbox::{LimitSettings, Limits};
 
 use super::schedule::Format;
@@ -247,10 +247,15 @@ pub struct SeriesConfig {
     pub version: u32,
     pub format: Format,
     pub bots: Vec<BotEntry>,
+    /// The game played (a series file without this key: Football Chess, the only game
+    /// before there were two).
+    #[serde(default)]
+    pub rules: crate::rules::Rules,
     /// Pairs per encounter.
     pub rounds: u32,
     pub seed: u64,
-    /// The time control in its canonical form.
+    /// The game's clock in its canonical form: Football Chess's time control, or the chess
+    /// clock of a game without clocks of its own.
     pub tc: String,
     pub max_illegal: u32,
     pub sprt: Option<SprtParams>,
@@ -304,8 +309,15 @@ impl SeriesConfig {
         }
     }
 
-    pub fn time_control(&self) -> TimeControl {
-        TimeControl::parse(&self.tc).expect("validated when the series was set up")
+    /// The referee's settings every game of the series shares: its game and clock.
+    pub fn game_config(&self) -> GameConfig {
+        let mut cfg = GameConfig {
+            rules: self.rules,
+            ..GameConfig::default()
+        };
+        cfg.read_clock(&self.tc)
+            .expect("validated when the series was set up");
+        cfg
     }
 }
 

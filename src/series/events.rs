@@ -76,6 +76,8 @@ pub enum SeriesEvent {
     SeriesStarted {
         bots: Vec<String>,
         format: String,
+        /// The game played (`football-chess`, `boyer-football`).
+        rules: crate::rules::Rules,
         games_planned: u32,
         /// Games already on disk (a resumed series).
         games_done: u32,

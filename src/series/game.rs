@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use crate::bot::BotSpec;
-use crate::referee::{GameConfig, GameReport, Referee, Spectator, TimeControl, TimeOdds};
+use crate::referee::{GameConfig, GameReport, Spectator, TimeOdds};
 use crate::rules::Side;
 
 use super::conduct::GameConduct;
@@ -26,7 +26,8 @@ pub struct Entrants {
     odds: Vec<TimeOdds>,
     /// Bots that are always contained strictly (`strict = true`).
     strict: Vec<bool>,
-    tc: TimeControl,
+    /// The game and its clock, as every game of the series plays them.
+    base: GameConfig,
     /// The book's situations and how pairs take them (none: the opening drive).
     situations: Vec<crate::rules::Situation>,
     order: super::book::SituationOrder,
@@ -54,7 +55,7 @@ impl Entrants {
                 .iter()
                 .map(|b| b.odds().unwrap_or_default())
                 .collect(),
-            tc: config.time_control(),
+            base: config.game_config(),
             situations: config
                 .situations
                 .as_ref()
@@ -85,7 +86,6 @@ impl Entrants {
             white: self.specs[fixture.white].clone(),
             black: self.specs[fixture.black].clone(),
             config: GameConfig {
-                tc: self.tc,
                 seed: fixture.seed,
                 max_illegal: config.max_illegal,
                 event: config.event.clone(),
@@ -110,7 +110,7 @@ impl Entrants {
                     policy
                 },
                 situation: self.situation(fixture.round),
-                ..GameConfig::default()
+                ..self.base.clone()
             },
         }
     }
@@ -192,7 +192,7 @@ pub async fn play(
             let played = runtime.block_on(async {
                 let start = Instant::now();
                 tokio::select! {
-                    report = Referee::play(&white, &black, &config, |_, _, record| {
+                    report = crate::referee::play_game(&white, &black, &config, |record| {
                         if let Some(s) = &spectator {
                             s.follow(number, record);
                         }

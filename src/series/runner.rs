@@ -200,6 +200,7 @@ pub async fn run(
     events.emit(&SeriesEvent::SeriesStarted {
         bots: names.clone(),
         format: config.format.to_string(),
+        rules: config.rules,
         games_planned: planned,
         games_done: done_numbers.len() as u32,
         seed: config.seed,

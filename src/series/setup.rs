@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::MatchArgs;
-use crate::referee::TimeControl;
+use crate::referee::GameConfig;
+use crate::rules::Rules;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
 use super::disk::{self, DiskError, VOIDED_FILE};
@@ -141,7 +142,13 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         };
         validate_bots(&config.bots)?;
         check_limits(&config).map_err(SetupError::Usage)?;
-        TimeControl::parse(&config.tc).map_err(|e| bad(format!("tc: {e}")))?;
+        GameConfig {
+            rules: config.rules,
+            ..GameConfig::default()
+        }
+        .read_clock(&config.tc)
+        .map_err(|e| bad(format!("tc: {e}")))?;
+        check_for_game(&config).map_err(bad)?;
         if let Some(sprt) = &config.sprt {
             sprt.validate().map_err(|e| bad(format!("sprt: {e}")))?;
         }
@@ -209,7 +216,20 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             "--games {games}: give an even number of at least 2 (games come in pairs with sides swapped)"
         )));
     }
-    let tc = TimeControl::parse(&args.tc).map_err(|e| usage(format!("--tc: {e}")))?;
+    let rules = args
+        .rules
+        .parse::<Rules>()
+        .map_err(|e| usage(format!("--rules: {e}")))?;
+    let tc = GameConfig {
+        rules,
+        ..GameConfig::default()
+    }
+    .read_clock(
+        args.tc
+            .as_deref()
+            .unwrap_or_else(|| GameConfig::default_clock(rules)),
+    )
+    .map_err(|e| usage(format!("--tc: {e}")))?;
     if args.max_illegal == 0 {
         return Err(usage("--max-illegal must be at least 1".to_string()));
     }
@@ -260,7 +280,13 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             args.situation_order
         ))
     })?;
-    let situations = super::book::Book::load(&args.situations, order).map_err(usage)?;
+    // Start situations are Football Chess drives: another game starts from its start.
+    let book = match (&args.situations, rules) {
+        (Some(given), _) => given.as_str(),
+        (None, Rules::FootballChess) => "builtin",
+        (None, _) => "none",
+    };
+    let situations = super::book::Book::load(book, order).map_err(usage)?;
     for bot in &mut bots {
         resolve_command(bot, bundled);
         check_program(bot)?;
@@ -280,9 +306,10 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         version: super::config::SERIES_FILE_VERSION,
         format,
         bots,
+        rules,
         rounds: games / 2,
         seed: args.seed,
-        tc: tc.to_string(),
+        tc,
         max_illegal: args.max_illegal,
         sprt,
         pgn: absolute(&args.pgn.clone().unwrap_or_else(|| dir.join("games.pgn"))),
@@ -310,6 +337,7 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
     };
     let mut config = config;
     check_limits(&config).map_err(SetupError::Usage)?;
+    check_for_game(&config).map_err(SetupError::Usage)?;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     if dir.join(disk::SERIES_FILE).exists() {
         return Err(DiskError::Exists { dir }.into());
@@ -364,6 +392,27 @@ fn check_limits(config: &SeriesConfig) -> Result<(), String> {
             .sandbox
             .limits_for(&bot.limits)
             .map_err(|e| format!("bot '{}': {e}", bot.name))?;
+    }
+    Ok(())
+}
+
+/// What only Football Chess has: start situations (its drives) and time odds (its play
+/// and reaction clocks). A series of another game has neither.
+fn check_for_game(config: &SeriesConfig) -> Result<(), String> {
+    if config.rules == Rules::FootballChess {
+        return Ok(());
+    }
+    if config.situations.is_some() {
+        return Err(format!(
+            "situations: start situations are Football Chess drives; a {} series starts every game from the start position (leave --situations out or give none)",
+            config.rules
+        ));
+    }
+    if let Some(bot) = config.bots.iter().find(|b| b.time.is_some()) {
+        return Err(format!(
+            "bot '{}': time odds set Football Chess's play and reaction clocks; in a {} series both sides have the same chess clock (leave out --odds and time)",
+            bot.name, config.rules
+        ));
     }
     Ok(())
 }

@@ -239,6 +239,8 @@ impl SeriesRequest {
             version: SERIES_FILE_VERSION,
             format: Format::parse(&self.format).unwrap_or(Format::RoundRobin),
             bots: entries,
+            // The daemon referees Football Chess (its API names no other game yet).
+            rules: crate::rules::Rules::FootballChess,
             rounds: self.games / 2,
             seed: self.seed,
             tc: self.tc.clone(),
@@ -327,6 +329,7 @@ impl Books {
         let started = SeriesEvent::SeriesStarted {
             bots: names,
             format: books.config.format.to_string(),
+            rules: books.config.rules,
             games_planned: books.schedule.len(),
             games_done: done,
             seed: books.config.seed,
