@@ -33,12 +33,16 @@
 //! | `--stale-id` | before each real reply, sends a reply with the previous request's id (id - 1 for the first) |
 //! | `--double-reply` | sends each reply twice |
 //! | `--illegal` | replies with a well-formed but illegal action: a move from an empty square |
+//! | `--illegal-first N` | ... only to its first N requests, then behaves |
 //! | `--stderr-flood MB` | writes MB MiB to stderr at start, before `ready` |
 //! | `--close-stdout-after N` | closes stdout once N requests are answered, keeps running until `quit` |
 //! | `--name NAME` | the name in `ready` (default `test`) |
 //!
 //! The extra replies of `--wrong-id` and `--stale-id` carry an illegal action, so a
 //! referee that took one would show it (status `illegal`).
+//!
+//! It plays Boyer's Football too (`game_start.rules` `boyer-football`): the first legal
+//! sub-move, and for an illegal one a piece move that is not in the request's legal list.
 
 use std::io::{self, BufRead, BufWriter, StdoutLock, Write};
 use std::process::{Command, Stdio};
@@ -48,6 +52,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use zebra::botkit::{self, Request};
+use zebra::protocol::boyer::BoyerToBot;
 use zebra::protocol::{FromBot, ToBot};
 use zebra::rules::Square;
 
@@ -105,6 +110,9 @@ struct Args {
     /// Reply with a well-formed but illegal action.
     #[arg(long)]
     illegal: bool,
+    /// Reply with an illegal action to the first N requests only.
+    #[arg(long, value_name = "N")]
+    illegal_first: Option<u64>,
     /// Write this many MiB to stderr at start.
     #[arg(long, value_name = "MB")]
     stderr_flood: Option<u64>,
@@ -269,6 +277,89 @@ fn first_request_extras(args: &Args, hoard: &mut Vec<Vec<u8>>) {
     }
 }
 
+/// What the process does once `answered` requests (or the handshake, 0) are answered.
+fn after_answer(args: &Args, answered: u64, out: &mut Out) {
+    if args.close_stdout_after == Some(answered) {
+        out.close();
+    }
+    if args.crash_after == Some(answered) {
+        eprintln!("test-bot: loading the weights");
+        if args.control_chars {
+            eprintln!("test-bot: {NASTY} crashing on purpose");
+        }
+        eprintln!("test-bot: cannot load weights: crashing on purpose");
+        std::process::exit(3);
+    }
+}
+
+/// The requests answered so far, and what the first one made the process keep.
+#[derive(Default)]
+struct Answered {
+    count: u64,
+    last_id: Option<u64>,
+    hoard: Vec<Vec<u8>>,
+}
+
+/// One request of either game: its id, a legal reply and a well-formed illegal one.
+struct Asked {
+    id: u64,
+    ok: String,
+    illegal: String,
+}
+
+/// Answers one request as the flags shape the reply.
+fn answer(args: &Args, asked: Asked, out: &mut Out, answered: &mut Answered) {
+    let Asked { id, ok, illegal } = asked;
+    if answered.count == 0 {
+        first_request_extras(args, &mut answered.hoard);
+    }
+    if let Some(ms) = args.sleep_ms {
+        if answered.count >= args.sleep_after {
+            sleep(Duration::from_millis(ms));
+        }
+    }
+    if let Some(ms) = args.busy_ms {
+        if answered.count >= args.sleep_after {
+            let until = std::time::Instant::now() + Duration::from_millis(ms);
+            let mut x = 0u64;
+            while std::time::Instant::now() < until {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+            }
+        }
+    }
+    let illegal_now = args.illegal || args.illegal_first.is_some_and(|n| answered.count < n);
+    let action = if illegal_now { &illegal } else { &ok };
+    let bad = |bad_id: u64| {
+        line(&FromBot::Action {
+            id: bad_id,
+            action: illegal.clone(),
+        })
+    };
+    if args.wrong_id {
+        out.send(&bad(id.wrapping_add(1000)));
+    }
+    if args.stale_id {
+        out.send(&bad(answered.last_id.unwrap_or(id.wrapping_sub(1))));
+    }
+    let reply = reply_bytes(args, id, action);
+    out.send(&reply);
+    if args.double_reply {
+        out.send(&reply);
+    }
+    answered.last_id = Some(id);
+    answered.count += 1;
+    after_answer(args, answered.count, out);
+}
+
+/// A piece move of Boyer's Football that is not among the legal sub-moves.
+fn illegal_sub_move(legal: &[String]) -> String {
+    let squares = || (b'a'..=b'i').flat_map(|f| (1..=9).map(move |r| format!("{}{r}", f as char)));
+    squares()
+        .flat_map(|from| squares().map(move |to| format!("{from}{to}")))
+        .find(|m| !legal.contains(m))
+        .unwrap_or_else(|| "a1a1".to_string())
+}
+
 /// Where replies go: stdout flushed per line, a buffer never flushed, or nowhere.
 enum Out {
     Flushing(StdoutLock<'static>),
@@ -400,22 +491,7 @@ fn main() {
         out.send(b"Zebra test bot 1.0 -- misbehaving since today\n\n\n");
     }
 
-    let mut answered = 0u64;
-    let mut last_id: Option<u64> = None;
-    let mut hoard = Vec::new();
-    let after_answer = |answered: u64, out: &mut Out| {
-        if args.close_stdout_after == Some(answered) {
-            out.close();
-        }
-        if args.crash_after == Some(answered) {
-            eprintln!("test-bot: loading the weights");
-            if args.control_chars {
-                eprintln!("test-bot: {NASTY} crashing on purpose");
-            }
-            eprintln!("test-bot: cannot load weights: crashing on purpose");
-            std::process::exit(3);
-        }
-    };
+    let mut answered = Answered::default();
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();
@@ -437,10 +513,24 @@ fn main() {
         }
         let msg = match serde_json::from_str::<ToBot>(text) {
             Ok(m) => m,
-            Err(e) => {
-                eprintln!("test-bot: skipped a line ({e})");
-                continue;
-            }
+            // Boyer's Football's own messages: only its requests need an answer.
+            Err(e) => match serde_json::from_str::<BoyerToBot>(text) {
+                Ok(BoyerToBot::Request { id, legal, .. }) => {
+                    let ok = legal.first().cloned().unwrap_or_else(|| "pass".to_string());
+                    let asked = Asked {
+                        id,
+                        ok,
+                        illegal: illegal_sub_move(&legal),
+                    };
+                    answer(&args, asked, &mut out, &mut answered);
+                    continue;
+                }
+                Ok(_) => continue,
+                Err(_) => {
+                    eprintln!("test-bot: skipped a line ({e})");
+                    continue;
+                }
+            },
         };
         match &msg {
             ToBot::Hello { .. } => {
@@ -478,7 +568,7 @@ fn main() {
                         }
                     });
                 }
-                after_answer(answered, &mut out);
+                after_answer(&args, answered.count, &mut out);
             }
             ToBot::Ping { id } => out.send(&line(&FromBot::Pong { id: *id })),
             ToBot::Quit => {
@@ -494,51 +584,16 @@ fn main() {
                 let Some(req) = Request::from_message(&msg) else {
                     continue;
                 };
-                let id = req.id;
-                if answered == 0 {
-                    first_request_extras(&args, &mut hoard);
-                }
-                if let Some(ms) = args.sleep_ms {
-                    if answered >= args.sleep_after {
-                        sleep(Duration::from_millis(ms));
-                    }
-                }
-                if let Some(ms) = args.busy_ms {
-                    if answered >= args.sleep_after {
-                        let until = std::time::Instant::now() + Duration::from_millis(ms);
-                        let mut x = 0u64;
-                        while std::time::Instant::now() < until {
-                            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
-                        }
-                    }
-                }
-                let action = if args.illegal {
-                    illegal_action(&req)
-                } else if args.control_chars {
-                    format!("a1{}", NASTY)
-                } else {
-                    botkit::fallback(&req)
+                let asked = Asked {
+                    id: req.id,
+                    ok: if args.control_chars {
+                        format!("a1{}", NASTY)
+                    } else {
+                        botkit::fallback(&req)
+                    },
+                    illegal: illegal_action(&req),
                 };
-                let bad = |bad_id: u64| {
-                    line(&FromBot::Action {
-                        id: bad_id,
-                        action: illegal_action(&req),
-                    })
-                };
-                if args.wrong_id {
-                    out.send(&bad(id.wrapping_add(1000)));
-                }
-                if args.stale_id {
-                    out.send(&bad(last_id.unwrap_or(id.wrapping_sub(1))));
-                }
-                let reply = reply_bytes(&args, id, &action);
-                out.send(&reply);
-                if args.double_reply {
-                    out.send(&reply);
-                }
-                last_id = Some(id);
-                answered += 1;
-                after_answer(answered, &mut out);
+                answer(&args, asked, &mut out, &mut answered);
             }
             _ => {}
         }

@@ -91,6 +91,9 @@ pub enum Command {
         /// The bot's command line, one argument: program and arguments, split as a shell
         /// would ("'my bots/run.sh' --fast"; quotes keep spaces, nothing is expanded).
         command: String,
+        /// The game: football-chess (the default) or boyer-football.
+        #[arg(long, default_value = "football-chess")]
+        rules: String,
         /// Time the bot has for each decision, in milliseconds.
         #[arg(long, default_value_t = 2000)]
         decision_ms: u64,

@@ -23,7 +23,7 @@ use zebra::rules::Rules;
 
 use zebra::bot::BotSpec;
 use zebra::record::{write_game, GameReader, Termination};
-use zebra::referee::check::{check_bot, CheckLimits};
+use zebra::referee::check::{check_bot_for, CheckLimits};
 use zebra::referee::preflight::{preflight, PreflightError};
 use zebra::referee::{GameConfig, Referee};
 use zebra::rules::{Event, Game, Settings, Side};
@@ -366,9 +366,11 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Serve(args) => serve(args),
         Command::CheckBot {
             command,
+            rules,
             decision_ms,
             games,
         } => {
+            let rules = rules_flag(&rules)?;
             let mut spec = BotSpec::from_command("bot", &command)
                 .map_err(|e| Failure::Usage(format!("check-bot: {e}")))?;
             // A bundled bot by its bare name, as `play` and `match` take it.
@@ -383,7 +385,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 ..CheckLimits::default()
             };
             let runtime = runtime()?;
-            let report = interruptible(&runtime, check_bot(&spec, limits))?;
+            let report = interruptible(&runtime, check_bot_for(rules, &spec, limits))?;
             for line in &report.lines {
                 out!(
                     "{} {}",
@@ -398,6 +400,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 let played = interruptible(
                     &runtime,
                     zebra::referee::check::check_games(
+                        rules,
                         &spec,
                         &opponent,
                         games,

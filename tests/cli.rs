@@ -816,3 +816,154 @@ fn play_names_unnamed_bots_by_ready_without_collisions() {
         "{last}"
     );
 }
+
+#[test]
+fn check_bot_for_boyer_asks_every_moment_of_a_turn_and_names_problems() {
+    let good = zebra(&["check-bot", "--rules", "boyer-football", RANDOM_BOT]);
+    let text = stdout(&good);
+    assert!(good.status.success(), "{text}");
+    for side in ["white", "black"] {
+        for moment in [
+            "at the start of a turn",
+            "after the piece move",
+            "after a kick",
+        ] {
+            let line = format!("ok      as {side}: sub_move decision {moment}: '");
+            assert!(text.contains(&line), "{line} missing:\n{text}");
+        }
+        let game = format!("as {side} against zebra-random-bot: ");
+        assert!(text.contains(&game), "{game} missing:\n{text}");
+    }
+    assert!(text.contains("no problems found"), "{text}");
+
+    for (flags, problem) in [
+        ("--garbage", "not a protocol message"),
+        ("--illegal", "is not a legal sub-move here"),
+    ] {
+        let cmd = format!("{TEST_BOT} {flags}");
+        let out = zebra(&[
+            "check-bot",
+            "--rules",
+            "boyer-football",
+            &cmd,
+            "--decision-ms",
+            "1500",
+            "--games",
+            "1",
+        ]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(4), "{flags}:\n{text}");
+        assert!(
+            text.lines().any(
+                |l| l.starts_with("PROBLEM as white: sub_move decision") && l.contains(problem)
+            ),
+            "{flags}: '{problem}' missing:\n{text}"
+        );
+        // In the game, each refused reply is named with its request.
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("PROBLEM game 1 as white")
+                    && l.contains("(sub_move decision): illegal")),
+            "{flags}: the game's problems missing:\n{text}"
+        );
+    }
+}
+
+/// B37 and B38 as a bot meets them: a bad reply is refused and the same position asked
+/// again on the running clock; a reply that never comes loses on time.
+#[test]
+fn boyer_asks_again_after_a_bad_reply_and_a_timeout_loses_on_time() {
+    let dir = std::env::temp_dir().join(format!("zebra-cli-b3x-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let logs = dir.to_str().unwrap();
+
+    // Two illegal replies (below --max-illegal 3), then legal play: the game goes on.
+    let white = format!("{TEST_BOT} --illegal-first 2");
+    let pgn = dir.join("again.pgn");
+    let out = zebra(&[
+        "play",
+        "--rules",
+        "boyer-football",
+        "--white",
+        &white,
+        "--white-name",
+        "again",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--log-dir",
+        logs,
+    ]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("white again: 2 illegal or invalid, 0 timed out"),
+        "{}",
+        stdout(&out)
+    );
+    let record = std::fs::read_to_string(&pgn).unwrap();
+    assert!(record.contains("[Termination \"normal\"]"), "{record}");
+    let log = std::fs::read_to_string(dir.join("again-vs-random-seed1.log")).unwrap();
+    let to_white: Vec<serde_json::Value> = log
+        .lines()
+        .filter_map(|l| l.split_once(" white < "))
+        .map(|(_, json)| serde_json::from_str(json).unwrap())
+        .collect();
+    let requests: Vec<&serde_json::Value> = to_white
+        .iter()
+        .filter(|m| m["type"] == "request")
+        .take(3)
+        .collect();
+    let results: Vec<&serde_json::Value> = to_white
+        .iter()
+        .filter(|m| m["type"] == "result")
+        .take(3)
+        .collect();
+    assert_eq!(
+        results
+            .iter()
+            .map(|r| r["status"].as_str())
+            .collect::<Vec<_>>(),
+        [Some("illegal"), Some("illegal"), Some("ok")]
+    );
+    // The same position each time, asked again with a new id.
+    for r in &requests[1..] {
+        assert_eq!(r["state"], requests[0]["state"]);
+        assert_ne!(r["id"], requests[0]["id"]);
+    }
+    assert!(verify(&pgn));
+
+    // A bot that sleeps far past its 500 ms: it loses on time at its first decision.
+    let white = format!("{TEST_BOT} --sleep-ms 10000");
+    let pgn = dir.join("late.pgn");
+    let out = zebra(&[
+        "play",
+        "--rules",
+        "boyer-football",
+        "--tc",
+        "turn=500ms",
+        "--white",
+        &white,
+        "--white-name",
+        "late",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("result 0-1 (time forfeit)"),
+        "{}",
+        stdout(&out)
+    );
+    let record = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        record.contains("[Termination \"time forfeit\"]"),
+        "{record}"
+    );
+    assert!(record.contains("[WhiteVerdict \"timeout\"]"), "{record}");
+    assert!(verify(&pgn));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn verify(pgn: &std::path::Path) -> bool {
+    zebra(&["verify", pgn.to_str().unwrap()]).status.success()
+}

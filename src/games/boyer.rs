@@ -212,3 +212,101 @@ mod referee {
         }
     }
 }
+
+mod check {
+    //! `check-bot`'s side: the three moments of a turn a bot meets (its start, after the
+    //! piece move, after a kick), from seeded random games.
+
+    use std::time::Duration;
+
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use crate::referee::check::Checked;
+    use crate::rules::boyer::{Game, Position, SubMove};
+    use crate::rules::Side;
+
+    /// Where in its turn a side decides.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Moment {
+        TurnStart,
+        AfterMove,
+        AfterKick,
+    }
+
+    impl Moment {
+        const ALL: [Moment; 3] = [Moment::TurnStart, Moment::AfterMove, Moment::AfterKick];
+
+        fn of(pos: &Position) -> Moment {
+            if pos.at_turn_start() {
+                Moment::TurnStart
+            } else if pos.kicked().is_empty() {
+                Moment::AfterMove
+            } else {
+                Moment::AfterKick
+            }
+        }
+
+        fn words(self) -> &'static str {
+            match self {
+                Moment::TurnStart => "sub_move decision at the start of a turn",
+                Moment::AfterMove => "sub_move decision after the piece move",
+                Moment::AfterKick => "sub_move decision after a kick",
+            }
+        }
+    }
+
+    impl Checked for Game {
+        // Quick games: a bot that thinks needs little of it.
+        const GAME_CLOCK: &'static str = "bank=30s,inc=1s";
+
+        fn question_clock(decision: Duration) -> String {
+            format!("turn={}ms", decision.as_millis())
+        }
+
+        fn scenarios(side: Side) -> Vec<(String, Game)> {
+            let mut found: Vec<(Moment, Game)> = Vec::new();
+            for seed in 1..200u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut game = Game::new(Position::start());
+                for _ in 0..2000 {
+                    if game.outcome().is_some() {
+                        break;
+                    }
+                    let pos = game.position();
+                    let moment = Moment::of(pos);
+                    if pos.turn() == side && !found.iter().any(|(m, _)| *m == moment) {
+                        found.push((moment, game.clone()));
+                    }
+                    // Kicks first where there are some, so that every moment comes soon.
+                    let legal = game.legal();
+                    let kicks: Vec<SubMove> = legal
+                        .iter()
+                        .copied()
+                        .filter(|s| matches!(s, SubMove::Kick { .. }))
+                        .collect();
+                    let pool = if kicks.is_empty() || seed % 2 == 0 {
+                        &legal
+                    } else {
+                        &kicks
+                    };
+                    let Some(&sub) = pool.choose(&mut rng) else {
+                        break;
+                    };
+                    if game.play(sub).is_err() {
+                        break;
+                    }
+                }
+                if found.len() == Moment::ALL.len() {
+                    break;
+                }
+            }
+            found.sort_by_key(|(m, _)| Moment::ALL.iter().position(|x| x == m));
+            found
+                .into_iter()
+                .map(|(m, game)| (m.words().to_string(), game))
+                .collect()
+        }
+    }
+}

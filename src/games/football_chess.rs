@@ -212,3 +212,80 @@ mod referee {
             .map_err(|e| format!("the engine refused the {clock} expiry: {e}"))
     }
 }
+
+mod check {
+    //! `check-bot`'s side: a position for every kind of decision, and the flag a legal
+    //! formation would draw.
+
+    use std::time::Duration;
+
+    use crate::referee::check::Checked;
+    use crate::rules::playout::RandomPlayer;
+    use crate::rules::{
+        Action, ActionList, Decision, DecisionKind, FormationCheck, Game, Settings, Side,
+    };
+
+    impl Checked for Game {
+        // Short games with the clocks of a real one.
+        const GAME_CLOCK: &'static str = "plays=4,play=5s,reaction=1s";
+
+        fn question_clock(decision: Duration) -> String {
+            let ms = decision.as_millis();
+            format!("plays=4,play={ms}ms,reaction={ms}ms")
+        }
+
+        /// From seeded random games, so that every kind really occurs.
+        fn scenarios(side: Side) -> Vec<(String, Game)> {
+            let wanted: Vec<DecisionKind> = DecisionKind::ALL
+                .into_iter()
+                .filter(|k| match (side, k) {
+                    // Who meets what: the offense forms first and moves in motion; the
+                    // defense reacts.
+                    (Side::Black, DecisionKind::MotionOrSnap)
+                    | (Side::White, DecisionKind::Reaction) => false,
+                    _ => true,
+                })
+                .collect();
+            let mut found: Vec<(DecisionKind, Game)> = Vec::new();
+            let mut list = ActionList::new();
+            for seed in 1..200u64 {
+                let mut game = Game::new(Settings::plays(4));
+                let mut player = RandomPlayer::new(seed);
+                let mut steps = 0;
+                while let Some(Decision { side: s, kind }) = game.decision() {
+                    if s == side && wanted.contains(&kind) && !found.iter().any(|(k, _)| *k == kind)
+                    {
+                        found.push((kind, game.clone()));
+                    }
+                    let Some(action) = player.choose(&game, &mut list) else {
+                        break;
+                    };
+                    if game.apply(&action).is_err() || steps > 5000 {
+                        break;
+                    }
+                    steps += 1;
+                }
+                if found.len() == wanted.len() {
+                    break;
+                }
+            }
+            found.sort_by_key(|(k, _)| DecisionKind::ALL.iter().position(|x| x == k));
+            found
+                .into_iter()
+                .map(|(kind, game)| (format!("{} decision", kind.code()), game))
+                .collect()
+        }
+
+        fn advice(&self, action: &Action) -> Option<String> {
+            match action {
+                Action::Formation(f) => match self.validate_formation(f) {
+                    Err(FormationCheck::Fault(fault)) => Some(format!(
+                        "formation '{action}' is legal but draws a flag: {fault}"
+                    )),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+    }
+}

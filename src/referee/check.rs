@@ -11,11 +11,28 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, Incoming};
-use crate::protocol::{self, FromBot, ScoreMsg, TimeControlMsg, ToBot};
-use crate::rules::playout::RandomPlayer;
-use crate::rules::{Action, ActionList, Decision, DecisionKind, Game, Settings, Side};
+use crate::protocol::{self, FromBot, ScoreMsg, ToBot};
+use crate::rules::{Rules, Side};
 
-use super::{request, Clocks, TimeControl};
+use super::{GameConfig, Refereed};
+
+/// What `check-bot` needs of a game beyond what the referee does: positions where each
+/// side meets each kind of decision, the clocks of its questions and games, and advice on
+/// a legal reply that a real game would still punish. Each game implements it in its own
+/// module (`crate::games`).
+pub trait Checked: Refereed {
+    /// The clock of check-bot's whole games (`--tc` text of the game).
+    const GAME_CLOCK: &'static str;
+    /// The clock of the questions, as `--tc` text: every decision gets `decision`.
+    fn question_clock(decision: Duration) -> String;
+    /// Positions where `side` must decide, one per kind of decision it meets, each with
+    /// the words that name it in the report ("formation decision").
+    fn scenarios(side: Side) -> Vec<(String, Self)>;
+    /// What is wrong with a legal reply (Football Chess: a formation that draws a flag).
+    fn advice(&self, _action: &Self::Action) -> Option<String> {
+        None
+    }
+}
 
 /// How a check went: one line per step, and whether any was a problem.
 #[derive(Clone, Debug, Default)]
@@ -84,54 +101,26 @@ impl Default for CheckLimits {
     }
 }
 
-/// Positions where `side` must make each kind of decision, from seeded random games.
-fn scenarios(side: Side) -> Vec<(DecisionKind, Game)> {
-    let wanted: Vec<DecisionKind> = DecisionKind::ALL
-        .into_iter()
-        .filter(|k| match (side, k) {
-            // Who meets what: the offense forms first and moves in motion; the defense reacts.
-            (Side::Black, DecisionKind::MotionOrSnap) | (Side::White, DecisionKind::Reaction) => {
-                false
-            }
-            _ => true,
-        })
-        .collect();
-    let mut found: Vec<(DecisionKind, Game)> = Vec::new();
-    let mut list = ActionList::new();
-    for seed in 1..200u64 {
-        let mut game = Game::new(Settings::plays(4));
-        let mut player = RandomPlayer::new(seed);
-        let mut steps = 0;
-        while let Some(Decision { side: s, kind }) = game.decision() {
-            if s == side && wanted.contains(&kind) && !found.iter().any(|(k, _)| *k == kind) {
-                found.push((kind, game.clone()));
-            }
-            let Some(action) = player.choose(&game, &mut list) else {
-                break;
-            };
-            if game.apply(&action).is_err() || steps > 5000 {
-                break;
-            }
-            steps += 1;
-        }
-        if found.len() == wanted.len() {
-            break;
-        }
-    }
-    found.sort_by_key(|(k, _)| DecisionKind::ALL.iter().position(|x| x == k));
-    found
+/// Runs the whole check for Football Chess (what `zebra serve` admits bots for).
+pub async fn check_bot(spec: &BotSpec, limits: CheckLimits) -> CheckReport {
+    check_bot_for(Rules::FootballChess, spec, limits).await
 }
 
-/// Runs the whole check.
-pub async fn check_bot(spec: &BotSpec, limits: CheckLimits) -> CheckReport {
+/// Runs the whole check for the game `rules` names.
+pub async fn check_bot_for(rules: Rules, spec: &BotSpec, limits: CheckLimits) -> CheckReport {
     let mut report = CheckReport::default();
     for side in Side::ALL {
-        session(spec, side, limits, &mut report).await;
+        crate::with_rules!(rules, R => session::<R>(spec, side, limits, &mut report).await);
     }
     report
 }
 
-async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut CheckReport) {
+async fn session<R: Checked>(
+    spec: &BotSpec,
+    side: Side,
+    limits: CheckLimits,
+    report: &mut CheckReport,
+) {
     let max_line = 64 * 1024;
     let policy = crate::sandbox::Policy {
         mode: limits.mode,
@@ -202,37 +191,27 @@ async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut C
             }
         }
     }
-    let tc = TimeControl {
-        reaction: limits.decision,
-        play: limits.decision,
-        ..TimeControl::parse("plays=4").expect("a valid time control")
-    };
-    let _ = bot.send(protocol::to_line(&ToBot::GameStart {
-        version: 1,
-        rules: "football-chess".to_string(),
-        rules_version: "0.1".to_string(),
-        rulings: crate::rules::RULINGS_EDITION.to_string(),
-        side,
-        opponent: "zebra check-bot".to_string(),
+    let mut cfg = GameConfig {
         seed: 1,
-        time_control: TimeControlMsg {
-            quarter_ms: None,
-            plays_per_quarter: Some(4),
-            play_ms: tc.play.as_millis() as u64,
-            reaction_ms: tc.reaction.as_millis() as u64,
-            grace_ms: tc.grace.as_millis() as u64,
-        },
-        options: spec.options.clone(),
-        situation: None,
-    }));
+        ..GameConfig::default()
+    };
+    R::read_clock(&mut cfg, &R::question_clock(limits.decision))
+        .expect("check-bot's question clock reads");
+    let (start, _, clocks) = R::set_up(&cfg);
+    let _ = bot.send(start.game_start(
+        &cfg,
+        &clocks,
+        side,
+        "zebra check-bot".to_string(),
+        spec.options.clone(),
+    ));
     let mut id = 100;
-    for (kind, game) in scenarios(side) {
+    for (label, game) in R::scenarios(side) {
         id += 1;
-        let clocks = Clocks::new(tc);
-        let budget = clocks.budget(&game);
-        let req = request(&game, id, &clocks, &budget);
-        let what = format!("{tag} {} decision", kind.code());
-        let Some(flushed) = bot.send(protocol::to_line(&req)) else {
+        let budget = game.budget(&clocks);
+        let req = game.request(id, &clocks, &budget);
+        let what = format!("{tag} {label}");
+        let Some(flushed) = bot.send(req) else {
             report.problem(format!("{what}: the bot no longer reads its input"));
             break;
         };
@@ -290,9 +269,9 @@ async fn session(spec: &BotSpec, side: Side, limits: CheckLimits, report: &mut C
 
 /// Waits for the reply to request `id` and reports what is wrong with it; returns whether
 /// the session can go on.
-async fn judge_reply(
+async fn judge_reply<R: Checked>(
     bot: &mut BotProcess,
-    game: &Game,
+    game: &R,
     id: u64,
     sent: Instant,
     limit: Duration,
@@ -346,16 +325,13 @@ async fn judge_reply(
                     continue;
                 }
                 // Err((advisory, why)): advisory for legal play that draws a flag.
-                let verdict = match action.parse::<Action>() {
+                let verdict = match action.parse::<R::Action>() {
                     Err(e) => Err((false, format!("'{}' is not an action: {e}", short(&action)))),
                     Ok(a) => {
                         let mut g = game.clone();
-                        match (formation_flag(game, &a), g.apply(&a)) {
+                        match (game.advice(&a), g.play(&a)) {
                             (_, Err(e)) => Err((false, format!("illegal action '{a}': {e}"))),
-                            (Some(fault), Ok(_)) => Err((
-                                true,
-                                format!("formation '{a}' is legal but draws a flag: {fault}"),
-                            )),
+                            (Some(why), Ok(_)) => Err((true, why)),
                             (None, Ok(_)) => Ok(a),
                         }
                     }
@@ -368,17 +344,6 @@ async fn judge_reply(
                 return true;
             }
         }
-    }
-}
-
-/// For a formation action, the flag it would draw (if any).
-fn formation_flag(game: &Game, action: &Action) -> Option<String> {
-    match action {
-        Action::Formation(f) => match game.validate_formation(f) {
-            Err(crate::rules::FormationCheck::Fault(fault)) => Some(fault.to_string()),
-            _ => None,
-        },
-        _ => None,
     }
 }
 
@@ -397,14 +362,12 @@ pub struct CheckGame {
     pub problems: Vec<String>,
 }
 
-/// The time control of check-bot's games: short, with the clocks of a real game.
-pub const CHECK_GAME_TC: &str = "plays=4,play=5s,reaction=1s";
-
 /// Plays `games` whole games of `spec` against `opponent`, sides alternating (White
 /// first), and reports what went wrong in each: every reply the referee did not take
 /// (a timeout, an illegal or late reply), found in the game's transcript with the request
 /// it answered, and how the game ended if the bot ended it.
 pub async fn check_games(
+    rules: Rules,
     spec: &BotSpec,
     opponent: &BotSpec,
     games: u32,
@@ -415,19 +378,23 @@ pub async fn check_games(
         let side = if k % 2 == 0 { Side::White } else { Side::Black };
         let transcript =
             std::env::temp_dir().join(format!("zebra-check-bot-{}-{k}.log", std::process::id()));
-        let config = super::GameConfig {
-            tc: TimeControl::parse(CHECK_GAME_TC).expect("a valid time control"),
+        let mut config = GameConfig {
+            rules,
             seed: u64::from(k) + 1,
             event: "zebra check-bot".to_string(),
             transcript: Some(transcript.clone()),
             sandbox,
-            ..super::GameConfig::default()
+            ..GameConfig::default()
         };
+        let clock = crate::with_rules!(rules, R => <R as Checked>::GAME_CLOCK);
+        config
+            .read_clock(clock)
+            .expect("check-bot's game clock reads");
         let (white, black) = match side {
             Side::White => (spec, opponent),
             Side::Black => (opponent, spec),
         };
-        let report = super::Referee::play(white, black, &config, |_, _, _| {}).await;
+        let report = super::play_game(white, black, &config, |_| {}).await;
         let text = std::fs::read_to_string(&transcript).unwrap_or_default();
         let _ = std::fs::remove_file(&transcript);
         let mut problems = transcript_problems(&text, side);
