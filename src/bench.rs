@@ -96,6 +96,87 @@ pub fn movegen(seed: u64, rounds: u32) -> MovegenReport {
     }
 }
 
+/// What the Boyer's Football engine benchmark measured: sub-moves are its actions.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoyerBenchReport {
+    pub rules: &'static str,
+    pub games: u64,
+    pub sub_moves: u64,
+    pub turns: u64,
+    pub seconds: f64,
+    pub games_per_second: f64,
+    pub sub_moves_per_second: f64,
+    pub seed: u64,
+}
+
+/// `zebra bench engine --rules boyer-football`: `games` random games of Boyer's Football
+/// from the start position and consecutive seeds, each step listing the legal sub-moves,
+/// picking one and applying it (with the whole game's repetition bookkeeping).
+pub fn boyer_run(games: u64, seed: u64) -> BoyerBenchReport {
+    use crate::rules::boyer;
+    let (mut sub_moves, mut turns) = (0u64, 0u64);
+    let start = Instant::now();
+    for i in 0..games {
+        let mut game = boyer::Game::new(boyer::Position::start());
+        let mut player = boyer::RandomPlayer::new(seed.wrapping_add(i));
+        while let Some(sub) = player.choose(&game) {
+            if game.apply(sub).is_err() {
+                // The player only picks legal sub-moves; stop rather than spin.
+                break;
+            }
+            sub_moves += 1;
+        }
+        turns += u64::from(game.position().turns());
+    }
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    BoyerBenchReport {
+        rules: "boyer-football",
+        games,
+        sub_moves,
+        turns,
+        seconds,
+        games_per_second: games as f64 / seconds,
+        sub_moves_per_second: sub_moves as f64 / seconds,
+        seed,
+    }
+}
+
+/// `zebra bench movegen --rules boyer-football`: legal sub-move generation alone, over the
+/// positions of 50 seeded random games, each generated `rounds` times.
+pub fn boyer_movegen(seed: u64, rounds: u32) -> MovegenReport {
+    use crate::rules::boyer;
+    let mut positions = Vec::new();
+    for i in 0..50 {
+        let mut game = boyer::Game::new(boyer::Position::start());
+        let mut player = boyer::RandomPlayer::new(seed.wrapping_add(i));
+        while let Some(sub) = player.choose(&game) {
+            positions.push(game.position().clone());
+            if game.apply(sub).is_err() {
+                break;
+            }
+        }
+    }
+    let mut list = Vec::new();
+    let mut listed = 0u64;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for pos in &positions {
+            pos.legal_into(&mut list);
+            listed += list.len() as u64;
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    let generations = positions.len() as u64 * rounds as u64;
+    MovegenReport {
+        positions: positions.len() as u64,
+        generations,
+        actions_listed: listed,
+        seconds,
+        generations_per_second: generations as f64 / seconds,
+        actions_listed_per_second: listed as f64 / seconds,
+    }
+}
+
 /// Where the referee benchmark runs its processes. On a virtual machine, waking a process
 /// on another CPU costs far more than on the same one, so where the kernel happens to put
 /// the bots and the baseline's `cat` decides the figures; pinning makes runs comparable.

@@ -139,6 +139,9 @@ pub enum Command {
     /// Play one whole game between two seeded random players inside the engine (no bot
     /// processes) and print it play by play.
     Demo {
+        /// The game: football-chess (the default) or boyer-football.
+        #[arg(long, default_value = "football-chess")]
+        rules: String,
         /// Seed of the random players (same seed, same game).
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -177,6 +180,10 @@ pub enum Command {
     Bench {
         #[arg(value_enum, default_value = "engine")]
         target: BenchTarget,
+        /// The game of `engine` and `movegen`: football-chess (the default) or
+        /// boyer-football.
+        #[arg(long, default_value = "football-chess")]
+        rules: String,
         /// Number of games.
         #[arg(long, default_value_t = 200)]
         games: u64,

@@ -144,10 +144,15 @@ fn boyer_perft(fen: Option<&str>, diagram: bool, depth: u32, divide: bool) -> Re
 fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Demo {
+            rules,
             seed,
             plays_per_quarter,
             quiet,
         } => {
+            if rules_flag(&rules)? == Rules::BoyerFootball {
+                boyer_demo(seed, quiet);
+                return Ok(());
+            }
             if plays_per_quarter == 0 {
                 return Err(Failure::Usage(
                     "--plays-per-quarter must be at least 1".into(),
@@ -479,6 +484,7 @@ fn run(command: Command) -> Result<(), Failure> {
         }
         Command::Bench {
             target,
+            rules,
             games,
             seed,
             plays_per_quarter,
@@ -497,6 +503,9 @@ fn run(command: Command) -> Result<(), Failure> {
                 return Err(Failure::Usage(
                     "--games and --plays-per-quarter must be at least 1".into(),
                 ));
+            }
+            if rules_flag(&rules)? == Rules::BoyerFootball {
+                return boyer_bench(target, games, seed, rounds, json);
             }
             if target == BenchTarget::Match {
                 let bot = bundled("zebra-instant-bot")?;
@@ -705,6 +714,71 @@ fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
         end.score(zebra::rules::Side::White),
         end.score(zebra::rules::Side::Black)
     );
+}
+
+/// `zebra demo --rules boyer-football`: a seeded random game, one line per turn.
+fn boyer_demo(seed: u64, quiet: bool) {
+    use zebra::rules::boyer;
+    let mut game = boyer::Game::new(boyer::Position::start());
+    let mut player = boyer::RandomPlayer::new(seed);
+    let mut line = String::new();
+    while let Some(sub) = player.choose(&game) {
+        let pos = game.position();
+        if pos.at_turn_start() {
+            line = format!("turn {} {}:", pos.turns() + 1, pos.turn());
+        }
+        game.apply(sub)
+            .expect("the random player picks legal sub-moves");
+        line.push(' ');
+        line.push_str(&sub.to_string());
+        if game.position().at_turn_start() && !quiet {
+            out!("{line}");
+        }
+    }
+    let outcome = game.outcome().expect("a finished game has an outcome");
+    let result = game.result().expect("a finished game has a result");
+    out!(
+        "result {} ({outcome}; {} turns, seed {seed})",
+        result.pgn(),
+        game.position().turns()
+    );
+}
+
+/// `zebra bench engine|movegen --rules boyer-football`.
+fn boyer_bench(
+    target: BenchTarget,
+    games: u64,
+    seed: u64,
+    rounds: u32,
+    json: bool,
+) -> Result<(), Failure> {
+    match target {
+        BenchTarget::Engine => {
+            let r = zebra::bench::boyer_run(games, seed);
+            let text = format!(
+                "boyer-football: {} games, {} turns, {} sub-moves in {:.3} s: {:.0} games/s, {:.0} sub-moves/s (seed {}, one core)",
+                r.games, r.turns, r.sub_moves, r.seconds, r.games_per_second, r.sub_moves_per_second, r.seed
+            );
+            print_report(json, &r, &text);
+            Ok(())
+        }
+        BenchTarget::Movegen => {
+            if rounds == 0 {
+                return Err(Failure::Usage("--rounds must be at least 1".into()));
+            }
+            let r = zebra::bench::boyer_movegen(seed, rounds);
+            let text = format!(
+                "boyer-football: {} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed sub-moves/s (one core)",
+                r.positions, r.generations_per_second, r.actions_listed_per_second
+            );
+            print_report(json, &r, &text);
+            Ok(())
+        }
+        other => Err(Failure::Usage(format!(
+            "bench {}: measures Football Chess games; --rules boyer-football benchmarks engine and movegen",
+            clap::ValueEnum::to_possible_value(&other).map_or("?".to_string(), |v| v.get_name().to_string())
+        ))),
+    }
 }
 
 fn ordinal(down: u8) -> &'static str {

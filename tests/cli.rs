@@ -967,3 +967,99 @@ fn boyer_asks_again_after_a_bad_reply_and_a_timeout_loses_on_time() {
 fn verify(pgn: &std::path::Path) -> bool {
     zebra(&["verify", pgn.to_str().unwrap()]).status.success()
 }
+
+/// `demo` and `bench` for Boyer's Football: the demo's lines replay to its result, and the
+/// benchmark counts exactly the sub-moves of its seeded games.
+#[test]
+fn boyer_demo_replays_and_its_benchmark_counts_every_sub_move() {
+    use zebra::rules::boyer::{Game, Position, RandomPlayer, SubMove};
+    let a = stdout(&zebra(&[
+        "demo",
+        "--rules",
+        "boyer-football",
+        "--seed",
+        "7",
+    ]));
+    assert_eq!(
+        a,
+        stdout(&zebra(&[
+            "demo",
+            "--rules",
+            "boyer-football",
+            "--seed",
+            "7"
+        ]))
+    );
+    assert_ne!(
+        a,
+        stdout(&zebra(&[
+            "demo",
+            "--rules",
+            "boyer-football",
+            "--seed",
+            "8"
+        ]))
+    );
+    let lines: Vec<&str> = a.lines().collect();
+    let (last, turns) = lines.split_last().expect("lines");
+    let mut game = Game::new(Position::start());
+    for (k, line) in turns.iter().enumerate() {
+        let side = if k % 2 == 0 { "white" } else { "black" };
+        let (head, subs) = line.split_once(": ").expect("turn N side: sub-moves");
+        assert_eq!(head, format!("turn {} {side}", k + 1));
+        for sub in subs.split(' ') {
+            let sub: SubMove = sub.parse().expect("notation");
+            game.apply(sub).expect("legal");
+        }
+    }
+    let result = game.result().expect("the demo plays to the end").pgn();
+    assert!(last.starts_with(&format!("result {result} (")), "{last}");
+    assert!(
+        last.ends_with(&format!("; {} turns, seed 7)", turns.len())),
+        "{last}"
+    );
+
+    let out = zebra(&[
+        "bench",
+        "--rules",
+        "boyer-football",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    let mut expected = 0u64;
+    for seed in 4..7 {
+        let mut game = Game::new(Position::start());
+        let mut player = RandomPlayer::new(seed);
+        while let Some(sub) = player.choose(&game) {
+            game.apply(sub).unwrap();
+            expected += 1;
+        }
+    }
+    assert_eq!(v["rules"], "boyer-football");
+    assert_eq!(v["sub_moves"], expected);
+    assert!(v["sub_moves_per_second"].as_f64().unwrap() > 0.0);
+    let out = zebra(&[
+        "bench",
+        "movegen",
+        "--rules",
+        "boyer-football",
+        "--rounds",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert!(v["actions_listed_per_second"].as_f64().unwrap() > 0.0);
+    let out = zebra(&["bench", "referee", "--rules", "boyer-football"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bench referee: measures Football Chess games"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+}

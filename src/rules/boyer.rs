@@ -892,6 +892,38 @@ impl super::ruleset::RuleSet for Game {
     }
 }
 
+/// A seeded random player: every legal sub-move equally likely (the demo, the engine
+/// benchmark and the property tests). Same seed, same game.
+pub struct RandomPlayer {
+    rng: rand_chacha::ChaCha8Rng,
+    list: Vec<SubMove>,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        use rand::SeedableRng;
+        RandomPlayer {
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+            list: Vec::new(),
+        }
+    }
+
+    /// A legal sub-move of `game` (`pass` for a side with none, B35), or `None` once the
+    /// game is over. Reuses one list: no allocation after the first calls.
+    pub fn choose(&mut self, game: &Game) -> Option<SubMove> {
+        use rand::Rng;
+        if game.outcome().is_some() {
+            return None;
+        }
+        self.list.clear();
+        game.position().legal_into(&mut self.list);
+        if self.list.is_empty() {
+            return Some(SubMove::Pass);
+        }
+        Some(self.list[self.rng.gen_range(0..self.list.len())])
+    }
+}
+
 /// Whole turns to `depth`, counted as the reference enumerates them: a turn is one path
 /// of sub-moves from its first to the change of turn; a turn that ends with a goal is a
 /// leaf at any depth. `pos` must be at a turn boundary.
