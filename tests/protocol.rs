@@ -9,14 +9,17 @@
 //! - the schemas' enums are exactly the Rust types' values;
 //! - the schemas reject obviously wrong messages and accept unknown fields;
 //! - the series event stream (`zebra match`, schemas/series-event.json): every line of the
-//!   example stream and of a fresh run of the binary validates, and a run's books add up.
+//!   example stream and of a fresh run of the binary validates, and a run's books add up;
+//! - Boyer's Football (`boyer_*.json`): every game_start, request and event the referee
+//!   builds over seeded random games validates against its own schemas and not against
+//!   Football Chess's, parses back, and protocol/examples/boyer-request.json is the engine's.
 //!
 //! The schemas are checked by the small validator below, which implements only the subset
 //! of JSON Schema 2020-12 they use and panics on any other keyword, so that a schema cannot
 //! silently say more than is tested.
 //!
-//! `ZEBRA_BLESS=1 cargo test --test protocol` rewrites protocol/examples/request.json from
-//! the engine.
+//! `ZEBRA_BLESS=1 cargo test --test protocol` rewrites protocol/examples/request.json and
+//! boyer-request.json from the engine.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -160,6 +163,8 @@ fn every_message_has_a_schema_and_nothing_else_is_there() {
         "view.json",
         "live.json",
     ]));
+    // Boyer's Football's own messages and their union (see the boyer_ tests below).
+    expected.extend(BOYER_SCHEMAS.iter().map(|s| s.to_string()));
     assert_eq!(set(schemas.names()), expected);
     for m in TO_BOT.iter().chain(FROM_BOT) {
         let s = schemas.get(&format!("{m}.json"));
@@ -2307,4 +2312,207 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
     assert!(checked >= 10, "only {checked} penalty decisions seen");
     assert_eq!(set(["accept", "decline"]), choices, "both choices checked");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// Boyer's Football
+// ---------------------------------------------------------------------------------------
+
+const BOYER_SCHEMAS: [&str; 4] = [
+    "boyer_game_start.json",
+    "boyer_request.json",
+    "boyer_event.json",
+    "boyer_to_bot.json",
+];
+
+/// The referee's settings for a Boyer game on the chess clock `clock`.
+fn boyer_config(clock: &str) -> zebra::referee::GameConfig {
+    let mut cfg = zebra::referee::GameConfig {
+        rules: zebra::rules::Rules::BoyerFootball,
+        ..zebra::referee::GameConfig::default()
+    };
+    cfg.read_clock(clock).unwrap();
+    cfg
+}
+
+/// A Boyer line Zebra sends: it validates against `schema` and the Boyer union, not
+/// against Football Chess's message of the same type, and parses back.
+fn check_boyer_line(schemas: &Schemas, schema: &str, line: &str) -> Value {
+    use zebra::protocol::boyer::BoyerToBot;
+    assert!(!line.contains('\n'), "one line: {line}");
+    let value: Value = serde_json::from_str(line).unwrap();
+    must_validate(schemas, schema, &value);
+    must_validate(schemas, "boyer_to_bot", &value);
+    let fc = value["type"].as_str().unwrap();
+    assert!(
+        schemas.validate(&format!("{fc}.json"), &value).is_err(),
+        "Football Chess's {fc}.json accepts a Boyer message: {line}"
+    );
+    let back: BoyerToBot = serde_json::from_str(line).unwrap();
+    assert_eq!(zebra::protocol::boyer::to_line(&back), line);
+    value
+}
+
+#[test]
+fn boyer_messages_validate_against_their_own_schemas() {
+    use zebra::referee::Refereed;
+    use zebra::rules::boyer::{Event, Game, Outcome, Position, RandomPlayer};
+    let schemas = schemas();
+    let mut kinds = BTreeSet::new();
+    for (k, clock) in ["bank=60s,inc=1s", "turn=2s"].into_iter().enumerate() {
+        let cfg = boyer_config(clock);
+        let (start, _, clocks) = <Game as Refereed>::set_up(&cfg);
+        for side in [Side::White, Side::Black] {
+            let line = start.game_start(&cfg, &clocks, side, "other".into(), Map::new());
+            let v = check_boyer_line(&schemas, "boyer_game_start", &line);
+            assert_eq!(v["rules"], "boyer-football");
+        }
+        for seed in 0..12u64 {
+            let mut game = Game::new(Position::start());
+            let mut player = RandomPlayer::new(seed * 2 + k as u64);
+            let mut id = 0;
+            while let Some(sub) = player.choose(&game) {
+                id += 1;
+                let budget = game.budget(&clocks);
+                let line = game.request(id, &clocks, &budget);
+                let v = check_boyer_line(&schemas, "boyer_request", &line);
+                // The state rebuilds the position; legal is the engine's list.
+                let state: zebra::protocol::boyer::BoyerState =
+                    serde_json::from_value(v["state"].clone()).unwrap();
+                assert_eq!(&state.position().unwrap(), game.position());
+                let legal: Vec<String> = game.legal().iter().map(|s| s.to_string()).collect();
+                assert_eq!(v["legal"], json!(legal));
+                let events = game.play(sub).unwrap();
+                let line = <Game as Refereed>::events_line(&events);
+                let v = check_boyer_line(&schemas, "boyer_event", &line);
+                for e in v["events"].as_array().unwrap() {
+                    kinds.insert(e["kind"].as_str().unwrap().to_string());
+                }
+            }
+        }
+    }
+    assert_eq!(kinds, set(["played", "turn_over", "game_over"]));
+    // Every outcome, hand-built: the schema's enum is exactly the engine's outcomes.
+    let outcomes = [
+        Outcome::Goal(Side::White),
+        Outcome::Goal(Side::Black),
+        Outcome::Repetition,
+        Outcome::TurnLimit,
+        Outcome::NoMoves,
+    ];
+    let mut names = BTreeSet::new();
+    for outcome in outcomes {
+        let line = <Game as Refereed>::events_line(&[Event::GameOver { outcome }]);
+        let v = check_boyer_line(&schemas, "boyer_event", &line);
+        let e = &v["events"][0];
+        assert_eq!(e["winner"], json!(outcome.winner()));
+        names.insert(e["outcome"].as_str().unwrap().to_string());
+    }
+    let (_, event) = schemas.resolve("boyer_event.json", "#/$defs/event");
+    let declared = set(event["oneOf"][2]["properties"]["outcome"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap()));
+    assert_eq!(names, declared);
+}
+
+#[test]
+fn boyer_schemas_reject_wrong_messages() {
+    let schemas = schemas();
+    let request = example("boyer-request");
+    must_validate(&schemas, "boyer_request", &request);
+    for (at, bad, why) in [
+        ("/decision", json!("move"), "a Football Chess decision"),
+        ("/state/fen", json!("9/9/9/9/4a4/9/9/9 w 0"), "eight ranks"),
+        (
+            "/state/fen",
+            json!("rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR x 0"),
+            "no side to move",
+        ),
+        ("/state/kicked", json!(["j1"]), "a square off the board"),
+        ("/legal", json!([]), "no legal sub-move"),
+        ("/legal/0", json!("e2e4x"), "bad notation"),
+        ("/legal/0", json!("Kd5-c5"), "a kick without >"),
+        ("/clocks", json!({"white_ms": 1}), "one clock"),
+        ("/deadline_ms", json!(-1), "a negative deadline"),
+    ] {
+        must_reject(&schemas, "boyer_request", &with(&request, at, bad), why);
+    }
+    let start = json!({"type": "game_start", "version": 1, "rules": "boyer-football",
+        "rules_version": "v", "rulings": "1", "side": "white", "opponent": "o", "seed": 1,
+        "time_control": {"bank_ms": 1000, "increment_ms": 0, "grace_ms": 100}, "options": {}});
+    must_validate(&schemas, "boyer_game_start", &start);
+    for (tc, why) in [
+        (
+            json!({"bank_ms": 1000, "turn_ms": 5, "grace_ms": 1}),
+            "a bank and a time per turn",
+        ),
+        (
+            json!({"bank_ms": 1000, "grace_ms": 1}),
+            "a bank without its increment",
+        ),
+        (json!({"turn_ms": 1000}), "no grace"),
+    ] {
+        must_reject(
+            &schemas,
+            "boyer_game_start",
+            &with(&start, "/time_control", tc),
+            why,
+        );
+    }
+    must_reject(
+        &schemas,
+        "boyer_game_start",
+        &with(&start, "/rules", json!("football-chess")),
+        "another game",
+    );
+    let event = |e: Value| json!({"type": "event", "events": [e]});
+    for (e, why) in [
+        (
+            json!({"kind": "kicked", "side": "white"}),
+            "an unknown kind",
+        ),
+        (
+            json!({"kind": "game_over", "outcome": "resigned", "winner": null}),
+            "an unknown outcome",
+        ),
+        (
+            json!({"kind": "played", "side": "white", "sub_move": "z9z9"}),
+            "bad notation",
+        ),
+    ] {
+        must_reject(&schemas, "boyer_event", &event(e), why);
+    }
+}
+
+#[test]
+fn the_boyer_request_example_is_what_zebra_sends() {
+    use zebra::referee::Refereed;
+    use zebra::rules::boyer::{Game, Position};
+    // White's queen has moved next to the ball: the turn goes on with kicks or a pass.
+    let cfg = boyer_config("bank=60s,inc=1s");
+    let (_, _, clocks) = <Game as Refereed>::set_up(&cfg);
+    let mut game = Game::new(Position::start());
+    game.play("d1d4".parse().unwrap()).unwrap();
+    let budget = game.budget(&clocks);
+    let line = game.request(7, &clocks, &budget);
+    let value: Value = serde_json::from_str(&line).unwrap();
+    let path = protocol_dir().join("examples/boyer-request.json");
+    if std::env::var_os("ZEBRA_BLESS").is_some() {
+        // Written from the message type, so the fields keep the order Zebra sends them in.
+        let msg: zebra::protocol::boyer::BoyerToBot = serde_json::from_str(&line).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(&msg).unwrap() + "\n").unwrap();
+    }
+    assert_eq!(
+        example("boyer-request"),
+        value,
+        "protocol/examples/boyer-request.json is stale: run ZEBRA_BLESS=1 cargo test --test protocol"
+    );
+    assert_eq!(value["state"]["made"], 1);
+    assert!(value["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s.as_str().unwrap().starts_with('K')));
 }
