@@ -181,11 +181,9 @@ fn run(command: Command) -> Result<(), Failure> {
         } => {
             let rules = rules_flag(&rules)?;
             let human_asked = [white.as_deref(), black.as_deref()].contains(&Some(HUMAN));
-            if rules != Rules::FootballChess
-                && (human_asked || board || watch.watch || watch.listen.is_some())
-            {
+            if rules != Rules::FootballChess && human_asked {
                 return Err(Failure::Usage(format!(
-                    "--watch, --board and human seats show Football Chess only; play {rules} without them"
+                    "a human seat plays Football Chess only; play {rules} between two bots"
                 )));
             }
             // A person at the viewer: that side's "bot" is the seat's relay (see web::seat).
@@ -912,9 +910,38 @@ fn play(
                 black.name
             );
         }
+        // The game as the viewer replays it: one line per turn, the board as a turn ends.
+        let mut replay: Option<zebra::web::feed::Replay> = None;
+        let mut line = String::new();
         interruptible(
             &runtime,
-            zebra::referee::play_game(white, black, cfg, |_| {}),
+            zebra::referee::play_game(white, black, cfg, |record| {
+                if let Some(s) = &spectator {
+                    s.follow(1, record);
+                }
+                if quiet {
+                    return;
+                }
+                if replay.is_none() {
+                    replay = zebra::web::feed::view_head(record).ok().map(|(_, r)| r);
+                }
+                let Some(r) = replay.as_mut() else { return };
+                for entry in record.entries.iter().skip(r.entries()) {
+                    let Ok(step) = r.step(entry) else { return };
+                    if let Some(header) = &step.header {
+                        line = format!("{header}:");
+                    }
+                    line.push(' ');
+                    line.push_str(&step.token);
+                    if step.play_end {
+                        out!("{line}");
+                        line.clear();
+                        if board {
+                            out!("{}", zebra::web::frame_text(&step.frame, style));
+                        }
+                    }
+                }
+            }),
         )?
     } else {
         if !quiet {
@@ -1152,12 +1179,6 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
         }
         other => Failure::Usage(other.to_string()),
     })?;
-    let rules = prepared.config.rules;
-    if listener.is_some() && rules != Rules::FootballChess {
-        return Err(Failure::Usage(format!(
-            "--watch shows Football Chess only; play the {rules} series without it"
-        )));
-    }
     // The coordinator's runtime; every game runs on a thread of its own (see
     // series::runner).
     let runtime = runtime()?;
@@ -1473,7 +1494,7 @@ fn view(
                 out!(
                     "{}\n{}",
                     step.events.join("; "),
-                    zebra::web::board_text(&step.frame, style)
+                    zebra::web::frame_text(&step.frame, style)
                 );
             }
             if let Some(e) = &v.error {

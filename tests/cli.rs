@@ -143,6 +143,26 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
         texts.push(std::fs::read_to_string(&pgn).unwrap());
     }
     assert_eq!(texts[0], texts[1], "the same seed gives the same record");
+    // In the terminal: one line per turn, and with --board the board as each turn ends
+    // (9x9, the goal squares marked, the ball on the square the record's last turn left).
+    let out = zebra(&[
+        "play",
+        "--rules",
+        "boyer-football",
+        "--tc",
+        "bank=120s,inc=1s",
+        "--seed",
+        "2",
+        "--board",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\nturn 1, white: "), "{text}");
+    assert!(text.contains("   a  b  c  d  e  f  g  h  i\n"), "{text}");
+    assert!(text.contains("white scores a goal  goals 1-0"), "{text}");
+    let view = zebra(&["view", dir.join("b0.pgn").to_str().unwrap(), "--board"]);
+    assert!(view.status.success());
+    assert!(stdout(&view).contains("white scores a goal  goals 1-0"));
     assert!(texts[0].contains("[Variant \"boyer-football\"]"));
     assert!(texts[0].contains("{turn 1, white}"));
     let pgn = dir.join("b0.pgn");
@@ -163,8 +183,8 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
             "unknown chess clock item",
         ),
         (
-            &["play", "--rules", "boyer-football", "--board"][..],
-            "Football Chess only",
+            &["play", "--rules", "boyer-football", "--white", "human"][..],
+            "a human seat plays Football Chess only",
         ),
         (&["play", "--rules", "boyer"][..], "unknown rules 'boyer'"),
     ] {

@@ -1879,6 +1879,7 @@ fn unnamed_bots_take_their_ready_names_made_unique() {
 
 #[test]
 fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_chess_has() {
+    // (Watching a Boyer series live: tests/web.rs.)
     let dir = temp_dir("boyer");
     let out = zebra(&[
         "match",
@@ -1933,7 +1934,6 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
             "time odds set Football Chess's",
         ),
         (&["--tc", "plays=10"][..], "--tc: unknown chess clock item"),
-        (&["--watch"][..], "--watch shows Football Chess only"),
         (&["--rules", "chess"][..], "--rules: unknown rules 'chess'"),
     ] {
         let mut args = vec!["match", "--games", "2", "--out", out_dir.to_str().unwrap()];

@@ -62,10 +62,10 @@ fn assert_frames_follow_the_engine(rec: &GameRecord) {
     assert!(view.error.is_none(), "{:?}", view.error);
     assert_eq!(view.steps.len(), rec.entries.len());
     let mut game = Game::new(rec.settings().unwrap());
-    assert_eq!(view.start.pieces, pieces_of(&game));
+    assert_eq!(view.start.pieces(), pieces_of(&game));
     for (i, (entry, step)) in rec.entries.iter().zip(&view.steps).enumerate() {
         entry.apply_to(&mut game).unwrap();
-        let f = &step.frame;
+        let f = step.frame.field().expect("a Football Chess frame");
         assert_eq!(f.pieces, pieces_of(&game), "entry {}", i + 1);
         // At the decision that ended a play, the situation of that play; else the game's.
         let (down, quarter, spot) = match game.field_at_play_end() {
@@ -382,7 +382,7 @@ fn the_page_in_chromium_shows_the_engines_board_at_every_play() {
             };
             assert_eq!(
                 board_in_dom(&dom),
-                want.pieces,
+                want.pieces(),
                 "game {}, step {step}",
                 g + 1
             );
@@ -696,7 +696,7 @@ fn the_served_page_in_chromium_fetches_a_game_and_shows_the_engines_board() {
         } else {
             &view.steps[step - 1].frame
         };
-        assert_eq!(board_in_dom(&dom), want.pieces, "step {step}");
+        assert_eq!(board_in_dom(&dom), want.pieces(), "step {step}");
     }
 }
 
@@ -1147,12 +1147,12 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
     );
     // The page follows the game to its last position.
     let view = view_game(record);
-    let last = &view.steps.last().unwrap().frame.pieces;
+    let last = view.steps.last().unwrap().frame.pieces();
     let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let dom = driver.run("return document.getElementById('field').outerHTML;");
         let board = board_in_dom(dom.as_str().unwrap());
-        if &board == last {
+        if board == last {
             break;
         }
         assert!(
@@ -1307,7 +1307,7 @@ fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
         .find(|r| r.tags.get("Game") == Some("1"))
         .unwrap();
     let view = view_game(first);
-    let last = view.steps.last().unwrap().frame.pieces.clone();
+    let last = view.steps.last().unwrap().frame.pieces().to_vec();
     let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let steps = view.steps.len();
     loop {
@@ -1333,4 +1333,191 @@ fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
     std::fs::write(shots_dir().join("live-series.png"), driver.screenshot()).unwrap();
     drop(driver);
     assert_eq!(watched.interrupt().code(), Some(0));
+}
+
+// ---- Boyer's Football in the viewer ----
+
+/// A whole seeded random game of Boyer's Football as a record.
+fn boyer_record(seed: u64) -> GameRecord {
+    use zebra::rules::boyer;
+    let mut rec = GameRecord::of::<boyer::Game>(&boyer::Position::start());
+    let mut game = boyer::Game::new(boyer::Position::start());
+    let mut player = boyer::RandomPlayer::new(seed);
+    while let Some(sub) = player.choose(&game) {
+        game.apply(sub).unwrap();
+        rec.entries.push(Entry::action(sub));
+    }
+    rec.finish(&game, Termination::Normal, None);
+    rec
+}
+
+/// Boyer frames follow the engine sub-move by sub-move, turns begin where the record's
+/// turn headers are, and the stream validates against view.json's Boyer branch (and not
+/// against its Football Chess one).
+#[test]
+fn a_boyer_view_follows_the_engine_and_validates() {
+    use zebra::rules::boyer;
+    use zebra::web::AnyFrame;
+    let schemas =
+        schema::Schemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/schemas"));
+    for seed in 1..=6 {
+        // Through the record's text, as `zebra view` reads it.
+        let rec = &read_games(&write_game(&boyer_record(seed)).unwrap()).unwrap()[0];
+        let view = view_game(rec);
+        assert!(view.error.is_none(), "seed {seed}: {:?}", view.error);
+        assert_eq!(view.rules, "boyer-football");
+        assert_eq!(view.steps.len(), rec.entries.len());
+        let mut game = boyer::Game::new(boyer::Position::start());
+        for (entry, step) in rec.entries.iter().zip(&view.steps) {
+            let starts_turn = game.position().at_turn_start();
+            let side = game.position().turn();
+            entry.apply_to(&mut game).unwrap();
+            let AnyFrame::Board(f) = &step.frame else {
+                panic!("a Boyer frame")
+            };
+            assert_eq!(f.ball, game.position().ball().to_string());
+            assert_eq!(f.turns, game.position().turns());
+            assert_eq!(f.made, game.position().made());
+            assert_eq!(step.side, Some(side));
+            assert_eq!(step.header.is_some(), starts_turn, "{}", step.token);
+            assert_eq!(
+                step.play_end,
+                game.position().at_turn_start() || game.outcome().is_some()
+            );
+            let fen_pieces = game
+                .position()
+                .to_string()
+                .split(' ')
+                .next()
+                .unwrap()
+                .chars()
+                .filter(|c| c.is_ascii_alphabetic() && *c != 'a')
+                .count();
+            assert_eq!(f.pieces.len(), fen_pieces);
+        }
+        let value = serde_json::to_value(&view).unwrap();
+        if let Err(e) = schemas.validate("view.json", &value) {
+            panic!("seed {seed}: the Boyer view does not validate: {e}");
+        }
+        // Read as Football Chess, the same stream is refused.
+        let mut as_fc = value.clone();
+        as_fc["rules"] = serde_json::json!("football-chess");
+        assert!(schemas.validate("view.json", &as_fc).is_err());
+    }
+}
+
+#[test]
+fn the_page_in_chromium_draws_a_boyer_game_on_its_nine_by_nine_board() {
+    let Some(browser) = webdriver::chromium() else {
+        return;
+    };
+    let dir = scratch("boyer");
+    let text = [3, 4]
+        .iter()
+        .map(|&s| write_game(&boyer_record(s)).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let record = dir.join("boyer.pgn");
+    std::fs::write(&record, &text).unwrap();
+    let page = dir.join("boyer.html");
+    let out = zebra(&[
+        "view",
+        record.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let views = view_games(&text).unwrap();
+    let view = &views[1];
+    // A turn's start, a kick, and the end.
+    let kick = view
+        .steps
+        .iter()
+        .position(|s| s.arrow == Some("kick"))
+        .expect("a random game kicks")
+        + 1;
+    for step in [0, kick, view.steps.len()] {
+        let url = format!("file://{}#game=2&step={step}", page.display());
+        let dom = dump_dom(browser, &url);
+        assert!(
+            dom.contains(&format!("data-step=\"{step}\"")),
+            "step {step}"
+        );
+        assert!(dom.contains("data-board=\"boyer\""), "step {step}");
+        let want = if step == 0 {
+            &view.start
+        } else {
+            &view.steps[step - 1].frame
+        };
+        assert_eq!(board_in_dom(&dom), want.pieces(), "step {step}");
+        let zebra::web::AnyFrame::Board(f) = want else {
+            panic!("a Boyer frame")
+        };
+        assert!(
+            dom.contains(&format!("data-ball-square=\"{}\"", f.ball)),
+            "step {step}"
+        );
+        // Both goal squares, and the list named for turns.
+        assert!(dom.contains("data-goal=\"e9\"") && dom.contains("data-goal=\"e1\""));
+        assert!(dom.contains(">Turn by turn<"), "step {step}");
+    }
+    let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join("boyer-game.png");
+    let out = browser_output(
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1400,900",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}#game=2&step={kick}", page.display())),
+    );
+    assert!(out.status.success());
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+    eprintln!("screenshot: {}", shot.display());
+}
+
+/// `zebra match --rules boyer-football --watch`: a browser following a game live gets the
+/// Boyer view stream, the same as the record's once the game is over.
+#[test]
+fn a_live_boyer_game_streams_the_records_view() {
+    let dir = scratch("live-boyer");
+    let out = dir.join("series");
+    let watched = start_watched(&[
+        "match",
+        "--rules",
+        "boyer-football",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    let feed = read_feed(&watched.base, "/api/live/games/1", None, |ev| {
+        ev.iter().any(|(_, e)| e["type"] == "end")
+    });
+    assert_eq!(feed[0].1["type"], "view", "{:?}", feed[0]);
+    assert_eq!(feed[0].1["view"]["rules"], "boyer-football");
+    let end = &feed.last().unwrap().1;
+    assert_eq!(end["type"], "end");
+    assert!(end["error"].is_null(), "{end}");
+    let record = read_games(&std::fs::read_to_string(out.join("games.pgn")).unwrap()).unwrap();
+    let game1 = record
+        .iter()
+        .find(|r| r.tags.get("Game") == Some("1"))
+        .expect("game 1 recorded");
+    let want = serde_json::to_value(view_game(game1).steps).unwrap();
+    assert_eq!(serde_json::Value::Array(steps_of(&feed)), want);
+    let status = watched.interrupt();
+    assert!(status.success(), "{status:?}");
 }

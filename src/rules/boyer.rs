@@ -132,6 +132,16 @@ pub struct Piece {
     pub kind: Kind,
 }
 
+impl Piece {
+    /// The FEN letter: `kqrbn`, upper case for White.
+    pub fn letter(self) -> char {
+        match self.side {
+            Side::White => self.kind.letter().to_ascii_uppercase(),
+            Side::Black => self.kind.letter(),
+        }
+    }
+}
+
 /// The eight directions, in the order the reference scans the ball's neighbours: N, S, W,
 /// E, NW, NE, SW, SE (N is toward rank 9).
 const AROUND: [(i8, i8); 8] = [
@@ -634,13 +644,7 @@ impl fmt::Display for Position {
                 let c = if sq == self.ball {
                     Some('a')
                 } else {
-                    self.piece_at(sq).map(|p| {
-                        if p.side == Side::White {
-                            p.kind.letter().to_ascii_uppercase()
-                        } else {
-                            p.kind.letter()
-                        }
-                    })
+                    self.piece_at(sq).map(Piece::letter)
                 };
                 match c {
                     Some(c) => {

@@ -11,11 +11,15 @@
 //! A record that stops replaying (a divergence, another rulings edition) still gives every
 //! frame up to the problem, and the problem in words: the viewer shows how far it got and
 //! why it stopped, never a blank page.
+//!
+//! A game of Boyer's Football (`rules` `boyer-football`) has [`BoyerFrame`]s instead: the
+//! 9x9 board, the ball, the turn and its progress; a step is one sub-move and a new turn
+//! has a header, as a new play has in Football Chess.
 
 use serde::Serialize;
 
-use crate::record::{verify, Entry, GameRecord};
-use crate::rules::{Action, Ball, Event, Game, KnightRoute, Phase, Side, Square};
+use crate::record::{verify_any, Entry, GameRecord, Recorded};
+use crate::rules::{boyer, Action, Ball, Event, Game, KnightRoute, Phase, Rules, Side, Square};
 
 /// The version of the view stream's shape; a viewer refuses other versions.
 pub const VIEW_VERSION: u32 = 1;
@@ -24,6 +28,8 @@ pub const VIEW_VERSION: u32 = 1;
 #[derive(Clone, Debug, Serialize)]
 pub struct GameView {
     pub version: u32,
+    /// The game: `football-chess` or `boyer-football` (its frames are drawn accordingly).
+    pub rules: &'static str,
     /// The record's tags, in order (names and values as written; the page escapes them).
     pub tags: Vec<(String, String)>,
     pub white: String,
@@ -32,7 +38,7 @@ pub struct GameView {
     pub result: String,
     pub termination: String,
     /// Where the game stands before the first entry.
-    pub start: Frame,
+    pub start: AnyFrame,
     pub steps: Vec<Step>,
     /// Why the replay stopped before the end of the record, or `None`.
     pub error: Option<String>,
@@ -68,7 +74,85 @@ pub struct Step {
     /// The frame shows the field as a play ended with this entry (a tackle, a score, a
     /// dead-ball foul, a timeout), before it was cleared for the next formation.
     pub play_end: bool,
-    pub frame: Frame,
+    pub frame: AnyFrame,
+}
+
+/// A position of either game, as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyFrame {
+    /// Football Chess's field.
+    Field(Frame),
+    /// Boyer's Football's board.
+    Board(BoyerFrame),
+}
+
+impl AnyFrame {
+    /// Occupied squares and what stands there, as the page draws them.
+    pub fn pieces(&self) -> &[(String, String)] {
+        match self {
+            AnyFrame::Field(f) => &f.pieces,
+            AnyFrame::Board(b) => &b.pieces,
+        }
+    }
+
+    /// The Football Chess field, if this is one.
+    pub fn field(&self) -> Option<&Frame> {
+        match self {
+            AnyFrame::Field(f) => Some(f),
+            AnyFrame::Board(_) => None,
+        }
+    }
+}
+
+/// A position of Boyer's Football.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoyerFrame {
+    /// Occupied squares and their piece's FEN letter (upper case White).
+    pub pieces: Vec<(String, String)>,
+    /// The ball's square.
+    pub ball: String,
+    /// Turns completed.
+    pub turns: u32,
+    /// The side to move; `null` once the game is over.
+    pub to_move: Option<Side>,
+    /// Sub-moves made in the turn under way, and the squares of the pieces that kicked in
+    /// it (they cannot kick again).
+    pub made: u8,
+    pub kicked: Vec<String>,
+    /// Goals: 1 for the side a goal was credited to.
+    pub score: [u16; 2],
+    /// `turn 3, white to move`, or how the game ended.
+    pub situation: String,
+}
+
+impl BoyerFrame {
+    pub fn of(game: &boyer::Game) -> BoyerFrame {
+        let pos = game.position();
+        let mut pieces = Vec::new();
+        for rank in 0..boyer::SIZE {
+            for file in 0..boyer::SIZE {
+                let sq = boyer::Sq::at(file, rank).expect("on the board");
+                if let Some(p) = pos.piece_at(sq) {
+                    pieces.push((sq.to_string(), p.letter().to_string()));
+                }
+            }
+        }
+        let situation = match game.outcome() {
+            Some(outcome) => outcome.to_string(),
+            None => format!("turn {}, {} to move", pos.turns() + 1, pos.turn()),
+        };
+        BoyerFrame {
+            pieces,
+            ball: pos.ball().to_string(),
+            turns: pos.turns(),
+            to_move: game.outcome().is_none().then(|| pos.turn()),
+            made: pos.made(),
+            kicked: pos.kicked().iter().map(|s| s.to_string()).collect(),
+            score: [game.goals(Side::White), game.goals(Side::Black)],
+            situation,
+        }
+    }
 }
 
 /// The ball as drawn.
@@ -241,25 +325,50 @@ pub(crate) fn arrow_of(
 /// A game being replayed into steps, one entry at a time: the one path by which recorded
 /// games ([`view_game`]) and live ones (`super::live`) become a view stream.
 pub struct Replay {
-    game: Game,
+    game: Replaying,
     entries: usize,
+}
+
+/// The game a replay holds. One per viewer feed: the size of the larger game costs nothing
+/// worth a box.
+#[allow(clippy::large_enum_variant)]
+enum Replaying {
+    Field(Game),
+    Board(boyer::Game),
 }
 
 impl Replay {
     /// A replay of a game that starts as `game` stands (a new game, or one from a start
     /// situation).
     pub fn new(game: Game) -> Replay {
-        Replay { game, entries: 0 }
+        Replay {
+            game: Replaying::Field(game),
+            entries: 0,
+        }
+    }
+
+    /// A replay of a game of Boyer's Football from `game`.
+    pub fn boyer(game: boyer::Game) -> Replay {
+        Replay {
+            game: Replaying::Board(game),
+            entries: 0,
+        }
     }
 
     /// The frame before the first entry (or where the replay stands now).
-    pub fn frame(&self) -> Frame {
-        Frame::of(&self.game)
+    pub fn frame(&self) -> AnyFrame {
+        match &self.game {
+            Replaying::Field(g) => AnyFrame::Field(Frame::of(g)),
+            Replaying::Board(g) => AnyFrame::Board(BoyerFrame::of(g)),
+        }
     }
 
-    /// The game where the replay stands.
-    pub fn into_game(self) -> Game {
-        self.game
+    /// The Football Chess game where the replay stands (`None` for another game).
+    pub fn into_game(self) -> Option<Game> {
+        match self.game {
+            Replaying::Field(g) => Some(g),
+            Replaying::Board(_) => None,
+        }
     }
 
     /// Entries applied so far.
@@ -269,28 +378,51 @@ impl Replay {
 
     /// Applies `entry` without making its step (catching up to where a viewer resumes).
     pub fn skip(&mut self, entry: &Entry) -> Result<(), String> {
-        self.apply(entry).map(|_| ())
+        let applied = match &mut self.game {
+            Replaying::Field(g) => entry.apply_to(g).map(|_| ()),
+            Replaying::Board(g) => entry.apply_to(g).map(|_| ()),
+        };
+        self.counted(entry, applied)
     }
 
-    fn apply(&mut self, entry: &Entry) -> Result<Vec<Event>, String> {
-        let events = entry.apply_to(&mut self.game).map_err(|e| {
+    /// Counts an applied entry, or names the one that did not replay.
+    fn counted<T>(
+        &mut self,
+        entry: &Entry,
+        applied: Result<T, impl std::fmt::Display>,
+    ) -> Result<T, String> {
+        let done = applied.map_err(|e| {
             format!(
                 "entry {} ('{entry}') does not replay: {e}",
                 self.entries + 1
             )
         })?;
         self.entries += 1;
-        Ok(events.to_vec())
+        Ok(done)
     }
 
     /// Applies `entry` and returns its step, or why it does not replay.
     pub fn step(&mut self, entry: &Entry) -> Result<Step, String> {
-        let header = crate::record::notes::play_header(&self.game);
+        match &mut self.game {
+            Replaying::Field(_) => self.field_step(entry),
+            Replaying::Board(_) => self.board_step(entry),
+        }
+    }
+
+    fn field_step(&mut self, entry: &Entry) -> Result<Step, String> {
+        let Replaying::Field(game) = &mut self.game else {
+            unreachable!("called for a Football Chess replay")
+        };
+        let header = crate::record::notes::play_header(game);
         let side = match entry {
-            Entry::Action { .. } => self.game.to_move(),
+            Entry::Action { .. } => game.to_move(),
             Entry::Expiry { .. } => None,
         };
-        let events = self.apply(entry)?;
+        let applied = entry.apply_to(game);
+        let events = self.counted(entry, applied)?;
+        let Replaying::Field(game) = &self.game else {
+            unreachable!("the same replay")
+        };
         let (from, to, corner, arrow, emt_ms, clk_ms, kind) = match entry {
             Entry::Action {
                 action,
@@ -351,8 +483,63 @@ impl Replay {
                 .map(|e| e.to_string())
                 .collect(),
             notable,
-            play_end: self.game.field_at_play_end().is_some(),
-            frame: Frame::of(&self.game),
+            play_end: game.field_at_play_end().is_some(),
+            frame: AnyFrame::Field(Frame::of(game)),
+        })
+    }
+
+    /// A sub-move of Boyer's Football: its arrow (the piece's move, or the ball's flight
+    /// for a kick), a header where a turn begins, the turn's end as `play_end`.
+    fn board_step(&mut self, entry: &Entry) -> Result<Step, String> {
+        let Replaying::Board(game) = &mut self.game else {
+            unreachable!("called for a Boyer replay")
+        };
+        let header = game.header();
+        let side = game.position().turn();
+        let ball_before = game.position().ball();
+        let applied = entry.apply_to(game);
+        let events = self.counted(entry, applied)?;
+        let Replaying::Board(game) = &self.game else {
+            unreachable!("the same replay")
+        };
+        let sub = match entry {
+            Entry::Action { action, .. } => action.parse::<boyer::SubMove>().ok(),
+            Entry::Expiry { .. } => None,
+        };
+        let (from, to, arrow) = match sub {
+            Some(boyer::SubMove::Move { from, to }) => {
+                (Some(from.to_string()), Some(to.to_string()), Some("move"))
+            }
+            Some(boyer::SubMove::Kick { to, .. }) => (
+                Some(ball_before.to_string()),
+                Some(to.to_string()),
+                Some("kick"),
+            ),
+            _ => (None, None, None),
+        };
+        let over = events
+            .iter()
+            .any(|e| matches!(e, boyer::Event::GameOver { .. }));
+        Ok(Step {
+            token: entry.to_string(),
+            side: Some(side),
+            kind: "action",
+            header,
+            emt_ms: None,
+            clk_ms: None,
+            from,
+            to,
+            corner: None,
+            arrow,
+            pushes: Vec::new(),
+            events: events
+                .iter()
+                .filter(|e| !matches!(e, boyer::Event::Played { .. }))
+                .map(|e| e.to_string())
+                .collect(),
+            notable: over,
+            play_end: game.position().at_turn_start() || over,
+            frame: AnyFrame::Board(BoyerFrame::of(game)),
         })
     }
 }
@@ -366,26 +553,33 @@ pub fn view_head(rec: &GameRecord) -> Result<(GameView, Replay), Box<GameView>> 
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    let rules = rec.rules();
     let mut view = GameView {
         version: VIEW_VERSION,
+        rules: rules.as_ref().map_or("football-chess", |r| r.name()),
         tags,
         white: tag("White"),
         black: tag("Black"),
         result: tag("Result"),
         termination: tag("Termination"),
-        start: Frame::of(&Game::default()),
+        start: AnyFrame::Field(Frame::of(&Game::default())),
         steps: Vec::new(),
         error: None,
     };
     // The tags and the edition are checked the way `zebra verify` checks them; the replay
     // then stops at the first entry the engine rejects.
-    match rec
-        .rulings()
-        .map_err(|e| e.to_string())
-        .and_then(|()| rec.start().map_err(|e| format!("tags: {e}")))
-    {
-        Ok(game) => {
-            let replay = Replay::new(game);
+    let replay = rules
+        .map_err(|e| format!("tags: {e}"))
+        .and_then(|rules| rec.rulings().map(|()| rules).map_err(|e| e.to_string()))
+        .and_then(|rules| {
+            match rules {
+                Rules::FootballChess => rec.start().map(Replay::new),
+                Rules::BoyerFootball => boyer::Game::from_tags(&rec.tags).map(Replay::boyer),
+            }
+            .map_err(|e| format!("tags: {e}"))
+        });
+    match replay {
+        Ok(replay) => {
             view.start = replay.frame();
             Ok((view, replay))
         }
@@ -402,7 +596,7 @@ pub fn view_game(rec: &GameRecord) -> GameView {
     let mut view = view_so_far(rec);
     // The end of the game as `zebra verify` judges it (result, termination, score).
     if view.error.is_none() {
-        if let Err(d) = verify(rec) {
+        if let Err(d) = verify_any(rec) {
             view.error = Some(d.to_string());
         }
     }

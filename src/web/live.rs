@@ -149,7 +149,7 @@ impl Hub {
     /// Game `number` as it stands now (`None` if it is not held or has not started).
     pub fn game_now(&self, number: u32) -> Option<crate::rules::Game> {
         let held = self.snapshot(number)?;
-        replay_to(&held.record, held.record.entries.len()).map(Replay::into_game)
+        replay_to(&held.record, held.record.entries.len()).and_then(Replay::into_game)
     }
 
     /// A copy of game `number` (once started): its attempt, its record so far, and whether

@@ -14,8 +14,10 @@ pub mod seat;
 pub mod server;
 pub mod terminal;
 
-pub use feed::{view_game, view_games, BallView, Frame, GameView, Step, VIEW_VERSION};
+pub use feed::{
+    view_game, view_games, AnyFrame, BallView, BoyerFrame, Frame, GameView, Step, VIEW_VERSION,
+};
 pub use live::Hub;
 pub use page::{chosen_games, export_html, page_for, page_live, page_with, PageError};
 pub use server::{router, serve, Library};
-pub use terminal::{board_text, TermStyle};
+pub use terminal::{board_text, boyer_board_text, frame_text, TermStyle};

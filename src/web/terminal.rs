@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::feed::{BallView, Frame};
+use super::feed::{AnyFrame, BallView, BoyerFrame, Frame};
 
 /// How to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +45,69 @@ fn glyph(c: char) -> char {
     let (w, b) = ("♔♕♖♗♘♙", "♚♛♜♝♞♟");
     let set = if white { w } else { b };
     set.chars().nth(i).unwrap_or('?')
+}
+
+/// A frame of either game as text.
+pub fn frame_text(frame: &AnyFrame, style: TermStyle) -> String {
+    match frame {
+        AnyFrame::Field(f) => board_text(f, style),
+        AnyFrame::Board(b) => boyer_board_text(b, style),
+    }
+}
+
+/// Boyer's Football's 9x9 board as text, rank 9 on top: a square is a piece (or `.`) and
+/// the ball's mark; the goal squares e9 and e1 are coloured (or marked `[ ]` in plain
+/// text when empty).
+pub fn boyer_board_text(frame: &BoyerFrame, style: TermStyle) -> String {
+    let mut out = String::new();
+    let ball_mark = if style.unicode { '●' } else { '*' };
+    for rank in (1..=9u8).rev() {
+        let _ = write!(out, "{rank} ");
+        for (fi, file) in "abcdefghi".chars().enumerate() {
+            let name = format!("{file}{rank}");
+            let piece = frame
+                .pieces
+                .iter()
+                .find(|(sq, _)| *sq == name)
+                .and_then(|(_, p)| p.chars().next());
+            let goal = fi == 4 && (rank == 1 || rank == 9);
+            let mid = match piece {
+                Some(c) if style.unicode => glyph(c),
+                Some(c) => c,
+                None if name == frame.ball => ball_mark,
+                None => '.',
+            };
+            let (left, right) = if goal && !style.color {
+                ('[', ']')
+            } else {
+                (' ', ' ')
+            };
+            if style.color {
+                let bg = match (goal, (fi + rank as usize) % 2) {
+                    (true, _) if rank == 9 => "41",
+                    (true, _) => "44",
+                    (false, 0) => "42;2",
+                    _ => "42",
+                };
+                let fg = match piece {
+                    Some(c) if c.is_ascii_uppercase() => "97;1",
+                    Some(_) => "30",
+                    None => "37",
+                };
+                let _ = write!(out, "\x1b[{bg};{fg}m{left}{mid}{right}\x1b[0m");
+            } else {
+                let _ = write!(out, "{left}{mid}{right}");
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("   a  b  c  d  e  f  g  h  i\n");
+    let _ = writeln!(
+        out,
+        "{}  goals {}-{}",
+        frame.situation, frame.score[0], frame.score[1]
+    );
+    out
 }
 
 /// The field of `frame` as lines of text, rank 8 on top, with file letters under it.
@@ -128,6 +191,20 @@ pub fn board_text(frame: &Frame, style: TermStyle) -> String {
 mod tests {
     use super::*;
     use crate::rules::{Game, Settings};
+
+    #[test]
+    fn a_boyer_board_in_plain_text_shows_pieces_ball_and_goals() {
+        use crate::rules::boyer;
+        let frame = super::super::feed::BoyerFrame::of(&boyer::Game::new(boyer::Position::start()));
+        let text = boyer_board_text(&frame, TermStyle::PLAIN);
+        let lines: Vec<&str> = text.lines().collect();
+        // Rank 9: Black's pieces and its goal square e9 empty; rank 5: the ball on e5.
+        assert_eq!(lines[0], "9  r  n  b  q [.] k  n  b  r ");
+        assert_eq!(lines[4], "5  .  .  .  .  *  .  .  .  . ");
+        assert_eq!(lines[8], "1  R  N  B  Q [.] K  N  B  R ");
+        assert_eq!(lines[9], "   a  b  c  d  e  f  g  h  i");
+        assert_eq!(lines[10], "turn 1, white to move  goals 0-0");
+    }
 
     #[test]
     fn plain_text_names_pieces_ball_and_lines() {

@@ -79,6 +79,8 @@
   // The turf, end zones, yard lines and labels never change: drawn once into the field,
   // with one layer above them that every step redraws.
   function staticField(root) {
+    while (root.firstChild) root.removeChild(root.firstChild);
+    root.setAttribute("data-board", "field");
     const field = svg("g", { id: "turf" });
     root.appendChild(field);
     const defs = svg("defs");
@@ -126,7 +128,7 @@
 
   function drawField(f, step) {
     const root = $("field");
-    let field = document.getElementById("layer") || staticField(root);
+    let field = root.getAttribute("data-board") === "field" ? document.getElementById("layer") : staticField(root);
     const fresh = svg("g", { id: "layer" });
     root.replaceChild(fresh, field);
     field = fresh;
@@ -187,6 +189,93 @@
     }
   }
 
+  // ---- Boyer's Football: a 9x9 board, goal squares e1 (White's end) and e9 ----
+  const B = 54; // one square of the 9x9 board in SVG units (the field's viewBox holds it)
+  const BFILES = "abcdefghi";
+  const bx = (s) => BFILES.indexOf(s[0]) * B + B / 2;
+  const by = (s) => (9 - Number(s[1])) * B + B / 2;
+
+  function staticBoard(root) {
+    while (root.firstChild) root.removeChild(root.firstChild);
+    root.setAttribute("data-board", "boyer");
+    const board = svg("g", { id: "turf" });
+    root.appendChild(board);
+    const defs = svg("defs");
+    for (const [id, color] of [["arrow", "#ffd400"], ["arrow-kick", "#ffffff"]]) {
+      const m = svg("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" });
+      m.appendChild(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: color }));
+      defs.appendChild(m);
+    }
+    board.appendChild(defs);
+    for (let r = 1; r <= 9; r++) {
+      for (let i = 0; i < 9; i++) {
+        let fill = (i + r) % 2 ? "var(--turf)" : "var(--turf2)";
+        // The goals: the ball on e9 scores for White, on e1 for Black.
+        if (i === 4 && r === 9) fill = "var(--endzone-b)";
+        if (i === 4 && r === 1) fill = "var(--endzone-w)";
+        const sq = svg("rect", { x: i * B, y: (9 - r) * B, width: B, height: B, fill });
+        if (i === 4 && (r === 1 || r === 9)) sq.setAttribute("data-goal", BFILES[i] + r);
+        board.appendChild(sq);
+      }
+    }
+    board.appendChild(svg("rect", { x: 0, y: 0, width: 9 * B, height: 9 * B, fill: "none", stroke: "var(--line)", "stroke-width": 2 }));
+    for (const [r, text] of [[9, "GOAL"], [1, "GOAL"]]) {
+      board.appendChild(svg("text", { x: 4 * B + B / 2, y: (9 - r) * B + (r === 9 ? 12 : B - 4), "text-anchor": "middle", fill: "rgba(255,255,255,.6)", "font-size": 10, "font-weight": 800 }, text));
+    }
+    for (let i = 0; i < 9; i++) {
+      board.appendChild(svg("text", { class: "sq-label", x: i * B + B / 2, y: 9 * B + 13, "text-anchor": "middle" }, BFILES[i]));
+      board.appendChild(svg("text", { class: "sq-label", x: -12, y: (8 - i) * B + B / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
+    }
+    const layer = svg("g", { id: "layer" });
+    root.appendChild(layer);
+    return layer;
+  }
+
+  function drawBoard(f, step) {
+    const root = $("field");
+    const old = root.getAttribute("data-board") === "boyer" ? document.getElementById("layer") : staticBoard(root);
+    const layer = svg("g", { id: "layer" });
+    root.replaceChild(layer, old);
+    root.setAttribute("data-ball-state", "on-board");
+    root.setAttribute("data-ball-square", f.ball);
+    for (const [name, letter] of f.pieces) {
+      const grp = svg("g", { "data-square": name, "data-pieces": letter });
+      const white = letter === letter.toUpperCase();
+      grp.appendChild(svg("text", { class: "piece " + (white ? "w" : "b"), x: bx(name), y: by(name) + 2, "font-size": 40 }, GLYPH[letter.toUpperCase()]));
+      // A piece that kicked in this turn cannot kick again: ringed.
+      if (f.kicked.includes(name)) {
+        grp.setAttribute("data-kicked", "yes");
+        grp.appendChild(svg("circle", { cx: bx(name), cy: by(name), r: B / 2 - 3, fill: "none", stroke: "#ff8a3d", "stroke-width": 2.5, "stroke-dasharray": "5 4" }));
+      }
+      layer.appendChild(grp);
+    }
+    if (step && step.from && step.to) {
+      const kick = step.arrow === "kick";
+      layer.appendChild(svg("line", { x1: bx(step.from), y1: by(step.from), x2: bx(step.to), y2: by(step.to), stroke: kick ? "#ffffff" : "#ffd400",
+        "stroke-width": kick ? 3 : 5, opacity: 0.85, "stroke-dasharray": kick ? "9 6" : "none", "marker-end": "url(#" + (kick ? "arrow-kick" : "arrow") + ")" }));
+    }
+    const x = bx(f.ball), y = by(f.ball);
+    const ball = svg("g", { id: "ball" });
+    ball.appendChild(svg("ellipse", { cx: x, cy: y, rx: 13, ry: 8.5, fill: "#8b4a1c", stroke: "#3b1d08", "stroke-width": 1.5, transform: "rotate(-30 " + x + " " + y + ")" }));
+    ball.appendChild(svg("line", { x1: x - 5, y1: y + 3, x2: x + 5, y2: y - 3, stroke: "#fff", "stroke-width": 1.6 }));
+    layer.appendChild(ball);
+  }
+
+  // The scoreboard of a Boyer game: goals, whose turn and how far into it.
+  function boyerScoreboard(gm, f) {
+    $("white-score").textContent = f.score[0];
+    $("black-score").textContent = f.score[1];
+    $("white-tos").textContent = "";
+    $("black-tos").textContent = "";
+    const over = f.to_move === null;
+    $("quarter").textContent = over ? "final" : "turn " + (f.turns + 1) + " \u00B7 " + f.to_move + " to move";
+    $("down").textContent = over ? gm.result + " \u00B7 " + f.situation
+      : f.made === 0 ? "start of the turn" : f.made + " sub-move" + (f.made > 1 ? "s" : "") + " made" + (f.kicked.length ? ", kicked: " + f.kicked.join(" ") : "");
+    $("clock").textContent = "";
+    // No sidelines in this game.
+    for (const side of ["white", "black"]) $("sideline-" + side).style.visibility = "hidden";
+  }
+
   function drawSidelines(f) {
     for (const [i, side] of [[0, "white"], [1, "black"]]) {
       const box = $("sideline-" + side);
@@ -213,6 +302,17 @@
     const gm = game();
     const f = frame(at);
     const step = at > 0 ? gm.steps[at - 1] : null;
+    if (gm.rules === "boyer-football") {
+      drawBoard(f, step);
+      boyerScoreboard(gm, f);
+    } else {
+      fieldScoreboard(gm, f, step);
+    }
+    renderCommon(gm, f, step);
+  }
+
+  function fieldScoreboard(gm, f, step) {
+    for (const side of ["white", "black"]) $("sideline-" + side).style.visibility = "";
     drawField(f, step);
     drawSidelines(f);
     $("white-score").textContent = f.score[0];
@@ -229,6 +329,11 @@
     if (step && step.emt_ms !== null) parts.push("think " + step.emt_ms + " ms");
     if (f.to_move) parts.push(f.to_move + " to decide (" + f.phase + ")");
     $("clock").textContent = parts.join(" \u00B7 ");
+  }
+
+  // What every game shows alike: the caption, the events, the flags, the position in the
+  // game, and the play-by-play list's highlight.
+  function renderCommon(gm, f, step) {
     // Caption and events.
     const cap = $("caption");
     while (cap.firstChild) cap.removeChild(cap.firstChild);
@@ -243,7 +348,7 @@
     for (const e of step ? step.events : []) ev.appendChild(el("div", {}, e));
     const fl = $("flags");
     while (fl.firstChild) fl.removeChild(fl.firstChild);
-    for (const x of f.flags) fl.appendChild(el("div", {}, "\u{1F6A9} " + x));
+    for (const x of f.flags || []) fl.appendChild(el("div", {}, "\u{1F6A9} " + x));
     $("position").textContent = at + " / " + (frames() - 1);
     const link = "#game=" + (g + 1) + "&step=" + at;
     $("permalink").setAttribute("href", link);
@@ -398,6 +503,7 @@
     m.appendChild(el("span", { class: "term" }, gm.running ? "in play" : gm.termination));
     $("white-name").textContent = gm.white;
     $("black-name").textContent = gm.black;
+    $("list-title").textContent = gm.rules === "boyer-football" ? "Turn by turn" : "Play by play";
     if (gm.version !== VERSION) problem("This viewer shows view stream version " + VERSION + "; this game is version " + gm.version + ".");
     else problem(gm.error ? "This record stops replaying after " + gm.steps.length + " entries: " + gm.error : "");
   }
