@@ -164,6 +164,9 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
     assert!(view.status.success());
     assert!(stdout(&view).contains("white scores a goal  goals 1-0"));
     assert!(texts[0].contains("[Variant \"boyer-football\"]"));
+    // B7: a refereed game starts from the start position (a record of another start would
+    // carry it in a FEN tag).
+    assert!(!texts[0].contains("[FEN "), "{}", texts[0]);
     assert!(texts[0].contains("{turn 1, white}"));
     let pgn = dir.join("b0.pgn");
     let out = zebra(&["verify", pgn.to_str().unwrap()]);
@@ -951,6 +954,25 @@ fn boyer_asks_again_after_a_bad_reply_and_a_timeout_loses_on_time() {
         assert_ne!(r["id"], requests[0]["id"]);
     }
     assert!(verify(&pgn));
+
+    // Every reply illegal: the third forfeits the game (B38's limit, --max-illegal 3).
+    let white = format!("{TEST_BOT} --illegal");
+    let out = zebra(&[
+        "play",
+        "--rules",
+        "boyer-football",
+        "--white",
+        &white,
+        "--white-name",
+        "wrong",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("result 0-1 (rules infraction)")
+            && stdout(&out).contains("white wrong: 3 illegal or invalid"),
+        "{}",
+        stdout(&out)
+    );
 
     // A bot that sleeps far past its 500 ms: it loses on time at its first decision.
     let white = format!("{TEST_BOT} --sleep-ms 10000");

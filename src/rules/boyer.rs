@@ -454,15 +454,15 @@ impl Position {
                 Kind::Bishop if !diagonal => {}
                 kind => {
                     let one = kind == Kind::King;
-                    self.slide(ball, step, one, &mut emit);
-                    // The reverse kick: over the kicker, then on the other way.
+                    self.slide(ball, step, one, true, &mut emit);
+                    // The reverse kick: over the kicker, then on the other way. The square
+                    // behind the kicker is that direction's first: barred, it offers
+                    // nothing (B25).
                     if let Some(behind) = by.offset(-step.0, -step.1) {
-                        if !self.occupied(behind) {
-                            if self.lands(step, behind) {
-                                emit(behind);
-                            }
+                        if !self.occupied(behind) && self.lands(step, behind) {
+                            emit(behind);
                             if !one {
-                                self.slide(behind, (-step.0, -step.1), false, &mut emit);
+                                self.slide(behind, (-step.0, -step.1), false, false, &mut emit);
                             }
                         }
                     }
@@ -471,28 +471,42 @@ impl Position {
         }
     }
 
-    /// The squares from `from` along `step` over empty squares (one only for a king).
-    fn slide(&self, from: Sq, step: (i8, i8), one: bool, emit: &mut impl FnMut(Sq)) {
+    /// The squares from `from` along `step` over empty squares (one only for a king);
+    /// `first`: the next square is the direction's first (a barred one ends it).
+    fn slide(
+        &self,
+        from: Sq,
+        step: (i8, i8),
+        one: bool,
+        mut first: bool,
+        emit: &mut impl FnMut(Sq),
+    ) {
         let mut t = from;
         while let Some(next) = t.offset(step.0, step.1).filter(|&n| !self.occupied(n)) {
             if self.lands(step, next) {
                 emit(next);
+            } else if first {
+                // As the reference: a direction whose first square is barred offers
+                // nothing (B25); a barred square further on is crossed.
+                break;
             }
             if one {
                 break;
             }
+            first = false;
             t = next;
         }
     }
 
     /// Whether a non-knight kick along `step` may land on `target`: no goal in each side's
-    /// first turn, and never along the goal rank onto its goal (the ball may cross it).
+    /// first turn (B24); and from a ball on rank 1 or 9, no straight kick onto the e-file
+    /// (B25: along the rank that is the goal square, along the e-file every square).
     fn lands(&self, step: (i8, i8), target: Sq) -> bool {
-        if !is_goal(target) {
-            return true;
+        if is_goal(target) && self.turns < 2 {
+            return false;
         }
-        let sideways = step.0 == 0 || step.1 == 0;
-        self.turns >= 2 && !(matches!(self.ball.rank(), 0 | 8) && sideways)
+        let straight = step.0 == 0 || step.1 == 0;
+        !(matches!(self.ball.rank(), 0 | 8) && straight && target.file() == 4)
     }
 
     /// Plays `sub`: the position changes only if it is legal now.
@@ -548,7 +562,13 @@ impl Position {
 impl FromStr for Position {
     type Err = BoyerError;
     fn from_str(text: &str) -> Result<Position, BoyerError> {
-        let bad = |why: String| BoyerError::Fen(format!("FEN '{text}': {why}"));
+        // Quoted on one line, however the text came: control characters shown as `?`.
+        let shown: String = text
+            .chars()
+            .take(120)
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        let bad = |why: String| BoyerError::Fen(format!("FEN '{shown}': {why}"));
         let fields: Vec<&str> = text.split_whitespace().collect();
         let [placement, side, turns] = fields[..] else {
             return Err(bad("write the placement, the side to move and the turns played (rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0)".into()));
@@ -564,6 +584,12 @@ impl FromStr for Position {
             let mut file = 0i8;
             for c in row.chars() {
                 if let Some(n) = c.to_digit(10) {
+                    if n == 0 {
+                        return Err(bad(format!(
+                            "rank {}: a run of empty squares is 1 to 9, not 0",
+                            rank + 1
+                        )));
+                    }
                     file += n as i8;
                     continue;
                 }
@@ -579,7 +605,8 @@ impl FromStr for Position {
                         .find(|k| k.letter() == c.to_ascii_lowercase())
                         .ok_or_else(|| {
                             bad(format!(
-                                "'{c}' is not a piece (k q r b n, K Q R B N) or the ball (a)"
+                                "'{}' is not a piece (k q r b n, K Q R B N) or the ball (a)",
+                                if c.is_control() { '?' } else { c }
                             ))
                         })?;
                     if is_goal(sq) {
