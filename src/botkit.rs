@@ -192,10 +192,7 @@ pub trait Bot {
     /// The sub-move for a Boyer's Football request (protocol::boyer). The default plays
     /// the first legal sub-move: a bot for Football Chess alone still finishes the game.
     fn decide_boyer(&mut self, req: &BoyerRequest) -> String {
-        req.legal
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "pass".to_string())
+        req.first_legal()
     }
 }
 
@@ -207,6 +204,16 @@ pub struct BoyerRequest {
     pub state: crate::protocol::boyer::BoyerState,
     pub deadline_ms: u64,
     pub legal: Vec<String>,
+}
+
+impl BoyerRequest {
+    /// A safe answer: the first legal sub-move (the list is never empty; `pass` if it were).
+    pub fn first_legal(&self) -> String {
+        self.legal
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "pass".to_string())
+    }
 }
 
 /// The position of a state as an engine game: `Game::from_diagram(&state.diagram)`.
@@ -315,10 +322,7 @@ pub fn run_on<B: Bot>(
                     let action = catch_unwind(AssertUnwindSafe(|| bot.decide_boyer(&req)))
                         .unwrap_or_else(|_| {
                             eprintln!("botkit: decide_boyer panicked; answering a legal sub-move");
-                            req.legal
-                                .first()
-                                .cloned()
-                                .unwrap_or_else(|| "pass".to_string())
+                            req.first_legal()
                         });
                     let line = serde_json::to_string(&FromBot::Action { id, action })
                         .map_err(io::Error::other)?;

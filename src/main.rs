@@ -129,16 +129,21 @@ fn boyer_perft(fen: Option<&str>, diagram: bool, depth: u32, divide: bool) -> Re
         )));
     }
     if divide {
-        let mut total = 0;
-        for (sub, n) in boyer::divide(&pos, depth) {
-            out!("{sub} {n}");
-            total += n;
-        }
-        out!("total {total}");
+        print_divide(boyer::divide(&pos, depth));
     } else {
         out!("{}", boyer::perft(&pos, depth));
     }
     Ok(())
+}
+
+/// `perft --divide`: each first action with its count, then the total on the last line.
+fn print_divide<A: std::fmt::Display>(split: Vec<(A, u64)>) {
+    let mut total = 0;
+    for (action, n) in split {
+        out!("{action} {n}");
+        total += n;
+    }
+    out!("total {total}");
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -469,12 +474,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 )));
             }
             if divide {
-                let mut total = 0;
-                for (action, n) in perft::divide(&game, depth) {
-                    out!("{action} {n}");
-                    total += n;
-                }
-                out!("total {total}");
+                print_divide(perft::divide(&game, depth));
             } else {
                 out!("{}", perft(&game, depth));
             }

@@ -142,14 +142,14 @@ pub fn verify_as<R: Recorded>(rec: &GameRecord) -> Result<Verified<R>, Divergenc
         kind: DivergenceKind::Tags(e),
     };
     let found = rec.rules().map_err(tag_problem)?;
-    if found.name() != R::NAME {
-        let expected = R::NAME
-            .parse()
-            .map_err(|_| tag_problem(RecordError::MissingTag(tags::VARIANT)))?;
+    if found != R::RULES {
         return Err(Divergence {
             index: 0,
             play: "tags".to_string(),
-            kind: DivergenceKind::OtherGame { found, expected },
+            kind: DivergenceKind::OtherGame {
+                found,
+                expected: R::RULES,
+            },
         });
     }
     tags::rulings_from(&rec.tags, R::RULINGS).map_err(|e| Divergence {

@@ -895,7 +895,7 @@ impl super::ruleset::RuleSet for Game {
     /// The start position.
     type Settings = Position;
 
-    const NAME: &'static str = "boyer-football";
+    const RULES: super::Rules = super::Rules::BoyerFootball;
     const VERSION: &'static str = RULES_VERSION;
 
     fn new_game(start: &Position) -> Game {

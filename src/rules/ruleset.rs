@@ -26,8 +26,10 @@ pub trait RuleSet: Clone + Send + 'static {
     /// What a game is created with (quarter length, match length, board variant...).
     type Settings: Clone + Send;
 
-    /// The rule set's name and version, for records (`Variant`, `RulesVersion`).
-    const NAME: &'static str;
+    /// The rule set's entry in the registry, and its name and version, for records
+    /// (`Variant`, `RulesVersion`).
+    const RULES: super::Rules;
+    const NAME: &'static str = Self::RULES.name();
     const VERSION: &'static str;
 
     fn new_game(settings: &Self::Settings) -> Self;
@@ -50,7 +52,7 @@ impl RuleSet for Game {
     type DecisionKind = DecisionKind;
     type Settings = Settings;
 
-    const NAME: &'static str = "football-chess";
+    const RULES: super::Rules = super::Rules::FootballChess;
     const VERSION: &'static str = "0.1";
 
     fn new_game(settings: &Settings) -> Game {
