@@ -76,12 +76,24 @@ pub fn movegen(seed: u64, rounds: u32) -> MovegenReport {
             }
         }
     }
+    time_generation(&positions, rounds, |game| {
+        game.legal_actions(&mut list);
+        list.len()
+    })
+}
+
+/// Times `rounds` generations of every position of `positions`; `generate` lists the legal
+/// actions of one and says how many there are.
+fn time_generation<P>(
+    positions: &[P],
+    rounds: u32,
+    mut generate: impl FnMut(&P) -> usize,
+) -> MovegenReport {
     let mut listed = 0u64;
     let start = Instant::now();
     for _ in 0..rounds {
-        for game in &positions {
-            game.legal_actions(&mut list);
-            listed += list.len() as u64;
+        for p in positions {
+            listed += generate(p) as u64;
         }
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
@@ -157,24 +169,10 @@ pub fn boyer_movegen(seed: u64, rounds: u32) -> MovegenReport {
         }
     }
     let mut list = Vec::new();
-    let mut listed = 0u64;
-    let start = Instant::now();
-    for _ in 0..rounds {
-        for pos in &positions {
-            pos.legal_into(&mut list);
-            listed += list.len() as u64;
-        }
-    }
-    let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    let generations = positions.len() as u64 * rounds as u64;
-    MovegenReport {
-        positions: positions.len() as u64,
-        generations,
-        actions_listed: listed,
-        seconds,
-        generations_per_second: generations as f64 / seconds,
-        actions_listed_per_second: listed as f64 / seconds,
-    }
+    time_generation(&positions, rounds, |pos| {
+        pos.legal_into(&mut list);
+        list.len()
+    })
 }
 
 /// Where the referee benchmark runs its processes. On a virtual machine, waking a process

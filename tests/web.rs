@@ -391,24 +391,11 @@ fn the_page_in_chromium_shows_the_engines_board_at_every_play() {
     }
     assert!(checked >= 6, "{checked} positions checked");
     // Keep a look at the page for people.
-    let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
-    std::fs::create_dir_all(&shots).unwrap();
-    let shot = shots.join("recorded-game.png");
-    let out = browser_output(
-        Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--hide-scrollbars",
-                "--window-size=1400,900",
-            ])
-            .arg(format!("--screenshot={}", shot.display()))
-            .arg(format!("file://{}#game=1&step=40", page.display())),
+    screenshot(
+        browser,
+        &format!("file://{}#game=1&step=40", page.display()),
+        "recorded-game.png",
     );
-    assert!(out.status.success());
-    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
-    eprintln!("screenshot: {}", shot.display());
 }
 
 #[test]
@@ -973,6 +960,26 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
     assert_eq!(status.code(), Some(0), "the game's exit code, not Ctrl-C's");
 }
 
+/// Takes a screenshot of `url` for people to look at, into the screenshots directory.
+fn screenshot(browser: &str, url: &str, name: &str) {
+    let shot = shots_dir().join(name);
+    let out = browser_output(
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1400,900",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(url),
+    );
+    assert!(out.status.success());
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+    eprintln!("screenshot: {}", shot.display());
+}
+
 /// Where screenshots are kept (never in the repository).
 fn shots_dir() -> PathBuf {
     let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
@@ -1465,24 +1472,11 @@ fn the_page_in_chromium_draws_a_boyer_game_on_its_nine_by_nine_board() {
         assert!(dom.contains("data-goal=\"e9\"") && dom.contains("data-goal=\"e1\""));
         assert!(dom.contains(">Turn by turn<"), "step {step}");
     }
-    let shots = std::env::temp_dir().join(format!("zebra-web-shots-{}", std::process::id()));
-    std::fs::create_dir_all(&shots).unwrap();
-    let shot = shots.join("boyer-game.png");
-    let out = browser_output(
-        Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--hide-scrollbars",
-                "--window-size=1400,900",
-            ])
-            .arg(format!("--screenshot={}", shot.display()))
-            .arg(format!("file://{}#game=2&step={kick}", page.display())),
+    screenshot(
+        browser,
+        &format!("file://{}#game=2&step={kick}", page.display()),
+        "boyer-game.png",
     );
-    assert!(out.status.success());
-    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
-    eprintln!("screenshot: {}", shot.display());
 }
 
 /// `zebra match --rules boyer-football --watch`: a browser following a game live gets the

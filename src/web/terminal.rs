@@ -47,6 +47,25 @@ fn glyph(c: char) -> char {
     set.chars().nth(i).unwrap_or('?')
 }
 
+/// One square's three characters, on background `bg` (an ANSI colour) when colours are on,
+/// in the colour of the side of `piece` (upper case White).
+fn cell(out: &mut String, bg: Option<&str>, piece: Option<char>, text: [char; 3]) {
+    let [left, mid, right] = text;
+    match bg {
+        Some(bg) => {
+            let fg = match piece {
+                Some(c) if c.is_ascii_uppercase() => "97;1",
+                Some(_) => "30",
+                None => "37",
+            };
+            let _ = write!(out, "\x1b[{bg};{fg}m{left}{mid}{right}\x1b[0m");
+        }
+        None => {
+            let _ = write!(out, "{left}{mid}{right}");
+        }
+    }
+}
+
 /// A frame of either game as text.
 pub fn frame_text(frame: &AnyFrame, style: TermStyle) -> String {
     match frame {
@@ -82,22 +101,13 @@ pub fn boyer_board_text(frame: &BoyerFrame, style: TermStyle) -> String {
             } else {
                 (' ', ' ')
             };
-            if style.color {
-                let bg = match (goal, (fi + rank as usize) % 2) {
-                    (true, _) if rank == 9 => "41",
-                    (true, _) => "44",
-                    (false, 0) => "42;2",
-                    _ => "42",
-                };
-                let fg = match piece {
-                    Some(c) if c.is_ascii_uppercase() => "97;1",
-                    Some(_) => "30",
-                    None => "37",
-                };
-                let _ = write!(out, "\x1b[{bg};{fg}m{left}{mid}{right}\x1b[0m");
-            } else {
-                let _ = write!(out, "{left}{mid}{right}");
-            }
+            let bg = style.color.then(|| match (goal, (fi + rank as usize) % 2) {
+                (true, _) if rank == 9 => "41",
+                (true, _) => "44",
+                (false, 0) => "42;2",
+                _ => "42",
+            });
+            cell(&mut out, bg, piece, [left, mid, right]);
         }
         out.push('\n');
     }
@@ -144,22 +154,13 @@ pub fn board_text(frame: &Frame, style: TermStyle) -> String {
                 None => '.',
             };
             let right = if name == ball_sq { ball_mark } else { ' ' };
-            if style.color {
-                let bg = match (rank, fi) {
-                    (1, _) => "44",
-                    (8, _) => "41",
-                    (_, 0 | 7) => "42;2",
-                    _ => "42",
-                };
-                let fg = match top {
-                    Some(c) if c.is_ascii_uppercase() => "97;1",
-                    Some(_) => "30",
-                    None => "37",
-                };
-                let _ = write!(out, "\x1b[{bg};{fg}m{left}{mid}{right}\x1b[0m");
-            } else {
-                let _ = write!(out, "{left}{mid}{right}");
-            }
+            let bg = style.color.then_some(match (rank, fi) {
+                (1, _) => "44",
+                (8, _) => "41",
+                (_, 0 | 7) => "42;2",
+                _ => "42",
+            });
+            cell(&mut out, bg, top, [left, mid, right]);
         }
         // The margin names the lines the offense faces.
         let mut notes = Vec::new();
