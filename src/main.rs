@@ -1556,6 +1556,8 @@ fn verify(path: &Path, expected: Option<Rules>) -> Result<(), Failure> {
     // `bad`: games that diverge; `other`: games of another edition of the rulings, refused
     // unreplayed.
     let (mut games, mut bad, mut other) = (0, 0, 0);
+    // The games the unverified records are of: each is judged by its own rulings edition.
+    let mut other_games: Vec<Rules> = Vec::new();
     let mut damage = None;
     for item in GameReader::new(std::io::BufReader::new(file)) {
         let rec = match item {
@@ -1588,6 +1590,10 @@ fn verify(path: &Path, expected: Option<Rules>) -> Result<(), Failure> {
             ),
             Err(d) if d.is_other_edition() => {
                 other += 1;
+                let game = rec.rules().unwrap_or_default();
+                if !other_games.contains(&game) {
+                    other_games.push(game);
+                }
                 out!("game {games}: {d} (verify it with the zebra release that wrote it)");
             }
             Err(d) => {
@@ -1597,10 +1603,21 @@ fn verify(path: &Path, expected: Option<Rules>) -> Result<(), Failure> {
         }
     }
     // What the games of another edition get, after "N of M games" or "N".
+    let judged: Vec<String> = other_games
+        .iter()
+        .map(|&g| {
+            let edition = zebra::with_rules!(g, R => <R as zebra::record::Recorded>::RULINGS);
+            if other_games.len() == 1 && g == Rules::FootballChess {
+                format!("edition {edition}")
+            } else {
+                format!("{g} edition {edition}")
+            }
+        })
+        .collect();
     let unverified = format!(
-        "{} not verified: played under another rulings edition (this zebra judges edition {} only)",
+        "{} not verified: played under another rulings edition (this zebra judges {} only)",
         if other == 1 { "was" } else { "were" },
-        zebra::rules::RULINGS_EDITION
+        judged.join(", ")
     );
     let before = match (games, bad, other) {
         (0, _, _) => "no complete game before it".to_string(),

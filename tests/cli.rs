@@ -160,6 +160,18 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
     assert!(text.contains("\nturn 1, white: "), "{text}");
     assert!(text.contains("   a  b  c  d  e  f  g  h  i\n"), "{text}");
     assert!(text.contains("white scores a goal  goals 1-0"), "{text}");
+    // A record of another edition of Boyer's rulings is named by its own game's edition.
+    let other = dir.join("edition7.pgn");
+    std::fs::write(
+        &other,
+        texts[0].replace("[Rulings \"1\"]", "[Rulings \"7\"]"),
+    )
+    .unwrap();
+    let out = zebra(&["verify", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("this zebra judges edition 1 only"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("(this zebra judges boyer-football edition 1 only)"));
     let view = zebra(&["view", dir.join("b0.pgn").to_str().unwrap(), "--board"]);
     assert!(view.status.success());
     assert!(stdout(&view).contains("white scores a goal  goals 1-0"));
