@@ -382,166 +382,149 @@ impl Replay {
             Replaying::Field(g) => entry.apply_to(g).map(|_| ()),
             Replaying::Board(g) => entry.apply_to(g).map(|_| ()),
         };
-        self.counted(entry, applied)
-    }
-
-    /// Counts an applied entry, or names the one that did not replay.
-    fn counted<T>(
-        &mut self,
-        entry: &Entry,
-        applied: Result<T, impl std::fmt::Display>,
-    ) -> Result<T, String> {
-        let done = applied.map_err(|e| {
-            format!(
-                "entry {} ('{entry}') does not replay: {e}",
-                self.entries + 1
-            )
-        })?;
-        self.entries += 1;
-        Ok(done)
+        counted(&mut self.entries, entry, applied)
     }
 
     /// Applies `entry` and returns its step, or why it does not replay.
     pub fn step(&mut self, entry: &Entry) -> Result<Step, String> {
         match &mut self.game {
-            Replaying::Field(_) => self.field_step(entry),
-            Replaying::Board(_) => self.board_step(entry),
+            Replaying::Field(game) => field_step(game, &mut self.entries, entry),
+            Replaying::Board(game) => board_step(game, &mut self.entries, entry),
         }
     }
+}
 
-    fn field_step(&mut self, entry: &Entry) -> Result<Step, String> {
-        let Replaying::Field(game) = &mut self.game else {
-            unreachable!("called for a Football Chess replay")
-        };
-        let header = crate::record::notes::play_header(game);
-        let side = match entry {
-            Entry::Action { .. } => game.to_move(),
-            Entry::Expiry { .. } => None,
-        };
-        let applied = entry.apply_to(game);
-        let events = self.counted(entry, applied)?;
-        let Replaying::Field(game) = &self.game else {
-            unreachable!("the same replay")
-        };
-        let (from, to, corner, arrow, emt_ms, clk_ms, kind) = match entry {
-            Entry::Action {
-                action,
-                emt_ms,
-                clk_ms,
-                ..
-            } => {
-                // The entry replayed, so its text is an action.
-                let (f, t, c, a) = action
-                    .parse::<Action>()
-                    .ok()
-                    .as_ref()
-                    .map_or((None, None, None, None), arrow_of);
-                (f, t, c, a, *emt_ms, *clk_ms, "action")
-            }
-            Entry::Expiry { .. } => (None, None, None, None, None, None, "expiry"),
-        };
-        let pushes = events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Pushed { from, to } => {
-                    Some([from.name().to_string(), to.name().to_string()])
-                }
-                _ => None,
-            })
-            .collect();
-        let notable = events.iter().any(|e| {
-            matches!(
-                e,
-                Event::PlayOver { .. } | Event::Flag(_) | Event::PenaltyEnforced(_)
-            )
-        });
-        Ok(Step {
-            token: entry.to_string(),
-            side,
-            kind,
-            header,
+/// Counts an applied entry in `entries`, or names the one that did not replay.
+fn counted<T>(
+    entries: &mut usize,
+    entry: &Entry,
+    applied: Result<T, impl std::fmt::Display>,
+) -> Result<T, String> {
+    let done =
+        applied.map_err(|e| format!("entry {} ('{entry}') does not replay: {e}", *entries + 1))?;
+    *entries += 1;
+    Ok(done)
+}
+
+/// An entry of Football Chess: its arrow, pushes, events and the field after it.
+fn field_step(game: &mut Game, entries: &mut usize, entry: &Entry) -> Result<Step, String> {
+    let header = crate::record::notes::play_header(game);
+    let side = match entry {
+        Entry::Action { .. } => game.to_move(),
+        Entry::Expiry { .. } => None,
+    };
+    let applied = entry.apply_to(game);
+    let events = counted(entries, entry, applied)?;
+    let (from, to, corner, arrow, emt_ms, clk_ms, kind) = match entry {
+        Entry::Action {
+            action,
             emt_ms,
             clk_ms,
-            from,
-            to,
-            corner,
-            arrow,
-            pushes,
-            events: events
-                .iter()
-                .filter(|e| {
-                    crate::record::notes::is_notable(e)
-                        || matches!(
-                            e,
-                            Event::Pushed { .. }
-                                | Event::Tackle { .. }
-                                | Event::Truck { .. }
-                                | Event::Handoff { .. }
-                                | Event::Snap { .. }
-                        )
-                })
-                .map(|e| e.to_string())
-                .collect(),
-            notable,
-            play_end: game.field_at_play_end().is_some(),
-            frame: AnyFrame::Field(Frame::of(game)),
+            ..
+        } => {
+            // The entry replayed, so its text is an action.
+            let (f, t, c, a) = action
+                .parse::<Action>()
+                .ok()
+                .as_ref()
+                .map_or((None, None, None, None), arrow_of);
+            (f, t, c, a, *emt_ms, *clk_ms, "action")
+        }
+        Entry::Expiry { .. } => (None, None, None, None, None, None, "expiry"),
+    };
+    let pushes = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Pushed { from, to } => Some([from.name().to_string(), to.name().to_string()]),
+            _ => None,
         })
-    }
-
-    /// A sub-move of Boyer's Football: its arrow (the piece's move, or the ball's flight
-    /// for a kick), a header where a turn begins, the turn's end as `play_end`.
-    fn board_step(&mut self, entry: &Entry) -> Result<Step, String> {
-        let Replaying::Board(game) = &mut self.game else {
-            unreachable!("called for a Boyer replay")
-        };
-        let header = game.header();
-        let side = game.position().turn();
-        let ball_before = game.position().ball();
-        let applied = entry.apply_to(game);
-        let events = self.counted(entry, applied)?;
-        let Replaying::Board(game) = &self.game else {
-            unreachable!("the same replay")
-        };
-        let sub = match entry {
-            Entry::Action { action, .. } => action.parse::<boyer::SubMove>().ok(),
-            Entry::Expiry { .. } => None,
-        };
-        let (from, to, arrow) = match sub {
-            Some(boyer::SubMove::Move { from, to }) => {
-                (Some(from.to_string()), Some(to.to_string()), Some("move"))
-            }
-            Some(boyer::SubMove::Kick { to, .. }) => (
-                Some(ball_before.to_string()),
-                Some(to.to_string()),
-                Some("kick"),
-            ),
-            _ => (None, None, None),
-        };
-        let over = events
+        .collect();
+    let notable = events.iter().any(|e| {
+        matches!(
+            e,
+            Event::PlayOver { .. } | Event::Flag(_) | Event::PenaltyEnforced(_)
+        )
+    });
+    Ok(Step {
+        token: entry.to_string(),
+        side,
+        kind,
+        header,
+        emt_ms,
+        clk_ms,
+        from,
+        to,
+        corner,
+        arrow,
+        pushes,
+        events: events
             .iter()
-            .any(|e| matches!(e, boyer::Event::GameOver { .. }));
-        Ok(Step {
-            token: entry.to_string(),
-            side: Some(side),
-            kind: "action",
-            header,
-            emt_ms: None,
-            clk_ms: None,
-            from,
-            to,
-            corner: None,
-            arrow,
-            pushes: Vec::new(),
-            events: events
-                .iter()
-                .filter(|e| !matches!(e, boyer::Event::Played { .. }))
-                .map(|e| e.to_string())
-                .collect(),
-            notable: over,
-            play_end: game.position().at_turn_start() || over,
-            frame: AnyFrame::Board(BoyerFrame::of(game)),
-        })
-    }
+            .filter(|e| {
+                crate::record::notes::is_notable(e)
+                    || matches!(
+                        e,
+                        Event::Pushed { .. }
+                            | Event::Tackle { .. }
+                            | Event::Truck { .. }
+                            | Event::Handoff { .. }
+                            | Event::Snap { .. }
+                    )
+            })
+            .map(|e| e.to_string())
+            .collect(),
+        notable,
+        play_end: game.field_at_play_end().is_some(),
+        frame: AnyFrame::Field(Frame::of(game)),
+    })
+}
+
+/// A sub-move of Boyer's Football: its arrow (the piece's move, or the ball's flight for a
+/// kick), a header where a turn begins, the turn's end as `play_end`.
+fn board_step(game: &mut boyer::Game, entries: &mut usize, entry: &Entry) -> Result<Step, String> {
+    let header = game.header();
+    let side = game.position().turn();
+    let ball_before = game.position().ball();
+    let applied = entry.apply_to(game);
+    let events = counted(entries, entry, applied)?;
+    let sub = match entry {
+        Entry::Action { action, .. } => action.parse::<boyer::SubMove>().ok(),
+        Entry::Expiry { .. } => None,
+    };
+    let (from, to, arrow) = match sub {
+        Some(boyer::SubMove::Move { from, to }) => {
+            (Some(from.to_string()), Some(to.to_string()), Some("move"))
+        }
+        Some(boyer::SubMove::Kick { to, .. }) => (
+            Some(ball_before.to_string()),
+            Some(to.to_string()),
+            Some("kick"),
+        ),
+        _ => (None, None, None),
+    };
+    let over = events
+        .iter()
+        .any(|e| matches!(e, boyer::Event::GameOver { .. }));
+    Ok(Step {
+        token: entry.to_string(),
+        side: Some(side),
+        kind: "action",
+        header,
+        emt_ms: None,
+        clk_ms: None,
+        from,
+        to,
+        corner: None,
+        arrow,
+        pushes: Vec::new(),
+        events: events
+            .iter()
+            .filter(|e| !matches!(e, boyer::Event::Played { .. }))
+            .map(|e| e.to_string())
+            .collect(),
+        notable: over,
+        play_end: game.position().at_turn_start() || over,
+        frame: AnyFrame::Board(BoyerFrame::of(game)),
+    })
 }
 
 /// The head of a record's view: tags, names, result, and the start frame; no steps yet.
