@@ -1497,8 +1497,12 @@ fn a_live_boyer_game_streams_the_records_view() {
         out.to_str().unwrap(),
         "-q",
     ]);
-    let feed = read_feed(&watched.base, "/api/live/games/1", None, |ev| {
-        ev.iter().any(|(_, e)| e["type"] == "end")
+    // The viewer's address is printed before the series announces its first game: until
+    // then the game's feed says it is not held ("gone"), and a browser asks again.
+    let feed = wait_for_view(|| {
+        read_feed(&watched.base, "/api/live/games/1", None, |ev| {
+            ev.iter().any(|(_, e)| e["type"] == "end")
+        })
     });
     assert_eq!(feed[0].1["type"], "view", "{:?}", feed[0]);
     assert_eq!(feed[0].1["view"]["rules"], "boyer-football");
@@ -1514,4 +1518,19 @@ fn a_live_boyer_game_streams_the_records_view() {
     assert_eq!(serde_json::Value::Array(steps_of(&feed)), want);
     let status = watched.interrupt();
     assert!(status.success(), "{status:?}");
+}
+
+/// A game's feed once it has a view: asked again (for up to two minutes) while the game
+/// is not yet held.
+fn wait_for_view(mut read: impl FnMut() -> Vec<Sse>) -> Vec<Sse> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let feed = read();
+        if feed.first().is_some_and(|(_, e)| e["type"] != "gone")
+            || std::time::Instant::now() > deadline
+        {
+            return feed;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
