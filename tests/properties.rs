@@ -1620,3 +1620,36 @@ fn fouling_never_stalls_a_game_from_any_spot() {
     assert!(longest <= bound, "{longest} > {bound}");
     eprintln!("fouling games: {seed}, longest {longest} actions (bound {bound})");
 }
+
+/// The pre-snap list is drawn from by index in random playouts: the count and every index
+/// must name exactly what `legal_actions` lists, in its order, and nothing past its end.
+#[test]
+fn presnap_actions_by_index_are_the_listed_actions() {
+    let mut list = ActionList::new();
+    let mut presnap_positions = 0;
+    for seed in 0..300u64 {
+        play_random_game(Game::new(Settings::plays(4)), seed, |game, _| {
+            game.legal_actions(&mut list);
+            match game.phase() {
+                Phase::Motion | Phase::Reaction => {
+                    presnap_positions += 1;
+                    assert_eq!(
+                        game.presnap_action_count(),
+                        Some(list.len()),
+                        "seed {seed}\n{}",
+                        game.to_diagram()
+                    );
+                    for (i, listed) in list.iter().enumerate() {
+                        assert_eq!(game.presnap_action(i).as_ref(), Some(listed), "seed {seed}, index {i}");
+                    }
+                    assert_eq!(game.presnap_action(list.len()), None, "seed {seed}");
+                }
+                _ => {
+                    assert_eq!(game.presnap_action_count(), None, "seed {seed}");
+                    assert_eq!(game.presnap_action(0), None, "seed {seed}");
+                }
+            }
+        });
+    }
+    assert!(presnap_positions > 10_000, "only {presnap_positions} pre-snap positions");
+}

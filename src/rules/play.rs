@@ -775,6 +775,81 @@ impl Game {
         }
     }
 
+    /// How many actions [`Game::legal_actions`] lists in a pre-snap phase (motion or
+    /// reaction), without listing them: the list is long (every piece to every empty square,
+    /// every sideline role onto every empty square) and a random playout wants one of them.
+    /// `None` in any other phase.
+    pub fn presnap_action_count(&self) -> Option<usize> {
+        let (side, snap) = self.presnap_side()?;
+        let empty = Bitboard(!self.board.occupied().0).count() as usize;
+        let movers = self.presnap_movers(side, snap).count() as usize;
+        let sideline = self.board.sideline(side);
+        let roles = Role::ALL
+            .iter()
+            .filter(|r| sideline[r.index()] > 0)
+            .count();
+        let fielded = self.board.side(side).count() as usize;
+        Some((movers + roles) * empty + fielded + 1 + usize::from(self.can_call_timeout()))
+    }
+
+    /// The action at `index` of [`Game::legal_actions`]'s list in a pre-snap phase, found
+    /// without listing the others (the same order: motions, entries, exits, the snap or the
+    /// pass, a timeout). `None` past the end or in any other phase.
+    pub fn presnap_action(&self, index: usize) -> Option<Action> {
+        let (side, snap) = self.presnap_side()?;
+        let empty = Bitboard(!self.board.occupied().0);
+        let per_target = empty.count() as usize;
+        let mut i = index;
+        let movers = self.presnap_movers(side, snap);
+        let moving = movers.count() as usize * per_target;
+        if i < moving {
+            let from = movers.nth_square(i / per_target)?;
+            let to = empty.nth_square(i % per_target)?;
+            return Some(Action::Motion { from, to });
+        }
+        i -= moving;
+        let sideline = self.board.sideline(side);
+        for role in Role::ALL {
+            if sideline[role.index()] > 0 {
+                if i < per_target {
+                    let to = empty.nth_square(i)?;
+                    return Some(Action::Enter { role, to });
+                }
+                i -= per_target;
+            }
+        }
+        let fielded = self.board.side(side);
+        if i < fielded.count() as usize {
+            let from = fielded.nth_square(i)?;
+            return Some(Action::Exit { from });
+        }
+        i -= fielded.count() as usize;
+        match i {
+            0 => Some(if snap { Action::Snap } else { Action::Pass }),
+            1 if self.can_call_timeout() => Some(Action::Timeout),
+            _ => None,
+        }
+    }
+
+    /// The deciding team of a pre-snap phase, and whether it is the offense (which snaps).
+    fn presnap_side(&self) -> Option<(Side, bool)> {
+        match self.phase {
+            Phase::Motion => Some((self.offense, true)),
+            Phase::Reaction => Some((self.defense(), false)),
+            _ => None,
+        }
+    }
+
+    /// The pieces that may shift before the snap: the offense's snapper and pieces already
+    /// in motion may not (3.3), the defense's all may.
+    fn presnap_movers(&self, side: Side, snap: bool) -> Bitboard {
+        let mut movers = self.board.side(side);
+        if snap {
+            movers = Bitboard(movers.0 & !self.spot.bit() & !self.play.moved.0);
+        }
+        movers
+    }
+
     /// Whether `side` has any legal move or throw (a pass is allowed only without one).
     pub(crate) fn has_any_move(&self, side: Side) -> bool {
         if self.carrier_of(side).is_some() {
@@ -813,7 +888,14 @@ impl Game {
                     for df in [0, -1, 1] {
                         let d = Dir::new(df, f);
                         if let Some(to) = from.step(d) {
-                            if self.landing(side, to, d, is_carrier, df != 0).is_ok() {
+                            // A plain empty square needs no judging: a straight step lands,
+                            // a diagonal one has nothing to contact (R7).
+                            let plain = !occupied.contains(to) && !special.contains(to);
+                            if plain {
+                                if df == 0 {
+                                    out.push(mv(to));
+                                }
+                            } else if self.landing(side, to, d, is_carrier, df != 0).is_ok() {
                                 out.push(mv(to));
                             }
                         }
@@ -828,7 +910,8 @@ impl Game {
                 Role::King => {
                     for d in Dir::ALL {
                         if let Some(to) = from.step(d) {
-                            if self.landing(side, to, d, is_carrier, false).is_ok() {
+                            let plain = !occupied.contains(to) && !special.contains(to);
+                            if plain || self.landing(side, to, d, is_carrier, false).is_ok() {
                                 out.push(mv(to));
                             }
                         }

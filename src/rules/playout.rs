@@ -29,7 +29,8 @@ impl RandomPlayer {
         }
     }
 
-    /// Chooses the next action for whoever must decide; `list` is scratch space.
+    /// Chooses the next action for whoever must decide; `list` is scratch space (left
+    /// unfilled before the snap, where an action is drawn by its index).
     /// Returns `None` when the game is over.
     pub fn choose(&mut self, game: &Game, list: &mut ActionList) -> Option<Action> {
         match game.phase() {
@@ -42,9 +43,9 @@ impl RandomPlayer {
             }
             _ => {}
         }
-        game.legal_actions(list);
-        let presnap = matches!(game.phase(), Phase::Motion | Phase::Reaction);
-        if presnap {
+        // Before the snap the list is hundreds long: draw an index into it instead of
+        // listing it (the same draw `choose` makes on the listed slice, so the same game).
+        if let Some(count) = game.presnap_action_count() {
             let stop = if game.phase() == Phase::Motion {
                 Action::Snap
             } else {
@@ -54,9 +55,10 @@ impl RandomPlayer {
                 return Some(stop);
             }
             for _ in 0..20 {
-                let a = *list
-                    .choose(&mut self.rng)
-                    .expect("pre-snap phases always have actions");
+                let index = self.rng.gen_range(0..count as u32) as usize;
+                let a = game
+                    .presnap_action(index)
+                    .expect("an index below the count names an action");
                 if a == Action::Timeout && !self.rng.gen_bool(0.05) {
                     continue;
                 }
@@ -66,6 +68,7 @@ impl RandomPlayer {
             }
             return Some(stop);
         }
+        game.legal_actions(list);
         list.choose(&mut self.rng).copied()
     }
 

@@ -451,6 +451,18 @@ impl Bitboard {
     pub fn remove(&mut self, sq: Square) {
         self.0 &= !sq.bit();
     }
+    /// The `n`th square of the set in ascending order (the order the set iterates in).
+    pub fn nth_square(self, n: usize) -> Option<Square> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            if bits == 0 {
+                return None;
+            }
+            bits &= bits - 1;
+        }
+        (bits != 0).then(|| Square(bits.trailing_zeros() as u8))
+    }
+
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
