@@ -34,6 +34,7 @@
 //! - `error`: why an action was rejected
 //! - `diagram`: positions as readable text, for tests, perft and printing
 //! - `perft`: counting legal action sequences, to cross-check implementations
+//! - `tables`: rays and knight routes computed at compile time, for the move generator
 //! - `playout`: seeded random play, for tests, benchmarks and the random bot
 //! - `ruleset`: the trait other rule sets will implement
 //! - `boyer`: Boyer's Football, the second game (its own engine)
@@ -53,6 +54,7 @@ pub mod playout;
 pub mod registry;
 pub mod ruleset;
 pub mod situation;
+mod tables;
 pub mod types;
 
 pub use action::{Action, Clock, Formation, KnightRoute};

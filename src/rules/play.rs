@@ -12,6 +12,7 @@ use super::error::ActionError;
 use super::event::{Event, PlayEnd};
 use super::game::{Ball, Events, Game, Phase, Throw, MAX_PLAY_TURNS};
 use super::penalty::{Foul, FoulKind};
+use super::tables::{KNIGHT_OVER, RAYS};
 use super::types::{Bitboard, Dir, Piece, Role, Side, Square};
 
 /// Room for every legal action of any phase (the largest, a defensive reaction with
@@ -53,11 +54,13 @@ pub(crate) struct MovePlan {
     pub landing: Landing,
 }
 
-fn slider_dirs(role: Role) -> &'static [Dir] {
+/// A slider's directions as indices into `Dir::ALL` (whose first four are
+/// `Dir::ORTHOGONAL`, the last four `Dir::DIAGONAL`), in the order moves are listed.
+fn slider_dirs(role: Role) -> &'static [usize] {
     match role {
-        Role::Bishop => &Dir::DIAGONAL,
-        Role::Rook => &Dir::ORTHOGONAL,
-        _ => &Dir::ALL,
+        Role::Bishop => &[4, 5, 6, 7],
+        Role::Rook => &[0, 1, 2, 3],
+        _ => &[0, 1, 2, 3, 4, 5, 6, 7],
     }
 }
 
@@ -918,7 +921,7 @@ impl Game {
                     }
                 }
                 Role::Knight => {
-                    for d in Dir::KNIGHT {
+                    for (k, d) in Dir::KNIGHT.into_iter().enumerate() {
                         let Some(to) = from.step(d) else { continue };
                         let judge = |r: KnightRoute| {
                             let (over, last) = r.path(from, d);
@@ -930,11 +933,11 @@ impl Game {
                                 .ok()
                                 .map(|l| (handoff, l))
                         };
-                        // Fast path: onto a plain empty square with no carrier near enough to
-                        // hand off, both routes do the same thing.
-                        let carrier_near =
-                            !is_carrier && carrier.is_some_and(|c| c.distance(from) <= 2);
-                        if !occupied.contains(to) && !special.contains(to) && !carrier_near {
+                        // Fast path: onto a plain empty square with no friendly carrier on
+                        // either route to hand off to, both routes do the same thing.
+                        let handoff_possible = !is_carrier
+                            && carrier.is_some_and(|c| KNIGHT_OVER[from.index()][k] & c.bit() != 0);
+                        if !occupied.contains(to) && !special.contains(to) && !handoff_possible {
                             out.push(mv(to));
                             continue;
                         }
@@ -960,14 +963,18 @@ impl Game {
                     }
                 }
                 role => {
-                    for &u in slider_dirs(role) {
+                    let judged = Bitboard(occupied.0 | special.0);
+                    for &d in slider_dirs(role) {
+                        let u = Dir::ALL[d];
                         let mut handoff = false;
-                        let mut s = from.step(u);
-                        while let Some(to) = s {
-                            let gets_ball = is_carrier || handoff;
+                        for &to in RAYS[from.index()][d].squares() {
                             // An empty plain square needs no judging (the fast path).
-                            let plain = !occupied.contains(to) && !special.contains(to);
-                            if plain || self.landing(side, to, u, gets_ball, false).is_ok() {
+                            if !judged.contains(to) {
+                                out.push(mv(to));
+                                continue;
+                            }
+                            let gets_ball = is_carrier || handoff;
+                            if self.landing(side, to, u, gets_ball, false).is_ok() {
                                 out.push(mv(to));
                             }
                             if occupied.contains(to) {
@@ -977,7 +984,6 @@ impl Game {
                                     break;
                                 }
                             }
-                            s = to.step(u);
                         }
                     }
                 }
@@ -1015,11 +1021,9 @@ impl Game {
                 }
             }
             role => {
-                for &u in slider_dirs(role) {
-                    let mut s = from.step(u);
-                    while let Some(to) = s {
+                for &d in slider_dirs(role) {
+                    for &to in RAYS[from.index()][d].squares() {
                         out.push(Action::Throw { from, to });
-                        s = to.step(u);
                     }
                 }
             }
