@@ -113,7 +113,7 @@ impl GreedyBot {
         pick.map(|(_, t)| t.clone())
     }
 
-    fn motion(&self, game: &Game, legal: &[String]) -> String {
+    pub fn motion(&self, game: &Game, legal: &[String]) -> String {
         if game.snap_receiver().is_some() {
             return "snap".to_string();
         }
@@ -462,7 +462,7 @@ fn with_flags(game: &Game, play: i64, me: Side) -> i64 {
 }
 
 /// The static value of a position for `me`: the score, then where the ball stands.
-fn eval(game: &Game, me: Side) -> i64 {
+pub fn eval(game: &Game, me: Side) -> i64 {
     let v = (i64::from(game.score(me)) - i64::from(game.score(me.other()))) * POINT;
     match game.phase() {
         Phase::GameOver => {
