@@ -371,7 +371,8 @@ fn play_value(game: &Game, mover: Side, me: Side) -> i64 {
                 } else if t.direct || side_reaches(game, t.side, t.to) {
                     caught
                 } else {
-                    (caught + failed(game)) / 2
+                    // Nobody of the thrower's team can get there either: it falls.
+                    failed(game)
                 }
             } else if side_reaches(game, t.side, t.to) {
                 caught
@@ -539,12 +540,43 @@ fn after_snap(game: &Game, offense: Side, me: Side, list: &mut ActionList) -> i6
     }
 }
 
+/// [`after_snap`] two plies deep for the offense's most promising first moves: each of
+/// the `width` best by one ply gets the defense's best reply. What a motion is worth.
+fn after_snap_deep(game: &Game, offense: Side, width: usize, list: &mut ActionList) -> i64 {
+    let mut g = game.clone();
+    if g.apply(&Action::Snap).is_err() {
+        return evaluate(game, offense);
+    }
+    match g.decision() {
+        Some(d) if d.side == offense && d.kind == DecisionKind::Move => {}
+        _ => return evaluate(&g, offense),
+    }
+    g.legal_actions(list);
+    let moves: Vec<Action> = list.iter().copied().collect();
+    let mut firsts: Vec<(i64, Game)> = Vec::new();
+    for m in moves {
+        let mut h = g.clone();
+        if m == Action::Timeout || h.apply(&m).is_err() {
+            continue;
+        }
+        firsts.push((evaluate(&h, offense), h));
+    }
+    firsts.sort_by_key(|(v, _)| -*v);
+    let mut best: Option<i64> = None;
+    for (_, h) in firsts.iter().take(width) {
+        let v = reply_value(h, offense, best.unwrap_or(i64::MIN), list);
+        best = Some(best.map_or(v, |b| b.max(v)));
+    }
+    best.unwrap_or_else(|| evaluate(&g, offense))
+}
+
 // ---------------------------------------------------------------------------------------
 // Formations, motion, reaction.
 // ---------------------------------------------------------------------------------------
 
-/// Places `role` on the first free square among `choices` (offsets from the ball spot in
-/// the offense's direction: file, rank), on the right side of the line.
+/// Places `role` on the first free square among `choices` (offsets from the ball spot:
+/// files as on the board, ranks in the offense's direction), on the right side of the
+/// line.
 fn place(game: &Game, f: &mut Formation, role: Role, choices: &[(i8, i8)], offense_side: bool) {
     let offense = game.offense();
     let spot = game.spot();
@@ -552,13 +584,24 @@ fn place(game: &Game, f: &mut Formation, role: Role, choices: &[(i8, i8)], offen
     let own = Bitboard::at_or_behind(offense, spot.rank());
     let taken = game.board().occupied();
     for &(df, dr) in choices {
-        let Some(sq) = spot.step(Dir::new(df * fwd, dr * fwd)) else {
+        let Some(sq) = spot.step(Dir::new(df, dr * fwd)) else {
             continue;
         };
         if own.contains(sq) == offense_side && !taken.contains(sq) && f.role_at(sq).is_none() {
             let _ = f.place(role, sq);
             return;
         }
+    }
+}
+
+/// The file direction with more room from the ball spot: +1 toward file h, -1 toward a.
+/// The queen runs that way, so the second pawn stands on the other side.
+fn wide_side(game: &Game) -> i8 {
+    let file = game.spot().file().index() as i8;
+    if 7 - file >= file {
+        1
+    } else {
+        -1
     }
 }
 
@@ -589,14 +632,15 @@ fn fill(game: &Game, f: &mut Formation, offense_side: bool) {
 /// rooks on the line two files out for deep routes, the queen behind the king (a runner
 /// the king can hand to), a bishop behind each side and a second pawn on the wing.
 fn offense_shape(game: &Game) -> Formation {
+    let w = wide_side(game);
     let mut f = Formation::empty();
     place(game, &mut f, Role::Pawn, &[(0, 0)], true);
     place(game, &mut f, Role::Queen, &[(0, -1)], true);
-    place(game, &mut f, Role::King, &[(0, -2), (-1, -1), (1, -1)], true);
-    place(game, &mut f, Role::Rook, &[(-3, 0), (-2, 0), (-1, -1)], true);
-    place(game, &mut f, Role::Rook, &[(3, 0), (2, 0), (1, -1)], true);
-    place(game, &mut f, Role::Bishop, &[(-1, -1), (1, -1), (1, -2)], true);
-    place(game, &mut f, Role::Pawn, &[(1, 0), (-1, 0), (2, 0), (-2, 0)], true);
+    place(game, &mut f, Role::King, &[(0, -2), (-w, -1), (w, -1)], true);
+    place(game, &mut f, Role::Pawn, &[(-w, 0), (-2 * w, 0), (2 * w, 0)], true);
+    place(game, &mut f, Role::Rook, &[(2 * w, 0), (3 * w, 0), (-2 * w, 0)], true);
+    place(game, &mut f, Role::Rook, &[(-2 * w, 0), (-3 * w, 0), (3 * w, 0), (-w, -1)], true);
+    place(game, &mut f, Role::Bishop, &[(w, -1), (-w, -1), (w, -2), (-w, -2)], true);
     fill(game, &mut f, true);
     f
 }
@@ -700,23 +744,19 @@ impl SparringBot {
     /// best first move after the snap, or the snap when none does.
     fn motion(&self, game: &Game, me: Side, legal: &[String], budget: Duration) -> String {
         let start = Instant::now();
+        let spot = game.spot();
         let mut list = ActionList::new();
-        let snap_value = if game.snap_receiver().is_some() {
-            after_snap(game, me, me, &mut list)
-        } else {
-            i64::MIN / 2
-        };
-        let mut best: Option<(i64, &String)> = None;
-        for text in legal {
-            if start.elapsed() > budget {
+        // Every shift is valued one ply deep (ties to the square nearest the ball: a
+        // piece near the play can still help), the best few and the snap two plies deep.
+        let mut shifts: Vec<(i64, usize, Game)> = Vec::new();
+        for (i, text) in legal.iter().enumerate() {
+            if start.elapsed() > budget / 2 {
                 break;
             }
             let Ok(action @ Action::Motion { to, .. }) = text.parse::<Action>() else {
                 continue;
             };
-            if game.presnap_foul(&action).is_some()
-                || me.gain(game.spot().rank(), to.rank()) < -3
-            {
+            if game.presnap_foul(&action).is_some() || me.gain(spot.rank(), to.rank()) < -3 {
                 continue;
             }
             let mut g = game.clone();
@@ -730,17 +770,31 @@ impl SparringBot {
             if g.snap_receiver().is_none() {
                 continue;
             }
-            let v = after_snap(&g, me, me, &mut list);
+            let v = after_snap(&g, me, me, &mut list) - i64::from(to.distance(spot));
+            shifts.push((v, i, g));
+        }
+        shifts.sort_by_key(|(v, i, _)| (-*v, *i));
+        let snap_value = if game.snap_receiver().is_some() {
+            after_snap_deep(game, me, 8, &mut list)
+        } else {
+            i64::MIN / 2
+        };
+        let mut best: Option<(i64, usize)> = None;
+        for (v1, i, g) in shifts.iter().take(4) {
+            if start.elapsed() > budget {
+                break;
+            }
+            let v = after_snap_deep(g, me, 8, &mut list);
             if self.trace {
-                eprintln!("  motion {text:>8} {v:>7} (snap now {snap_value})");
+                eprintln!("  motion {:>8} {v1:>7} deep {v:>7} (snap now {snap_value})", legal[*i]);
             }
             if best.map_or(true, |(b, _)| v > b) {
-                best = Some((v, text));
+                best = Some((v, *i));
             }
         }
         match best {
             // A shift must be worth something: each is a chance for the defense to adjust.
-            Some((v, text)) if v > snap_value + 10 => text.clone(),
+            Some((v, i)) if v > snap_value + 10 => legal[i].clone(),
             _ if legal.iter().any(|a| a == "snap") => "snap".to_string(),
             _ => first_legal(legal),
         }
