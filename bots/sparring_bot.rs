@@ -645,22 +645,22 @@ fn offense_shape(game: &Game) -> Formation {
     f
 }
 
-/// The defense's starting shell: knights whose jump lands on the snap receiver, pawns in
-/// front of the snapper, the queen and a bishop in the middle, a rook on the goal line to
-/// cover the end zone and one deep on the wing.
+/// The defense's starting shell: knights whose jump lands on the snap receiver (they
+/// tackle a runner or passer who lingers), pawns in front of the snapper, the queen in the
+/// middle, and both rooks on the goal line: a deep zone where every square of the end zone
+/// is one rook move away, so a pass thrown there is intercepted.
 fn defense_shape(game: &Game) -> Formation {
     let offense = game.offense();
     let g = offense.gain(game.spot().rank(), offense.goal()).max(1); // ranks to our goal
-    let deep = g;
     let mid = g.min(2);
     let mut f = Formation::empty();
+    place(game, &mut f, Role::Rook, &[(-2, g), (-3, g), (-1, g), (0, g)], false);
+    place(game, &mut f, Role::Rook, &[(2, g), (3, g), (1, g), (0, g)], false);
     place(game, &mut f, Role::Knight, &[(-1, 1), (-2, 1), (-1, 2)], false);
     place(game, &mut f, Role::Knight, &[(1, 1), (2, 1), (1, 2)], false);
     place(game, &mut f, Role::Pawn, &[(0, 1), (-2, 1), (2, 1), (-3, 1), (3, 1)], false);
+    place(game, &mut f, Role::Queen, &[(0, mid), (1, mid), (-1, mid), (0, 1)], false);
     place(game, &mut f, Role::Pawn, &[(-2, 1), (2, 1), (-3, 1), (3, 1), (0, 2)], false);
-    place(game, &mut f, Role::Queen, &[(0, mid), (1, mid), (-1, mid)], false);
-    place(game, &mut f, Role::Rook, &[(-1, deep), (1, deep), (0, deep)], false);
-    place(game, &mut f, Role::Bishop, &[(2, mid), (-2, mid), (1, mid)], false);
     fill(game, &mut f, false);
     f
 }
