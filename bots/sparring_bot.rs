@@ -16,15 +16,18 @@
 //!   defender can land on the receiver; an indirect one is intercepted when a defender can
 //!   land on its target, else caught when the thrower's team can. Hence it throws only to
 //!   receivers nobody covers, and it bats and intercepts whatever it can.
-//! - **Formations shaped by the opponent.** The offense lines up a king behind the snapper
-//!   (he takes the snap and can throw anywhere), rooks on the line for deep routes and a
-//!   queen and bishops behind. Then it uses motion (each piece may move once, behind the
-//!   line) to move the piece that most improves its first move against the defense it now
-//!   sees, and snaps when nothing improves it: a greedy defense never reacts to motion.
-//!   The defense forms second and so sees the offense: it starts from a shell (pass
-//!   rushers whose knight jump lands on the snap receiver, a rook on the goal line, the
-//!   queen in the middle) and moves pieces one at a time while that lowers the offense's
-//!   best first move after the snap. It reacts to motion the same way.
+//! - **Formations shaped by the opponent.** The offense puts the queen right behind the
+//!   snapper, so she takes the snap and can run a diagonal into the end zone at once, the
+//!   second pawn on the narrow side (off her open diagonal), the king behind her (he takes
+//!   the snap when she moves away, and throws anywhere) and rooks on the line for deep
+//!   routes. Then it uses motion (each piece may move once, behind the line) to make the
+//!   shift that most improves its first move against the defense it now sees, judged two
+//!   plies deep, and snaps when no shift helps: a greedy defense never reacts to motion.
+//!   The defense forms second and so sees the offense: it starts from a shell (knights
+//!   whose jump lands on the snap receiver, both rooks on the goal line so every end-zone
+//!   square is one rook move away, the queen in the middle, pawns at the snapper) and
+//!   moves pieces one at a time while that lowers the offense's best first move after the
+//!   snap. It reacts to motion the same way.
 //! - **The play's end valued as a series.** Where a play ends is worth what the series is
 //!   worth from there: first down or not, the down, a turnover on downs (the new offense
 //!   starts at its own 20, R37), a safety, a touchdown; late in a half the field matters
@@ -333,12 +336,14 @@ fn evaluate(game: &Game, me: Side) -> i64 {
 fn play_value(game: &Game, mover: Side, me: Side) -> i64 {
     let offense = game.offense();
     match game.ball() {
-        Ball::Carried(at) | Ball::Spotted(at) => carried_value(game, game.possession(), at, mover, me),
+        Ball::Carried(at) | Ball::Spotted(at) => {
+            carried_value(game, game.possession(), at, mover, me)
+        }
         Ball::Loose(at) | Ball::Contested(at) => {
             // Whoever can land on it first is likelier to get it: the mover.
             let mine = ended_at(game, mover, at, me);
             let theirs = ended_at(game, mover.other(), at, me);
-            if side_reaches(game, mover, at) || game.board().stack_at(at).len() > 0 {
+            if side_reaches(game, mover, at) || !game.board().stack_at(at).is_empty() {
                 (2 * mine + theirs) / 3
             } else {
                 (mine + theirs) / 2
@@ -488,10 +493,17 @@ fn search(
         if k > 0 && start.elapsed() > budget {
             break;
         }
-        let floor = if trace { i64::MIN } else { best.map_or(i64::MIN, |(b, _)| b) };
+        let floor = if trace {
+            i64::MIN
+        } else {
+            best.map_or(i64::MIN, |(b, _)| b)
+        };
         let v = reply_value(g, me, floor, &mut list);
         if trace {
-            eprintln!("  {:>12} one ply {shallow_value:>7} two plies {v:>7}", legal[*i]);
+            eprintln!(
+                "  {:>12} one ply {shallow_value:>7} two plies {v:>7}",
+                legal[*i]
+            );
         }
         let better = match best {
             None => true,
@@ -615,11 +627,20 @@ fn fill(game: &Game, f: &mut Formation, offense_side: bool) {
         .filter(|&sq| own.contains(sq) == offense_side && !taken.contains(sq))
         .collect();
     squares.sort_by_key(|sq| (sq.distance(spot), sq.index()));
-    for role in [Role::Pawn, Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Knight] {
+    for role in [
+        Role::Pawn,
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Knight,
+    ] {
         if f.len() >= 7 {
             return;
         }
-        if f.count(role) >= usize::from(role.sideline_count()) || (!offense_side && role == Role::King) {
+        if f.count(role) >= usize::from(role.sideline_count())
+            || (!offense_side && role == Role::King)
+        {
             continue;
         }
         if let Some(&sq) = squares.iter().find(|&&sq| f.role_at(sq).is_none()) {
@@ -628,19 +649,50 @@ fn fill(game: &Game, f: &mut Formation, offense_side: bool) {
     }
 }
 
-/// The offense's shape: the snapper, the king right behind it to take the snap and throw,
-/// rooks on the line two files out for deep routes, the queen behind the king (a runner
-/// the king can hand to), a bishop behind each side and a second pawn on the wing.
+/// The offense's shape: the snapper, the queen right behind it to take the snap and run
+/// toward the wide side, the king behind her (the receiver once she goes in motion), the
+/// second pawn on the narrow side so that it does not close her diagonal, rooks on the
+/// line for deep routes and a bishop behind.
 fn offense_shape(game: &Game) -> Formation {
     let w = wide_side(game);
     let mut f = Formation::empty();
     place(game, &mut f, Role::Pawn, &[(0, 0)], true);
     place(game, &mut f, Role::Queen, &[(0, -1)], true);
-    place(game, &mut f, Role::King, &[(0, -2), (-w, -1), (w, -1)], true);
-    place(game, &mut f, Role::Pawn, &[(-w, 0), (-2 * w, 0), (2 * w, 0)], true);
-    place(game, &mut f, Role::Rook, &[(2 * w, 0), (3 * w, 0), (-2 * w, 0)], true);
-    place(game, &mut f, Role::Rook, &[(-2 * w, 0), (-3 * w, 0), (3 * w, 0), (-w, -1)], true);
-    place(game, &mut f, Role::Bishop, &[(w, -1), (-w, -1), (w, -2), (-w, -2)], true);
+    place(
+        game,
+        &mut f,
+        Role::King,
+        &[(0, -2), (-w, -1), (w, -1)],
+        true,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Pawn,
+        &[(-w, 0), (-2 * w, 0), (2 * w, 0)],
+        true,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Rook,
+        &[(2 * w, 0), (3 * w, 0), (-2 * w, 0)],
+        true,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Rook,
+        &[(-2 * w, 0), (-3 * w, 0), (3 * w, 0), (-w, -1)],
+        true,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Bishop,
+        &[(w, -1), (-w, -1), (w, -2), (-w, -2)],
+        true,
+    );
     fill(game, &mut f, true);
     f
 }
@@ -654,13 +706,49 @@ fn defense_shape(game: &Game) -> Formation {
     let g = offense.gain(game.spot().rank(), offense.goal()).max(1); // ranks to our goal
     let mid = g.min(2);
     let mut f = Formation::empty();
-    place(game, &mut f, Role::Rook, &[(-2, g), (-3, g), (-1, g), (0, g)], false);
-    place(game, &mut f, Role::Rook, &[(2, g), (3, g), (1, g), (0, g)], false);
-    place(game, &mut f, Role::Knight, &[(-1, 1), (-2, 1), (-1, 2)], false);
+    place(
+        game,
+        &mut f,
+        Role::Rook,
+        &[(-2, g), (-3, g), (-1, g), (0, g)],
+        false,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Rook,
+        &[(2, g), (3, g), (1, g), (0, g)],
+        false,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Knight,
+        &[(-1, 1), (-2, 1), (-1, 2)],
+        false,
+    );
     place(game, &mut f, Role::Knight, &[(1, 1), (2, 1), (1, 2)], false);
-    place(game, &mut f, Role::Pawn, &[(0, 1), (-2, 1), (2, 1), (-3, 1), (3, 1)], false);
-    place(game, &mut f, Role::Queen, &[(0, mid), (1, mid), (-1, mid), (0, 1)], false);
-    place(game, &mut f, Role::Pawn, &[(-2, 1), (2, 1), (-3, 1), (3, 1), (0, 2)], false);
+    place(
+        game,
+        &mut f,
+        Role::Pawn,
+        &[(0, 1), (-2, 1), (2, 1), (-3, 1), (3, 1)],
+        false,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Queen,
+        &[(0, mid), (1, mid), (-1, mid), (0, 1)],
+        false,
+    );
+    place(
+        game,
+        &mut f,
+        Role::Pawn,
+        &[(-2, 1), (2, 1), (-3, 1), (3, 1), (0, 2)],
+        false,
+    );
     fill(game, &mut f, false);
     f
 }
@@ -786,7 +874,10 @@ impl SparringBot {
             }
             let v = after_snap_deep(g, me, 8, &mut list);
             if self.trace {
-                eprintln!("  motion {:>8} {v1:>7} deep {v:>7} (snap now {snap_value})", legal[*i]);
+                eprintln!(
+                    "  motion {:>8} {v1:>7} deep {v:>7} (snap now {snap_value})",
+                    legal[*i]
+                );
             }
             if best.map_or(true, |(b, _)| v > b) {
                 best = Some((v, *i));
@@ -820,9 +911,7 @@ impl SparringBot {
             let Ok(action @ Action::Motion { to, .. }) = text.parse::<Action>() else {
                 continue;
             };
-            if game.presnap_foul(&action).is_some()
-                || to.distance(game.spot()) > 3
-            {
+            if game.presnap_foul(&action).is_some() || to.distance(game.spot()) > 3 {
                 continue;
             }
             let mut g = game.clone();
@@ -876,12 +965,18 @@ fn penalty_choice(req: &Request) -> String {
             o.score.white
         })) * POINT;
         let to_gain = Rank::new(o.line_to_gain.saturating_sub(1)).unwrap_or(o.spot.rank());
-        let v = margin + for_me(o.offense, me, series_value(o.offense, o.spot.rank(), o.down, to_gain));
+        let v = margin
+            + for_me(
+                o.offense,
+                me,
+                series_value(o.offense, o.spot.rank(), o.down, to_gain),
+            );
         if best.as_ref().map_or(true, |(b, _)| v > *b) {
             best = Some((v, text));
         }
     }
-    best.map(|(_, t)| t).unwrap_or_else(|| botkit::fallback(req))
+    best.map(|(_, t)| t)
+        .unwrap_or_else(|| botkit::fallback(req))
 }
 
 impl Bot for SparringBot {
