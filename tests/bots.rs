@@ -10,6 +10,9 @@ mod greedy;
 #[allow(dead_code)]
 #[path = "../bots/random_bot.rs"]
 mod random;
+#[allow(dead_code)]
+#[path = "../bots/sparring_bot.rs"]
+mod sparring;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -144,6 +147,64 @@ fn greedy_beats_random_in_process() {
         wins >= 14 && losses <= 3,
         "greedy won {wins}, lost {losses} of {games}"
     );
+}
+
+/// The sparring bot is the second baseline: it must beat the greedy bot in every game, as
+/// White and as Black (quarters of 4 plays). Both bots are deterministic and the in-process
+/// deadline is 10 s, far beyond what either uses, so the games do not depend on the
+/// machine's load.
+#[test]
+fn sparring_beats_greedy_in_process() {
+    let games = 6;
+    let mut slowest = Duration::ZERO;
+    for seed in 0..games {
+        let mut s = Timed(sparring::SparringBot::new("sparring"), Duration::ZERO);
+        let mut g = greedy::GreedyBot::new("greedy", 2);
+        let me = if seed % 2 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let game = if me == Side::White {
+            play(&mut s, &mut g, seed, 4)
+        } else {
+            play(&mut g, &mut s, seed, 4)
+        };
+        slowest = slowest.max(s.1);
+        let (mine, theirs) = (game.score(me), game.score(me.other()));
+        println!(
+            "sparring as {me}: {mine}-{theirs}; slowest decision {:?}",
+            s.1
+        );
+        assert_eq!(
+            game.result(),
+            Some(GameResult::Win(me)),
+            "sparring as {me} (seed {seed}) did not beat greedy: {mine}-{theirs}"
+        );
+    }
+    println!("sparring beat greedy in {games} of {games} games; slowest decision {slowest:?}");
+}
+
+/// The sparring bot's formations are legal on every spot of the field, for both teams.
+#[test]
+fn sparring_formations_are_legal_on_every_spot() {
+    let mut bot = sparring::SparringBot::new("sparring");
+    for mut game in every_spot() {
+        for _ in 0..2 {
+            let req = Request::from_game(0, &game).unwrap();
+            let text = bot.decide(&req);
+            let Ok(Action::Formation(f)) = text.parse::<Action>() else {
+                panic!("{text} is no formation\n{}", game.to_diagram())
+            };
+            assert_eq!(
+                game.validate_formation(&f),
+                Ok(()),
+                "{f}\n{}",
+                game.to_diagram()
+            );
+            game.apply(&Action::Formation(f)).unwrap();
+        }
+    }
 }
 
 /// A game in the offense's formation decision on every ball spot of the field, both ways.
@@ -293,6 +354,7 @@ impl Proc {
         let path = match name {
             "random" => env!("CARGO_BIN_EXE_zebra-random-bot"),
             "greedy" => env!("CARGO_BIN_EXE_zebra-greedy-bot"),
+            "sparring" => env!("CARGO_BIN_EXE_zebra-sparring-bot"),
             "test" => env!("CARGO_BIN_EXE_zebra-test-bot"),
             _ => panic!("no bot {name}"),
         };
@@ -519,6 +581,11 @@ fn greedy_bot_answers_every_phase_legally() {
 }
 
 #[test]
+fn sparring_bot_answers_every_phase_legally() {
+    answers_every_phase(Proc::bin("sparring", &[]), "sparring");
+}
+
+#[test]
 fn test_bot_behaves_by_default() {
     answers_every_phase(Proc::bin("test", &[]), "test");
 }
@@ -528,6 +595,7 @@ fn bots_say_their_names_and_exit_at_the_end_of_stdin() {
     for (bot, args, name) in [
         ("random", &["--name", "r2"][..], "r2"),
         ("greedy", &["--name", "g2", "--depth", "1"][..], "g2"),
+        ("sparring", &["--name", "s2"][..], "s2"),
         ("test", &["--name", "t2"][..], "t2"),
     ] {
         let mut p = Proc::bin(bot, args);
