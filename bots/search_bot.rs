@@ -45,9 +45,9 @@ use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
 use zebra::protocol::{OptionDecl, OptionKind, ToBot};
 use zebra::rules::{Action, ActionList, DecisionKind, Event, Game, Side, Square};
 
-#[path = "greedy_bot.rs"]
+#[path = "sparring_bot.rs"]
 #[allow(dead_code)]
-mod greedy;
+mod sparring;
 
 #[derive(Parser)]
 #[command(
@@ -62,7 +62,7 @@ struct Args {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
     depth: u8,
     /// Nodes one decision's search may visit (1000-100000000).
-    #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
+    #[arg(long, default_value_t = 12_000, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
     nodes: u64,
     /// Percent of each request's deadline the search may use (5-90).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u8).range(5..=90))]
@@ -96,7 +96,8 @@ struct SearchBot {
     name: String,
     defaults: Settings,
     settings: Settings,
-    greedy: greedy::GreedyBot,
+    /// The pre-snap and penalty decisions are the sparring bot's.
+    sparring: sparring::SparringBot,
     /// Print each search's depth, nodes and time to stderr.
     trace: bool,
     /// The opponent's last push (pusher's square, where our piece went): pushing it back is
@@ -143,15 +144,15 @@ impl Searcher {
             return 0;
         }
         let Some(decision) = game.decision() else {
-            return greedy::eval(game, self.me);
+            return sparring::evaluate(game, self.me);
         };
         if depth == 0 || !in_play(decision.kind) {
-            return greedy::eval(game, self.me);
+            return sparring::evaluate(game, self.me);
         }
         let maximize = decision.side == self.me;
         let children = self.ordered_children(game, maximize, depth > 1);
         if children.is_empty() {
-            return greedy::eval(game, self.me);
+            return sparring::evaluate(game, self.me);
         }
         let mut best = if maximize { i64::MIN } else { i64::MAX };
         for (_, child) in &children {
@@ -183,7 +184,7 @@ impl Searcher {
             let mut child = game.clone();
             if child.apply(action).is_ok() {
                 let v = if sort {
-                    greedy::eval(&child, self.me)
+                    sparring::evaluate(&child, self.me)
                 } else {
                     0
                 };
@@ -246,7 +247,7 @@ impl SearchBot {
             name: name.to_string(),
             defaults,
             settings: defaults,
-            greedy: greedy::GreedyBot::new(name, 2),
+            sparring: sparring::SparringBot::new(name),
             last_push: None,
         }
     }
@@ -419,20 +420,14 @@ impl Bot for SearchBot {
     }
 
     fn decide(&mut self, req: &Request) -> String {
-        if req.decision == DecisionKind::PenaltyChoice {
-            return greedy::penalty_choice(req);
+        if !in_play(req.decision) {
+            return self.sparring.decide(req);
         }
         let Some(game) = req.game() else {
             return botkit::fallback(req);
         };
-        let legal = req.legal_list();
-        let action = match req.decision {
-            DecisionKind::Formation => Some(greedy::greedy_formation(&game, req.side).to_string()),
-            DecisionKind::MotionOrSnap => Some(self.greedy.motion(&game, legal)),
-            DecisionKind::Reaction => Some("pass".to_string()),
-            _ => self.search(&game, req.side, legal, req.deadline_ms),
-        };
-        action.unwrap_or_else(|| botkit::fallback(req))
+        self.search(&game, req.side, req.legal_list(), req.deadline_ms)
+            .unwrap_or_else(|| botkit::fallback(req))
     }
 }
 

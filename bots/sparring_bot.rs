@@ -294,7 +294,7 @@ fn score_margin(game: &Game, me: Side) -> i64 {
 }
 
 /// The value for `me` of any position the search reaches.
-fn evaluate(game: &Game, me: Side) -> i64 {
+pub fn evaluate(game: &Game, me: Side) -> i64 {
     match game.phase() {
         Phase::GameOver => {
             score_margin(game, me)

@@ -18,6 +18,10 @@ pub struct BenchReport {
     pub actions_per_second: f64,
     pub seed: u64,
     pub plays_per_quarter: u16,
+    /// Bytes of one game value: a search's copy of a position is this one memcpy.
+    pub copy_bytes: u64,
+    /// Nanoseconds to copy a game, over the positions of the first games played.
+    pub copy_ns: f64,
 }
 
 /// Plays `games` random games from consecutive seeds and times them.
@@ -45,7 +49,37 @@ pub fn run(games: u64, seed: u64, plays_per_quarter: u16) -> BenchReport {
         actions_per_second: actions as f64 / seconds,
         seed,
         plays_per_quarter,
+        copy_bytes: std::mem::size_of::<Game>() as u64,
+        copy_ns: copy_cost(seed, plays_per_quarter),
     }
+}
+
+/// Nanoseconds per copy of a game, averaged over every position of a few random games
+/// copied many times over (a search copies a position for each action it tries).
+fn copy_cost(seed: u64, plays_per_quarter: u16) -> f64 {
+    let mut positions = Vec::new();
+    let mut list = ActionList::new();
+    for i in 0..4 {
+        let mut game = Game::new(Settings::plays(plays_per_quarter));
+        let mut player = RandomPlayer::new(seed.wrapping_add(i));
+        while let Some(action) = player.choose(&game, &mut list) {
+            positions.push(game.clone());
+            if game.apply(&action).is_err() {
+                break;
+            }
+        }
+    }
+    const ROUNDS: u32 = 50;
+    let mut copy = Game::new(Settings::plays(plays_per_quarter));
+    let start = Instant::now();
+    for _ in 0..ROUNDS {
+        for p in &positions {
+            copy.clone_from(std::hint::black_box(p));
+            std::hint::black_box(&copy);
+        }
+    }
+    let copies = (positions.len() as u64 * u64::from(ROUNDS)).max(1);
+    start.elapsed().as_secs_f64() * 1e9 / copies as f64
 }
 
 /// What the move-generation micro-benchmark measured.

@@ -631,8 +631,8 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             let r = zebra::bench::run(games, seed, plays_per_quarter);
             let text = format!(
-                "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core)",
-                r.games, r.actions, r.seconds, r.games_per_second, r.actions_per_second, r.seed, r.plays_per_quarter
+                "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core); a copy of a game: {} bytes, {:.0} ns",
+                r.games, r.actions, r.seconds, r.games_per_second, r.actions_per_second, r.seed, r.plays_per_quarter, r.copy_bytes, r.copy_ns
             );
             print_report(json, &r, &text);
             Ok(())
