@@ -141,6 +141,10 @@ class Game:
     @property
     def ball(self) -> Dict[str, Any]:
         """{"state": "spotted" | "carried" | "loose" | "contested" | "in_flight", "square", ...}."""
+    def squares(self, side: str) -> List[str]:
+        """The squares of `side`'s pieces, a1 to h8. Raises NotationError."""
+    def piece_at(self, square: str) -> Optional[Tuple[str, str]]:
+        """(side, role) of the top piece on `square`, e.g. ("white", "king"), or None."""
     @property
     def pieces(self) -> List[Dict[str, str]]:
         """[{"side", "role", "square"}], bottom first on a pile."""

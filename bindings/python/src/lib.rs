@@ -20,7 +20,8 @@ use zebra::protocol::penalty::{preview, PenaltyOption};
 use zebra::protocol::state::{phase_name, StateError, StateMsg};
 use zebra::rules::game::FormationCheck;
 use zebra::rules::{
-    Action, ActionError, Clock, Formation, Game, GameResult, Phase, Settings, Side, Situation,
+    Action, ActionError, Ball, Clock, Formation, Game, GameResult, Phase, Settings, Side,
+    Situation, Square,
 };
 
 create_exception!(
@@ -160,6 +161,11 @@ fn json_of(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 
 fn side_name(side: Side) -> &'static str {
     side.name()
+}
+
+fn parse_side(text: &str) -> PyResult<Side> {
+    text.parse()
+        .map_err(|_| NotationError::new_err(format!("'{text}' is not a side (white or black)")))
 }
 
 /// A whole game of Football Chess: the engine's state and rules.
@@ -493,7 +499,45 @@ impl PyGame {
     /// "thrown_from", "thrown_by", "forward", "direct").
     #[getter]
     fn ball(&self, py: Python<'_>) -> PyResult<PyObject> {
-        serialized(py, &StateMsg::of(&self.game).ball)
+        // Built here rather than through the whole state (diagram and all): a search reads
+        // the ball at every node.
+        let dict = PyDict::new(py);
+        let (state, square) = match self.game.ball() {
+            Ball::Spotted(s) => ("spotted", s),
+            Ball::Carried(s) => ("carried", s),
+            Ball::Loose(s) => ("loose", s),
+            Ball::Contested(s) => ("contested", s),
+            Ball::InFlight(t) => {
+                dict.set_item("thrown_from", t.from.name())?;
+                dict.set_item("thrown_by", t.side.name())?;
+                dict.set_item("forward", t.forward)?;
+                dict.set_item("direct", t.direct)?;
+                ("in_flight", t.to)
+            }
+        };
+        dict.set_item("state", state)?;
+        dict.set_item("square", square.name())?;
+        Ok(dict.into_any().unbind())
+    }
+
+    /// The squares of `side`'s pieces ("white" or "black"), in square order (a1, b1, ...,
+    /// h8). Raises NotationError for another side.
+    fn squares(&self, side: &str) -> PyResult<Vec<&'static str>> {
+        let side = parse_side(side)?;
+        Ok(self.game.board().side(side).map(|sq| sq.name()).collect())
+    }
+
+    /// The piece on top at `square` as (side, role), e.g. ("white", "king"); None on an
+    /// empty square. Raises NotationError for a bad square.
+    fn piece_at(&self, square: &str) -> PyResult<Option<(&'static str, &'static str)>> {
+        let square: Square = square
+            .parse()
+            .map_err(|e: zebra::rules::NotationError| NotationError::new_err(e.to_string()))?;
+        Ok(self
+            .game
+            .board()
+            .piece_at(square)
+            .map(|p| (p.side.name(), p.role.name())))
     }
 
     /// Every piece on the field as {"side", "role", "square"}, bottom first on a pile.
@@ -512,7 +556,14 @@ impl PyGame {
     /// {"end", "at", "possession"}; None otherwise.
     #[getter]
     fn pending_play(&self, py: Python<'_>) -> PyResult<PyObject> {
-        serialized(py, &StateMsg::of(&self.game).pending_play)
+        let Some((end, at, possession)) = self.game.pending_play() else {
+            return Ok(py.None());
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("end", end.code())?;
+        dict.set_item("at", at.name())?;
+        dict.set_item("possession", possession.name())?;
+        Ok(dict.into_any().unbind())
     }
 
     /// In a penalty decision, where each choice leads, one dict per legal choice in the
