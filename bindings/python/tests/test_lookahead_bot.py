@@ -1,5 +1,6 @@
 """The example bot, bots/python/lookahead_bot.py: its answers, and a real game under Zebra."""
 
+import os
 import re
 import subprocess
 import sys
@@ -43,6 +44,8 @@ def test_it_answers_every_decision_of_random_games_legally(rng):
 def test_it_plays_a_whole_game_under_zebra():
     zebra = zebra_binary()
     if zebra is None or not zebra.exists():
+        if os.environ.get("ZEBRA_REQUIRE_BIN"):  # CI: a missing binary is a failure
+            pytest.fail(f"ZEBRA_REQUIRE_BIN is set but there is no zebra binary ({zebra})")
         pytest.skip("no zebra binary: build it (cargo build --release) or set ZEBRA_BIN")
     greedy = zebra.parent / "zebra-greedy-bot"
     bot = f"{sys.executable} {REPO / 'bots' / 'python' / 'lookahead_bot.py'}"
