@@ -21,7 +21,8 @@ has come, the down and the distance, flags thrown; the team without the ball wan
 near it. A penalty decision is valued by the best of its choices for the team choosing.
 
 The search spends at most a quarter of `deadline_ms`; whatever goes wrong, `zebra_bot.run`
-answers a legal action (a formation, or the first legal action).
+answers a legal action (a formation, or the first legal action), and so does the bot when
+`zebra_engine` is not installed.
 """
 
 import os
@@ -33,7 +34,12 @@ sys.dont_write_bytecode = True  # keep the bots directory clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import zebra_bot  # noqa: E402
 
-import zebra_engine  # noqa: E402
+try:
+    import zebra_engine
+except ImportError as missing:  # still a bot that plays: legal, if not clever
+    zebra_engine = None
+    zebra_bot.log(f"lookahead_bot: {missing}; pip install ./bindings/python. "
+                  "Answering with zebra_bot.fallback meanwhile.")
 
 POINT = 100  # a point of score, in the units of `value`
 WIN = 1_000_000
@@ -243,6 +249,8 @@ def motion(game, legal):
 
 
 def decide(request):
+    if zebra_engine is None:
+        return zebra_bot.fallback(request)
     kind = request["decision"]
     legal = request.get("legal") or []
     game = zebra_engine.Game.from_request(request)
