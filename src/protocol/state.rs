@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::penalty::PenaltyOption;
+use crate::rules::diagram::DiagramError;
+use crate::rules::game::Outcome;
 use crate::rules::{Ball, Foul, Game, Phase, PlayEnd, Role, Side, Square};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -200,4 +203,232 @@ pub struct ClocksMsg {
     pub game: Option<ClockMsg>,
     pub play: ClockMsg,
     pub reaction: ClockMsg,
+}
+
+/// Why a state message does not give an engine game.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum StateError {
+    /// The state's diagram does not describe a position.
+    #[error(transparent)]
+    Diagram(#[from] DiagramError),
+    /// The structured fields of a penalty decision do not describe one (diagrams leave the
+    /// flags and the finished play out, so they come from `flags` and `pending_play`).
+    #[error("the penalty decision cannot be rebuilt: {0}")]
+    Penalty(String),
+    /// A finished game: no request carries one, and diagrams cannot describe it.
+    #[error("the state is of a finished game (phase '{0}')")]
+    NotInPlay(String),
+}
+
+impl StateMsg {
+    /// The engine game this state describes, so that a bot on the engine's library can try
+    /// actions on it: the diagram's game, and in a penalty decision also the flags and the
+    /// finished play (which diagrams leave out).
+    ///
+    /// One fact of a penalty decision is in neither: whether each flag was thrown after the
+    /// ball changed hands (R59), which matters only when the play ended with the team that
+    /// did not snap. [`StateMsg::game_matching`] settles it with the request's
+    /// `penalty_options`; here every such flag counts as thrown after the change (the more
+    /// common case).
+    pub fn game(&self) -> Result<Game, StateError> {
+        self.game_matching(None)
+    }
+
+    /// [`StateMsg::game`], with a penalty decision made to agree with `preview` (the
+    /// request's `penalty_options`): of the ways the flags may have fallen before or after
+    /// the change of possession, the first whose every choice leads where `preview` says.
+    /// When none does, the state and the preview disagree: an error.
+    pub fn game_matching(&self, preview: Option<&[PenaltyOption]>) -> Result<Game, StateError> {
+        match self.phase.as_str() {
+            "penalty" => self.penalty_game(preview),
+            "over" => Err(StateError::NotInPlay(self.phase.clone())),
+            _ => Ok(Game::from_diagram(&self.diagram)?),
+        }
+    }
+
+    fn penalty_game(&self, preview: Option<&[PenaltyOption]>) -> Result<Game, StateError> {
+        let bad = |why: String| Err(StateError::Penalty(why));
+        let Some(first) = self.flags.first() else {
+            return bad("no flags thrown".to_string());
+        };
+        let fouler = first.side;
+        if let Some(f) = self.flags.iter().find(|f| f.side != fouler) {
+            // Flags of both teams offset without a choice (7.3).
+            return bad(format!("flags of both teams ({} and {})", fouler, f.side));
+        }
+        if let Some(f) = self.flags.iter().find(|f| f.kind.is_pre_snap()) {
+            return bad(format!("{} is a pre-snap foul, enforced at once", f.kind));
+        }
+        for (i, f) in self.flags.iter().enumerate() {
+            if self.flags[..i].iter().any(|g| g.kind == f.kind) {
+                return bad(format!("two {} flags", f.kind));
+            }
+        }
+        let Some(pending) = &self.pending_play else {
+            return bad("no pending_play".to_string());
+        };
+        // The field as the play ended, read as an action phase, or a contention when a pile
+        // stands on the field: the diagram's own phase line names `penalty`, which it cannot
+        // read back. The ball is then set from `ball`, since a diagram draws a pile the same
+        // whether the ball is contested in it or held on top of it.
+        let chooser = fouler.other();
+        let mut text = String::new();
+        let mut turn = None;
+        for line in self.diagram.lines() {
+            match line.split_once(':').map(|(k, v)| (k.trim(), v.trim())) {
+                Some(("phase", _)) => {}
+                Some(("turn", v)) => turn = Some(v.to_string()),
+                // A play whistled dead at its turn limit (R13) ends with more turns than
+                // an action phase may have: set after reading.
+                Some(("turns", _)) => {}
+                _ => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+        if let Some(turn) = turn.filter(|t| t != chooser.name()) {
+            return bad(format!(
+                "the diagram's turn is {turn}, but {chooser} decides on {fouler}'s flags"
+            ));
+        }
+        let read = |phase: &str| Game::from_diagram(&format!("phase: {phase}\n{text}"));
+        let mut game = read("action").or_else(|e| read("contention").map_err(|_| e))?;
+        let at = self.ball.square;
+        game.ball = match (self.ball.state.as_str(), game.ball) {
+            ("in_flight", thrown @ Ball::InFlight(_)) => thrown,
+            ("carried", _) => Ball::Carried(at),
+            ("loose", _) => Ball::Loose(at),
+            ("contested", _) => Ball::Contested(at),
+            (other, _) => return bad(format!("the ball is '{other}' after the play")),
+        };
+        game.play.possession = self.possession;
+        game.play.turns = self.play_turns;
+        game.ending = Some((
+            game.offense,
+            game.down,
+            game.spot,
+            game.to_gain,
+            game.quarter,
+        ));
+        game.phase = Phase::PenaltyChoice(chooser);
+        game.pending = Some(Outcome {
+            end: pending.end,
+            at: pending.at,
+            possession: pending.possession,
+        });
+        game.play.fouls = self.flags.iter().copied().collect();
+        // Only a play that ended with the team that did not snap asks when each flag fell
+        // (before the change, the play is annulled; after it, the play stands, R59). Flags
+        // after the change come first: in random play they are the more common reading.
+        let all = (1u8 << self.flags.len()) - 1;
+        let readings = if game.play.changed && pending.possession != game.offense {
+            0..=all
+        } else {
+            0..=0
+        };
+        game.play.after_change = *readings.end();
+        let Some(preview) = preview else {
+            return Ok(game);
+        };
+        for mask in readings.rev() {
+            game.play.after_change = mask;
+            if super::penalty::preview(&game).as_deref() == Some(preview) {
+                return Ok(game);
+            }
+        }
+        bad("no reading of the flags leads where penalty_options says".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::penalty::preview;
+    use crate::rules::playout::RandomPlayer;
+    use crate::rules::{ActionList, DecisionKind, Settings};
+
+    /// The game rebuilt from `game`'s state decides as `game` does: the same diagram, the
+    /// same legal actions, and in a penalty decision every choice leads to the same state.
+    fn rebuilds(game: &Game) -> bool {
+        let state = StateMsg::of(game);
+        let options = preview(game);
+        let rebuilt = state
+            .game_matching(options.as_deref())
+            .unwrap_or_else(|e| panic!("{e}\n{}", game.to_diagram()));
+        assert_eq!(rebuilt.to_diagram(), game.to_diagram());
+        assert_eq!(rebuilt.decision(), game.decision());
+        assert_eq!(rebuilt.legal_action_list(), game.legal_action_list());
+        let penalty = game.decision().map(|d| d.kind) == Some(DecisionKind::PenaltyChoice);
+        if penalty {
+            for action in game.legal_action_list() {
+                let (mut a, mut b) = (game.clone(), rebuilt.clone());
+                assert_eq!(a.apply(&action), b.apply(&action), "{action}");
+                assert_eq!(StateMsg::of(&a), StateMsg::of(&b), "{action}");
+            }
+        }
+        penalty
+    }
+
+    #[test]
+    fn every_state_of_random_games_rebuilds_its_game() {
+        let mut penalties = 0;
+        let mut list = ActionList::new();
+        for seed in 0..40 {
+            let mut player = RandomPlayer::new(seed);
+            let mut game = Game::new(Settings::plays(4));
+            while let Some(action) = player.choose(&game, &mut list) {
+                penalties += usize::from(rebuilds(&game));
+                game.apply(&action).unwrap();
+            }
+            assert!(matches!(
+                StateMsg::of(&game).game(),
+                Err(StateError::NotInPlay(_))
+            ));
+        }
+        assert!(penalties >= 5, "only {penalties} penalty decisions");
+    }
+
+    #[test]
+    fn the_penalty_example_rebuilds_to_its_own_options() {
+        let request: serde_json::Value =
+            serde_json::from_str(include_str!("../../protocol/examples/request-penalty.json"))
+                .unwrap();
+        let state: StateMsg = serde_json::from_value(request["state"].clone()).unwrap();
+        let options: Vec<PenaltyOption> =
+            serde_json::from_value(request["penalty_options"].clone()).unwrap();
+        let game = state.game_matching(Some(&options)).unwrap();
+        assert_eq!(preview(&game), Some(options.clone()));
+        assert_eq!(state.game().unwrap().decision(), game.decision());
+        // A preview the state cannot produce is refused, not guessed at.
+        let mut wrong = options;
+        wrong[0].down = 4;
+        assert!(matches!(
+            state.game_matching(Some(&wrong)),
+            Err(StateError::Penalty(_))
+        ));
+    }
+
+    #[test]
+    fn a_penalty_state_without_its_flags_or_play_is_refused() {
+        let request: serde_json::Value =
+            serde_json::from_str(include_str!("../../protocol/examples/request-penalty.json"))
+                .unwrap();
+        let state: StateMsg = serde_json::from_value(request["state"].clone()).unwrap();
+        let mut no_flags = state.clone();
+        no_flags.flags.clear();
+        assert!(matches!(no_flags.game(), Err(StateError::Penalty(_))));
+        let mut no_play = state.clone();
+        no_play.pending_play = None;
+        assert!(matches!(no_play.game(), Err(StateError::Penalty(_))));
+        let mut both = state.clone();
+        let mut other = both.flags[0];
+        other.side = other.side.other();
+        other.kind = crate::rules::FoulKind::Holding;
+        both.flags.push(other);
+        assert!(matches!(both.game(), Err(StateError::Penalty(_))));
+        let mut garbled = state;
+        garbled.diagram = garbled.diagram.replace("8 .", "8 x");
+        assert!(matches!(garbled.game(), Err(StateError::Diagram(_))));
+    }
 }
