@@ -2,40 +2,43 @@
 //!
 //! Method. A play is won or lost in the action phase: turns alternate, each a move or a
 //! throw, until the carrier is downed, scores or the ball changes hands. The bot searches
-//! that phase with alpha-beta minimax, by iterative deepening (depth 1, 2, ... up to the
+//! that phase with alpha-beta minimax by iterative deepening (depth 1, 2, ... up to the
 //! `depth` option), from the game its request's `diagram` describes. A line ends where the
 //! play ends (a formation, a flag to decide, the game over) or at the depth limit, and is
-//! valued by the greedy bot's evaluation (bots/greedy_bot.rs): the score, then what the play
-//! as it stands is worth to the series (the ball's rank, down and distance, a turnover, the
-//! flags thrown and what enforcing them would give), then pursuit of the ball. Each
-//! iteration searches the root actions best-first by the previous iteration's values, and
-//! inner nodes try their children in the order of that evaluation, so cut-offs come early.
-//! Greedy is this search at depth 2 over every action; at the default depth 4 the bot sees
-//! the opponent's answer to its answer, which is where tackles, handoffs and interceptions
-//! are decided.
+//! valued by the sparring bot's evaluation (bots/sparring_bot.rs): the score, what the play
+//! as it stands is worth to the series (down, distance, a turnover, a safety, a touchdown,
+//! each penalty option applied to a copy), and the threats the team to move has at once (an
+//! open lane into the end zone, a receiver there nobody covers, a defender that can land on
+//! the carrier). Each iteration searches the root actions best-first by the previous
+//! iteration's values, and inner nodes try their children best-first by that evaluation,
+//! so cut-offs come early. The sparring bot looks two turns ahead (its action, the best
+//! reply); at the default depth 3 this bot also sees its own answer to the reply, which is
+//! where tackles, handoffs and interceptions are decided.
 //!
-//! Outside the action phase it plays the greedy bot's football: its formations (a fixed
-//! layout around the ball), a receiver behind the snapper before the snap, no reaction,
-//! and the penalty choice worth most. Those decisions have no sequence to search; the
-//! action phase is where depth pays.
+//! Outside the action phase (formations, motion, reaction, penalty choices) it plays the
+//! sparring bot's football: formations shaped by the opponent, motion judged by the first
+//! move after the snap, the penalty option worth most. Those decisions have no sequence of
+//! turns to search.
 //!
-//! Time. Every action-phase turn is bounded by the reaction clock (R17). The bot stops
-//! searching at `think` percent of the request's `deadline_ms`, less a few milliseconds for
-//! the reply to travel, and answers the best action of the deepest iteration it finished
-//! (depth 1, a one-ply look, takes well under a millisecond). If even that was cut short it
-//! answers the first legal action: never nothing, never an illegal action.
+//! Time. Every action-phase turn is bounded by the reaction clock (R17). A search visits
+//! at most `nodes` positions and stops at `think` percent of the request's `deadline_ms`
+//! (less a few milliseconds for the reply to travel), whichever comes first, and answers
+//! the best action of the deepest iteration it finished (depth 1 takes well under a
+//! millisecond). If even that was cut short it answers the first legal action: never
+//! nothing, never an illegal action.
 //!
-//! Determinism. Ties go to the action listed first, and an iteration counts only when it
-//! finished, so the same request and options give the same answer whenever the search
-//! reaches `depth` within its time (at the default options and a 50 ms reaction clock it
-//! does on this project's machine for all but the widest positions; a lower `depth` makes
-//! it certain). With `threads` above 1 the root's actions are shared among threads, each
-//! searching its share with its own bounds; the chosen value is the same, and a tie may
-//! go to another action of equal value than with one thread.
+//! Determinism. Ties go to the action listed first, and only a finished iteration counts,
+//! so a search ended by its node budget gives the same answer for the same request and
+//! options on any machine; only the clock can end it differently, and at the defaults
+//! ([`DEFAULTS`]) it does not on this project's machine. With `threads` above 1 the root's
+//! actions are shared among threads, each with an equal part of the nodes and its own
+//! bounds: the same value is found, and a tie may go to another action of equal value.
 //!
 //! Options (declared in `ready`, set per game in `game_start`, or by flags): `depth`
-//! (1–8, default 4), `think` (percent of the deadline, 5–90, default 50), `threads` (1–8,
-//! default 1). Flags: `--name NAME` (default `search`), `--depth`, `--think`, `--threads`.
+//! (1–8, default 3), `nodes` (1,000–100,000,000, default 80,000), `think` (percent of the
+//! deadline, 5–90, default 60), `threads` (1–8, default 1). Flags: `--name NAME` (default
+//! `search`), `--depth`, `--nodes`, `--think`, `--threads`, and `--trace` (each search's
+//! depth, nodes and time on stderr).
 
 use std::time::{Duration, Instant};
 
@@ -47,7 +50,7 @@ use zebra::rules::{Action, ActionList, DecisionKind, Event, Game, Side, Square};
 
 #[path = "sparring_bot.rs"]
 #[allow(dead_code)]
-mod sparring;
+pub mod sparring;
 
 #[derive(Parser)]
 #[command(
@@ -59,16 +62,16 @@ struct Args {
     #[arg(long, default_value = "search")]
     name: String,
     /// Deepest iteration, in turns (1-8).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, default_value_t = DEFAULTS.depth, value_parser = clap::value_parser!(u8).range(1..=8))]
     depth: u8,
     /// Nodes one decision's search may visit (1000-100000000).
-    #[arg(long, default_value_t = 12_000, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
+    #[arg(long, default_value_t = DEFAULTS.nodes, value_parser = clap::value_parser!(u64).range(1000..=100_000_000))]
     nodes: u64,
     /// Percent of each request's deadline the search may use (5-90).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u8).range(5..=90))]
+    #[arg(long, default_value_t = DEFAULTS.think, value_parser = clap::value_parser!(u8).range(5..=90))]
     think: u8,
     /// Threads sharing the root's actions (1-8).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, default_value_t = DEFAULTS.threads, value_parser = clap::value_parser!(u8).range(1..=8))]
     threads: u8,
     /// Print each search's depth, nodes and time to stderr.
     #[arg(long)]
@@ -85,14 +88,25 @@ const HOLDING: i64 = 150;
 
 /// The settings of one search, from the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Settings {
-    depth: u8,
-    nodes: u64,
-    think: u8,
-    threads: u8,
+pub struct Settings {
+    pub depth: u8,
+    pub nodes: u64,
+    pub think: u8,
+    pub threads: u8,
 }
 
-struct SearchBot {
+/// The defaults: depth 3 (the bot's action, the reply, its answer to that) finishes within
+/// 80,000 nodes in all but the widest positions (there depth 2 answers), and 80,000 nodes
+/// take about 20 ms on this project's machine, inside 60% of a 50 ms reaction clock: at
+/// those clocks the budget, not the clock, ends a search, so the bot is deterministic.
+pub const DEFAULTS: Settings = Settings {
+    depth: 3,
+    nodes: 80_000,
+    think: 60,
+    threads: 1,
+};
+
+pub struct SearchBot {
     name: String,
     defaults: Settings,
     settings: Settings,
@@ -234,14 +248,21 @@ fn search_share(
         if searcher.cut_short {
             return (None, searcher.nodes);
         }
-        alpha = alpha.max(v);
-        values.push(v);
+        // A move that does not beat the best so far was searched against its value: what
+        // came back is a bound (at most the best), so it ranks below the best, never in a
+        // tie with it that the listed order would settle.
+        if v > alpha {
+            alpha = v;
+            values.push(v);
+        } else {
+            values.push(v.min(alpha - 1));
+        }
     }
     (Some(values), searcher.nodes)
 }
 
 impl SearchBot {
-    fn new(name: &str, defaults: Settings, trace: bool) -> SearchBot {
+    pub fn new(name: &str, defaults: Settings, trace: bool) -> SearchBot {
         SearchBot {
             trace,
             name: name.to_string(),
@@ -398,9 +419,8 @@ impl Bot for SearchBot {
     }
 
     fn game_start(&mut self, start: &GameStart) {
-        let small = |name, range, default: u8| {
-            option_in(start, name, range).map_or(default, |v| v as u8)
-        };
+        let small =
+            |name, range, default: u8| option_in(start, name, range).map_or(default, |v| v as u8);
         self.settings = Settings {
             depth: small("depth", 1..=8, self.defaults.depth),
             nodes: option_in(start, "nodes", 1000..=100_000_000).unwrap_or(self.defaults.nodes),

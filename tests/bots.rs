@@ -11,8 +11,10 @@ mod greedy;
 #[path = "../bots/random_bot.rs"]
 mod random;
 #[allow(dead_code)]
-#[path = "../bots/sparring_bot.rs"]
-mod sparring;
+#[path = "../bots/search_bot.rs"]
+mod search;
+// The search bot carries the sparring bot's code (its football outside the action phase).
+use search::sparring;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -185,6 +187,95 @@ fn sparring_beats_greedy_in_process() {
     println!("sparring beat greedy in {games} of {games} games; slowest decision {slowest:?}");
 }
 
+/// The search bot against both baselines, as White and as Black (quarters of 4 plays). The
+/// in-process deadline is 10 s, so the node budget ends every search: the games are the
+/// same on any machine, however busy.
+#[test]
+fn search_beats_greedy_and_sparring_in_process() {
+    for opponent in ["greedy", "sparring"] {
+        for me in [Side::White, Side::Black] {
+            let mut s = Timed(
+                search::SearchBot::new("search", search::DEFAULTS, false),
+                Duration::ZERO,
+            );
+            let mut o: Box<dyn Bot> = if opponent == "greedy" {
+                Box::new(greedy::GreedyBot::new("greedy", 2))
+            } else {
+                Box::new(sparring::SparringBot::new("sparring"))
+            };
+            let game = if me == Side::White {
+                play(&mut s, o.as_mut(), 0, 4)
+            } else {
+                play(o.as_mut(), &mut s, 0, 4)
+            };
+            let (mine, theirs) = (game.score(me), game.score(me.other()));
+            println!(
+                "search as {me} vs {opponent}: {mine}-{theirs}; slowest decision {:?}",
+                s.1
+            );
+            assert_eq!(
+                game.result(),
+                Some(GameResult::Win(me)),
+                "search as {me} did not beat {opponent}: {mine}-{theirs}"
+            );
+        }
+    }
+}
+
+/// Cut short by its clock before its first iteration ends, the search bot still answers a
+/// legal action; with time enough it answers the same as itself (deterministic), and with
+/// two threads a legal action too.
+#[test]
+fn search_answers_legally_when_cut_short() {
+    let mut requests = Vec::new();
+    let mut game = Game::new(Settings::plays(4));
+    let mut player = RandomPlayer::new(7);
+    let mut list = ActionList::new();
+    while let Some(action) = player.choose(&game, &mut list) {
+        if let Some(req) = Request::from_game(requests.len() as u64, &game) {
+            if matches!(req.decision, DecisionKind::Move | DecisionKind::Contention) {
+                requests.push(req);
+            }
+        }
+        game.apply(&action).expect("a listed action");
+    }
+    assert!(
+        requests.len() > 100,
+        "only {} action-phase requests",
+        requests.len()
+    );
+    let quick = search::Settings {
+        nodes: 1000,
+        think: 5,
+        ..search::DEFAULTS
+    };
+    let two = search::Settings {
+        nodes: 4000,
+        threads: 2,
+        ..search::DEFAULTS
+    };
+    let deep = search::Settings {
+        nodes: 4000,
+        ..search::DEFAULTS
+    };
+    for mut req in requests {
+        let legal = req.legal_list().to_vec();
+        req.deadline_ms = 0; // the clock has already run out
+        let cut = search::SearchBot::new("s", quick, false).decide(&req);
+        assert!(
+            legal.contains(&cut),
+            "{cut} not legal\n{}",
+            req.state.diagram
+        );
+        req.deadline_ms = 10_000;
+        let a = search::SearchBot::new("s", deep, false).decide(&req);
+        let b = search::SearchBot::new("s", deep, false).decide(&req);
+        assert_eq!(a, b, "two searches differ\n{}", req.state.diagram);
+        let t = search::SearchBot::new("s", two, false).decide(&req);
+        assert!(legal.contains(&t), "{t} not legal\n{}", req.state.diagram);
+    }
+}
+
 /// The sparring bot's formations are legal on every spot of the field, for both teams.
 #[test]
 fn sparring_formations_are_legal_on_every_spot() {
@@ -355,6 +446,7 @@ impl Proc {
             "random" => env!("CARGO_BIN_EXE_zebra-random-bot"),
             "greedy" => env!("CARGO_BIN_EXE_zebra-greedy-bot"),
             "sparring" => env!("CARGO_BIN_EXE_zebra-sparring-bot"),
+            "search" => env!("CARGO_BIN_EXE_zebra-search-bot"),
             "test" => env!("CARGO_BIN_EXE_zebra-test-bot"),
             _ => panic!("no bot {name}"),
         };
@@ -586,6 +678,11 @@ fn sparring_bot_answers_every_phase_legally() {
 }
 
 #[test]
+fn search_bot_answers_every_phase_legally() {
+    answers_every_phase(Proc::bin("search", &[]), "search");
+}
+
+#[test]
 fn test_bot_behaves_by_default() {
     answers_every_phase(Proc::bin("test", &[]), "test");
 }
@@ -596,6 +693,7 @@ fn bots_say_their_names_and_exit_at_the_end_of_stdin() {
         ("random", &["--name", "r2"][..], "r2"),
         ("greedy", &["--name", "g2", "--depth", "1"][..], "g2"),
         ("sparring", &["--name", "s2"][..], "s2"),
+        ("search", &["--name", "x2", "--depth", "2"][..], "x2"),
         ("test", &["--name", "t2"][..], "t2"),
     ] {
         let mut p = Proc::bin(bot, args);

@@ -1640,7 +1640,11 @@ fn presnap_actions_by_index_are_the_listed_actions() {
                         game.to_diagram()
                     );
                     for (i, listed) in list.iter().enumerate() {
-                        assert_eq!(game.presnap_action(i).as_ref(), Some(listed), "seed {seed}, index {i}");
+                        assert_eq!(
+                            game.presnap_action(i).as_ref(),
+                            Some(listed),
+                            "seed {seed}, index {i}"
+                        );
                     }
                     assert_eq!(game.presnap_action(list.len()), None, "seed {seed}");
                 }
@@ -1651,5 +1655,8 @@ fn presnap_actions_by_index_are_the_listed_actions() {
             }
         });
     }
-    assert!(presnap_positions > 10_000, "only {presnap_positions} pre-snap positions");
+    assert!(
+        presnap_positions > 10_000,
+        "only {presnap_positions} pre-snap positions"
+    );
 }

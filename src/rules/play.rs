@@ -787,10 +787,7 @@ impl Game {
         let empty = Bitboard(!self.board.occupied().0).count() as usize;
         let movers = self.presnap_movers(side, snap).count() as usize;
         let sideline = self.board.sideline(side);
-        let roles = Role::ALL
-            .iter()
-            .filter(|r| sideline[r.index()] > 0)
-            .count();
+        let roles = Role::ALL.iter().filter(|r| sideline[r.index()] > 0).count();
         let fielded = self.board.side(side).count() as usize;
         Some((movers + roles) * empty + fielded + 1 + usize::from(self.can_call_timeout()))
     }

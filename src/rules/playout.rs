@@ -2,6 +2,7 @@
 //! among the legal actions. Used by property tests, the benchmark, `zebra play` and the
 //! random bot. Same seed, same game.
 
+use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,14 +84,15 @@ impl RandomPlayer {
         } else {
             Bitboard(!own_half.0 & !taken.0)
         };
-        let mut squares: Vec<Square> = if self.rng.gen_bool(self.faulty_formation_rate) {
+        // Fixed-size buffers: a formation is drawn before every play of every playout.
+        let mut squares: ArrayVec<Square, 64> = if self.rng.gen_bool(self.faulty_formation_rate) {
             Bitboard(!taken.0).collect()
         } else {
             region.collect()
         };
         squares.shuffle(&mut self.rng);
         let faulty = squares.len() > region.count() as usize;
-        let mut pool: Vec<Role> = Vec::new();
+        let mut pool: ArrayVec<Role, 16> = ArrayVec::new();
         for role in Role::ALL {
             if side != offense && role == Role::King && !faulty {
                 continue;
@@ -101,7 +103,7 @@ impl RandomPlayer {
         }
         let mut f = Formation::empty();
         let count = if faulty { self.rng.gen_range(5..=9) } else { 7 };
-        let mut placed: Vec<Role> = Vec::new();
+        let mut placed: ArrayVec<Role, 16> = ArrayVec::new();
         if !faulty {
             placed.push(Role::Pawn);
             placed.push(Role::Pawn);

@@ -111,7 +111,11 @@ mod tests {
                     expected.push(s);
                     at = s.step(dir);
                 }
-                assert_eq!(RAYS[from.index()][d].squares(), &expected[..], "{from} {dir:?}");
+                assert_eq!(
+                    RAYS[from.index()][d].squares(),
+                    &expected[..],
+                    "{from} {dir:?}"
+                );
             }
         }
     }
