@@ -57,18 +57,7 @@ pub fn run(games: u64, seed: u64, plays_per_quarter: u16) -> BenchReport {
 /// Nanoseconds per copy of a game, averaged over every position of a few random games
 /// copied many times over (a search copies a position for each action it tries).
 fn copy_cost(seed: u64, plays_per_quarter: u16) -> f64 {
-    let mut positions = Vec::new();
-    let mut list = ActionList::new();
-    for i in 0..4 {
-        let mut game = Game::new(Settings::plays(plays_per_quarter));
-        let mut player = RandomPlayer::new(seed.wrapping_add(i));
-        while let Some(action) = player.choose(&game, &mut list) {
-            positions.push(game.clone());
-            if game.apply(&action).is_err() {
-                break;
-            }
-        }
-    }
+    let positions = random_positions(seed, 4, Settings::plays(plays_per_quarter), |_| true);
     const ROUNDS: u32 = 50;
     let mut copy = Game::new(Settings::plays(plays_per_quarter));
     let start = Instant::now();
@@ -80,6 +69,29 @@ fn copy_cost(seed: u64, plays_per_quarter: u16) -> f64 {
     }
     let copies = (positions.len() as u64 * u64::from(ROUNDS)).max(1);
     start.elapsed().as_secs_f64() * 1e9 / copies as f64
+}
+
+/// The positions `keep` selects from `games` seeded random games (seeds `seed`,
+/// `seed + 1`, ...), each taken before its action: what the micro-benchmarks time.
+fn random_positions(
+    seed: u64,
+    games: u64,
+    settings: Settings,
+    keep: impl Fn(&Game) -> bool,
+) -> Vec<Game> {
+    let mut positions = Vec::new();
+    for i in 0..games {
+        crate::rules::playout::play_random_game(
+            Game::new(settings),
+            seed.wrapping_add(i),
+            |game, _| {
+                if keep(game) {
+                    positions.push(game.clone());
+                }
+            },
+        );
+    }
+    positions
 }
 
 /// What the move-generation micro-benchmark measured.
@@ -96,20 +108,10 @@ pub struct MovegenReport {
 /// Legal-action generation alone: positions of the action phase collected from seeded
 /// random games, each generated `rounds` times.
 pub fn movegen(seed: u64, rounds: u32) -> MovegenReport {
-    let mut positions = Vec::new();
+    let positions = random_positions(seed, 50, Settings::plays(4), |game| {
+        matches!(game.phase(), Phase::Action(_))
+    });
     let mut list = ActionList::new();
-    for i in 0..50 {
-        let mut game = Game::new(Settings::plays(4));
-        let mut player = RandomPlayer::new(seed.wrapping_add(i));
-        while let Some(action) = player.choose(&game, &mut list) {
-            if matches!(game.phase(), Phase::Action(_)) {
-                positions.push(game.clone());
-            }
-            if game.apply(&action).is_err() {
-                break;
-            }
-        }
-    }
     time_generation(&positions, rounds, |game| {
         game.legal_actions(&mut list);
         list.len()
@@ -495,12 +497,7 @@ async fn freeze_pair(bot: &crate::bot::BotSpec) -> Result<(f64, String), String>
 /// 20 seeded random games (the positions are collected first, so only the request is timed).
 fn request_build(seed: u64, tc: &crate::referee::TimeControl) -> f64 {
     use crate::referee::{request, Clocks};
-    let mut positions = Vec::new();
-    for i in 0..20 {
-        crate::rules::playout::play_random_game(Game::new(tc.settings()), seed + i, |g, _| {
-            positions.push(g.clone());
-        });
-    }
+    let positions = random_positions(seed, 20, tc.settings(), |_| true);
     let clocks = Clocks::new(*tc);
     let mut bytes = 0usize;
     let start = Instant::now();
