@@ -71,6 +71,18 @@ fn call(
     path: &str,
     body: Option<&serde_json::Value>,
 ) -> serde_json::Value {
+    try_call(port, method, path, body).unwrap_or_else(|(error, message)| {
+        panic!("chromedriver: {method} {path}: {error}: {message}")
+    })
+}
+
+/// [`call`], with chromedriver's own error (its name and message) returned, not raised.
+fn try_call(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&serde_json::Value>,
+) -> Result<serde_json::Value, (String, serde_json::Value)> {
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
@@ -106,12 +118,9 @@ fn call(
     let answer: serde_json::Value = serde_json::from_str(text)
         .unwrap_or_else(|e| panic!("chromedriver answered {method} {path} with {text}: {e}"));
     if let Some(error) = answer["value"]["error"].as_str() {
-        panic!(
-            "chromedriver: {method} {path}: {error}: {}",
-            answer["value"]["message"]
-        );
+        return Err((error.to_string(), answer["value"]["message"].clone()));
     }
-    answer["value"].clone()
+    Ok(answer["value"].clone())
 }
 
 impl Driver {
@@ -171,23 +180,42 @@ impl Driver {
     }
 
     /// Clicks the element `css` selects, as a person would (the pointer at its centre).
+    ///
+    /// A person waits for what they mean to click: the page draws after each answer it
+    /// fetches, so on a loaded machine the element may not be there yet, or be replaced
+    /// between finding and clicking it. Both are retried for up to a minute.
     pub fn click(&self, css: &str) {
-        let found = call(
-            self.port,
-            "POST",
-            &self.at("/element"),
-            Some(&serde_json::json!({ "using": "css selector", "value": css })),
-        );
-        let id = found[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("no element for {css}: {found}"))
-            .to_string();
-        call(
-            self.port,
-            "POST",
-            &self.at(&format!("/element/{id}/click")),
-            Some(&serde_json::json!({})),
-        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let attempt = try_call(
+                self.port,
+                "POST",
+                &self.at("/element"),
+                Some(&serde_json::json!({ "using": "css selector", "value": css })),
+            )
+            .and_then(|found| {
+                let id = found[ELEMENT]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("no element for {css}: {found}"))
+                    .to_string();
+                try_call(
+                    self.port,
+                    "POST",
+                    &self.at(&format!("/element/{id}/click")),
+                    Some(&serde_json::json!({})),
+                )
+            });
+            match attempt {
+                Ok(_) => return,
+                Err((error, message)) => {
+                    let not_yet = error == "no such element" || error == "stale element reference";
+                    if !not_yet || std::time::Instant::now() >= deadline {
+                        panic!("chromedriver: clicking {css}: {error}: {message}");
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+        }
     }
 
     /// The page as PNG.
