@@ -15,6 +15,16 @@
 //! reply); at the default depth 3 this bot also sees its own answer to the reply, which is
 //! where tackles, handoffs and interceptions are decided.
 //!
+//! Repetition. The evaluation is flat where nothing can be won within the horizon (a
+//! carrier safe behind blockers that cannot yet get through, a defense with everything
+//! covered), and a flat search settles its ties the same way every turn: the bot used to
+//! move one piece back and forth until the 64-turn whistle (R13) ended the play, also with
+//! the ball on the last play of a tied game. So the bot remembers the positions its own
+//! moves made in the current play, and a root action that makes one of them again costs a
+//! little for each time it did ([`REPEAT`]): among moves of nearly equal value a new
+//! position wins, which changes what the next search sees and lets pieces find a way
+//! through. A clear difference in value still decides.
+//!
 //! Outside the action phase (formations, motion, reaction, penalty choices) it plays the
 //! sparring bot's football: formations shaped by the opponent, motion judged by the first
 //! move after the snap, the penalty option worth most. Those decisions have no sequence of
@@ -28,11 +38,14 @@
 //! nothing, never an illegal action.
 //!
 //! Determinism. Ties go to the action listed first, and only a finished iteration counts,
-//! so a search ended by its node budget gives the same answer for the same request and
-//! options on any machine; only the clock can end it differently, and at the defaults
-//! ([`DEFAULTS`]) it does not on this project's machine. With `threads` above 1 the root's
-//! actions are shared among threads, each with an equal part of the nodes and its own
-//! bounds: the same value is found, and a tie may go to another action of equal value.
+//! so a search ended by its node budget gives the same answer for the same request, the
+//! same earlier requests of the play (the positions it remembers) and the same options on
+//! any machine; only the clock can end it differently, which at the defaults
+//! ([`DEFAULTS`]) happens on this project's machine only when other work loads it (two
+//! runs of the same 100-game match then differ in a few games). With `threads` above 1
+//! the root's actions are shared among threads, each with an equal part of the nodes and
+//! its own bounds: the same value is found, and a tie may go to another action of equal
+//! value.
 //!
 //! Options (declared in `ready`, set per game in `game_start`, or by flags): `depth`
 //! (1–8, default 3), `nodes` (1,000–100,000,000, default 80,000), `think` (percent of the
@@ -46,7 +59,7 @@ use clap::Parser;
 
 use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
 use zebra::protocol::{OptionDecl, OptionKind, ToBot};
-use zebra::rules::{Action, ActionList, DecisionKind, Event, Game, Side, Square};
+use zebra::rules::{Action, ActionList, Ball, Board, DecisionKind, Event, Game, Side, Square};
 
 #[path = "sparring_bot.rs"]
 #[allow(dead_code)]
@@ -85,6 +98,12 @@ const CLOCK_EVERY: u64 = 64;
 /// What a holding flag is assumed to cost at the root (diagrams do not keep the last push,
 /// so the engine cannot flag it there: see [`SearchBot::observe`]).
 const HOLDING: i64 = 150;
+/// What a root action costs for each time this play already reached, after one of the
+/// bot's own moves, the position it leads to (see the module documentation, "Repetition").
+/// A tenth of a point, about two and a half chasers near the carrier: enough to part moves
+/// the evaluation values alike, too little to give up anything it can tell apart. It grows
+/// with each repetition, so even a cycle of slightly better moves ends.
+const REPEAT: i64 = 10;
 
 /// The settings of one search, from the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +136,11 @@ pub struct SearchBot {
     /// The opponent's last push (pusher's square, where our piece went): pushing it back is
     /// holding (R39).
     last_push: Option<(Square, Square)>,
+    /// The positions (pieces and ball) the bot's own moves made in the current play.
+    made: Vec<(Board, Ball)>,
+    /// The play turn of the bot's last action-phase decision: a decision at the same or an
+    /// earlier turn belongs to a new play, and `made` starts over.
+    last_turn: Option<u8>,
 }
 
 /// One thread's search: the side it plays for, when to stop, and whether it had to.
@@ -270,6 +294,39 @@ impl SearchBot {
             settings: defaults,
             sparring: sparring::SparringBot::new(name),
             last_push: None,
+            made: Vec::new(),
+            last_turn: None,
+        }
+    }
+
+    /// How often this play's own moves already made the position of `after`.
+    fn repeats(&self, after: &Game) -> i64 {
+        let board = after.board();
+        let ball = after.ball();
+        self.made
+            .iter()
+            .filter(|(b, l)| *l == ball && b == board)
+            .count() as i64
+    }
+
+    /// Notes the decision about to be made at `game`'s play turn: a new play forgets the
+    /// positions of the last one.
+    fn start_decision(&mut self, game: &Game) {
+        let turn = game.play_turns();
+        if self.last_turn.is_some_and(|t| turn <= t) {
+            self.made.clear();
+        }
+        self.last_turn = Some(turn);
+    }
+
+    /// Remembers the position the answer `text` makes from `game`.
+    fn remember(&mut self, game: &Game, text: &str) {
+        let Ok(action) = text.parse::<Action>() else {
+            return;
+        };
+        let mut after = game.clone();
+        if after.apply(&action).is_ok() {
+            self.made.push((after.board().clone(), after.ball()));
         }
     }
 
@@ -295,11 +352,12 @@ impl SearchBot {
                 }
                 _ => false,
             };
+            let malus = if holding { HOLDING } else { 0 } + REPEAT * self.repeats(&after);
             roots.push(RootAction {
                 index,
                 value: 0,
                 after,
-                malus: if holding { HOLDING } else { 0 },
+                malus,
             });
         }
         if roots.is_empty() {
@@ -428,6 +486,8 @@ impl Bot for SearchBot {
             threads: small("threads", 1..=8, self.defaults.threads),
         };
         self.last_push = None;
+        self.made.clear();
+        self.last_turn = None;
     }
 
     fn observe(&mut self, msg: &ToBot) {
@@ -446,8 +506,12 @@ impl Bot for SearchBot {
         let Some(game) = req.game() else {
             return botkit::fallback(req);
         };
-        self.search(&game, req.side, req.legal_list(), req.deadline_ms)
-            .unwrap_or_else(|| botkit::fallback(req))
+        self.start_decision(&game);
+        let answer = self
+            .search(&game, req.side, req.legal_list(), req.deadline_ms)
+            .unwrap_or_else(|| botkit::fallback(req));
+        self.remember(&game, &answer);
+        answer
     }
 }
 

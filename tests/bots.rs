@@ -1256,3 +1256,63 @@ fn fouling_on_every_defensive_formation_does_not_pay() {
         );
     }
 }
+
+/// Game 64 of the 100-game match against the sparring bot, its last play (4th quarter,
+/// 14-14, 3rd & 5 at e4): the search bot's king has the ball and the defense covers every
+/// square ahead of it. The bot used to move its rook g2-d2 and back, the same two positions
+/// a dozen times each, until the 64-turn whistle (R13) ended the play and the game in a
+/// draw. Played out against the sparring bot with clocks that never bind (only the node
+/// budgets decide, so the play is the same on any machine), no position of the bot's own
+/// making comes back more than twice (a repetition costs it a little, more each time), and
+/// the play ends in its touchdown.
+#[test]
+fn search_does_not_shuffle_when_the_play_is_stuck() {
+    let diagram = "offense: black\nphase: action\nturn: black\ndown: 3\nspot: e4\nto-gain: 3\n\
+                   quarter: 4\nscore: 14-14\ntimeouts: 1-2\nplays: 9\nquarter-length: 10\n\
+                   8 . . . . . . . .\n\
+                   7 . . . . . . . .\n\
+                   6 . . . . k* . . .\n\
+                   5 . . . b . . . .\n\
+                   4 q . r . p p r .\n\
+                   3 . Q P N P N . .\n\
+                   2 . . . . . . . .\n\
+                   1 . R . . . . R .\n";
+    let mut game = Game::from_diagram(diagram).expect("game 64's last play");
+    let mut me = search::SearchBot::new("search", search::DEFAULTS, false);
+    let mut them = sparring::SparringBot::new("sparring");
+    me.game_start(&game_start(Side::Black, 64));
+    them.game_start(&game_start(Side::White, 64));
+    let mut made: Vec<(zebra::rules::Board, zebra::rules::Ball)> = Vec::new();
+    let mut moves = Vec::new();
+    while let Some(mut req) = Request::from_game(moves.len() as u64, &game) {
+        if !matches!(req.decision, DecisionKind::Move | DecisionKind::Contention) {
+            break;
+        }
+        req.deadline_ms = 600_000;
+        let text = if req.side == Side::Black {
+            me.decide(&req)
+        } else {
+            them.decide(&req)
+        };
+        assert!(req.legal_list().contains(&text), "{text} is not legal");
+        let action: Action = text.parse().expect("an action");
+        moves.push(text);
+        game.apply(&action).expect("a legal action");
+        if req.side == Side::Black {
+            let now = (game.board().clone(), game.ball());
+            let before = made.iter().filter(|&p| *p == now).count();
+            assert!(
+                before < 3,
+                "the bot's move made a position for the fourth time: {}",
+                moves.join(" ")
+            );
+            made.push(now);
+        }
+    }
+    assert_eq!(
+        game.score(Side::Black),
+        21,
+        "no touchdown: {}",
+        moves.join(" ")
+    );
+}
