@@ -1660,3 +1660,133 @@ fn presnap_actions_by_index_are_the_listed_actions() {
         "only {presnap_positions} pre-snap positions"
     );
 }
+
+/// Random playouts count the action phase's legal actions and list only the chosen piece's
+/// moves: the count and every index must name exactly what `legal_actions` lists, in its
+/// order, and nothing past its end. Checked at every position of seeded random games and of
+/// the perft positions' trees (which reach handoffs, pushes and passes in flight that random
+/// games meet rarely).
+#[test]
+fn tallied_actions_are_the_listed_actions() {
+    let mut list = ActionList::new();
+    let mut scratch = ActionList::new();
+    let mut seen = TallySeen::default();
+    let mut check = |game: &Game, origin: &str| {
+        game.legal_actions(&mut list);
+        let Some(tally) = game.tally_actions() else {
+            assert!(
+                !matches!(game.phase(), Phase::Action(_)) || game.board().pile_square().is_some(),
+                "{origin}: no tally in the action phase\n{}",
+                game.to_diagram()
+            );
+            return;
+        };
+        seen.note(game, &list);
+        assert_eq!(
+            tally.total(),
+            list.len(),
+            "{origin}: count\n{}\nlisted: {list:?}",
+            game.to_diagram()
+        );
+        for (i, listed) in list.iter().enumerate() {
+            assert_eq!(
+                game.tallied_action(&tally, i, &mut scratch).as_ref(),
+                Some(listed),
+                "{origin}, index {i}\n{}",
+                game.to_diagram()
+            );
+        }
+        assert_eq!(
+            game.tallied_action(&tally, list.len(), &mut scratch),
+            None,
+            "{origin}: past the end"
+        );
+    };
+    for seed in 0..300u64 {
+        play_random_game(Game::new(Settings::plays(4)), seed, |game, _| {
+            check(game, &format!("seed {seed}"))
+        });
+    }
+    for &(name, _) in zebra::rules::perft::POSITIONS {
+        let start = zebra::rules::perft::position(name).expect("a built-in position");
+        // Every position two actions deep (three from the action phase's own positions).
+        let mut frontier = vec![start];
+        for depth in 0..3 {
+            let mut next = Vec::new();
+            for game in &frontier {
+                check(game, &format!("perft {name}, depth {depth}"));
+                for action in game.legal_action_list() {
+                    let mut child = game.clone();
+                    if child.apply(&action).is_ok() && next.len() < 20_000 {
+                        next.push(child);
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    eprintln!("tallied positions: {seen:?}");
+    assert!(seen.positions > 50_000, "{seen:?}");
+    assert!(seen.passes_in_flight > 1_000, "{seen:?}");
+    assert!(seen.handoffs > 100, "{seen:?}");
+    assert!(seen.knight_routes > 100, "{seen:?}");
+    assert!(seen.pushes > 10_000, "{seen:?}");
+    assert!(seen.no_move > 10, "{seen:?}");
+}
+
+/// How often the tally test met the cases its set operations treat apart.
+#[derive(Debug, Default)]
+struct TallySeen {
+    positions: u64,
+    passes_in_flight: u64,
+    /// A move that hands off: a piece passing over its own carrier (R8).
+    handoffs: u64,
+    /// A knight's move that names its route.
+    knight_routes: u64,
+    /// A move onto an occupied square of the mover's team (a push).
+    pushes: u64,
+    /// A position with only the pass.
+    no_move: u64,
+}
+
+impl TallySeen {
+    fn note(&mut self, game: &Game, list: &[Action]) {
+        self.positions += 1;
+        if matches!(game.ball(), Ball::InFlight(_)) {
+            self.passes_in_flight += 1;
+        }
+        let Phase::Action(side) = game.phase() else {
+            return;
+        };
+        if list == [Action::Pass] {
+            self.no_move += 1;
+        }
+        let carrier = match game.ball() {
+            Ball::Carried(c) if game.board().side(side).contains(c) => Some(c),
+            _ => None,
+        };
+        for action in list {
+            if let Action::Move { from, to, route } = *action {
+                if route.is_some() {
+                    self.knight_routes += 1;
+                }
+                if game.board().side(side).contains(to) {
+                    self.pushes += 1;
+                }
+                // A line move whose line runs over the carrier and on.
+                if let Some(c) = carrier {
+                    let xy = |s: Square| (s.index() as i32 % 8, s.index() as i32 / 8);
+                    let ((ff, fr), (tf, tr), (cf, cr)) = (xy(from), xy(to), xy(c));
+                    let (dt, dc) = ((tf - ff, tr - fr), (cf - ff, cr - fr));
+                    let same_line = dt.0 * dc.1 == dt.1 * dc.0
+                        && dt.0.signum() == dc.0.signum()
+                        && dt.1.signum() == dc.1.signum();
+                    let steps = |d: (i32, i32)| d.0.abs().max(d.1.abs());
+                    if from != c && same_line && steps(dc) < steps(dt) {
+                        self.handoffs += 1;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -35,6 +35,7 @@
 //! - `diagram`: positions as readable text, for tests, perft and printing
 //! - `perft`: counting legal action sequences, to cross-check implementations
 //! - `tables`: rays and knight routes computed at compile time, for the move generator
+//! - `tally`: the action phase's legal actions counted without listing them, for playouts
 //! - `playout`: seeded random play, for tests, benchmarks and the random bot
 //! - `ruleset`: the trait other rule sets will implement
 //! - `boyer`: Boyer's Football, the second game (its own engine)
@@ -55,6 +56,7 @@ pub mod registry;
 pub mod ruleset;
 pub mod situation;
 mod tables;
+pub mod tally;
 pub mod types;
 
 pub use action::{Action, Clock, Formation, KnightRoute};
@@ -69,6 +71,7 @@ pub use penalty::{Foul, FoulKind};
 pub use play::ActionList;
 pub use registry::{Rules, UnknownRules};
 pub use situation::{Situation, SituationError};
+pub use tally::ActionTally;
 pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};
 
 /// The edition of the rulings (protocol/RULES.md) this engine plays. Edition 1 is every

@@ -43,6 +43,19 @@ pub(crate) enum Landing {
     JoinPile,
 }
 
+/// What the move generator needs of a position, worked out once per generation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MoveContext {
+    pub side: Side,
+    /// The side's own ball carrier.
+    pub carrier: Option<Square>,
+    /// The rank a pawn of the side may step two squares from (R65).
+    pub second: super::types::Rank,
+    pub occupied: Bitboard,
+    /// Empty squares where landing is not a plain move: the loose ball, a pass's target.
+    pub special: Bitboard,
+}
+
 /// A judged move, ready to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MovePlan {
@@ -861,125 +874,146 @@ impl Game {
     }
 
     fn gen_moves(&self, side: Side, out: &mut ActionList) {
-        let carrier = self.carrier_of(side);
-        // A pawn's second rank, where it may step two squares (R65).
-        let second = side
-            .own_end_zone()
-            .offset(side.forward())
-            .unwrap_or(side.own_end_zone());
-        let occupied = self.board.occupied();
-        // Empty squares where landing is not a plain move: the loose ball, a pass's target.
-        let special = match self.ball {
-            Ball::Loose(b) => Bitboard(b.bit()),
-            Ball::InFlight(t) => Bitboard(t.to.bit()),
-            _ => Bitboard::EMPTY,
-        };
+        let ctx = self.move_context(side);
         for from in self.board.side(side) {
-            let piece = self.board.piece_at(from).expect("a piece of the side");
-            let is_carrier = carrier == Some(from);
-            let mv = |to| Action::Move {
-                from,
-                to,
-                route: None,
-            };
-            match piece.role {
-                Role::Pawn => {
-                    let f = side.forward();
-                    for df in [0, -1, 1] {
-                        let d = Dir::new(df, f);
-                        if let Some(to) = from.step(d) {
-                            // A plain empty square needs no judging: a straight step lands,
-                            // a diagonal one has nothing to contact (R7).
-                            let plain = !occupied.contains(to) && !special.contains(to);
-                            if plain {
-                                if df == 0 {
-                                    out.push(mv(to));
-                                }
-                            } else if self.landing(side, to, d, is_carrier, df != 0).is_ok() {
+            self.gen_piece_moves(&ctx, from, out);
+        }
+    }
+
+    /// What generating `side`'s moves needs of the position, worked out once for all its pieces.
+    pub(crate) fn move_context(&self, side: Side) -> MoveContext {
+        MoveContext {
+            side,
+            carrier: self.carrier_of(side),
+            // A pawn's second rank, where it may step two squares (R65).
+            second: side
+                .own_end_zone()
+                .offset(side.forward())
+                .unwrap_or(side.own_end_zone()),
+            occupied: self.board.occupied(),
+            // Empty squares where landing is not a plain move: the loose ball, a pass's target.
+            special: match self.ball {
+                Ball::Loose(b) => Bitboard(b.bit()),
+                Ball::InFlight(t) => Bitboard(t.to.bit()),
+                _ => Bitboard::EMPTY,
+            },
+        }
+    }
+
+    /// The moves of the piece on `from` (one of `ctx.side`'s), in the order
+    /// [`Game::legal_actions`] lists them.
+    pub(crate) fn gen_piece_moves(&self, ctx: &MoveContext, from: Square, out: &mut ActionList) {
+        let MoveContext {
+            side,
+            carrier,
+            second,
+            occupied,
+            special,
+        } = *ctx;
+        let piece = self.board.piece_at(from).expect("a piece of the side");
+        let is_carrier = carrier == Some(from);
+        let mv = |to| Action::Move {
+            from,
+            to,
+            route: None,
+        };
+        match piece.role {
+            Role::Pawn => {
+                let f = side.forward();
+                for df in [0, -1, 1] {
+                    let d = Dir::new(df, f);
+                    if let Some(to) = from.step(d) {
+                        // A plain empty square needs no judging: a straight step lands,
+                        // a diagonal one has nothing to contact (R7).
+                        let plain = !occupied.contains(to) && !special.contains(to);
+                        if plain {
+                            if df == 0 {
                                 out.push(mv(to));
                             }
-                        }
-                    }
-                    // The rank test first: most pawns are not on their second rank.
-                    if from.rank() == second && self.two_step(side, from, is_carrier).is_some() {
-                        if let Some(to) = from.step(Dir::new(0, 2 * f)) {
+                        } else if self.landing(side, to, d, is_carrier, df != 0).is_ok() {
                             out.push(mv(to));
                         }
                     }
                 }
-                Role::King => {
-                    for d in Dir::ALL {
-                        if let Some(to) = from.step(d) {
-                            let plain = !occupied.contains(to) && !special.contains(to);
-                            if plain || self.landing(side, to, d, is_carrier, false).is_ok() {
-                                out.push(mv(to));
+                // The rank test first: most pawns are not on their second rank.
+                if from.rank() == second && self.two_step(side, from, is_carrier).is_some() {
+                    if let Some(to) = from.step(Dir::new(0, 2 * f)) {
+                        out.push(mv(to));
+                    }
+                }
+            }
+            Role::King => {
+                for d in Dir::ALL {
+                    if let Some(to) = from.step(d) {
+                        let plain = !occupied.contains(to) && !special.contains(to);
+                        if plain || self.landing(side, to, d, is_carrier, false).is_ok() {
+                            out.push(mv(to));
+                        }
+                    }
+                }
+            }
+            Role::Knight => {
+                for (k, d) in Dir::KNIGHT.into_iter().enumerate() {
+                    let Some(to) = from.step(d) else { continue };
+                    let judge = |r: KnightRoute| {
+                        let (over, last) = r.path(from, d);
+                        let handoff = over
+                            .into_iter()
+                            .flatten()
+                            .find(|&s| !is_carrier && Some(s) == carrier);
+                        self.landing(side, to, last, is_carrier || handoff.is_some(), false)
+                            .ok()
+                            .map(|l| (handoff, l))
+                    };
+                    // Fast path: onto a plain empty square with no friendly carrier on
+                    // either route to hand off to, both routes do the same thing.
+                    let handoff_possible = !is_carrier
+                        && carrier.is_some_and(|c| KNIGHT_OVER[from.index()][k] & c.bit() != 0);
+                    if !occupied.contains(to) && !special.contains(to) && !handoff_possible {
+                        out.push(mv(to));
+                        continue;
+                    }
+                    match (judge(KnightRoute::FileFirst), judge(KnightRoute::RankFirst)) {
+                        (Some(a), Some(b)) if a == b => out.push(mv(to)),
+                        (a, b) => {
+                            if a.is_some() {
+                                out.push(Action::Move {
+                                    from,
+                                    to,
+                                    route: Some(KnightRoute::FileFirst),
+                                });
+                            }
+                            if b.is_some() {
+                                out.push(Action::Move {
+                                    from,
+                                    to,
+                                    route: Some(KnightRoute::RankFirst),
+                                });
                             }
                         }
                     }
                 }
-                Role::Knight => {
-                    for (k, d) in Dir::KNIGHT.into_iter().enumerate() {
-                        let Some(to) = from.step(d) else { continue };
-                        let judge = |r: KnightRoute| {
-                            let (over, last) = r.path(from, d);
-                            let handoff = over
-                                .into_iter()
-                                .flatten()
-                                .find(|&s| !is_carrier && Some(s) == carrier);
-                            self.landing(side, to, last, is_carrier || handoff.is_some(), false)
-                                .ok()
-                                .map(|l| (handoff, l))
-                        };
-                        // Fast path: onto a plain empty square with no friendly carrier on
-                        // either route to hand off to, both routes do the same thing.
-                        let handoff_possible = !is_carrier
-                            && carrier.is_some_and(|c| KNIGHT_OVER[from.index()][k] & c.bit() != 0);
-                        if !occupied.contains(to) && !special.contains(to) && !handoff_possible {
+            }
+            role => {
+                let judged = Bitboard(occupied.0 | special.0);
+                for &d in slider_dirs(role) {
+                    let u = Dir::ALL[d];
+                    let mut handoff = false;
+                    for &to in RAYS[from.index()][d].squares() {
+                        // An empty plain square needs no judging (the fast path).
+                        if !judged.contains(to) {
                             out.push(mv(to));
                             continue;
                         }
-                        match (judge(KnightRoute::FileFirst), judge(KnightRoute::RankFirst)) {
-                            (Some(a), Some(b)) if a == b => out.push(mv(to)),
-                            (a, b) => {
-                                if a.is_some() {
-                                    out.push(Action::Move {
-                                        from,
-                                        to,
-                                        route: Some(KnightRoute::FileFirst),
-                                    });
-                                }
-                                if b.is_some() {
-                                    out.push(Action::Move {
-                                        from,
-                                        to,
-                                        route: Some(KnightRoute::RankFirst),
-                                    });
-                                }
-                            }
+                        let gets_ball = is_carrier || handoff;
+                        if self.landing(side, to, u, gets_ball, false).is_ok() {
+                            out.push(mv(to));
                         }
-                    }
-                }
-                role => {
-                    let judged = Bitboard(occupied.0 | special.0);
-                    for &d in slider_dirs(role) {
-                        let u = Dir::ALL[d];
-                        let mut handoff = false;
-                        for &to in RAYS[from.index()][d].squares() {
-                            // An empty plain square needs no judging (the fast path).
-                            if !judged.contains(to) {
-                                out.push(mv(to));
-                                continue;
-                            }
-                            let gets_ball = is_carrier || handoff;
-                            if self.landing(side, to, u, gets_ball, false).is_ok() {
-                                out.push(mv(to));
-                            }
-                            if occupied.contains(to) {
-                                if !handoff && !is_carrier && Some(to) == carrier {
-                                    handoff = true;
-                                } else {
-                                    break;
-                                }
+                        if occupied.contains(to) {
+                            if !handoff && !is_carrier && Some(to) == carrier {
+                                handoff = true;
+                            } else {
+                                break;
                             }
                         }
                     }
@@ -988,7 +1022,7 @@ impl Game {
         }
     }
 
-    fn gen_throws(&self, side: Side, out: &mut ActionList) {
+    pub(crate) fn gen_throws(&self, side: Side, out: &mut ActionList) {
         let Some(from) = self.carrier_of(side) else {
             return;
         };

@@ -31,7 +31,8 @@ impl RandomPlayer {
     }
 
     /// Chooses the next action for whoever must decide; `list` is scratch space (left
-    /// unfilled before the snap, where an action is drawn by its index).
+    /// unfilled before the snap, where an action is drawn by its index, and holding one
+    /// piece's moves in the action phase, where the legal actions are counted).
     /// Returns `None` when the game is over.
     pub fn choose(&mut self, game: &Game, list: &mut ActionList) -> Option<Action> {
         match game.phase() {
@@ -68,6 +69,12 @@ impl RandomPlayer {
                 }
             }
             return Some(stop);
+        }
+        // In the action phase, count and draw an index rather than list (the same draw
+        // `choose` makes on the listed slice, so the same game).
+        if let Some(tally) = game.tally_actions() {
+            let index = self.rng.gen_range(0..tally.total() as u32) as usize;
+            return game.tallied_action(&tally, index, list);
         }
         game.legal_actions(list);
         list.choose(&mut self.rng).copied()

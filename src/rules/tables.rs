@@ -1,6 +1,8 @@
 //! Tables for move generation, computed at compile time: the squares along each line from
-//! each square, nearest first, and the squares a knight's two routes pass over. The
-//! generator walks these instead of stepping square by square with bounds checks.
+//! each square, nearest first (as lists and as sets), single steps and knight jumps as
+//! sets, and the squares a knight's two routes pass over. The generator walks these
+//! instead of stepping square by square with bounds checks; the tally
+//! ([`crate::rules::tally`]) counts with the sets.
 
 use super::types::{Dir, Square};
 
@@ -23,6 +25,53 @@ pub(crate) static RAYS: [[Ray; 8]; 64] = rays();
 /// `KNIGHT_OVER[square][k]`: the squares either route of the knight jump `Dir::KNIGHT[k]`
 /// from `square` passes over (a friendly ball carrier there is handed the ball, R8).
 pub(crate) static KNIGHT_OVER: [[u64; 8]; 64] = knight_over();
+
+/// `RAY_BITS[square][d]`: the squares of `RAYS[square][d]` as a set.
+pub(crate) static RAY_BITS: [[u64; 8]; 64] = ray_bits();
+
+/// `STEP_BITS[square][d]`: the square one step away in `Dir::ALL[d]` as a set (empty off
+/// the board).
+pub(crate) static STEP_BITS: [[u64; 8]; 64] = steps(Dir::ALL);
+
+/// `KNIGHT_BITS[square][k]`: the square the knight jump `Dir::KNIGHT[k]` lands on as a set
+/// (empty off the board).
+pub(crate) static KNIGHT_BITS: [[u64; 8]; 64] = steps(Dir::KNIGHT);
+
+pub(crate) const fn ray_bits() -> [[u64; 8]; 64] {
+    let rays = rays();
+    let mut out = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let ray = &rays[sq][d];
+            let mut i = 0;
+            while i < ray.len as usize {
+                out[sq][d] |= ray.squares[i].bit();
+                i += 1;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+const fn steps(dirs: [Dir; 8]) -> [[u64; 8]; 64] {
+    let mut out = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            if let Some(s) = Square(sq as u8).step(dirs[d]) {
+                out[sq][d] = s.bit();
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    out
+}
 
 const fn rays() -> [[Ray; 8]; 64] {
     let mut out = [[Ray {
@@ -116,6 +165,24 @@ mod tests {
                     &expected[..],
                     "{from} {dir:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn bit_tables_are_the_rays_and_steps_as_sets() {
+        for from in Square::all() {
+            for d in 0..8 {
+                let ray: u64 = RAYS[from.index()][d]
+                    .squares()
+                    .iter()
+                    .map(|s| s.bit())
+                    .sum();
+                assert_eq!(RAY_BITS[from.index()][d], ray, "{from} {d}");
+                let step = from.step(Dir::ALL[d]).map_or(0, |s| s.bit());
+                assert_eq!(STEP_BITS[from.index()][d], step, "{from} {d}");
+                let jump = from.step(Dir::KNIGHT[d]).map_or(0, |s| s.bit());
+                assert_eq!(KNIGHT_BITS[from.index()][d], jump, "{from} {d}");
             }
         }
     }
