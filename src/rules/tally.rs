@@ -12,10 +12,12 @@
 //! [`Game::legal_actions`] lists at that index: a playout drawing an index into the count
 //! plays the same game as one drawing from the list.
 
+use arrayvec::ArrayVec;
+
 use super::action::Action;
 use super::game::{Ball, Game, Phase};
 use super::play::ActionList;
-use super::tables::{ray_bits, KNIGHT_BITS, KNIGHT_OVER, RAY_BITS, STEP_BITS};
+use super::tables::{ray_bits, KNIGHT_BITS, KNIGHT_OVER, RAYS, RAY_BITS, STEP_BITS};
 use super::types::{Dir, Role, Side, Square};
 
 /// The `Dir::ALL` index of the step (`df`, `dr`).
@@ -95,6 +97,9 @@ pub struct ActionTally {
     counts: [u8; 64],
     moves: u32,
     throws: u32,
+    /// The side's own ball carrier, as a set.
+    carrier: u64,
+    land: Landings,
 }
 
 impl ActionTally {
@@ -106,6 +111,7 @@ impl ActionTally {
 }
 
 /// The landing rules of one position for one side, as sets of squares.
+#[derive(Clone, Debug)]
 struct Landings {
     occupied: u64,
     empty: u64,
@@ -172,6 +178,66 @@ impl Landings {
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
+impl Landings {
+    /// A pawn's moves on square `s` by the generator's groups: straight ahead, diagonally
+    /// to the lower file, to the higher file, two squares ahead (R65); each 0 or 1.
+    fn pawn_steps(&self, s: usize, side: Side, is_carrier: bool) -> [u32; 4] {
+        let (ahead, [lower, higher]) = PAWN_STEPS[side.index()];
+        // R7: a diagonal step only for contact with the opponent and the ball.
+        let contact = self.contact | if is_carrier { self.opponents } else { 0 };
+        let diagonal = self.pawn_diagonal | (self.occupied & contact);
+        // R65: from the second rank, over an empty square onto an empty one.
+        let over = STEP_BITS[s][ahead];
+        let second = side.own_end_zone().offset(side.forward());
+        let two = Some(Square(s as u8).rank()) == second && over & self.occupied == 0;
+        [
+            self.onto(over, ahead, is_carrier),
+            u32::from(STEP_BITS[s][lower] & diagonal != 0),
+            u32::from(STEP_BITS[s][higher] & diagonal != 0),
+            u32::from(two && pawn_two_step(s, side) & self.empty != 0),
+        ]
+    }
+
+    /// A knight's moves on square `s` (no friendly carrier on any route: R8's handoffs are
+    /// left to the generator).
+    fn knight_moves(&self, s: usize, is_carrier: bool) -> u32 {
+        let sure = self.empty | self.contact | if is_carrier { self.opponents } else { 0 };
+        (0..8)
+            .map(|k| {
+                let target = KNIGHT_BITS[s][k];
+                let (file_first, rank_first) = KNIGHT_LAST[k];
+                // Both routes land alike (one action), or it is a push, in the direction of
+                // each route's last step: one action per route that may push. Chosen
+                // without a branch: which it is is anyone's guess.
+                let alike = u32::from(target & sure != 0);
+                let pushes = u32::from(target & self.push[file_first] != 0)
+                    + u32::from(target & self.push[rank_first] != 0);
+                alike | (pushes & alike.wrapping_sub(1))
+            })
+            .sum()
+    }
+}
+
+/// The square two steps ahead of a pawn of `side` on `s`, as a set (empty off the board).
+fn pawn_two_step(s: usize, side: Side) -> u64 {
+    let (ahead, _) = PAWN_STEPS[side.index()];
+    let over = STEP_BITS[s][ahead];
+    if over == 0 {
+        0
+    } else {
+        STEP_BITS[over.trailing_zeros() as usize][ahead]
+    }
+}
+
+/// The directions a slider moves along, as `Dir::ALL` indices, in the generator's order.
+fn slider_dirs(role: Role) -> std::ops::Range<usize> {
+    match role {
+        Role::Bishop => 4..8,
+        Role::Rook => 0..4,
+        _ => 0..8,
+    }
+}
+
 impl Game {
     /// Counts the action phase's legal actions without listing them; `None` in any other
     /// phase, and while pieces stand in a pile (the count is then
@@ -193,33 +259,19 @@ impl Game {
             counts: [0; 64],
             moves: 0,
             throws: 0,
+            carrier,
+            land,
         };
-
-        let forward = side.forward();
-        let (ahead, diagonals) = PAWN_STEPS[side.index()];
-        let second = side.own_end_zone().offset(forward);
+        let land = &tally.land;
+        let mut moves = 0;
+        // Role by role rather than square by square: which role the next square holds
+        // would be a guess for every piece.
         for from in self.board.pieces(side, Role::Pawn) {
             let s = from.index();
-            let is_carrier = carrier == from.bit();
-            let mut n = land.onto(STEP_BITS[s][ahead], ahead, is_carrier);
-            // R7: a diagonal step only for contact with the opponent and the ball.
-            let contact = land.contact | if is_carrier { land.opponents } else { 0 };
-            for d in diagonals {
-                let target = STEP_BITS[s][d];
-                n += u32::from(target & (land.pawn_diagonal | (land.occupied & contact)) != 0);
-            }
-            // R65: two squares from the second rank over empty squares onto an empty one.
-            if Some(from.rank()) == second {
-                let over = STEP_BITS[s][ahead];
-                let to = over.trailing_zeros() as usize;
-                if over != 0 && over & land.occupied == 0 {
-                    n += u32::from(STEP_BITS[to][ahead] & land.empty != 0);
-                }
-            }
+            let n: u32 = land.pawn_steps(s, side, carrier == from.bit()).iter().sum();
             tally.counts[s] = n as u8;
-            tally.moves += n;
+            moves += n;
         }
-
         for from in self.board.pieces(side, Role::King) {
             let s = from.index();
             let is_carrier = carrier == from.bit();
@@ -227,9 +279,8 @@ impl Game {
                 .map(|d| land.onto(STEP_BITS[s][d], d, is_carrier))
                 .sum();
             tally.counts[s] = n as u8;
-            tally.moves += n;
+            moves += n;
         }
-
         for from in self.board.pieces(side, Role::Knight) {
             let s = from.index();
             let is_carrier = carrier == from.bit();
@@ -241,55 +292,34 @@ impl Game {
                 self.gen_piece_moves(&self.move_context(side), from, &mut list);
                 list.len() as u32
             } else {
-                let sure = land.empty | land.contact | if is_carrier { land.opponents } else { 0 };
-                (0..8)
-                    .map(|k| {
-                        let target = KNIGHT_BITS[s][k];
-                        let (file_first, rank_first) = KNIGHT_LAST[k];
-                        // Both routes land alike (one action), or it is a push, in the
-                        // direction of each route's last step: one action per route that
-                        // may push. Chosen without a branch: which it is is anyone's guess.
-                        let alike = u32::from(target & sure != 0);
-                        let pushes = u32::from(target & land.push[file_first] != 0)
-                            + u32::from(target & land.push[rank_first] != 0);
-                        alike | (pushes & (alike.wrapping_sub(1)))
-                    })
-                    .sum()
+                land.knight_moves(s, is_carrier)
             };
             tally.counts[s] = n as u8;
-            tally.moves += n;
+            moves += n;
         }
-
-        for (role, dirs) in [
-            (Role::Bishop, 4..8),
-            (Role::Rook, 0..4),
-            (Role::Queen, 0..8),
-        ] {
+        for role in [Role::Bishop, Role::Rook, Role::Queen] {
             for from in self.board.pieces(side, role) {
                 let s = from.index();
                 let is_carrier = carrier == from.bit();
                 let handoff = if is_carrier { 0 } else { carrier };
-                let n: u32 = dirs
-                    .clone()
-                    .map(|d| line_count(&land, s, d, is_carrier, handoff))
+                let n: u32 = slider_dirs(role)
+                    .map(|d| line_count(land, s, d, is_carrier, handoff).0)
                     .sum();
                 tally.counts[s] = n as u8;
-                tally.moves += n;
+                moves += n;
             }
         }
+        tally.moves = moves;
 
         if carrier != 0 {
             let s = carrier.trailing_zeros() as usize;
-            let rays =
-                |dirs: &[usize]| -> u32 { dirs.iter().map(|&d| RAY_BITS[s][d].count_ones()).sum() };
-            let role = self.board.piece_at(Square(s as u8)).map(|p| p.role);
-            tally.throws = match role {
+            let (ahead, [lower, higher]) = PAWN_STEPS[side.index()];
+            let rays = |dirs: &[usize]| dirs.iter().map(|&d| RAY_BITS[s][d].count_ones()).sum();
+            tally.throws = match self.board.piece_at(Square(s as u8)).map(|p| p.role) {
                 Some(Role::King) => 63,
                 Some(Role::Knight) => KNIGHT_BITS[s].iter().map(|b| b.count_ones()).sum(),
-                Some(Role::Pawn) => rays(&[ahead, diagonals[0], diagonals[1]]),
-                Some(Role::Bishop) => rays(&[4, 5, 6, 7]),
-                Some(Role::Rook) => rays(&[0, 1, 2, 3]),
-                Some(Role::Queen) => rays(&[0, 1, 2, 3, 4, 5, 6, 7]),
+                Some(Role::Pawn) => rays(&[ahead, lower, higher]),
+                Some(role) => rays(&slider_dirs(role).collect::<ArrayVec<usize, 8>>()),
                 None => 0,
             };
         }
@@ -297,8 +327,8 @@ impl Game {
     }
 
     /// The action at `index` of [`Game::legal_actions`]'s list for the position `tally`
-    /// counted, listing only the moves of the piece it belongs to (into `scratch`).
-    /// `None` past the end.
+    /// counted; `None` past the end. Lists at most one piece's moves or the throws (into
+    /// `scratch`): a pawn's, king's or slider's move is found without listing.
     pub fn tallied_action(
         &self,
         tally: &ActionTally,
@@ -310,28 +340,99 @@ impl Game {
         }
         let mut i = index;
         scratch.clear();
-        if i < tally.moves as usize {
-            for from in self.board.side(tally.side) {
-                let n = usize::from(tally.counts[from.index()]);
-                if i < n {
-                    self.gen_piece_moves(&self.move_context(tally.side), from, scratch);
-                    return scratch.get(i).copied();
-                }
+        if i >= tally.moves as usize {
+            self.gen_throws(tally.side, scratch);
+            return scratch.get(i - tally.moves as usize).copied();
+        }
+        let from = self.board.side(tally.side).into_iter().find(|from| {
+            let n = usize::from(tally.counts[from.index()]);
+            let here = i < n;
+            if !here {
                 i -= n;
             }
-            return None;
+            here
+        })?;
+        let to = self.tallied_move(tally, from, i);
+        let to = match to {
+            Some(to) => to,
+            None => {
+                self.gen_piece_moves(&self.move_context(tally.side), from, scratch);
+                return scratch.get(i).copied();
+            }
+        };
+        Some(Action::Move {
+            from,
+            to,
+            route: None,
+        })
+    }
+
+    /// Where move `i` of the piece on `from` lands, found from the tally without listing;
+    /// `None` where the generator must list: a knight, a line over the own carrier (R8).
+    fn tallied_move(&self, tally: &ActionTally, from: Square, mut i: usize) -> Option<Square> {
+        let land = &tally.land;
+        let s = from.index();
+        let is_carrier = tally.carrier == from.bit();
+        // The piece's groups of moves in the generator's order: how many each has, and
+        // where its k-th lands; the first group holding move `i` names it.
+        let mut pick = |n: u32, target: &dyn Fn(usize) -> Option<Square>| {
+            let here = i < n as usize;
+            let found = if here { target(i) } else { None };
+            if !here {
+                i -= n as usize;
+            }
+            (here, found)
+        };
+        let step = |bits: u64| (bits != 0).then(|| Square(bits.trailing_zeros() as u8));
+        match self.board.piece_at(from)?.role {
+            Role::Pawn => {
+                let (ahead, [lower, higher]) = PAWN_STEPS[tally.side.index()];
+                let targets = [
+                    STEP_BITS[s][ahead],
+                    STEP_BITS[s][lower],
+                    STEP_BITS[s][higher],
+                    pawn_two_step(s, tally.side),
+                ];
+                let counts = land.pawn_steps(s, tally.side, is_carrier);
+                for k in 0..4 {
+                    if let (true, found) = pick(counts[k], &|_| step(targets[k])) {
+                        return found;
+                    }
+                }
+                None
+            }
+            Role::King => {
+                for d in 0..8 {
+                    let n = land.onto(STEP_BITS[s][d], d, is_carrier);
+                    if let (true, found) = pick(n, &|_| step(STEP_BITS[s][d])) {
+                        return found;
+                    }
+                }
+                None
+            }
+            Role::Knight => None,
+            role => {
+                let handoff = if is_carrier { 0 } else { tally.carrier };
+                for d in slider_dirs(role) {
+                    let (n, handed) = line_count(land, s, d, is_carrier, handoff);
+                    // A line over the own carrier skips the carrier's square when it cannot
+                    // be pushed: such a line is left to the generator.
+                    let on_line = |k: usize| RAYS[s][d].squares().get(k).copied();
+                    if let (true, found) = pick(n, &on_line) {
+                        return found.filter(|_| !handed);
+                    }
+                }
+                None
+            }
         }
-        i -= tally.moves as usize;
-        self.gen_throws(tally.side, scratch);
-        scratch.get(i).copied()
     }
 }
 
 /// The moves of a slider on square `s` along `Dir::ALL[d]`: the empty squares up to the
 /// first piece, and that piece's square if the mover may land there. Over its own ball
 /// carrier (the set `handoff`, empty when the mover is the carrier) the line goes on and
-/// the mover holds the ball from there (R8).
-fn line_count(land: &Landings, s: usize, d: usize, is_carrier: bool, handoff: u64) -> u32 {
+/// the mover holds the ball from there (R8); the flag says the line did.
+fn line_count(land: &Landings, s: usize, d: usize, is_carrier: bool, handoff: u64) -> (u32, bool) {
     let (mut from, mut gets_ball, mut handoff) = (s, is_carrier, handoff);
     let mut n = 0;
     loop {
@@ -348,7 +449,7 @@ fn line_count(land: &Landings, s: usize, d: usize, is_carrier: bool, handoff: u6
         n += (ray & !ON_AND_BEYOND[first][d]).count_ones();
         n += land.onto(first_bit, d, gets_ball);
         if first_bit & handoff == 0 {
-            return n;
+            return (n, gets_ball && !is_carrier);
         }
         (from, gets_ball, handoff) = (first, true, 0);
     }
