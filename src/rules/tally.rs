@@ -402,9 +402,9 @@ impl Game {
                 None
             }
             Role::King => {
-                for d in 0..8 {
-                    let n = land.onto(STEP_BITS[s][d], d, is_carrier);
-                    if let (true, found) = pick(n, &|_| step(STEP_BITS[s][d])) {
+                for (d, &target) in STEP_BITS[s].iter().enumerate() {
+                    let n = land.onto(target, d, is_carrier);
+                    if let (true, found) = pick(n, &|_| step(target)) {
                         return found;
                     }
                 }
