@@ -44,16 +44,15 @@ const PAWN_STEPS: [(usize, [usize; 2]); 2] = {
     out
 };
 
-/// `ON_AND_BEYOND[s][d]`: square `s` and its ray along `Dir::ALL[d]`; nothing for the
-/// 65th entry (64), which stands for "no piece on the line".
-static ON_AND_BEYOND: [[u64; 8]; 65] = {
+/// `RAY_LEN[s][d]`: how many squares the ray from `s` along `Dir::ALL[d]` has.
+static RAY_LEN: [[u8; 8]; 64] = {
     let rays = ray_bits();
-    let mut out = [[0u64; 8]; 65];
+    let mut out = [[0u8; 8]; 64];
     let mut s = 0;
     while s < 64 {
         let mut d = 0;
         while d < 8 {
-            out[s][d] = rays[s][d] | (1u64 << s);
+            out[s][d] = rays[s][d].count_ones() as u8;
             d += 1;
         }
         s += 1;
@@ -432,25 +431,41 @@ impl Game {
 /// first piece, and that piece's square if the mover may land there. Over its own ball
 /// carrier (the set `handoff`, empty when the mover is the carrier) the line goes on and
 /// the mover holds the ball from there (R8); the flag says the line did.
+#[inline(always)]
 fn line_count(land: &Landings, s: usize, d: usize, is_carrier: bool, handoff: u64) -> (u32, bool) {
-    let (mut from, mut gets_ball, mut handoff) = (s, is_carrier, handoff);
-    let mut n = 0;
-    loop {
-        let ray = RAY_BITS[from][d];
-        let blockers = ray & land.occupied;
-        // The first piece on the line; 64 (whose `ON_AND_BEYOND` is empty) for none.
-        // Without a branch: whether a line is open is anyone's guess.
-        let first = if RISING[d] {
-            blockers.trailing_zeros()
-        } else {
-            63u32.wrapping_sub(blockers.leading_zeros()).min(64)
-        } as usize;
-        let first_bit = blockers & (1u64 << (first & 63));
-        n += (ray & !ON_AND_BEYOND[first][d]).count_ones();
-        n += land.onto(first_bit, d, gets_ball);
-        if first_bit & handoff == 0 {
-            return (n, gets_ball && !is_carrier);
-        }
-        (from, gets_ball, handoff) = (first, true, 0);
+    let (n, first_bit, first) = line_segment(land, s, d, is_carrier);
+    if first_bit & handoff == 0 {
+        return (n, false);
     }
+    let (beyond, _, _) = line_segment(land, first, d, true);
+    (n + beyond, true)
+}
+
+/// A line from `s` along `Dir::ALL[d]` up to its first piece: the moves onto it (the empty
+/// squares, and the piece's square if the mover may land there), that piece's square as a
+/// set (empty for an open line) and its index.
+#[inline(always)]
+fn line_segment(land: &Landings, s: usize, d: usize, gets_ball: bool) -> (u32, u64, usize) {
+    let blockers = RAY_BITS[s][d] & land.occupied;
+    // The first piece, found without a branch: whether a line is open is anyone's guess.
+    let first = if RISING[d] {
+        blockers.trailing_zeros()
+    } else {
+        63u32.wrapping_sub(blockers.leading_zeros())
+    } as usize
+        & 63;
+    let first_bit = blockers & (1u64 << first);
+    // The empty squares: the whole line when open, else those short of the first piece
+    // (counted by distance: this runs for every line of every slider of every position).
+    let short_of = |a: usize, b: usize| {
+        let files = ((a & 7) as i32 - (b & 7) as i32).unsigned_abs();
+        let ranks = ((a >> 3) as i32 - (b >> 3) as i32).unsigned_abs();
+        files.max(ranks).wrapping_sub(1)
+    };
+    let empty = if blockers == 0 {
+        u32::from(RAY_LEN[s][d])
+    } else {
+        short_of(s, first)
+    };
+    (empty + land.onto(first_bit, d, gets_ball), first_bit, first)
 }
