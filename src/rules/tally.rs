@@ -193,7 +193,7 @@ impl Landings {
             self.onto(over, ahead, is_carrier),
             u32::from(STEP_BITS[s][lower] & diagonal != 0),
             u32::from(STEP_BITS[s][higher] & diagonal != 0),
-            u32::from(two && pawn_two_step(s, side) & self.empty != 0),
+            u32::from(two) & u32::from(pawn_two_step(s, side) & self.empty != 0),
         ]
     }
 
@@ -219,14 +219,28 @@ impl Landings {
 
 /// The square two steps ahead of a pawn of `side` on `s`, as a set (empty off the board).
 fn pawn_two_step(s: usize, side: Side) -> u64 {
-    let (ahead, _) = PAWN_STEPS[side.index()];
-    let over = STEP_BITS[s][ahead];
-    if over == 0 {
-        0
-    } else {
-        STEP_BITS[over.trailing_zeros() as usize][ahead]
-    }
+    PAWN_TWO_STEPS[side.index()][s]
 }
+
+/// `PAWN_TWO_STEPS[side][s]`: the square two steps ahead of `s` for `side`, as a set.
+static PAWN_TWO_STEPS: [[u64; 64]; 2] = {
+    let mut out = [[0u64; 64]; 2];
+    let mut i = 0;
+    while i < 2 {
+        let ahead = Dir::new(0, Side::ALL[i].forward());
+        let mut s = 0;
+        while s < 64 {
+            if let Some(over) = Square(s as u8).step(ahead) {
+                if let Some(to) = over.step(ahead) {
+                    out[i][s] = to.bit();
+                }
+            }
+            s += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 /// The directions a slider moves along, as `Dir::ALL` indices, in the generator's order.
 fn slider_dirs(role: Role) -> std::ops::Range<usize> {
@@ -296,17 +310,27 @@ impl Game {
             tally.counts[s] = n as u8;
             moves += n;
         }
-        for role in [Role::Bishop, Role::Rook, Role::Queen] {
-            for from in self.board.pieces(side, role) {
-                let s = from.index();
-                let is_carrier = carrier == from.bit();
-                let handoff = if is_carrier { 0 } else { carrier };
-                let n: u32 = slider_dirs(role)
-                    .map(|d| line_count(land, s, d, is_carrier, handoff).0)
-                    .sum();
-                tally.counts[s] = n as u8;
-                moves += n;
-            }
+        // The lines written out one by one, so that each line's direction is a constant
+        // where it is scanned.
+        let line = |s: usize, d: usize| {
+            let is_carrier = carrier == 1u64 << s;
+            let handoff = if is_carrier { 0 } else { carrier };
+            line_count(land, s, d, is_carrier, handoff).0
+        };
+        let straight = |s| line(s, 0) + line(s, 1) + line(s, 2) + line(s, 3);
+        let diagonal = |s| line(s, 4) + line(s, 5) + line(s, 6) + line(s, 7);
+        let mut count = |from: Square, n: u32| {
+            tally.counts[from.index()] = n as u8;
+            moves += n;
+        };
+        for from in self.board.pieces(side, Role::Bishop) {
+            count(from, diagonal(from.index()));
+        }
+        for from in self.board.pieces(side, Role::Rook) {
+            count(from, straight(from.index()));
+        }
+        for from in self.board.pieces(side, Role::Queen) {
+            count(from, straight(from.index()) + diagonal(from.index()));
         }
         tally.moves = moves;
 
@@ -462,10 +486,7 @@ fn line_segment(land: &Landings, s: usize, d: usize, gets_ball: bool) -> (u32, u
         let ranks = ((a >> 3) as i32 - (b >> 3) as i32).unsigned_abs();
         files.max(ranks).wrapping_sub(1)
     };
-    let empty = if blockers == 0 {
-        u32::from(RAY_LEN[s][d])
-    } else {
-        short_of(s, first)
-    };
+    let open = u32::from(blockers == 0).wrapping_neg();
+    let empty = (u32::from(RAY_LEN[s][d]) & open) | (short_of(s, first) & !open);
     (empty + land.onto(first_bit, d, gets_ball), first_bit, first)
 }
