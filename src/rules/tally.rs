@@ -14,7 +14,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::action::Action;
+use super::action::{Action, KnightRoute};
 use super::game::{Ball, Game, Phase};
 use super::play::ActionList;
 use super::tables::{ray_bits, KNIGHT_BITS, KNIGHT_OVER, RAYS, RAY_BITS, STEP_BITS};
@@ -200,20 +200,26 @@ impl Landings {
     /// A knight's moves on square `s` (no friendly carrier on any route: R8's handoffs are
     /// left to the generator).
     fn knight_moves(&self, s: usize, is_carrier: bool) -> u32 {
+        (0..8).map(|k| self.knight_jump(s, k, is_carrier).0).sum()
+    }
+
+    /// The moves of knight jump `k` from `s`: how many, whether both routes land alike (one
+    /// move), and else whether each route (file first, rank first) may push, in the
+    /// direction of its last step.
+    #[inline(always)]
+    fn knight_jump(&self, s: usize, k: usize, is_carrier: bool) -> (u32, bool, [bool; 2]) {
         let sure = self.empty | self.contact | if is_carrier { self.opponents } else { 0 };
-        (0..8)
-            .map(|k| {
-                let target = KNIGHT_BITS[s][k];
-                let (file_first, rank_first) = KNIGHT_LAST[k];
-                // Both routes land alike (one action), or it is a push, in the direction of
-                // each route's last step: one action per route that may push. Chosen
-                // without a branch: which it is is anyone's guess.
-                let alike = u32::from(target & sure != 0);
-                let pushes = u32::from(target & self.push[file_first] != 0)
-                    + u32::from(target & self.push[rank_first] != 0);
-                alike | (pushes & alike.wrapping_sub(1))
-            })
-            .sum()
+        let target = KNIGHT_BITS[s][k];
+        let (file_first, rank_first) = KNIGHT_LAST[k];
+        let alike = target & sure != 0;
+        let pushes = [
+            target & self.push[file_first] != 0,
+            target & self.push[rank_first] != 0,
+        ];
+        // Chosen without a branch: which it is is anyone's guess.
+        let one = u32::from(alike);
+        let n = one | ((u32::from(pushes[0]) + u32::from(pushes[1])) & one.wrapping_sub(1));
+        (n, alike, pushes)
     }
 }
 
@@ -361,38 +367,65 @@ impl Game {
         if tally.moves + tally.throws == 0 {
             return (index == 0).then_some(Action::Pass);
         }
-        let mut i = index;
+        let i = index;
         scratch.clear();
         if i >= tally.moves as usize {
             self.gen_throws(tally.side, scratch);
             return scratch.get(i - tally.moves as usize).copied();
         }
-        let from = self.board.side(tally.side).into_iter().find(|from| {
+        // The piece whose moves hold index `i`: every piece is looked at, so that the walk
+        // does not stop at a random place (a mispredicted branch per action).
+        let (mut before, mut found) = (0, None);
+        for from in self.board.side(tally.side) {
             let n = usize::from(tally.counts[from.index()]);
-            let here = i < n;
-            if !here {
-                i -= n;
+            if i.wrapping_sub(before) < n {
+                found = Some((from, i - before));
             }
-            here
-        })?;
-        let to = self.tallied_move(tally, from, i);
-        let to = match to {
-            Some(to) => to,
-            None => {
-                self.gen_piece_moves(&self.move_context(tally.side), from, scratch);
-                return scratch.get(i).copied();
-            }
-        };
-        Some(Action::Move {
-            from,
-            to,
-            route: None,
+            before += n;
+        }
+        let (from, i) = found?;
+        self.tallied_move(tally, from, i).or_else(|| {
+            self.gen_piece_moves(&self.move_context(tally.side), from, scratch);
+            scratch.get(i).copied()
         })
     }
 
-    /// Where move `i` of the piece on `from` lands, found from the tally without listing;
-    /// `None` where the generator must list: a knight, a line over the own carrier (R8).
-    fn tallied_move(&self, tally: &ActionTally, from: Square, mut i: usize) -> Option<Square> {
+    /// Move `i` of the piece on `from`, found from the tally without listing; `None` where
+    /// the generator must list: a line or a knight's route over the own carrier (R8).
+    fn tallied_move(&self, tally: &ActionTally, from: Square, i: usize) -> Option<Action> {
+        let mv = |to, route| Action::Move { from, to, route };
+        if self.board.piece_at(from)?.role != Role::Knight {
+            return self.tallied_step(tally, from, i).map(|to| mv(to, None));
+        }
+        let land = &tally.land;
+        let s = from.index();
+        let is_carrier = tally.carrier == from.bit();
+        let handoffs = if is_carrier { 0 } else { tally.carrier };
+        if KNIGHT_OVER[s].iter().any(|&over| over & handoffs != 0) {
+            return None;
+        }
+        let mut i = i;
+        for k in 0..8 {
+            let (n, alike, [file_first, _]) = land.knight_jump(s, k, is_carrier);
+            if i < n as usize {
+                let to = Square(KNIGHT_BITS[s][k].trailing_zeros() as u8);
+                // Listed as the generator does: one move when both routes land alike, else
+                // the file-first push before the rank-first one, each naming its route.
+                let route = match (alike, file_first, i) {
+                    (true, _, _) => None,
+                    (false, true, 0) => Some(KnightRoute::FileFirst),
+                    _ => Some(KnightRoute::RankFirst),
+                };
+                return Some(mv(to, route));
+            }
+            i -= n as usize;
+        }
+        None
+    }
+
+    /// Where move `i` of the pawn, king or slider on `from` lands, found from the tally;
+    /// `None` for a line over the own carrier (R8).
+    fn tallied_step(&self, tally: &ActionTally, from: Square, mut i: usize) -> Option<Square> {
         let land = &tally.land;
         let s = from.index();
         let is_carrier = tally.carrier == from.bit();
