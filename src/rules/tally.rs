@@ -405,10 +405,10 @@ impl Game {
             return None;
         }
         let mut i = i;
-        for k in 0..8 {
+        for (k, target) in KNIGHT_BITS[s].iter().enumerate() {
             let (n, alike, [file_first, _]) = land.knight_jump(s, k, is_carrier);
             if i < n as usize {
-                let to = Square(KNIGHT_BITS[s][k].trailing_zeros() as u8);
+                let to = Square(target.trailing_zeros() as u8);
                 // Listed as the generator does: one move when both routes land alike, else
                 // the file-first push before the rank-first one, each naming its route.
                 let route = match (alike, file_first, i) {
