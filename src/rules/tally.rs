@@ -44,6 +44,23 @@ const PAWN_STEPS: [(usize, [usize; 2]); 2] = {
     out
 };
 
+/// `DISTANCE[a][b]`: how many king steps apart squares `a` and `b` are.
+static DISTANCE: [[u8; 64]; 64] = {
+    let mut out = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let files = ((a & 7) as i32 - (b & 7) as i32).unsigned_abs();
+            let ranks = ((a >> 3) as i32 - (b >> 3) as i32).unsigned_abs();
+            out[a][b] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
 /// `RAY_LEN[s][d]`: how many squares the ray from `s` along `Dir::ALL[d]` has.
 static RAY_LEN: [[u8; 8]; 64] = {
     let rays = ray_bits();
@@ -513,13 +530,10 @@ fn line_segment(land: &Landings, s: usize, d: usize, gets_ball: bool) -> (u32, u
         & 63;
     let first_bit = blockers & (1u64 << first);
     // The empty squares: the whole line when open, else those short of the first piece
-    // (counted by distance: this runs for every line of every slider of every position).
-    let short_of = |a: usize, b: usize| {
-        let files = ((a & 7) as i32 - (b & 7) as i32).unsigned_abs();
-        let ranks = ((a >> 3) as i32 - (b >> 3) as i32).unsigned_abs();
-        files.max(ranks).wrapping_sub(1)
-    };
+    // (by distance, not by counting bits: this runs for every line of every slider of
+    // every position, and the machine's baseline has no popcount instruction).
     let open = u32::from(blockers == 0).wrapping_neg();
-    let empty = (u32::from(RAY_LEN[s][d]) & open) | (short_of(s, first) & !open);
+    let short_of = u32::from(DISTANCE[s][first]).wrapping_sub(1);
+    let empty = (u32::from(RAY_LEN[s][d]) & open) | (short_of & !open);
     (empty + land.onto(first_bit, d, gets_ball), first_bit, first)
 }
