@@ -436,6 +436,31 @@ impl Dir {
     ];
 }
 
+/// The set bits of one byte, lowest first: how many, and where.
+#[derive(Clone, Copy)]
+struct ByteSquares {
+    len: u8,
+    at: [u8; 8],
+}
+
+/// `BYTE_SQUARES[b]`: the set bits of byte `b`.
+static BYTE_SQUARES: [ByteSquares; 256] = {
+    let mut out = [ByteSquares { len: 0, at: [0; 8] }; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                out[b].at[out[b].len as usize] = bit as u8;
+                out[b].len += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    out
+};
+
 /// A set of squares as 64 bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard(pub u64);
@@ -452,15 +477,22 @@ impl Bitboard {
         self.0 &= !sq.bit();
     }
     /// The `n`th square of the set in ascending order (the order the set iterates in).
+    ///
+    /// A byte at a time, then within the byte by table: random playouts draw pre-snap
+    /// actions by index, and clearing up to 60 bits one by one was a tenth of their time.
     pub fn nth_square(self, n: usize) -> Option<Square> {
-        let mut bits = self.0;
-        for _ in 0..n {
-            if bits == 0 {
-                return None;
+        let mut n = n;
+        let mut byte = 0;
+        while byte < 8 {
+            let bits = (self.0 >> (byte * 8)) as u8;
+            let here = BYTE_SQUARES[bits as usize].len as usize;
+            if n < here {
+                return Some(Square(byte * 8 + BYTE_SQUARES[bits as usize].at[n]));
             }
-            bits &= bits - 1;
+            n -= here;
+            byte += 1;
         }
-        (bits != 0).then(|| Square(bits.trailing_zeros() as u8))
+        None
     }
 
     pub const fn count(self) -> u32 {
@@ -498,6 +530,30 @@ impl Iterator for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nth_square_is_the_nth_in_iteration_order() {
+        // Sparse, dense, byte-edge and full sets, and a seeded spread of others.
+        let mut sets = vec![0, 1, 1 << 63, 0xff, 0xff00, u64::MAX, 0x8000_0000_0000_0001];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            sets.push(x & (x >> 3));
+            sets.push(x);
+        }
+        for bits in sets {
+            let listed: Vec<Square> = Bitboard(bits).collect();
+            for n in 0..=listed.len() + 1 {
+                assert_eq!(
+                    Bitboard(bits).nth_square(n),
+                    listed.get(n).copied(),
+                    "{bits:#x} {n}"
+                );
+            }
+        }
+    }
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()
