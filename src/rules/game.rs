@@ -510,6 +510,11 @@ impl Game {
 
     /// Applies one team's decision. On error the game is unchanged.
     pub fn apply(&mut self, action: &Action) -> Result<Events, ActionError> {
+        // Most decisions follow one that did not end a play: then there is nothing to keep,
+        // and no field to move out and back (a board's worth of bytes per action).
+        if self.play_end.is_none() {
+            return self.apply_step(action);
+        }
         let kept = self.play_end.take();
         let result = self.apply_step(action);
         if result.is_err() {
