@@ -69,7 +69,7 @@ pub(crate) struct MovePlan {
 
 /// A slider's directions as indices into `Dir::ALL` (whose first four are
 /// `Dir::ORTHOGONAL`, the last four `Dir::DIAGONAL`), in the order moves are listed.
-fn slider_dirs(role: Role) -> &'static [usize] {
+pub(crate) fn slider_dirs(role: Role) -> &'static [usize] {
     match role {
         Role::Bishop => &[4, 5, 6, 7],
         Role::Rook => &[0, 1, 2, 3],

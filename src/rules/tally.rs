@@ -14,11 +14,9 @@
 //! plays the same game as one drawing from the list (`tests/properties.rs` checks every
 //! index of every position of many games).
 
-use arrayvec::ArrayVec;
-
 use super::action::{Action, KnightRoute};
 use super::game::{Ball, Game, Phase};
-use super::play::ActionList;
+use super::play::{slider_dirs, ActionList};
 use super::tables::{ray_bits, KNIGHT_BITS, KNIGHT_OVER, RAYS, RAY_BITS, STEP_BITS};
 use super::types::{Dir, Role, Side, Square};
 
@@ -267,15 +265,6 @@ static PAWN_TWO_STEPS: [[u64; 64]; 2] = {
     out
 };
 
-/// The directions a slider moves along, as `Dir::ALL` indices, in the generator's order.
-fn slider_dirs(role: Role) -> std::ops::Range<usize> {
-    match role {
-        Role::Bishop => 4..8,
-        Role::Rook => 0..4,
-        _ => 0..8,
-    }
-}
-
 impl Game {
     /// Counts the action phase's legal actions without listing them; `None` in any other
     /// phase, and while pieces stand in a pile (the count is then
@@ -367,7 +356,7 @@ impl Game {
                 Some(Role::King) => 63,
                 Some(Role::Knight) => KNIGHT_BITS[s].iter().map(|b| b.count_ones()).sum(),
                 Some(Role::Pawn) => rays(&[ahead, lower, higher]),
-                Some(role) => rays(&slider_dirs(role).collect::<ArrayVec<usize, 8>>()),
+                Some(role) => rays(slider_dirs(role)),
                 None => 0,
             };
         }
@@ -489,7 +478,7 @@ impl Game {
             Role::Knight => None,
             role => {
                 let handoff = if is_carrier { 0 } else { tally.carrier };
-                for d in slider_dirs(role) {
+                for &d in slider_dirs(role) {
                     let (n, handed) = line_count(land, s, d, is_carrier, handoff);
                     // A line over the own carrier skips the carrier's square when it cannot
                     // be pushed: such a line is left to the generator.
