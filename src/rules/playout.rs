@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use super::action::{Action, Formation};
 use super::game::{Game, Phase};
 use super::play::ActionList;
+use super::tally::ActionTally;
 use super::types::{Bitboard, Dir, Role, Side, Square};
 
 /// A player that picks uniformly among legal actions, with a few football habits so that
@@ -18,6 +19,8 @@ use super::types::{Bitboard, Dir, Role, Side, Square};
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
     rng: ChaCha8Rng,
+    /// Scratch for counting the action phase's actions, refilled for each.
+    tally: ActionTally,
     /// Chance of placing a formation that breaks a rule (to exercise the flags).
     pub faulty_formation_rate: f64,
 }
@@ -26,6 +29,7 @@ impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            tally: ActionTally::new(),
             faulty_formation_rate: 0.02,
         }
     }
@@ -72,9 +76,9 @@ impl RandomPlayer {
         }
         // In the action phase, count and draw an index rather than list (the same draw
         // `choose` makes on the listed slice, so the same game).
-        if let Some(tally) = game.tally_actions() {
-            let index = self.rng.gen_range(0..tally.total() as u32) as usize;
-            return game.tallied_action(&tally, index, list);
+        if game.recount_actions(&mut self.tally) {
+            let index = self.rng.gen_range(0..self.tally.total() as u32) as usize;
+            return game.tallied_action(&self.tally, index, list);
         }
         game.legal_actions(list);
         list.choose(&mut self.rng).copied()

@@ -17,7 +17,7 @@
 use super::action::{Action, KnightRoute};
 use super::game::{Ball, Game, Phase};
 use super::play::{slider_dirs, ActionList};
-use super::tables::{ray_bits, KNIGHT_BITS, KNIGHT_OVER, RAYS, RAY_BITS, STEP_BITS};
+use super::tables::{KNIGHT_BITS, KNIGHT_OVER, RAYS, RAY_BITS, STEP_BITS};
 use super::types::{Dir, Role, Side, Square};
 
 /// The `Dir::ALL` index of the step (`df`, `dr`).
@@ -40,39 +40,6 @@ const PAWN_STEPS: [(usize, [usize; 2]); 2] = {
         let f = Side::ALL[i].forward();
         out[i] = (dir_index(0, f), [dir_index(-1, f), dir_index(1, f)]);
         i += 1;
-    }
-    out
-};
-
-/// `DISTANCE[a][b]`: how many king steps apart squares `a` and `b` are.
-static DISTANCE: [[u8; 64]; 64] = {
-    let mut out = [[0u8; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let mut b = 0;
-        while b < 64 {
-            let files = ((a & 7) as i32 - (b & 7) as i32).unsigned_abs();
-            let ranks = ((a >> 3) as i32 - (b >> 3) as i32).unsigned_abs();
-            out[a][b] = if files > ranks { files } else { ranks } as u8;
-            b += 1;
-        }
-        a += 1;
-    }
-    out
-};
-
-/// `RAY_LEN[s][d]`: how many squares the ray from `s` along `Dir::ALL[d]` has.
-static RAY_LEN: [[u8; 8]; 64] = {
-    let rays = ray_bits();
-    let mut out = [[0u8; 8]; 64];
-    let mut s = 0;
-    while s < 64 {
-        let mut d = 0;
-        while d < 8 {
-            out[s][d] = rays[s][d].count_ones() as u8;
-            d += 1;
-        }
-        s += 1;
     }
     out
 };
@@ -118,7 +85,25 @@ pub struct ActionTally {
     land: Landings,
 }
 
+impl Default for ActionTally {
+    fn default() -> ActionTally {
+        ActionTally::new()
+    }
+}
+
 impl ActionTally {
+    /// A tally of nothing, to be filled by [`Game::recount_actions`].
+    pub fn new() -> ActionTally {
+        ActionTally {
+            side: Side::White,
+            counts: [0; 64],
+            moves: 0,
+            throws: 0,
+            carrier: 0,
+            land: Landings::NONE,
+        }
+    }
+
     /// How many actions [`Game::legal_actions`] lists: the moves and throws, or the one
     /// pass a team without either has.
     pub fn total(&self) -> usize {
@@ -130,21 +115,32 @@ impl ActionTally {
 #[derive(Clone, Debug)]
 struct Landings {
     occupied: u64,
-    empty: u64,
     opponents: u64,
     /// Occupied squares any mover may land on: the contested ball (4.2), the opposing
     /// carrier (a tackle) and the opposing receiver of a direct throw (4.3).
     contact: u64,
-    /// `push[d]`: squares whose piece a move arriving along `Dir::ALL[d]` pushes onto a
-    /// square on the board that is empty and without the ball (4.1).
-    push: [u64; 8],
+    /// `arrive[d]`: the squares a mover without the ball arriving along `Dir::ALL[d]` may
+    /// land on: the empty ones, contact, and those whose piece it pushes onto a square on
+    /// the board that is empty and without the ball (4.1).
+    arrive: [u64; 8],
     /// Empty squares a pawn's diagonal step may land on: the loose ball, the target of an
     /// indirect throw (R7).
     pawn_diagonal: u64,
 }
 
 impl Landings {
-    fn new(game: &Game, side: Side) -> Landings {
+    const NONE: Landings = Landings {
+        occupied: 0,
+        opponents: 0,
+        contact: 0,
+        arrive: [0; 8],
+        pawn_diagonal: 0,
+    };
+
+    /// Works the sets out for `side` to move in `game`, in place (the tally is refilled
+    /// for every action of a playout, so nothing is built to be copied).
+    #[inline(always)]
+    fn fill(&mut self, game: &Game, side: Side) {
         let occupied = game.board.occupied().0;
         let opponents = game.board.side(side.other()).0;
         let (contact, ball, pawn_diagonal) = match game.ball {
@@ -156,7 +152,6 @@ impl Landings {
             Ball::Spotted(_) => (0, 0, 0),
         };
         let free = !(occupied | ball);
-        let mut push = [0u64; 8];
         for (d, dir) in Dir::ALL.iter().enumerate() {
             // The squares one step back along `d` from a free square, without wrapping
             // round the board's edge files.
@@ -171,23 +166,21 @@ impl Landings {
                 -1 => FILE_A,
                 _ => 0,
             };
-            push[d] = back & !edge & occupied;
+            let push = back & !edge & occupied;
+            self.arrive[d] = !occupied | contact | push;
         }
-        Landings {
-            occupied,
-            empty: !occupied,
-            opponents,
-            contact,
-            push,
-            pawn_diagonal,
-        }
+        self.occupied = occupied;
+        self.opponents = opponents;
+        self.contact = contact;
+        self.pawn_diagonal = pawn_diagonal;
     }
 
     /// Squares of `target` (one square or none) a non-pawn move arriving along `d` may land
     /// on: 1 or 0. `gets_ball`: the mover holds the ball as it lands (a truck, 4.1).
+    #[inline(always)]
     fn onto(&self, target: u64, d: usize, gets_ball: bool) -> u32 {
         let truck = if gets_ball { self.opponents } else { 0 };
-        u32::from(target & (self.empty | self.contact | truck | self.push[d]) != 0)
+        u32::from(target & (self.arrive[d] | truck) != 0)
     }
 }
 
@@ -197,6 +190,7 @@ const FILE_H: u64 = FILE_A << 7;
 impl Landings {
     /// A pawn's moves on square `s` by the generator's groups: straight ahead, diagonally
     /// to the lower file, to the higher file, two squares ahead (R65); each 0 or 1.
+    #[inline(always)]
     fn pawn_steps(&self, s: usize, side: Side, is_carrier: bool) -> [u32; 4] {
         let (ahead, [lower, higher]) = PAWN_STEPS[side.index()];
         // R7: a diagonal step only for contact with the opponent and the ball.
@@ -210,12 +204,13 @@ impl Landings {
             self.onto(over, ahead, is_carrier),
             u32::from(STEP_BITS[s][lower] & diagonal != 0),
             u32::from(STEP_BITS[s][higher] & diagonal != 0),
-            u32::from(two) & u32::from(pawn_two_step(s, side) & self.empty != 0),
+            u32::from(two) & u32::from(pawn_two_step(s, side) & !self.occupied != 0),
         ]
     }
 
     /// A knight's moves on square `s` (no friendly carrier on any route: R8's handoffs are
     /// left to the generator).
+    #[inline(always)]
     fn knight_moves(&self, s: usize, is_carrier: bool) -> u32 {
         (0..8).map(|k| self.knight_jump(s, k, is_carrier).0).sum()
     }
@@ -225,13 +220,15 @@ impl Landings {
     /// direction of its last step.
     #[inline(always)]
     fn knight_jump(&self, s: usize, k: usize, is_carrier: bool) -> (u32, bool, [bool; 2]) {
-        let sure = self.empty | self.contact | if is_carrier { self.opponents } else { 0 };
+        let sure = !self.occupied | self.contact | if is_carrier { self.opponents } else { 0 };
         let target = KNIGHT_BITS[s][k];
         let (file_first, rank_first) = KNIGHT_LAST[k];
         let alike = target & sure != 0;
         let pushes = [
-            target & self.push[file_first] != 0,
-            target & self.push[rank_first] != 0,
+            // Where the target is not sure, it holds a piece a move may land on only by
+            // pushing it.
+            target & self.arrive[file_first] != 0,
+            target & self.arrive[rank_first] != 0,
         ];
         // Chosen without a branch: which it is is anyone's guess.
         let one = u32::from(alike);
@@ -270,25 +267,48 @@ impl Game {
     /// phase, and while pieces stand in a pile (the count is then
     /// [`Game::legal_actions`]'s length).
     pub fn tally_actions(&self) -> Option<ActionTally> {
+        let mut tally = ActionTally::new();
+        self.recount_actions(&mut tally).then_some(tally)
+    }
+
+    /// [`Game::tally_actions`] into a tally kept from an earlier position (a playout
+    /// counts every action it plays: refilling one tally spares building and copying a
+    /// new one each time); false, and the tally left meaningless, where that gives `None`.
+    pub fn recount_actions(&self, tally: &mut ActionTally) -> bool {
+        // A piece's count is the size of a set: one instruction where the processor has
+        // it, a dozen where it does not (the x86-64 baseline the binary is built for), so
+        // the count is compiled twice and the processor picks (the answer is the same).
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the one instruction this copy is compiled to use.
+            return unsafe { self.recount_actions_with_popcnt(tally) };
+        }
+        self.count_actions(tally)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn recount_actions_with_popcnt(&self, tally: &mut ActionTally) -> bool {
+        self.count_actions(tally)
+    }
+
+    /// What [`Game::recount_actions`] does, for either copy. Only the counts of the side's
+    /// squares are written: they are the only ones read.
+    #[inline(always)]
+    fn count_actions(&self, tally: &mut ActionTally) -> bool {
         let Phase::Action(side) = self.phase else {
-            return None;
+            return false;
         };
         if self.board.pile_square().is_some() {
-            return None;
+            return false;
         }
-        let land = Landings::new(self, side);
         let carrier = match self.ball {
             Ball::Carried(b) if self.board.side(side).contains(b) => b.bit(),
             _ => 0,
         };
-        let mut tally = ActionTally {
-            side,
-            counts: [0; 64],
-            moves: 0,
-            throws: 0,
-            carrier,
-            land,
-        };
+        tally.side = side;
+        tally.carrier = carrier;
+        tally.land.fill(self, side);
         let land = &tally.land;
         let mut moves = 0;
         // Role by role rather than square by square: which role the next square holds
@@ -328,12 +348,14 @@ impl Game {
         // where it is scanned.
         let line = |s: usize, d: usize| {
             let is_carrier = carrier == 1u64 << s;
+            let truck = if is_carrier { land.opponents } else { 0 };
             let handoff = if is_carrier { 0 } else { carrier };
-            line_count(land, s, d, is_carrier, handoff).0
+            line_targets(land, s, d, truck, handoff).0
         };
-        let straight = |s| line(s, 0) + line(s, 1) + line(s, 2) + line(s, 3);
-        let diagonal = |s| line(s, 4) + line(s, 5) + line(s, 6) + line(s, 7);
-        let mut count = |from: Square, n: u32| {
+        let straight = |s| line(s, 0) | line(s, 1) | line(s, 2) | line(s, 3);
+        let diagonal = |s| line(s, 4) | line(s, 5) | line(s, 6) | line(s, 7);
+        let mut count = |from: Square, targets: u64| {
+            let n = targets.count_ones();
             tally.counts[from.index()] = n as u8;
             moves += n;
         };
@@ -344,10 +366,10 @@ impl Game {
             count(from, straight(from.index()));
         }
         for from in self.board.pieces(side, Role::Queen) {
-            count(from, straight(from.index()) + diagonal(from.index()));
+            count(from, straight(from.index()) | diagonal(from.index()));
         }
         tally.moves = moves;
-
+        tally.throws = 0;
         if carrier != 0 {
             let s = carrier.trailing_zeros() as usize;
             let (ahead, [lower, higher]) = PAWN_STEPS[side.index()];
@@ -360,13 +382,41 @@ impl Game {
                 None => 0,
             };
         }
-        Some(tally)
+        true
     }
 
     /// The action at `index` of [`Game::legal_actions`]'s list for the position `tally`
     /// counted; `None` past the end. Lists at most one piece's moves or the throws (into
     /// `scratch`): a pawn's, king's or slider's move is found without listing.
     pub fn tallied_action(
+        &self,
+        tally: &ActionTally,
+        index: usize,
+        scratch: &mut ActionList,
+    ) -> Option<Action> {
+        // Compiled twice, as the count is (a line's moves are the size of a set).
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the one instruction this copy is compiled to use.
+            return unsafe { self.tallied_action_with_popcnt(tally, index, scratch) };
+        }
+        self.find_action(tally, index, scratch)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn tallied_action_with_popcnt(
+        &self,
+        tally: &ActionTally,
+        index: usize,
+        scratch: &mut ActionList,
+    ) -> Option<Action> {
+        self.find_action(tally, index, scratch)
+    }
+
+    /// What [`Game::tallied_action`] does, for either copy.
+    #[inline(always)]
+    fn find_action(
         &self,
         tally: &ActionTally,
         index: usize,
@@ -400,6 +450,7 @@ impl Game {
 
     /// Move `i` of the piece on `from`, found from the tally without listing; `None` where
     /// the generator must list: a line or a knight's route over the own carrier (R8).
+    #[inline(always)]
     fn tallied_move(&self, tally: &ActionTally, from: Square, i: usize) -> Option<Action> {
         let mv = |to, route| Action::Move { from, to, route };
         if self.board.piece_at(from)?.role != Role::Knight {
@@ -433,6 +484,7 @@ impl Game {
 
     /// Where move `i` of the pawn, king or slider on `from` lands, found from the tally;
     /// `None` for a line over the own carrier (R8).
+    #[inline(always)]
     fn tallied_step(&self, tally: &ActionTally, from: Square, mut i: usize) -> Option<Square> {
         let land = &tally.land;
         let s = from.index();
@@ -477,9 +529,11 @@ impl Game {
             // Knights are found by `tallied_move`, with their routes.
             Role::Knight => None,
             role => {
+                let truck = if is_carrier { land.opponents } else { 0 };
                 let handoff = if is_carrier { 0 } else { tally.carrier };
                 for &d in slider_dirs(role) {
-                    let (n, handed) = line_count(land, s, d, is_carrier, handoff);
+                    let (targets, handed) = line_targets(land, s, d, truck, handoff);
+                    let n = targets.count_ones();
                     // A line over the own carrier skips the carrier's square when it cannot
                     // be pushed: such a line is left to the generator.
                     let on_line = |k: usize| RAYS[s][d].squares().get(k).copied();
@@ -493,39 +547,79 @@ impl Game {
     }
 }
 
-/// The moves of a slider on square `s` along `Dir::ALL[d]`: the empty squares up to the
-/// first piece, and that piece's square if the mover may land there. Over its own ball
-/// carrier (the set `handoff`, empty when the mover is the carrier) the line goes on and
-/// the mover holds the ball from there (R8); the flag says the line did.
+/// The squares a slider on square `s` may move to along `Dir::ALL[d]`: the empty squares up
+/// to the first piece, and that piece's square if the mover may land there (`truck`: the
+/// opponents, when the mover holds the ball, 4.1). Over its own ball carrier (the set
+/// `handoff`, empty when the mover is the carrier) the line goes on and the mover holds
+/// the ball from there (R8); the flag says the line did. The lines of one piece never
+/// meet, so a piece's count is the size of the union of its lines.
 #[inline(always)]
-fn line_count(land: &Landings, s: usize, d: usize, is_carrier: bool, handoff: u64) -> (u32, bool) {
-    let (n, first_bit, first) = line_segment(land, s, d, is_carrier);
-    if first_bit & handoff == 0 {
-        return (n, false);
+fn line_targets(land: &Landings, s: usize, d: usize, truck: u64, handoff: u64) -> (u64, bool) {
+    let reach = line_reach(land, s, d);
+    let targets = reach & (land.arrive[d] | truck);
+    if reach & handoff == 0 {
+        return (targets, false);
     }
-    let (beyond, _, _) = line_segment(land, first, d, true);
-    (n + beyond, true)
+    let carrier = handoff.trailing_zeros() as usize;
+    let beyond = line_reach(land, carrier, d) & (land.arrive[d] | land.opponents);
+    (targets | beyond, true)
 }
 
-/// A line from `s` along `Dir::ALL[d]` up to its first piece: the moves onto it (the empty
-/// squares, and the piece's square if the mover may land there), that piece's square as a
-/// set (empty for an open line) and its index.
+/// The squares of the line from `s` along `Dir::ALL[d]` up to and with its first piece
+/// (the whole line when it is open), found without a branch: whether a line is open is
+/// anyone's guess. The line from the first piece on is cut off; a stand-in piece on the
+/// board's last square that way (whose own line is empty) does for an open line.
 #[inline(always)]
-fn line_segment(land: &Landings, s: usize, d: usize, gets_ball: bool) -> (u32, u64, usize) {
-    let blockers = RAY_BITS[s][d] & land.occupied;
-    // The first piece, found without a branch: whether a line is open is anyone's guess.
+fn line_reach(land: &Landings, s: usize, d: usize) -> u64 {
+    let ray = RAY_BITS[s][d];
+    let blockers = ray & land.occupied;
     let first = if RISING[d] {
-        blockers.trailing_zeros()
+        (blockers | 1 << 63).trailing_zeros()
     } else {
-        63u32.wrapping_sub(blockers.leading_zeros())
-    } as usize
-        & 63;
-    let first_bit = blockers & (1u64 << first);
-    // The empty squares: the whole line when open, else those short of the first piece
-    // (by distance, not by counting bits: this runs for every line of every slider of
-    // every position, and the machine's baseline has no popcount instruction).
-    let open = u32::from(blockers == 0).wrapping_neg();
-    let short_of = u32::from(DISTANCE[s][first]).wrapping_sub(1);
-    let empty = (u32::from(RAY_LEN[s][d]) & open) | (short_of & !open);
-    (empty + land.onto(first_bit, d, gets_ball), first_bit, first)
+        63 - (blockers | 1).leading_zeros()
+    } as usize;
+    ray ^ RAY_BITS[first][d]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::Settings;
+    use crate::rules::playout::play_random_game;
+
+    /// The copy for processors without a popcount instruction says what the one this
+    /// machine runs (`tests/properties.rs` checks that one against the listed actions).
+    #[test]
+    fn both_copies_count_and_find_alike() {
+        let (mut positions, mut actions) = (0, 0);
+        for seed in 0..40 {
+            play_random_game(Game::new(Settings::plays(3)), seed, |game, _| {
+                let mut portable = ActionTally::new();
+                let counted = game.count_actions(&mut portable);
+                let tally = game.tally_actions();
+                assert_eq!(counted, tally.is_some(), "seed {seed}");
+                let Some(tally) = tally else { return };
+                positions += 1;
+                assert_eq!(
+                    (portable.moves, portable.throws),
+                    (tally.moves, tally.throws),
+                    "seed {seed}"
+                );
+                for from in game.board.side(tally.side) {
+                    let s = from.index();
+                    assert_eq!(portable.counts[s], tally.counts[s], "seed {seed} {from}");
+                }
+                let mut scratch = ActionList::new();
+                for i in 0..=tally.total() {
+                    let found = game.find_action(&portable, i, &mut scratch);
+                    assert_eq!(found, game.tallied_action(&tally, i, &mut scratch));
+                    actions += 1;
+                }
+            });
+        }
+        assert!(
+            positions > 1_000 && actions > 20_000,
+            "{positions} {actions}"
+        );
+    }
 }
