@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::action::{Action, Formation};
@@ -101,7 +101,7 @@ impl RandomPlayer {
         } else {
             region.collect()
         };
-        squares.shuffle(&mut self.rng);
+        shuffle(&mut squares, &mut self.rng);
         let faulty = squares.len() > region.count() as usize;
         let mut pool: ArrayVec<Role, 16> = ArrayVec::new();
         for role in Role::ALL {
@@ -126,7 +126,7 @@ impl RandomPlayer {
                 pool.swap_remove(i);
             }
         }
-        pool.shuffle(&mut self.rng);
+        shuffle(&mut pool, &mut self.rng);
         while placed.len() < count {
             placed.push(pool.pop().expect("16 pieces in the pool"));
         }
@@ -154,6 +154,29 @@ impl RandomPlayer {
     }
 }
 
+/// Shuffles `items` into the order rand's `SliceRandom::shuffle` gives with the same
+/// generator, drawing the same numbers (so the games stay those of every earlier version),
+/// without its branch per draw. That shuffle takes each index from a 32-bit draw times the
+/// range, rejecting the draw when its low half is past a zone that cuts off the biased
+/// remainder only roughly: up to half of all draws are rejected, at random, and a formation
+/// draws some forty. Here a rejected draw is a swap of an item with itself that moves on to
+/// the next draw for the same index, so only the loop's end is a branch to guess.
+fn shuffle<T>(items: &mut [T], rng: &mut impl RngCore) {
+    let mut i = items.len().saturating_sub(1);
+    while i > 0 {
+        let range = i as u32 + 1;
+        let zone = (range << range.leading_zeros()).wrapping_sub(1);
+        let wide = u64::from(rng.next_u32()) * u64::from(range);
+        let taken = usize::from(wide as u32 <= zone);
+        // By mask rather than `if`; hidden from the optimiser, which would otherwise turn
+        // it back into the branch this is here to avoid.
+        let keep = std::hint::black_box(taken.wrapping_neg());
+        let j = ((wide >> 32) as usize & keep) | (i & !keep);
+        items.swap(i, j);
+        i -= taken;
+    }
+}
+
 /// Plays one whole seeded random game, calling `visit` before every action.
 pub fn play_random_game(mut game: Game, seed: u64, mut visit: impl FnMut(&Game, &Action)) -> Game {
     let mut player = RandomPlayer::new(seed);
@@ -168,4 +191,27 @@ pub fn play_random_game(mut game: Game, seed: u64, mut visit: impl FnMut(&Game, 
         });
     }
     game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Same order and same draws as rand's shuffle: a formation drawn today is the one
+    /// drawn before (and the house bots' formations come from here).
+    #[test]
+    fn shuffle_is_rands_shuffle() {
+        for len in 0..70usize {
+            for seed in 0..50u64 {
+                let mut ours: Vec<usize> = (0..len).collect();
+                let mut theirs = ours.clone();
+                let mut a = ChaCha8Rng::seed_from_u64(seed * 1000 + len as u64);
+                let mut b = a.clone();
+                shuffle(&mut ours, &mut a);
+                theirs.shuffle(&mut b);
+                assert_eq!(ours, theirs, "len {len} seed {seed}");
+                assert_eq!(a.next_u64(), b.next_u64(), "len {len} seed {seed}");
+            }
+        }
+    }
 }
