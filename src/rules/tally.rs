@@ -292,6 +292,15 @@ impl Game {
         self.count_actions(tally)
     }
 
+    /// How many moves the generator lists for the piece on `from`. Kept out of line: the
+    /// list is kilobytes, and a frame that size costs every count its stack probes.
+    #[inline(never)]
+    fn listed_moves(&self, side: Side, from: Square) -> u32 {
+        let mut list = ActionList::new();
+        self.gen_piece_moves(&self.move_context(side), from, &mut list);
+        list.len() as u32
+    }
+
     /// What [`Game::recount_actions`] does, for either copy. Only the counts of the side's
     /// squares are written: they are the only ones read.
     #[inline(always)]
@@ -335,9 +344,7 @@ impl Game {
             let n = if KNIGHT_OVER[s].iter().any(|&over| over & handoffs != 0) {
                 // Over its own carrier on some route (R8): the routes may differ in who
                 // holds the ball; the generator judges them.
-                let mut list = ActionList::new();
-                self.gen_piece_moves(&self.move_context(side), from, &mut list);
-                list.len() as u32
+                self.listed_moves(side, from)
             } else {
                 land.knight_moves(s, is_carrier)
             };
