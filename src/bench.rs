@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::rules::playout::RandomPlayer;
-use crate::rules::{ActionList, Game, Phase, Settings};
+use crate::rules::{ActionList, Events, Game, Phase, Settings};
 
 /// What a benchmark run measured.
 #[derive(Clone, Debug, Serialize)]
@@ -27,13 +27,15 @@ pub struct BenchReport {
 /// Plays `games` random games from consecutive seeds and times them.
 pub fn run(games: u64, seed: u64, plays_per_quarter: u16) -> BenchReport {
     let mut list = ActionList::new();
+    // As a search would: one list of events, refilled by every action.
+    let mut events = Events::new();
     let mut actions = 0u64;
     let start = Instant::now();
     for i in 0..games {
         let mut game = Game::new(Settings::plays(plays_per_quarter));
         let mut player = RandomPlayer::new(seed.wrapping_add(i));
         while let Some(action) = player.choose(&game, &mut list) {
-            if game.apply(&action).is_err() {
+            if game.apply_into(&action, &mut events).is_err() {
                 // A random player only picks legal actions; stop the game rather than spin.
                 break;
             }

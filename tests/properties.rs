@@ -15,8 +15,9 @@ use rand_chacha::ChaCha8Rng;
 use zebra::rules::game::MAX_PLAY_TURNS;
 use zebra::rules::playout::{play_random_game, RandomPlayer};
 use zebra::rules::{
-    Action, ActionError, ActionList, Ball, Bitboard, Clock, Event, Formation, FormationCheck,
-    FoulKind, Game, GameResult, KnightRoute, Phase, QuarterLength, Role, Settings, Side, Square,
+    Action, ActionError, ActionList, Ball, Bitboard, Clock, Event, Events, Formation,
+    FormationCheck, FoulKind, Game, GameResult, KnightRoute, Phase, QuarterLength, Role, Settings,
+    Side, Square,
 };
 
 /// No game may take more actions than this.
@@ -1061,12 +1062,22 @@ fn probe(game: &Game, rng: &mut ChaCha8Rng, seed: u64, step: usize) {
             after: None,
         };
         let formation_phase = matches!(game.phase(), Phase::Formation(_));
+        // `apply_into` says and does what `apply` does, whatever its list held before.
+        let mut into = game.clone();
+        let mut written = Events::new();
+        written.push(Event::Passed { side: Side::White });
+        let into_result = into.apply_into(a, &mut written);
         match next.apply(a) {
             Ok(events) => {
                 let ctx = Ctx {
                     after: Some(&next),
                     ..ctx
                 };
+                check!(
+                    ctx,
+                    into_result.is_ok() && written == events && into == next,
+                    "apply_into differs from apply: {into_result:?} {written:?}"
+                );
                 check!(
                     ctx,
                     formation_phase || listed(game, &list, a),
@@ -1080,6 +1091,11 @@ fn probe(game: &Game, rng: &mut ChaCha8Rng, seed: u64, step: usize) {
                     ctx,
                     next == *game,
                     "a rejected action changed the game ({e})"
+                );
+                check!(
+                    ctx,
+                    into_result == Err(e.clone()) && written.is_empty() && into == *game,
+                    "apply_into differs from apply: {into_result:?} {written:?}"
                 );
                 check!(
                     ctx,

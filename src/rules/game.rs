@@ -510,15 +510,29 @@ impl Game {
 
     /// Applies one team's decision. On error the game is unchanged.
     pub fn apply(&mut self, action: &Action) -> Result<Events, ActionError> {
+        let mut events = Events::new();
+        self.apply_into(action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`] with the events written into `events` (cleared first; left empty on
+    /// error): a search or a playout applies millions of actions, and a list of events
+    /// returned by value is copied, hundreds of bytes, at every one.
+    pub fn apply_into(&mut self, action: &Action, events: &mut Events) -> Result<(), ActionError> {
+        events.clear();
         // Most decisions follow one that did not end a play: then there is nothing to keep,
         // and no field to move out and back (a board's worth of bytes per action).
-        if self.play_end.is_none() {
-            return self.apply_step(action);
-        }
-        let kept = self.play_end.take();
-        let result = self.apply_step(action);
+        let kept = if self.play_end.is_some() {
+            self.play_end.take()
+        } else {
+            None
+        };
+        let result = self.apply_step(action, events);
         if result.is_err() {
-            self.play_end = kept;
+            events.clear();
+            if kept.is_some() {
+                self.play_end = kept;
+            }
         }
         result
     }
@@ -564,19 +578,18 @@ impl Game {
         });
     }
 
-    fn apply_step(&mut self, action: &Action) -> Result<Events, ActionError> {
-        let mut ev = Events::new();
+    fn apply_step(&mut self, action: &Action, ev: &mut Events) -> Result<(), ActionError> {
         match (self.phase, *action) {
             (Phase::GameOver, _) => return Err(ActionError::GameOver),
-            (_, Action::Timeout) => self.timeout(&mut ev)?,
-            (Phase::Formation(side), Action::Formation(f)) => self.form(side, &f, &mut ev)?,
-            (Phase::Motion, Action::Motion { from, to }) => self.motion(from, to, &mut ev)?,
-            (Phase::Reaction, Action::Motion { from, to }) => self.reaction(from, to, &mut ev)?,
+            (_, Action::Timeout) => self.timeout(ev)?,
+            (Phase::Formation(side), Action::Formation(f)) => self.form(side, &f, ev)?,
+            (Phase::Motion, Action::Motion { from, to }) => self.motion(from, to, ev)?,
+            (Phase::Reaction, Action::Motion { from, to }) => self.reaction(from, to, ev)?,
             (Phase::Motion | Phase::Reaction, Action::Enter { role, to }) => {
-                self.enter(role, to, &mut ev)?
+                self.enter(role, to, ev)?
             }
-            (Phase::Motion | Phase::Reaction, Action::Exit { from }) => self.exit(from, &mut ev)?,
-            (Phase::Motion, Action::Snap) => self.snap(&mut ev),
+            (Phase::Motion | Phase::Reaction, Action::Exit { from }) => self.exit(from, ev)?,
+            (Phase::Motion, Action::Snap) => self.snap(ev),
             (Phase::Reaction, Action::Pass) => {
                 ev.push(Event::Passed {
                     side: self.defense(),
@@ -585,31 +598,29 @@ impl Game {
             }
             (Phase::Action(side), Action::Move { from, to, route }) => {
                 let plan = self.plan_move(side, from, to, route, false)?;
-                self.execute_move(side, plan, &mut ev);
+                self.execute_move(side, plan, ev);
             }
-            (Phase::Action(side), Action::Throw { from, to }) => {
-                self.throw(side, from, to, &mut ev)?
-            }
+            (Phase::Action(side), Action::Throw { from, to }) => self.throw(side, from, to, ev)?,
             (Phase::Action(side), Action::Pass) => {
                 if self.has_any_move(side) {
                     return Err(ActionError::PassNotAllowed);
                 }
                 ev.push(Event::Passed { side });
-                self.turn_without_move(side, &mut ev);
+                self.turn_without_move(side, ev);
             }
             (Phase::Contention(side), Action::Move { from, to, route }) => {
                 let plan = self.plan_move(side, from, to, route, true)?;
-                self.execute_move(side, plan, &mut ev);
+                self.execute_move(side, plan, ev);
             }
             (Phase::Contention(side), Action::Pass) => {
                 ev.push(Event::Passed { side });
-                self.resolve_contention(&mut ev);
+                self.resolve_contention(ev);
             }
-            (Phase::PenaltyChoice(_), Action::Accept(kind)) => self.accept(kind, &mut ev)?,
-            (Phase::PenaltyChoice(_), Action::Decline) => self.decline(&mut ev),
+            (Phase::PenaltyChoice(_), Action::Accept(kind)) => self.accept(kind, ev)?,
+            (Phase::PenaltyChoice(_), Action::Decline) => self.decline(ev),
             _ => return Err(self.not_now(action)),
         }
-        Ok(ev)
+        Ok(())
     }
 
     /// Applies the consequence of a clock the referee saw expire (6.2).
