@@ -70,6 +70,35 @@ const KNIGHT_LAST: [(usize, usize); 8] = {
     out
 };
 
+const EAST: usize = dir_index(1, 0);
+const WEST: usize = dir_index(-1, 0);
+const NORTH: usize = dir_index(0, 1);
+const SOUTH: usize = dir_index(0, -1);
+
+/// `KNIGHT_BY_LAST[s]`: the knight's targets from `s`, then those by the last step of their
+/// routes: file first ends east or west, rank first north or south (see `KNIGHT_LAST`).
+static KNIGHT_BY_LAST: [[u64; 5]; 64] = {
+    let mut out = [[0u64; 5]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut k = 0;
+        while k < 8 {
+            // Stepped here rather than read from KNIGHT_BITS: a static may not read another.
+            let target = match Square(s as u8).step(Dir::KNIGHT[k]) {
+                Some(to) => to.bit(),
+                None => 0,
+            };
+            let (file_first, rank_first) = KNIGHT_LAST[k];
+            out[s][0] |= target;
+            out[s][if file_first == EAST { 1 } else { 2 }] |= target;
+            out[s][if rank_first == NORTH { 3 } else { 4 }] |= target;
+            k += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
 /// The action phase's legal actions of one position, counted: per piece (by square) and
 /// the carrier's throws. From [`Game::tally_actions`]; [`Game::tallied_action`] finds
 /// the action at an index.
@@ -209,10 +238,17 @@ impl Landings {
     }
 
     /// A knight's moves on square `s` (no friendly carrier on any route: R8's handoffs are
-    /// left to the generator).
+    /// left to the generator), all eight jumps at once: what [`Landings::knight_jump`] says
+    /// jump by jump, as three sets. A target any mover may land on is one move; any other
+    /// is a move for each route whose last step pushes its piece.
     #[inline(always)]
     fn knight_moves(&self, s: usize, is_carrier: bool) -> u32 {
-        (0..8).map(|k| self.knight_jump(s, k, is_carrier).0).sum()
+        let sure = !self.occupied | self.contact | if is_carrier { self.opponents } else { 0 };
+        let [targets, east, west, north, south] = KNIGHT_BY_LAST[s];
+        let pushed = targets & !sure;
+        let file_first = pushed & ((east & self.arrive[EAST]) | (west & self.arrive[WEST]));
+        let rank_first = pushed & ((north & self.arrive[NORTH]) | (south & self.arrive[SOUTH]));
+        (targets & sure).count_ones() + file_first.count_ones() + rank_first.count_ones()
     }
 
     /// The moves of knight jump `k` from `s`: how many, whether both routes land alike (one
