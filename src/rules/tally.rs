@@ -83,7 +83,8 @@ static KNIGHT_BY_LAST: [[u64; 5]; 64] = {
     while s < 64 {
         let mut k = 0;
         while k < 8 {
-            // Stepped here rather than read from KNIGHT_BITS: a static may not read another.
+            // Stepped here rather than read from KNIGHT_BITS: under the crate's minimum Rust
+            // (1.80) a static's initialiser may not read another static.
             let target = match Square(s as u8).step(Dir::KNIGHT[k]) {
                 Some(to) => to.bit(),
                 None => 0,
