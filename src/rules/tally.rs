@@ -244,7 +244,7 @@ impl Landings {
     /// is a move for each route whose last step pushes its piece.
     #[inline(always)]
     fn knight_moves(&self, s: usize, is_carrier: bool) -> u32 {
-        let sure = !self.occupied | self.contact | if is_carrier { self.opponents } else { 0 };
+        let sure = self.knight_sure(is_carrier);
         let [targets, east, west, north, south] = KNIGHT_BY_LAST[s];
         let pushed = targets & !sure;
         let file_first = pushed & ((east & self.arrive[EAST]) | (west & self.arrive[WEST]));
@@ -252,12 +252,19 @@ impl Landings {
         (targets & sure).count_ones() + file_first.count_ones() + rank_first.count_ones()
     }
 
+    /// The squares a knight lands on by either route alike: empty, contact, and the
+    /// opponents when it carries the ball (a truck).
+    #[inline(always)]
+    fn knight_sure(&self, is_carrier: bool) -> u64 {
+        !self.occupied | self.contact | if is_carrier { self.opponents } else { 0 }
+    }
+
     /// The moves of knight jump `k` from `s`: how many, whether both routes land alike (one
     /// move), and else whether each route (file first, rank first) may push, in the
     /// direction of its last step.
     #[inline(always)]
     fn knight_jump(&self, s: usize, k: usize, is_carrier: bool) -> (u32, bool, [bool; 2]) {
-        let sure = !self.occupied | self.contact | if is_carrier { self.opponents } else { 0 };
+        let sure = self.knight_sure(is_carrier);
         let target = KNIGHT_BITS[s][k];
         let (file_first, rank_first) = KNIGHT_LAST[k];
         let alike = target & sure != 0;
@@ -377,8 +384,7 @@ impl Game {
         for from in self.board.pieces(side, Role::Knight) {
             let s = from.index();
             let is_carrier = carrier == from.bit();
-            let handoffs = if is_carrier { 0 } else { carrier };
-            let n = if KNIGHT_OVER[s].iter().any(|&over| over & handoffs != 0) {
+            let n = if knight_hands_off(s, carrier) {
                 // Over its own carrier on some route (R8): the routes may differ in who
                 // holds the ball; the generator judges them.
                 self.listed_moves(side, from)
@@ -503,8 +509,7 @@ impl Game {
         let land = &tally.land;
         let s = from.index();
         let is_carrier = tally.carrier == from.bit();
-        let handoffs = if is_carrier { 0 } else { tally.carrier };
-        if KNIGHT_OVER[s].iter().any(|&over| over & handoffs != 0) {
+        if knight_hands_off(s, tally.carrier) {
             return None;
         }
         let mut i = i;
@@ -589,6 +594,16 @@ impl Game {
             }
         }
     }
+}
+
+/// Whether a route of the knight on `s` passes over its own side's carrier (the set
+/// `carrier`, empty when there is none), where the routes may differ in who holds the ball
+/// (R8): the generator judges such a knight. A knight carrying the ball passes over no
+/// carrier.
+#[inline(always)]
+fn knight_hands_off(s: usize, carrier: u64) -> bool {
+    let handoffs = if carrier == 1 << s { 0 } else { carrier };
+    KNIGHT_OVER[s].iter().any(|&over| over & handoffs != 0)
 }
 
 /// The squares a slider on square `s` may move to along `Dir::ALL[d]`: the empty squares up
