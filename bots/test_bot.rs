@@ -25,6 +25,7 @@
 //! | `--spin` | a thread spins on the CPU from `ready` on, also while the opponent thinks; at `quit` it prints its whole CPU time as `cpu-ms N` to stderr |
 //! | `--connect ADDR` | at its first request, tries a TCP connection to ADDR and prints `network: connected` or `network: failed (...)` to stderr |
 //! | `--write-mb MB` | at its first request, writes an MB MiB file into `$TMPDIR` and prints `file: written` or `file: failed (...)` |
+//! | `--ignore-sigxfsz` | ignores SIGXFSZ, and exits with code 1 when `--write-mb` fails, as a runtime that turns EFBIG into an exception does |
 //! | `--report-cpus` | prints the CPUs it may run on as `cpus: 0,1` to stderr at start |
 //! | `--threads N` | at its first request, starts N threads that sleep, and prints how many started as `threads: K` |
 //! | `--no-ready` | never answers `hello` |
@@ -37,6 +38,10 @@
 //! | `--stderr-flood MB` | writes MB MiB to stderr at start, before `ready` |
 //! | `--close-stdout-after N` | closes stdout once N requests are answered, keeps running until `quit` |
 //! | `--name NAME` | the name in `ready` (default `test`) |
+//! | `--attack LIST` | at its first request, attacks (comma-separated, see `test_bot_attacks.rs`): `processes` (counts what /proc shows), `pipes` (writes junk and a forged result into every other process's descriptors), `cgroups` (moves itself into every cgroup), `freeze` (freezes every cgroup), `signal` (SIGSTOP to every pid up to 32,768 and the `--target`s), `ptrace` (attaches to every visible process and the targets), `fill-disk` (small files in $TMPDIR until refused), `ids` (its uid, capabilities, no_new_privs, seccomp), `unshare` (a user namespace of its own); one line `attack NAME: ...` each on stderr |
+//! | `--target PID` | a host process the `signal` and `ptrace` attacks also aim at (repeatable) |
+//! | `--read PATH` | at its first request, reads PATH: `read PATH: ok N bytes` or `... failed (why)` (repeatable) |
+//! | `--write PATH` | at its first request, creates PATH: `write PATH: ok` or `... failed (why)` (repeatable) |
 //!
 //! The extra replies of `--wrong-id` and `--stale-id` carry an illegal action, so a
 //! referee that took one would show it (status `illegal`).
@@ -55,6 +60,9 @@ use zebra::botkit::{self, Request};
 use zebra::protocol::boyer::BoyerToBot;
 use zebra::protocol::{FromBot, ToBot};
 use zebra::rules::Square;
+
+#[path = "test_bot_attacks.rs"]
+mod attacks;
 
 #[derive(Parser, Debug, Default)]
 #[command(name = "zebra-test-bot", about = "A bot that misbehaves on command")]
@@ -149,6 +157,21 @@ struct Args {
     /// Start this many sleeping threads at the first request.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Ignore SIGXFSZ; exit with code 1 when the --write-mb file cannot be written.
+    #[arg(long)]
+    ignore_sigxfsz: bool,
+    /// Attacks at the first request, comma-separated.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    attack: Vec<String>,
+    /// A host process the signal and ptrace attacks also aim at.
+    #[arg(long, value_name = "PID")]
+    target: Vec<i32>,
+    /// Read this file at the first request.
+    #[arg(long, value_name = "PATH")]
+    read: Vec<String>,
+    /// Create this file at the first request.
+    #[arg(long, value_name = "PATH")]
+    write: Vec<String>,
 }
 
 /// Something nasty for every string: an escape sequence, a bell, a tab, a bidi override.
@@ -262,8 +285,22 @@ fn first_request_extras(args: &Args, hoard: &mut Vec<Vec<u8>>) {
         });
         match result {
             Ok(()) => eprintln!("file: written"),
-            Err(e) => eprintln!("file: failed ({e})"),
+            Err(e) => {
+                eprintln!("file: failed ({e})");
+                if args.ignore_sigxfsz {
+                    std::process::exit(1);
+                }
+            }
         }
+    }
+    for path in &args.read {
+        attacks::read(path);
+    }
+    for path in &args.write {
+        attacks::write(path);
+    }
+    for name in &args.attack {
+        attacks::run(name, &args.target);
     }
     if let Some(n) = args.threads {
         let started = (0..n)
@@ -454,6 +491,12 @@ fn main() {
         // SAFETY: installing SIG_IGN for SIGTERM has no preconditions.
         unsafe {
             libc::signal(libc::SIGTERM, libc::SIG_IGN);
+        }
+    }
+    if args.ignore_sigxfsz {
+        // SAFETY: installing SIG_IGN for SIGXFSZ has no preconditions.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
         }
     }
     if let Some(mb) = args.stderr_flood {

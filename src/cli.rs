@@ -303,7 +303,7 @@ pub struct MatchArgs {
     pub situation_order: String,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks (with
     /// --games, a larger number of games per encounter first extends it).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "disk_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]
@@ -334,6 +334,12 @@ pub struct ServeArgs {
     /// Games played at once (default: one per CPU).
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
+    /// HTTPS: the server's certificate chain, a PEM file (with --tls-key).
+    #[arg(long, value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+    /// HTTPS: the private key of --tls-cert, a PEM file.
+    #[arg(long, value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
     /// Check the settings and the data directory, print them, and exit.
     #[arg(long)]
     pub check_config: bool,
@@ -440,10 +446,13 @@ pub struct SandboxArgs {
     /// none (default 1h).
     #[arg(long, value_name = "DURATION")]
     pub cpu_limit: Option<String>,
-    /// Size of any file a bot writes, or none (default 64M); its private temp directory
-    /// holds twice that.
+    /// Size of any file a bot writes, or none (default 64M).
     #[arg(long, value_name = "SIZE")]
     pub file_limit: Option<String>,
+    /// All of a bot's files together: the size of its private /tmp, the one place it may
+    /// write (default 256M; none: twice --file-limit, or 256M).
+    #[arg(long, value_name = "SIZE")]
+    pub disk_limit: Option<String>,
     /// Open files per bot process, or none (default 256).
     #[arg(long, value_name = "N")]
     pub open_files: Option<String>,

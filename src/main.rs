@@ -1296,10 +1296,14 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
     use zebra::cli::{BotCommand, ServeCommand, TokenCommand};
     use zebra::server::{admin, config};
     if args.command.is_some()
-        && (args.listen.is_some() || args.concurrency.is_some() || args.check_config)
+        && (args.listen.is_some()
+            || args.concurrency.is_some()
+            || args.check_config
+            || args.tls_cert.is_some()
+            || args.tls_key.is_some())
     {
         return Err(Failure::Usage(
-            "--listen, --concurrency and --check-config are the daemon's: give them to 'zebra serve' without bot or token".into(),
+            "--listen, --concurrency, --tls-cert, --tls-key and --check-config are the daemon's: give them to 'zebra serve' without bot or token".into(),
         ));
     }
     let settings = config::ServeSettings::load(
@@ -1308,6 +1312,8 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
             data: args.data.clone(),
             listen: args.listen.clone(),
             concurrency: args.concurrency,
+            tls_cert: args.tls_cert.clone(),
+            tls_key: args.tls_key.clone(),
         },
     )
     .map_err(Failure::Usage)?;
@@ -1318,6 +1324,9 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
         || zebra::server::open_store(&settings.data).map_err(|e| Failure::Run(e.to_string()));
     match args.command {
         None if args.check_config => {
+            if let Some(tls) = &settings.tls {
+                zebra::server::http::tls_config(tls).map_err(Failure::Usage)?;
+            }
             let store = open()?;
             let version = store
                 .schema_version()
@@ -1332,10 +1341,15 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
         None => {
             log_to_stderr();
             let runtime = runtime()?;
+            let scheme = if settings.tls.is_some() {
+                "https"
+            } else {
+                "http"
+            };
             runtime
                 .block_on(zebra::server::serve(settings.clone(), bundled, |addr| {
                     eprintln!(
-                        "zebra serve: listening on http://{addr} (data in {}); Ctrl-C or SIGTERM stops",
+                        "zebra serve: listening on {scheme}://{addr} (data in {}); Ctrl-C or SIGTERM stops",
                         settings.data.display()
                     );
                 }, tokio_util::sync::CancellationToken::new()))
@@ -1665,6 +1679,16 @@ fn doctor(json: bool) {
             "namespaces": level.namespaces,
             "user_namespace": level.user_namespace,
             "namespace_problem": level.namespace_problem,
+            "wall": {
+                "own_user": level.wall.own_user,
+                "view": level.wall.view,
+                "fresh_proc": level.wall.fresh_proc,
+                "no_cgroup_fs": level.wall.view,
+                "seccomp": level.wall.seccomp,
+                "landlock": level.wall.landlock,
+                "problems": level.wall.problems,
+            },
+            "bot_uids": zebra::sandbox::run::uid_range().ok().map(|(a, b)| format!("{a}-{b}")),
             "cgroups": {
                 "memory": source(&level.cgroups.memory),
                 "pids": source(&level.cgroups.pids),
@@ -1684,7 +1708,7 @@ fn doctor(json: bool) {
     );
     println!("  rlimits, process group, parent-death signal: yes");
     println!(
-        "  PID, network and mount namespaces: {}{}",
+        "  PID, network, mount, IPC, UTS and cgroup namespaces: {}{}",
         yes_no(level.namespaces),
         match (&level.namespace_problem, level.user_namespace) {
             (Some(p), _) => format!(" ({p}; fallback: child subreaper)"),
@@ -1692,6 +1716,53 @@ fn doctor(json: bool) {
             (None, false) => String::new(),
         }
     );
+    let wall = &level.wall;
+    let root = zebra::sandbox::run::uid_range();
+    let user_how = match (level.user_namespace, root) {
+        (true, _) => " (Zebra's own id in a user namespace, capabilities dropped)".to_string(),
+        (false, Ok((a, b))) => format!(" (a host id of its own from {a}-{b}, ZEBRA_BOT_UIDS)"),
+        (false, Err(e)) => format!(" ({e})"),
+    };
+    for (name, held, how) in [
+        (
+            "an ordinary user without capabilities",
+            wall.own_user,
+            user_how,
+        ),
+        (
+            "its own read-only view (pivot_root; no /sys, so no cgroup file system)",
+            wall.view,
+            String::new(),
+        ),
+        (
+            "a fresh /proc of its own processes",
+            wall.fresh_proc,
+            String::new(),
+        ),
+        ("seccomp filter", wall.seccomp, String::new()),
+        (
+            "Landlock (second file, signal and TCP layer)",
+            wall.landlock > 0,
+            if wall.landlock > 0 {
+                format!(" (v{})", wall.landlock)
+            } else {
+                " (optional)".to_string()
+            },
+        ),
+    ] {
+        println!(
+            "  {name}: {}{}",
+            yes_no(held && level.namespaces),
+            if held && level.namespaces {
+                how
+            } else {
+                String::new()
+            }
+        );
+    }
+    for problem in &wall.problems {
+        println!("    why not: {problem}");
+    }
     for (name, s) in [
         ("memory", &level.cgroups.memory),
         ("pids", &level.cgroups.pids),

@@ -386,6 +386,40 @@ fn a_huge_file_is_stopped_at_the_file_size_limit() {
     );
 }
 
+/// Regression: a runtime that ignores SIGXFSZ and dies of the failed write (Python's
+/// OSError, Node's EFBIG) was reported as a crash.
+#[test]
+fn a_runtime_that_ignores_sigxfsz_is_still_stopped_at_the_file_size_limit() {
+    let level = sandbox::level();
+    if !needs("own view", level.namespaces && level.wall.view) {
+        return;
+    }
+    let m = mark();
+    let mut writer = bot("writer", &m, &["--write-mb", "64", "--ignore-sigxfsz"]);
+    writer.limits.file_size = Some(8 << 20);
+    let r = game(writer, bot("ok", &m, &[]), &fast(), &m);
+    assert!(stderr_of(&r, Side::White).contains("file: failed"));
+    assert_eq!(
+        r.bots[0].verdict,
+        Some(Verdict::FileSizeLimit),
+        "{}",
+        r.reason
+    );
+    // An error exit with no file at the limit stays a crash.
+    let m = mark();
+    let r = game(
+        bot("crasher", &m, &["--crash-after", "1"]),
+        bot("ok", &m, &[]),
+        &fast(),
+        &m,
+    );
+    assert!(
+        matches!(r.bots[0].verdict, Some(Verdict::Crashed(_))),
+        "{}",
+        r.reason
+    );
+}
+
 #[test]
 fn the_network_is_off() {
     if !needs("network namespace", sandbox::level().namespaces) {

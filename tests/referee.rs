@@ -5,6 +5,8 @@
 //! Margins are generous: CI is a noisy 2-core machine. Reaction clocks are short (so that
 //! games full of timeouts stay short) but the well-behaved bots answer in microseconds.
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -62,19 +64,6 @@ fn fast() -> GameConfig {
 
 fn behaving(name: &str) -> BotSpec {
     spec(name, TEST_BOT, &[])
-}
-
-fn alive(pid: i32) -> bool {
-    // A zombie whose parent is gone counts as dead: it holds no resources but a pid.
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => false,
-        Ok(stat) => !stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z'),
-    }
 }
 
 #[test]
@@ -387,25 +376,29 @@ fn a_bot_that_ignores_quit_is_killed_after_the_grace_period() {
 
 #[test]
 fn a_bot_that_forks_leaves_no_process_behind() {
-    let r = game(
-        spec("forker", TEST_BOT, &["--fork"]),
-        behaving("ok"),
-        &fast(),
-    );
+    // The child's pid the bot prints is the one its own PID namespace shows: the child is
+    // found by a mark in its environment instead.
+    let mark = format!("referee-fork-{}", std::process::id());
+    let mut forker = spec("forker", TEST_BOT, &["--fork"]);
+    forker
+        .env
+        .push(("ZEBRA_TEST_MARK".to_string(), mark.clone()));
+    let r = game(forker, behaving("ok"), &fast());
     assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
     let stderr = String::from_utf8_lossy(&r.bots[0].exit.as_ref().unwrap().stderr).to_string();
-    let pid: i32 = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("child-pid "))
-        .unwrap_or_else(|| panic!("no child-pid in stderr: {stderr}"))
-        .trim()
-        .parse()
-        .unwrap();
+    assert!(
+        stderr.contains("child-pid "),
+        "no child-pid in stderr: {stderr}"
+    );
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while alive(pid) && std::time::Instant::now() < deadline {
+    while !common::marked(&mark).is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(!alive(pid), "the bot's child {pid} survived the game");
+    assert_eq!(
+        common::marked(&mark),
+        Vec::<String>::new(),
+        "the bot's child survived the game"
+    );
 }
 
 #[test]

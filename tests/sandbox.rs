@@ -272,7 +272,7 @@ fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
 fn bad_limits_names_and_impossible_strict_mode_are_usage_errors() {
     let m = mark("usage");
     type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
-    let cases: Vec<Case> = vec![
+    let mut cases: Vec<Case> = vec![
         (
             vec!["play", "--memory-limit", "lots"],
             vec![],
@@ -313,7 +313,26 @@ fn bad_limits_names_and_impossible_strict_mode_are_usage_errors() {
             vec![("ZEBRA_SANDBOX_DISABLE", "namespaces,cgroups")],
             "--sandbox strict: this machine lacks",
         ),
+        (
+            vec!["play", "--sandbox", "strict"],
+            vec![("ZEBRA_SANDBOX_DISABLE", "seccomp")],
+            "lacks seccomp",
+        ),
+        (
+            vec!["play", "--disk-limit", "1K"],
+            vec![],
+            "--disk-limit '1K'",
+        ),
     ];
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        // Only root gives bots host ids of their own.
+        cases.push((
+            vec!["play"],
+            vec![("ZEBRA_BOT_UIDS", "0-100")],
+            "ZEBRA_BOT_UIDS '0-100': write a range of user ids",
+        ));
+    }
     for (args, env, expected) in cases {
         let out = run(&mut zebra(&args, &m, &env));
         let err = String::from_utf8_lossy(&out.stderr);
@@ -330,7 +349,12 @@ fn doctor_names_every_level() {
     let text = String::from_utf8_lossy(&out.stdout);
     for line in [
         "sandbox level (auto): rlimits, ",
-        "PID, network and mount namespaces: ",
+        "PID, network, mount, IPC, UTS and cgroup namespaces: ",
+        "an ordinary user without capabilities: ",
+        "its own read-only view (pivot_root; no /sys, so no cgroup file system): ",
+        "a fresh /proc of its own processes: ",
+        "seccomp filter: ",
+        "Landlock (second file, signal and TCP layer): ",
         "cgroup memory: ",
         "cgroup pids: ",
         "cgroup freezer: ",
@@ -436,11 +460,14 @@ fn a_user_without_root_gets_a_user_namespace_and_an_address_space_limit() {
     if tag.contains("subreaper") {
         eprintln!("skipped: this kernel refuses user namespaces to unprivileged users ({tag})");
     } else {
-        assert!(tag.contains("user+pid+net+mount namespaces"), "{tag}");
+        assert!(
+            tag.contains("user+pid+net+mount+ipc+uts+cgroup namespaces"),
+            "{tag}"
+        );
     }
     // No cgroup is writable for 'nobody': the memory limit is an address-space limit, and
     // the hog's allocation fails (a crash, not a memory-limit verdict).
-    assert!(!tag.contains("cgroup"), "{tag}");
+    assert!(!tag.contains("cgroup v"), "{tag}");
     assert!(record.contains("[BlackVerdict \"crashed\"]"), "{record}");
     assert_none_left(&m);
 }

@@ -1229,8 +1229,15 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
     let done = wait_series_end(base, &ann, s["id"].as_i64().unwrap());
     assert_eq!(done["progress"]["finished"], 2, "{done}");
     let (_, _, pgn) = http(base, "GET", "/api/v1/games/1/pgn", Some(&root), &[], None);
-    // Strict: its own PID and network namespaces (and the memory limit), as the tag says.
-    assert!(pgn.contains("pid+net+mount namespaces"), "{pgn}");
+    // Strict: its own namespaces and the whole wall (and the memory limit), as the tag says.
+    assert!(
+        pgn.contains("pid+net+mount+ipc+uts+cgroup namespaces"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("own user, own read-only view, fresh /proc, seccomp"),
+        "{pgn}"
+    );
 
     // Malicious and bad archives: refused with the reason, nothing left behind.
     let before = std::fs::read_dir(data.join("uploads")).unwrap().count();

@@ -82,6 +82,23 @@ impl BotSpec {
         }
     }
 
+    /// The program as an absolute path: relative to `dir` (else the working directory)
+    /// when it names a path, else found on PATH.
+    pub fn resolved_program(&self) -> std::io::Result<PathBuf> {
+        if self.program.components().count() > 1 || self.program.is_absolute() {
+            let cwd = std::env::current_dir()?;
+            let base = self.dir.as_ref().map_or(cwd.clone(), |d| cwd.join(d));
+            return Ok(base.join(&self.program));
+        }
+        let name = self.program.to_string_lossy();
+        sandbox::view::find_on_path(&name).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no program '{name}' on PATH"),
+            )
+        })
+    }
+
     /// Whether the program can be run: a path (relative to `dir` when it has one) or a name
     /// found on PATH, naming an executable file. Checked before anything starts, so that a
     /// typo is one line, not a forfeited game.
@@ -189,10 +206,19 @@ impl BotProcess {
             program: spec.program.display().to_string(),
             source,
         };
-        let mut jail =
-            Jail::prepare(&spec.limits, policy.mode, policy.freeze_idle).map_err(spawn_error)?;
-        let mut cmd = Command::new(&spec.program);
-        cmd.args(&spec.args)
+        // The program by its absolute path: in its own view the bot's PATH may name
+        // directories it cannot see.
+        let program = spec.resolved_program().map_err(spawn_error)?;
+        let files = sandbox::jail::BotFiles {
+            program: &program,
+            args: &spec.args,
+            dir: spec.dir.as_deref(),
+        };
+        let mut jail = Jail::prepare(files, &spec.limits, policy.mode, policy.freeze_idle)
+            .map_err(spawn_error)?;
+        let mut cmd = Command::new(&program);
+        cmd.arg0(&spec.program)
+            .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

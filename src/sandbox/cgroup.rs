@@ -5,7 +5,7 @@
 //! come from the v2 hierarchy when Zebra's own v2 cgroup delegates them, else from a v1
 //! hierarchy where that controller is mounted and writable (hybrid machines mount both).
 //! Zebra only ever creates groups below the groups it runs in itself, one per bot
-//! (`zebra-<pid>-<n>`), and removes them when the bot's game ends.
+//! (`zebra-<run>-<n>`, see `run`), and removes them when the bot's game ends.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom};
@@ -83,7 +83,7 @@ impl Cgroups {
             // group, `zebra-<pid>-self`, still below where it was started.
             let is_root = own_v2_path(&own) == Some("/");
             if !wanted.is_empty() && !is_root && !read("cgroup.procs").trim().is_empty() {
-                let leaf = dir.join(format!("zebra-{}-self", std::process::id()));
+                let leaf = dir.join(format!("zebra-{}-self", super::run::run_id()));
                 if fs::create_dir(&leaf).is_ok()
                     && fs::write(leaf.join("cgroup.procs"), std::process::id().to_string()).is_err()
                 {
@@ -211,7 +211,7 @@ fn join_below(point: &str, root: &str, path: &str) -> PathBuf {
 }
 
 fn writable(dir: &Path) -> bool {
-    let probe = dir.join(format!("zebra-probe-{}", std::process::id()));
+    let probe = dir.join(format!("zebra-{}-probe", super::run::run_id()));
     let ok = fs::create_dir(&probe).is_ok();
     let _ = fs::remove_dir(&probe);
     ok
@@ -222,7 +222,7 @@ fn writable(dir: &Path) -> bool {
 /// controllers and processes conflict).
 fn joinable(dir: &Path) -> bool {
     use std::os::unix::process::CommandExt;
-    let probe = dir.join(format!("zebra-{}-join", std::process::id()));
+    let probe = dir.join(format!("zebra-{}-join", super::run::run_id()));
     if fs::create_dir(&probe).is_err() {
         return false;
     }
@@ -287,11 +287,7 @@ impl BotGroups {
         processes: Option<u32>,
         freeze: bool,
     ) -> std::io::Result<BotGroups> {
-        let name = format!(
-            "zebra-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
+        let mut name = super::run::name(NEXT.fetch_add(1, Ordering::Relaxed));
         let mut groups = BotGroups {
             dirs: Vec::new(),
             procs: Vec::new(),
@@ -310,6 +306,10 @@ impl BotGroups {
         }
         if freeze {
             used.extend(&cg.freezer);
+        }
+        // A name free in every hierarchy used (a leftover no sweep could judge is skipped).
+        while used.iter().any(|src| src.dir().join(&name).exists()) {
+            name = super::run::name(NEXT.fetch_add(1, Ordering::Relaxed));
         }
         for src in used {
             let dir = src.dir().join(&name);

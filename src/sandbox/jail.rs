@@ -2,13 +2,23 @@
 //! between fork and exec, and what is cleaned up when its game ends.
 //!
 //! With namespaces, the forked child (the *keeper*) joins the bot's cgroups, sets its
-//! rlimits, unshares new PID, network and mount namespaces (and a user namespace when
-//! Zebra is not root), then forks the *init*, PID 1 of the new PID namespace, which mounts
-//! the bot's private temp directory and forks the bot (PID 2), which execs. When PID 1 of a
-//! namespace dies, the kernel kills every other process in it, so nothing the bot started
-//! can outlive it, whatever it did; the init exits as soon as the bot does. The keeper
-//! waits and then ends the way the bot ended (same exit code or signal), so Zebra sees
-//! the bot's own status. The kernel ties the chain to Zebra: the keeper has the
+//! rlimits, unshares new PID, network, mount, IPC, UTS and cgroup namespaces (and a user
+//! namespace when Zebra is not root), then forks the *init*, PID 1 of the new PID
+//! namespace, which forks the bot (PID 2). The bot builds its wall and execs:
+//! 1. its file system view ([`super::view`]): a read-only root of the system's programs,
+//!    its own files, a fresh `/proc` of its namespace and a private `/tmp`, entered with
+//!    `pivot_root`;
+//! 2. every descriptor but stdio closed at exec;
+//! 3. a user of its own: when Zebra is root, a host user and group id held for this bot
+//!    alone ([`super::run`]), which clears every capability; in a user namespace, its
+//!    capabilities dropped; the bounding and ambient sets emptied, `no_new_privs` set;
+//! 4. Landlock ([`super::landlock`]) where the kernel has it, then the seccomp filter
+//!    ([`super::seccomp`]).
+//!
+//! When PID 1 of a namespace dies, the kernel kills every other process in it, so nothing
+//! the bot started can outlive it, whatever it did; the init exits as soon as the bot does.
+//! The keeper waits and then ends the way the bot ended (same exit code or signal), so
+//! Zebra sees the bot's own status. The kernel ties the chain to Zebra: the keeper has the
 //! parent-death signal for Zebra, the init for the keeper, the bot for the init.
 //!
 //! Everything the child needs is allocated before the fork; between fork and exec only
@@ -17,12 +27,16 @@
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cgroup::BotGroups;
+use super::landlock;
 use super::limits::Limits;
-use super::{level, Mode};
+use super::run::{self, BotUser};
+use super::seccomp::Filter;
+use super::view::{View, ViewInputs};
+use super::{level, Mode, Wall};
 
 /// What the child does between fork and exec, all of it prepared in the parent.
 #[derive(Debug)]
@@ -39,10 +53,30 @@ struct NsPlan {
     /// `uid_map` and `gid_map` contents when a user namespace is made (not root).
     maps: Option<(CString, CString)>,
     tmpfs_options: CString,
-    /// The bot's private temp directory, where a tmpfs of its own is mounted.
+    /// The bot's private temp directory, where a tmpfs of its own is mounted (without a
+    /// view), or the view's root.
     tmp: CString,
     /// The keeper writes the bot's pid (as Zebra sees it) here.
     pid_pipe: RawFd,
+    /// The bot's file system view; `None`: the host's, with a private temp directory.
+    view: Option<View>,
+    /// The host user and group id the bot becomes (Zebra is root).
+    user: Option<u32>,
+    /// Drop every capability (in a user namespace, where no id change does it).
+    drop_caps: bool,
+    landlock: Option<landlock::Rules>,
+    seccomp: Option<Filter>,
+    /// The bot's file size limit, for the init's check when it ends (see `init_loop`).
+    file_limit: Option<u64>,
+}
+
+/// The parts of a bot that decide what its view holds.
+#[derive(Clone, Copy, Debug)]
+pub struct BotFiles<'a> {
+    /// The program, as an absolute path.
+    pub program: &'a Path,
+    pub args: &'a [String],
+    pub dir: Option<&'a Path>,
 }
 
 /// Counters read when a bot's game ends, before its groups are removed.
@@ -70,14 +104,86 @@ pub struct Jail {
     host_tmp: Option<PathBuf>,
     tmpdir: Option<PathBuf>,
     namespaces: bool,
+    /// The host user id held for this bot (given back when the jail is dropped).
+    user: Option<BotUser>,
 }
 
 static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
 
+/// A new directory `<temp>/zebra-<run>-<n>.tmp`, 0700: a name no other Zebra uses.
+fn make_private_dir() -> io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    loop {
+        let dir = std::env::temp_dir().join(format!(
+            "{}.tmp",
+            run::name(NEXT_TMP.fetch_add(1, Ordering::Relaxed))
+        ));
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            // A name taken (a leftover no sweep could judge): the next number.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            other => return other.map(|()| dir),
+        }
+    }
+}
+
+/// Adds the layers of `wall` to a bot's plan; returns the host user id taken for it.
+fn build_wall(
+    plan: &mut NsPlan,
+    wall: &Wall,
+    files: BotFiles,
+    limits: &Limits,
+    dir: &Path,
+) -> io::Result<Option<BotUser>> {
+    let mut user = None;
+    if wall.own_user && plan.maps.is_none() {
+        let taken = run::take_bot_user()?;
+        plan.user = Some(taken.uid);
+        user = Some(taken);
+    }
+    plan.drop_caps = wall.own_user;
+    if wall.view {
+        let owner = match &user {
+            Some(u) => (u.uid, u.uid),
+            // SAFETY: getuid/getgid cannot fail.
+            None => unsafe { (libc::getuid(), libc::getgid()) },
+        };
+        let cwd = std::env::current_dir()?;
+        let start = files.dir.map_or(cwd.clone(), |d| cwd.join(d));
+        plan.view = Some(View::plan(
+            &ViewInputs {
+                program: files.program,
+                args: files.args,
+                dir: files.dir,
+                cwd: &start,
+                disk: disk_size(limits),
+                owner,
+                proc: wall.fresh_proc,
+            },
+            dir,
+        )?);
+    }
+    if wall.landlock > 0 {
+        plan.landlock = Some(landlock::Rules::new(wall.landlock, limits.network));
+    }
+    if wall.seccomp {
+        plan.seccomp = Some(Filter::new());
+    }
+    Ok(user)
+}
+
+/// The size of a bot's writable tmpfs: its disk limit, else twice its file size limit,
+/// else 256 MiB.
+fn disk_size(limits: &Limits) -> u64 {
+    limits
+        .disk
+        .or(limits.file_size.map(|f| f.saturating_mul(2)))
+        .unwrap_or(256 << 20)
+}
+
 impl Jail {
     /// Prepares a jail for one bot: creates its cgroups (with `freeze` a freezer too) and
     /// its private temp directory, and plans the child's setup.
-    pub fn prepare(limits: &Limits, mode: Mode, freeze: bool) -> io::Result<Jail> {
+    pub fn prepare(files: BotFiles, limits: &Limits, mode: Mode, freeze: bool) -> io::Result<Jail> {
         let mut jail = Jail {
             limits: *limits,
             mode,
@@ -88,6 +194,7 @@ impl Jail {
             host_tmp: None,
             tmpdir: None,
             namespaces: false,
+            user: None,
         };
         if mode == Mode::None {
             return Ok(jail);
@@ -123,26 +230,25 @@ impl Jail {
             // counts reserved, untouched memory, see README "Sandbox").
             rlimits.push((libc::RLIMIT_AS, m, m));
         }
-        // A directory of its own for temp files (TMPDIR). The host's /tmp stays visible: a
-        // bot's own files may live there.
-        let dir = std::env::temp_dir().join(format!(
-            "zebra-{}-{}.tmp",
-            std::process::id(),
-            NEXT_TMP.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir(&dir)?;
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+        // A directory of its own: its temp files (TMPDIR) without a view, else the mount
+        // point of the view's root.
+        let dir = make_private_dir()?;
         jail.host_tmp = Some(dir.clone());
-        jail.tmpdir = Some(dir.clone());
         let namespaces = if level.namespaces {
             let (r, w) = pipe()?;
             jail.pid_read = Some(r);
-            let plan = ns_plan(limits, level.user_namespace, w.as_raw_fd(), &dir)?;
+            let mut plan = ns_plan(limits, level.user_namespace, w.as_raw_fd(), &dir)?;
             jail.pid_write = Some(w);
             jail.namespaces = true;
+            jail.user = build_wall(&mut plan, &level.wall, files, limits, &dir)?;
+            jail.tmpdir = Some(if plan.view.is_some() {
+                PathBuf::from("/tmp")
+            } else {
+                dir.clone()
+            });
             Some(plan)
         } else {
+            jail.tmpdir = Some(dir.clone());
             super::become_subreaper();
             None
         };
@@ -273,7 +379,11 @@ fn ns_plan(
     pid_pipe: RawFd,
     tmp: &std::path::Path,
 ) -> io::Result<NsPlan> {
-    let mut flags = libc::CLONE_NEWPID | libc::CLONE_NEWNS;
+    let mut flags = libc::CLONE_NEWPID
+        | libc::CLONE_NEWNS
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS
+        | libc::CLONE_NEWCGROUP;
     if !limits.network {
         flags |= libc::CLONE_NEWNET;
     }
@@ -288,15 +398,19 @@ fn ns_plan(
     } else {
         None
     };
-    // Room for two files at the size limit: a bot writing one big file meets the file size
-    // limit (a clear verdict) before a full directory (a mere write error).
-    let size = limits.file_size.unwrap_or(64 << 20).saturating_mul(2);
+    let size = disk_size(limits);
     Ok(NsPlan {
         flags,
         maps,
         tmpfs_options: CString::new(format!("size={size},mode=0700"))?,
         tmp: CString::new(tmp.as_os_str().as_encoded_bytes())?,
         pid_pipe,
+        view: None,
+        user: None,
+        drop_caps: false,
+        landlock: None,
+        seccomp: None,
+        file_limit: limits.file_size,
     })
 }
 
@@ -353,27 +467,6 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         // no handler for (SIGXCPU, SIGXFSZ, SIGTERM...), so the bot must not be PID 1: it
         // runs as PID 2 under this init, with the ordinary fate of every signal.
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-        // Our mounts must not reach the host's namespace.
-        if libc::mount(
-            std::ptr::null(),
-            c"/".as_ptr(),
-            std::ptr::null(),
-            libc::MS_REC | libc::MS_PRIVATE,
-            std::ptr::null(),
-        ) != 0
-        {
-            return Err(io::Error::last_os_error());
-        }
-        if libc::mount(
-            c"tmpfs".as_ptr(),
-            ns.tmp.as_ptr(),
-            c"tmpfs".as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            ns.tmpfs_options.as_ptr().cast(),
-        ) != 0
-        {
-            return Err(io::Error::last_os_error());
-        }
         if ns.flags & libc::CLONE_NEWNET != 0 {
             loopback_up();
         }
@@ -382,10 +475,12 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
             return Err(io::Error::last_os_error());
         }
         if bot > 0 {
-            init_loop(bot, status_pipe[1]);
+            // The scan needs the view (the bot's only writable place is its /tmp).
+            let file_limit = ns.view.as_ref().and(ns.file_limit);
+            init_loop(bot, status_pipe[1], file_limit);
         }
         // The bot: dies with the init; tells Zebra its pid as Zebra's machine sees it
-        // (/proc is the host's, so /proc/self names the host pid).
+        // (/proc is still the host's here, so /proc/self names the host pid).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
         let mut link = [0u8; 32];
         let n = libc::readlink(c"/proc/self".as_ptr(), link.as_mut_ptr().cast(), link.len());
@@ -399,8 +494,107 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         }
         let bytes = pid.to_ne_bytes();
         libc::write(ns.pid_pipe, bytes.as_ptr().cast(), 4);
-        Ok(())
+        wall(ns)
     }
+}
+
+/// The bot's side of the wall, in the bot's process just before exec: its view, its
+/// descriptors, its user, Landlock and seccomp, in that order (each later step would
+/// forbid an earlier one).
+unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
+    // Our mounts must not reach the host's namespace.
+    if libc::mount(
+        std::ptr::null(),
+        c"/".as_ptr(),
+        std::ptr::null(),
+        libc::MS_REC | libc::MS_PRIVATE,
+        std::ptr::null(),
+    ) != 0
+    {
+        return Err(io::Error::last_os_error());
+    }
+    match &ns.view {
+        Some(view) => view.enter()?,
+        None => {
+            if libc::mount(
+                c"tmpfs".as_ptr(),
+                ns.tmp.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                ns.tmpfs_options.as_ptr().cast(),
+            ) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    // Whatever descriptor Zebra itself inherited without close-on-exec stays behind.
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
+    if ns.drop_caps || ns.user.is_some() {
+        // The bounding set first: emptying it needs a capability the id change removes.
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+    }
+    if let Some(id) = ns.user {
+        // From root to an ordinary id: the kernel clears every capability.
+        if libc::setgroups(0, std::ptr::null()) != 0
+            || libc::setresgid(id, id, id) != 0
+            || libc::setresuid(id, id, id) != 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+    } else if ns.drop_caps {
+        drop_capabilities()?;
+    }
+    if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if let Some(rules) = &ns.landlock {
+        rules.restrict_self()?;
+    }
+    if let Some(filter) = &ns.seccomp {
+        filter.install()?;
+    }
+    Ok(())
+}
+
+/// Empties the calling thread's capability sets (`capset`).
+unsafe fn drop_capabilities() -> io::Result<()> {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: libc::c_int,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    let header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let data = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    if libc::syscall(libc::SYS_capset, &header as *const Header, data.as_ptr()) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Closes every descriptor but `keep`.
@@ -420,12 +614,25 @@ unsafe fn close_all_but(keep: RawFd) {
 /// PID 1 of the bot's namespace: reaps whatever is orphaned there until the bot itself
 /// ends, hands the bot's wait status to the keeper, and exits, which makes the kernel
 /// kill every process left in the namespace.
-unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd) -> ! {
+///
+/// A bot that ignores SIGXFSZ (most language runtimes turn the failed write into an
+/// exception) ends with an error code rather than the signal; when its view holds a file at
+/// its size limit, the init reports the signal instead, so the verdict is the file size
+/// limit whatever the runtime did.
+unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd, file_limit: Option<u64>) -> ! {
     close_all_but(status_out);
     loop {
         let mut status = 0;
         let r = libc::waitpid(-1, &mut status, 0);
         if r == bot {
+            if let Some(limit) = file_limit {
+                if libc::WIFEXITED(status)
+                    && libc::WEXITSTATUS(status) != 0
+                    && file_at_least(c"/tmp", limit)
+                {
+                    status = libc::SIGXFSZ;
+                }
+            }
             let bytes = status.to_ne_bytes();
             libc::write(status_out, bytes.as_ptr().cast(), 4);
             libc::_exit(0);
@@ -434,6 +641,90 @@ unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd) -> ! {
             libc::_exit(1);
         }
     }
+}
+
+/// Whether a regular file of at least `limit` bytes lies under `dir` (eight levels deep at
+/// most, 100,000 entries at most), without allocating: a directory stream per level.
+unsafe fn file_at_least(dir: &std::ffi::CStr, limit: u64) -> bool {
+    const DEPTH: usize = 8;
+    const BUF: usize = 2048;
+    let mut fds = [-1 as RawFd; DEPTH];
+    let mut bufs = [[0u8; BUF]; DEPTH];
+    let mut fill = [0usize; DEPTH];
+    let mut pos = [0usize; DEPTH];
+    fds[0] = libc::open(
+        dir.as_ptr(),
+        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+    );
+    if fds[0] < 0 {
+        return false;
+    }
+    let mut level = 0usize;
+    let mut seen = 0u32;
+    let mut found = false;
+    'walk: loop {
+        if pos[level] >= fill[level] {
+            let n = libc::syscall(
+                libc::SYS_getdents64,
+                fds[level],
+                bufs[level].as_mut_ptr(),
+                BUF,
+            );
+            if n <= 0 {
+                libc::close(fds[level]);
+                if level == 0 {
+                    break 'walk;
+                }
+                level -= 1;
+                continue;
+            }
+            fill[level] = n as usize;
+            pos[level] = 0;
+        }
+        // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name.
+        let entry = bufs[level].as_ptr().add(pos[level]);
+        let reclen = u16::from_ne_bytes([*entry.add(16), *entry.add(17)]) as usize;
+        let kind = *entry.add(18);
+        let name = entry.add(19).cast::<libc::c_char>();
+        pos[level] += reclen.max(1);
+        seen += 1;
+        if seen > 100_000 {
+            for fd in fds.iter().take(level + 1) {
+                libc::close(*fd);
+            }
+            break 'walk;
+        }
+        let dot = *name == b'.' as libc::c_char
+            && (*name.add(1) == 0 || (*name.add(1) == b'.' as libc::c_char && *name.add(2) == 0));
+        if dot {
+            continue;
+        }
+        if kind == libc::DT_REG {
+            let mut st: libc::stat = std::mem::zeroed();
+            if libc::fstatat(fds[level], name, &mut st, libc::AT_SYMLINK_NOFOLLOW) == 0
+                && st.st_size as u64 >= limit
+            {
+                found = true;
+                for fd in fds.iter().take(level + 1) {
+                    libc::close(*fd);
+                }
+                break 'walk;
+            }
+        } else if kind == libc::DT_DIR && level + 1 < DEPTH {
+            let fd = libc::openat(
+                fds[level],
+                name,
+                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            );
+            if fd >= 0 {
+                level += 1;
+                fds[level] = fd;
+                fill[level] = 0;
+                pos[level] = 0;
+            }
+        }
+    }
+    found
 }
 
 unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
@@ -498,41 +789,49 @@ unsafe fn keep(init: libc::pid_t, status_in: RawFd) -> ! {
     libc::_exit(128 + sig)
 }
 
-/// Whether namespaces work here: a trivial program is run through exactly the setup a bot
-/// gets (no cgroups).
-pub fn probe_namespaces() -> Result<(), String> {
+/// Whether namespaces, with the layers of `wall`, work here: a trivial program is run
+/// through exactly the setup a bot gets (no cgroups, no limits). `Err` says what failed.
+pub fn probe(wall: &Wall) -> Result<(), String> {
     let limits = Limits::default();
     // SAFETY: geteuid cannot fail.
-    let user = unsafe { libc::geteuid() } != 0;
-    let (r, w) = pipe().map_err(|e| e.to_string())?;
-    let tmp = std::env::temp_dir().join(format!("zebra-{}-probe.tmp", std::process::id()));
-    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    let ns = ns_plan(&limits, user, w.as_raw_fd(), &tmp);
-    let plan = std::sync::Arc::new(ExecPlan {
-        join: Vec::new(),
-        rlimits: Vec::new(),
-        namespaces: Some(ns.map_err(|e| e.to_string())?),
-    });
+    let user_ns = unsafe { libc::geteuid() } != 0;
     let program = ["/bin/true", "/usr/bin/true"]
         .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-        .unwrap_or("true");
-    let mut cmd = std::process::Command::new(program);
-    cmd.stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    use std::os::unix::process::CommandExt;
-    // SAFETY: as in `Jail::configure`.
-    unsafe {
-        cmd.pre_exec(move || enter(&plan));
-    }
-    let status = cmd.status().map_err(|e| e.to_string());
+        .map(Path::new)
+        .find(|p| p.exists())
+        .ok_or("no /bin/true to run")?;
+    let (r, w) = pipe().map_err(|e| e.to_string())?;
+    let dir = make_private_dir().map_err(|e| format!("cannot create a temp directory: {e}"))?;
+    let result = (|| {
+        let mut ns = ns_plan(&limits, user_ns, w.as_raw_fd(), &dir).map_err(|e| e.to_string())?;
+        let files = BotFiles {
+            program,
+            args: &[],
+            dir: None,
+        };
+        let _user = build_wall(&mut ns, wall, files, &limits, &dir).map_err(|e| e.to_string())?;
+        let plan = std::sync::Arc::new(ExecPlan {
+            join: Vec::new(),
+            rlimits: Vec::new(),
+            namespaces: Some(ns),
+        });
+        let mut cmd = std::process::Command::new(program);
+        cmd.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        use std::os::unix::process::CommandExt;
+        // SAFETY: as in `Jail::configure`.
+        unsafe {
+            cmd.pre_exec(move || enter(&plan));
+        }
+        match cmd.status() {
+            Ok(s) if s.success() => Ok(()),
+            Ok(s) => Err(format!("a walled test program ended with {s}")),
+            Err(e) => Err(e.to_string()),
+        }
+    })();
     drop(w);
     drop(r);
-    let _ = std::fs::remove_dir(&tmp);
-    match status {
-        Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("a namespaced test program ended with {s}")),
-        Err(e) => Err(format!("cannot create namespaces: {e}")),
-    }
+    let _ = std::fs::remove_dir(&dir);
+    result
 }

@@ -1,4 +1,4 @@
-//! What one bot may use: memory, processes, CPU time, file size, open files, network.
+//! What one bot may use: memory, processes, CPU time, file size, disk, open files, network.
 //!
 //! Values come from flags (for every bot) and from a bot's config keys (for that bot);
 //! they are validated once, before anything starts, with one readable line per mistake.
@@ -18,8 +18,11 @@ pub struct Limits {
     /// CPU time of the bot's process over a whole game: a backstop against a bot that
     /// computes forever, far above what the clocks allow.
     pub cpu: Option<Duration>,
-    /// Size of any one file the bot writes, in bytes (also the size of its private temp directory).
+    /// Size of any one file the bot writes, in bytes.
     pub file_size: Option<u64>,
+    /// All the bot's files together, in bytes: the size of its private writable tmpfs
+    /// (`/tmp`, the only place it can write). `None`: twice the file size limit, or 256 MiB.
+    pub disk: Option<u64>,
     /// Open file descriptors per process.
     pub open_files: Option<u32>,
     /// Whether the bot may reach the network.
@@ -31,7 +34,8 @@ impl Default for Limits {
     /// search table yet keeps a few games at once within a small machine; 64 processes
     /// and threads let a bot use every core of a big machine but stop a fork bomb; an hour
     /// of CPU per game is far beyond any time control's budget; 64 MiB per file allows
-    /// logs and caches but not filling the disk; 256 open files are plenty for a process
+    /// logs and caches; 256 MiB for all its files together (memory, since they live in a
+    /// tmpfs) keeps many small files from doing what one big one cannot; 256 open files are plenty for a process
     /// that talks over stdio; no network, since a bot's decisions must be its own.
     fn default() -> Limits {
         Limits {
@@ -39,6 +43,7 @@ impl Default for Limits {
             processes: Some(64),
             cpu: Some(Duration::from_secs(3600)),
             file_size: Some(64 << 20),
+            disk: Some(256 << 20),
             open_files: Some(256),
             network: false,
         }
@@ -87,6 +92,12 @@ pub struct LimitSettings {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "text_or_number"
     )]
+    pub disk: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_number"
+    )]
     pub open_files: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<bool>,
@@ -113,6 +124,9 @@ impl LimitSettings {
         if let Some(v) = &self.file_size {
             l.file_size = parse_size("file_size", v, 4096)?;
         }
+        if let Some(v) = &self.disk {
+            l.disk = parse_size("disk", v, 1 << 20)?;
+        }
         if let Some(v) = &self.open_files {
             // A process needs its three stdio descriptors and a few for its runtime.
             l.open_files = parse_count("open_files", v, 16, 1 << 20)?;
@@ -130,6 +144,7 @@ impl LimitSettings {
             processes: other.processes.clone().or_else(|| self.processes.clone()),
             cpu: other.cpu.clone().or_else(|| self.cpu.clone()),
             file_size: other.file_size.clone().or_else(|| self.file_size.clone()),
+            disk: other.disk.clone().or_else(|| self.disk.clone()),
             open_files: other.open_files.clone().or_else(|| self.open_files.clone()),
             network: other.network.or(self.network),
         }
@@ -158,6 +173,7 @@ pub fn flag_of(key: &str) -> &'static str {
         "processes" => "--process-limit",
         "cpu" => "--cpu-limit",
         "file_size" => "--file-limit",
+        "disk" => "--disk-limit",
         _ => "--open-files",
     }
 }
@@ -300,16 +316,17 @@ impl fmt::Display for Size {
 }
 
 impl fmt::Display for Limits {
-    /// `memory=1 GiB,processes=64,cpu=3600s,file-size=64 MiB,open-files=256,network=off`.
+    /// `memory=1 GiB,processes=64,cpu=3600s,file-size=64 MiB,disk=256 MiB,open-files=256,network=off`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
         write!(
             f,
-            "memory={},processes={},cpu={},file-size={},open-files={},network={}",
+            "memory={},processes={},cpu={},file-size={},disk={},open-files={},network={}",
             opt(self.memory.map(|m| Size(m).to_string())),
             opt(self.processes.map(|p| p.to_string())),
             opt(self.cpu.map(|c| format!("{}s", c.as_secs()))),
             opt(self.file_size.map(|m| Size(m).to_string())),
+            opt(self.disk.map(|m| Size(m).to_string())),
             opt(self.open_files.map(|p| p.to_string())),
             if self.network { "on" } else { "off" }
         )
@@ -375,7 +392,7 @@ mod tests {
         assert_eq!(l.open_files, Some(256));
         assert_eq!(
             Limits::default().to_string(),
-            "memory=1 GiB,processes=64,cpu=3600s,file-size=64 MiB,open-files=256,network=off"
+            "memory=1 GiB,processes=64,cpu=3600s,file-size=64 MiB,disk=256 MiB,open-files=256,network=off"
         );
     }
 }

@@ -4,26 +4,36 @@
 //! - `limits`: the per-bot limits (memory, processes, CPU, file size, open files, network)
 //! - `cgroup`: cgroup v1 and v2 groups per bot: memory and process limits, freezer, kill
 //! - `jail`: the setup of one bot's process between fork and exec (rlimits, namespaces,
-//!   the keeper that makes the bot PID 1 of its own PID namespace)
+//!   the keeper and init that make the bot a process of its own PID namespace, the wall)
+//! - `view`: the file system a walled bot sees (a read-only root, its files, `/tmp`)
+//! - `seccomp`, `landlock`: the system calls and the file, signal and network rights it
+//!   may not use
+//! - `run`: this Zebra's run name and lock, and the host user ids its bots run as
 //! - `verdict`: why a bot's game ended early, as a closed set
 //!
 //! Levels, probed once per run ([`level`]) and named in every record (`Sandbox` tag):
 //! 1. always (unless `--sandbox none`): the bot's own process group, the parent-death
 //!    signal, rlimits (CPU time, file size, open files, no core dumps; memory as an
 //!    address-space limit where no cgroup can hold it), a private temp directory;
-//! 2. namespaces where the kernel allows them: the bot runs as PID 1 of a new PID namespace
-//!    (so every process it starts dies with it, by the kernel's guarantee, whatever it did:
-//!    double fork, `setsid`), in a new network namespace (loopback only) and a new mount
-//!    namespace (a private, size-limited tmpfs as its TMPDIR), inside a user namespace when Zebra is not root;
-//!    without them, Zebra becomes a child subreaper and kills adopted stragglers after
-//!    each game;
-//! 3. cgroups where a writable hierarchy exists: memory and process limits on the whole
+//! 2. namespaces where the kernel allows them: the bot runs in a new PID namespace under an
+//!    init of Zebra's (so every process it starts dies with it, by the kernel's guarantee,
+//!    whatever it did: double fork, `setsid`), in new network (loopback only), mount, IPC,
+//!    UTS and cgroup namespaces, inside a user namespace when Zebra is not root; without
+//!    them, Zebra becomes a child subreaper and kills adopted stragglers after each game;
+//! 3. the wall, layer by layer as the machine allows ([`Wall`]): a user of its own without
+//!    capabilities, its own file system view (read-only root, fresh `/proc`, private
+//!    `/tmp`, no `/sys`), Landlock, a seccomp filter;
+//! 4. cgroups where a writable hierarchy exists: memory and process limits on the whole
 //!    tree, freezing for `--freeze-idle`.
 
 pub mod cgroup;
 pub mod jail;
+pub mod landlock;
 pub mod limits;
+pub mod run;
+pub mod seccomp;
 pub mod verdict;
+pub mod view;
 
 use std::collections::HashSet;
 use std::fmt;
@@ -103,11 +113,146 @@ pub struct Level {
     pub cgroups: Cgroups,
     /// Why namespaces are missing, when they are.
     pub namespace_problem: Option<String>,
+    /// The layers of the wall that hold here (none without namespaces).
+    pub wall: Wall,
+}
+
+/// The layers around a bot inside its namespaces, each probed on its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wall {
+    /// The bot runs as an ordinary user without capabilities: a host user id of its own
+    /// when Zebra is root, Zebra's own id inside a user namespace otherwise.
+    pub own_user: bool,
+    /// Its root is its own view (`pivot_root`): system directories and its own files
+    /// read-only, a private `/tmp`, no `/sys` (so no cgroup file system).
+    pub view: bool,
+    /// A `/proc` of its own PID namespace in the view.
+    pub fresh_proc: bool,
+    pub seccomp: bool,
+    /// The kernel's Landlock version (0: none, or not used).
+    pub landlock: u32,
+    /// Why a layer is missing, one line per layer.
+    pub problems: Vec<String>,
+}
+
+impl Wall {
+    /// Every layer the machine might have.
+    fn all() -> Wall {
+        Wall {
+            own_user: !disabled("user"),
+            view: !disabled("view"),
+            fresh_proc: !disabled("proc") && !disabled("view"),
+            seccomp: !disabled("seccomp") && seccomp::available(),
+            landlock: if disabled("landlock") {
+                0
+            } else {
+                landlock::abi()
+            },
+            problems: Vec::new(),
+        }
+    }
+
+    /// Finds the layers that work here: all at once, else each on its own.
+    fn probe() -> Wall {
+        let want = Wall::all();
+        if jail::probe(&want).is_ok() {
+            return want;
+        }
+        let none = Wall::default();
+        let mut found = none.clone();
+        let mut problems = Vec::new();
+        let mut check = |name: &str, layer: Wall| -> bool {
+            match jail::probe(&layer) {
+                Ok(()) => true,
+                Err(e) => {
+                    problems.push(format!("{name}: {e}"));
+                    false
+                }
+            }
+        };
+        found.own_user = want.own_user
+            && check(
+                "own user",
+                Wall {
+                    own_user: true,
+                    ..none.clone()
+                },
+            );
+        found.view = want.view
+            && check(
+                "own view",
+                Wall {
+                    view: true,
+                    ..none.clone()
+                },
+            );
+        found.fresh_proc = found.view
+            && want.fresh_proc
+            && check(
+                "fresh /proc",
+                Wall {
+                    view: true,
+                    fresh_proc: true,
+                    ..none.clone()
+                },
+            );
+        found.seccomp = want.seccomp
+            && check(
+                "seccomp",
+                Wall {
+                    seccomp: true,
+                    ..none.clone()
+                },
+            );
+        found.landlock = if want.landlock > 0
+            && check(
+                "landlock",
+                Wall {
+                    landlock: want.landlock,
+                    ..none.clone()
+                },
+            ) {
+            want.landlock
+        } else {
+            0
+        };
+        found.problems = problems;
+        // Together, as bots will get them.
+        if let Err(e) = jail::probe(&found) {
+            found.problems.push(format!("all layers together: {e}"));
+            return Wall {
+                problems: found.problems,
+                ..Wall::default()
+            };
+        }
+        found
+    }
+
+    /// `own user, own view, fresh /proc, seccomp, landlock v6`.
+    pub fn describe(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if self.own_user {
+            parts.push("own user".to_string());
+        }
+        if self.view {
+            parts.push("own read-only view".to_string());
+        }
+        if self.fresh_proc {
+            parts.push("fresh /proc".to_string());
+        }
+        if self.seccomp {
+            parts.push("seccomp".to_string());
+        }
+        if self.landlock > 0 {
+            parts.push(format!("landlock v{}", self.landlock));
+        }
+        parts
+    }
 }
 
 /// Parts of the sandbox a test (or a user chasing a problem) can turn off:
-/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups`. CI uses it to run the fallback paths on a
-/// machine that has everything.
+/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock`. CI uses it
+/// to run the fallback paths on a machine that has everything.
 fn disabled(part: &str) -> bool {
     std::env::var("ZEBRA_SANDBOX_DISABLE")
         .map(|v| v.split(',').any(|p| p.trim() == part))
@@ -130,10 +275,15 @@ pub fn level() -> &'static Level {
                 Some("turned off by ZEBRA_SANDBOX_DISABLE".to_string()),
             )
         } else {
-            match jail::probe_namespaces() {
+            match jail::probe(&Wall::default()) {
                 Ok(()) => (true, None),
-                Err(e) => (false, Some(e)),
+                Err(e) => (false, Some(format!("cannot create namespaces: {e}"))),
             }
+        };
+        let wall = if namespaces {
+            Wall::probe()
+        } else {
+            Wall::default()
         };
         sweep_stale(&cgroups);
         Level {
@@ -141,27 +291,28 @@ pub fn level() -> &'static Level {
             user_namespace: namespaces && user_namespace,
             cgroups,
             namespace_problem,
+            wall,
         }
     })
 }
 
 /// Removes what an earlier Zebra killed outright (`kill -9`) left: its bots' empty groups
-/// (`zebra-<pid>-<n>`) and temp directories (`zebra-<pid>-<n>.tmp`), where that Zebra's
-/// pid no longer runs. Its bots themselves died with it (see `jail`).
+/// and temp directories (`zebra-<run>-<n>`), where that run's lock is free (see `run`).
+/// Its bots themselves died with it (see `jail`).
 fn sweep_stale(cgroups: &Cgroups) {
-    let me = std::process::id();
-    let stale_pid = |name: &str| -> Option<u32> {
-        let pid: u32 = name
-            .strip_prefix("zebra-")?
-            .split('-')
-            .next()?
-            .parse()
-            .ok()?;
-        // SAFETY: kill with signal 0 only checks that the process exists.
-        let gone = pid != me
-            && unsafe { libc::kill(pid as i32, 0) } != 0
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        gone.then_some(pid)
+    let mut dead: HashSet<String> = HashSet::new();
+    let mut is_dead = |name: &str| -> bool {
+        let Some(run) = run::run_of(name) else {
+            return false;
+        };
+        if dead.contains(run) {
+            return true;
+        }
+        let gone = run::run_is_dead(run);
+        if gone {
+            dead.insert(run.to_string());
+        }
+        gone
     };
     let sources = [&cgroups.memory, &cgroups.pids, &cgroups.freezer];
     for dir in sources.into_iter().flatten().map(|s| s.dir()) {
@@ -170,20 +321,29 @@ fn sweep_stale(cgroups: &Cgroups) {
         };
         for e in entries.flatten() {
             let name = e.file_name();
-            if name.to_str().and_then(stale_pid).is_some() {
+            if name.to_str().is_some_and(&mut is_dead) {
                 // Fails (and stays) if anything still runs in it.
                 let _ = std::fs::remove_dir(e.path());
             }
         }
     }
+    let mut ended = Vec::new();
     if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
         for e in entries.flatten() {
             let name = e.file_name();
             let Some(name) = name.to_str() else { continue };
-            if name.ends_with(".tmp") && stale_pid(name).is_some() {
+            if name.ends_with(".tmp") && is_dead(name) {
                 let _ = std::fs::remove_dir_all(e.path());
             }
+            // A run that ended cleanly left only its lock file.
+            if let Some(run) = run::run_of_lock(name) {
+                ended.push(run.to_string());
+            }
         }
+    }
+    // `forget_run` removes only locks nobody holds.
+    for run in dead.into_iter().chain(ended) {
+        run::forget_run(&run);
     }
 }
 
@@ -204,10 +364,11 @@ impl Level {
         if self.namespaces {
             let user = if self.user_namespace { "user+" } else { "" };
             let net = if network { "" } else { "net+" };
-            parts.push(format!("{user}pid+{net}mount namespaces"));
+            parts.push(format!("{user}pid+{net}mount+ipc+uts+cgroup namespaces"));
             if network {
                 parts.push("network allowed".to_string());
             }
+            parts.extend(self.wall.describe());
         } else {
             parts.push("subreaper".to_string());
         }
@@ -217,15 +378,33 @@ impl Level {
         parts.join(", ")
     }
 
-    /// Under `--sandbox strict`: what is missing for memory limits, process containment
-    /// and no network to all hold for `limits`, or `None` when they do.
+    /// Under `--sandbox strict`: what is missing for the whole wall (an own user, its own
+    /// read-only view with a fresh /proc and no cgroup file system, seccomp), memory and
+    /// process limits, process containment and no network to all hold for `limits`, or
+    /// `None` when they do. Landlock is used where the kernel has it, never required.
     pub fn strict_missing(&self, limits: &Limits) -> Option<String> {
         let mut missing = Vec::new();
         if limits.memory.is_some() && self.cgroups.memory.is_none() {
             missing.push("a memory cgroup (no writable cgroup v1 memory hierarchy, nor a delegated v2 memory controller)");
         }
+        if limits.processes.is_some() && self.cgroups.pids.is_none() {
+            missing.push("a pids cgroup (no writable cgroup v1 pids hierarchy, nor a delegated v2 pids controller)");
+        }
         if !self.namespaces {
             missing.push("PID and network namespaces");
+        } else {
+            if !self.wall.own_user {
+                missing.push("a user of its own for each bot");
+            }
+            if !self.wall.view {
+                missing.push("a read-only view of its own (pivot_root)");
+            }
+            if !self.wall.fresh_proc {
+                missing.push("a fresh /proc");
+            }
+            if !self.wall.seccomp {
+                missing.push("seccomp");
+            }
         }
         if limits.network {
             missing.push("no network (--network or network = true lets bots reach it)");
@@ -238,6 +417,9 @@ impl Level {
             if !self.namespaces {
                 text.push_str(&format!(" ({p})"));
             }
+        }
+        if !self.wall.problems.is_empty() {
+            text.push_str(&format!(" ({})", self.wall.problems.join("; ")));
         }
         Some(text)
     }
@@ -367,6 +549,9 @@ impl Settings {
         limits
             .apply(Limits::default())
             .map_err(|e| format!("{} '{}': {}", limits::flag_of(e.what), e.value, e.why))?;
+        if mode != Mode::None && is_root() {
+            run::uid_range()?;
+        }
         Ok(Settings {
             mode,
             freeze_idle: Some(freeze_idle),

@@ -380,6 +380,7 @@ pub fn limit_flags(args: &crate::cli::SandboxArgs) -> crate::sandbox::LimitSetti
         processes: args.process_limit.clone(),
         cpu: args.cpu_limit.clone(),
         file_size: args.file_limit.clone(),
+        disk: args.disk_limit.clone(),
         open_files: args.open_files.clone(),
         network: args.network.then_some(true),
     }
