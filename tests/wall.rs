@@ -417,3 +417,29 @@ fn the_whole_catalogue_fails_for_an_unprivileged_user_too() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_bot_reads_its_own_directory_given_relative_to_zebras() {
+    if !walled() {
+        return;
+    }
+    // Integration tests run in the package's directory: `bots` is relative to it.
+    let m = mark();
+    let mut own = bot(
+        "own",
+        &m,
+        &["--read=python/random_bot.py", "--read=../Cargo.toml"],
+    );
+    own.dir = Some("bots".into());
+    let r = play(own, bot("ok", &m, &[]), &m);
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    let text = stderr_of(&r, Side::White);
+    assert!(
+        said(&text, "read python/random_bot.py:").contains("ok"),
+        "{text}"
+    );
+    assert!(
+        said(&text, "read ../Cargo.toml:").contains("failed"),
+        "{text}"
+    );
+}

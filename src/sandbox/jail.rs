@@ -148,12 +148,14 @@ fn build_wall(
             None => unsafe { (libc::getuid(), libc::getgid()) },
         };
         let cwd = std::env::current_dir()?;
-        let start = files.dir.map_or(cwd.clone(), |d| cwd.join(d));
+        // A relative working directory is relative to Zebra's.
+        let own_dir = files.dir.map(|d| cwd.join(d));
+        let start = own_dir.clone().unwrap_or(cwd);
         plan.view = Some(View::plan(
             &ViewInputs {
                 program: files.program,
                 args: files.args,
-                dir: files.dir,
+                dir: own_dir.as_deref(),
                 cwd: &start,
                 disk: disk_size(limits),
                 owner,

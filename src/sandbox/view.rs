@@ -68,7 +68,7 @@ pub struct ViewInputs<'a> {
     /// The program, as an absolute path.
     pub program: &'a Path,
     pub args: &'a [String],
-    /// The bot's own working directory, when it has one.
+    /// The bot's own working directory, when it has one, as an absolute path.
     pub dir: Option<&'a Path>,
     /// Where the bot starts (its `dir`, else Zebra's own working directory).
     pub cwd: &'a Path,
@@ -179,7 +179,7 @@ pub fn find_on_path(name: &str) -> Option<PathBuf> {
 fn own_paths(inputs: &ViewInputs) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = Vec::new();
     if let Some(dir) = inputs.dir {
-        found.push(inputs.cwd.join(dir));
+        found.push(dir.to_path_buf());
     }
     let mut programs = vec![inputs.program.to_path_buf()];
     if let Ok(real) = std::fs::canonicalize(inputs.program) {
