@@ -92,6 +92,76 @@ fn forking_game(mark: &str, env: &[(&str, &str)], pgn: &Path, plays: u32) -> Com
     )
 }
 
+/// The run id of the live Zebra `pid`: the name of the lock file it holds open
+/// (`<temp>/zebra-<run>.lock`).
+fn run_of(pid: u32) -> Option<String> {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .ok()?
+        .flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .find_map(|target| {
+            let name = target.file_name()?.to_str()?.to_string();
+            let run = name.strip_prefix("zebra-")?.strip_suffix(".lock")?;
+            (run.len() == 16).then(|| run.to_string())
+        })
+}
+
+/// The machine's places where Zebra leaves names: the temp directory and the cgroup
+/// directories `zebra doctor` names.
+fn leftover_dirs() -> Vec<PathBuf> {
+    let doctor = Command::new(ZEBRA)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let mut dirs = vec![std::env::temp_dir()];
+    for c in ["memory", "pids", "freezer"] {
+        if let Some(src) = v["cgroups"][c].as_str() {
+            dirs.push(PathBuf::from(src.split_once(' ').unwrap().1));
+        }
+    }
+    dirs
+}
+
+/// What run `run` left in `dirs` (its lock file included).
+fn left_by(run: &str, dirs: &[PathBuf]) -> Vec<String> {
+    let prefix = format!("zebra-{run}");
+    dirs.iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap().flatten())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with(&prefix))
+        .collect()
+}
+
+/// Starts `cmd` (a forking game, maybe wrapped), waits for the bots' children, kills the
+/// Zebra process among the marked ones with SIGKILL; returns its run id once nothing of
+/// its bots lives.
+fn kill_zebra_mid_game(mut cmd: Command, m: &str) -> String {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Both sleepers are up: the forker's child and the setsid grandchild.
+    let up = wait_until(Duration::from_secs(20), || {
+        marked(m).iter().filter(|p| p.ends_with(" sleep")).count() >= 2
+    });
+    assert!(up, "the bots' children never started: {:?}", marked(m));
+    let zebra: u32 = marked(m)
+        .iter()
+        .find(|p| p.ends_with(" zebra"))
+        .and_then(|p| p.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no zebra among {:?}", marked(m)));
+    let run = run_of(zebra).expect("a live Zebra holds its run's lock");
+    // SAFETY: kill only sends a signal.
+    unsafe {
+        libc::kill(zebra as i32, libc::SIGKILL);
+    }
+    child.wait().unwrap();
+    assert_none_left(m);
+    run
+}
+
 #[test]
 fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
     if !namespaces_here() {
@@ -100,42 +170,60 @@ fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
     }
     let dir = temp_dir("kill9");
     let m = mark("kill9");
-    let mut child = forking_game(&m, &[], &dir.join("g.pgn"), 20)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Both sleepers are up: the forker's child and the setsid grandchild.
-    let up = wait_until(Duration::from_secs(20), || {
-        marked(&m).iter().filter(|p| p.ends_with(" sleep")).count() >= 2
-    });
-    assert!(up, "the bots' children never started: {:?}", marked(&m));
-    let killed = child.id();
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    assert_none_left(&m);
-    // Its empty groups and temp directories are swept by the next Zebra that starts.
-    let doctor = Command::new(ZEBRA)
-        .args(["doctor", "--json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
-    let prefix = format!("zebra-{killed}-");
-    let mut dirs = vec![std::env::temp_dir()];
-    for c in ["memory", "pids", "freezer"] {
-        if let Some(src) = v["cgroups"][c].as_str() {
-            dirs.push(PathBuf::from(src.split_once(' ').unwrap().1));
-        }
+    let dirs = leftover_dirs();
+    let run = kill_zebra_mid_game(forking_game(&m, &[], &dir.join("g.pgn"), 20), &m);
+    // Its empty groups and temp directories stay, named by its run...
+    let left = left_by(&run, &dirs);
+    assert!(left.iter().any(|n| n.ends_with(".tmp")), "{left:?}");
+    assert!(left.iter().any(|n| n.ends_with(".lock")), "{left:?}");
+    // ... until the next Zebra that starts sweeps them, its lock file last.
+    let _ = leftover_dirs();
+    let left = left_by(&run, &dirs);
+    assert!(left.is_empty(), "left: {left:?}");
+}
+
+/// Regression: names were keyed by Zebra's PID, so a Zebra killed as PID 2 of a PID
+/// namespace left names the next Zebra that was PID 2 of its namespace took for its own
+/// (it never swept them, and a name collision failed a bot's start with "File exists").
+#[test]
+fn a_zebra_killed_as_pid_2_of_a_namespace_leaves_nothing_the_next_one_takes_for_its_own() {
+    let unshare = Path::new("/usr/bin/unshare");
+    // SAFETY: geteuid cannot fail.
+    if !namespaces_here() || unsafe { libc::geteuid() } != 0 || !unshare.exists() {
+        eprintln!("skipped: needs namespaces, root and unshare");
+        return;
     }
-    for dir in dirs {
-        let left: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .filter_map(|e| e.file_name().to_str().map(str::to_string))
-            .filter(|n| n.starts_with(&prefix))
+    let dir = temp_dir("pid2");
+    let m = mark("pid2");
+    let dirs = leftover_dirs();
+    // `sh -c 'zebra ...; true'`: sh is PID 1 of the new namespace, Zebra PID 2.
+    let in_namespace = |plays: u32, pgn: &Path| {
+        let game = forking_game(&m, &[], pgn, plays);
+        let words: Vec<String> = std::iter::once(game.get_program())
+            .chain(game.get_args())
+            .map(|w| format!("'{}'", w.to_str().unwrap()))
             .collect();
-        assert!(left.is_empty(), "left in {}: {left:?}", dir.display());
-    }
+        let mut cmd = Command::new(unshare);
+        cmd.args(["--fork", "--pid", "--mount-proc", "sh", "-c"])
+            .arg(format!("{}; true", words.join(" ")))
+            .env("ZEBRA_TEST_MARK", &m);
+        cmd
+    };
+    let run = kill_zebra_mid_game(in_namespace(20, &dir.join("first.pgn")), &m);
+    assert!(!left_by(&run, &dirs).is_empty());
+    // The next Zebra, PID 2 of its own namespace too, plays a whole game...
+    let out = in_namespace(1, &dir.join("second.pgn")).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record = std::fs::read_to_string(dir.join("second.pgn")).unwrap();
+    assert!(record.contains("[Termination \"normal\"]"), "{record}");
+    // ... and has swept what the first one left.
+    let left = left_by(&run, &dirs);
+    assert!(left.is_empty(), "left: {left:?}");
+    assert_none_left(&m);
 }
 
 #[test]
