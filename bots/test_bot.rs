@@ -17,7 +17,7 @@
 //! | `--no-flush` | writes everything (also `ready`) into a 64 KiB buffer that is never flushed |
 //! | `--ignore-quit` | ignores `quit` and the end of stdin: sleeps forever |
 //! | `--ignore-sigterm` | ignores SIGTERM (only SIGKILL ends it) |
-//! | `--fork` | starts `sleep 1000` (holding the bot's stdout and stderr) and prints `child-pid N` (its pid as Zebra's machine sees it) to stderr |
+//! | `--fork` | starts `sleep 1000` (holding the bot's stdout and stderr) and prints `child-pid N` (its pid as the bot's own /proc shows it) to stderr |
 //! | `--fork-setsid` | double-forks a `sleep 3601` into a session of its own (it leaves the bot's process group) and prints `child-pid N` |
 //! | `--flood-stdout WHEN` | writes to stdout as fast as it can: `start`: short lines of junk, instead of `ready`; `ready`: `log` messages from a thread after `ready`, while still answering |
 //! | `--control-chars` | puts control characters and escape sequences in its name, author, version, a `log` line and its replies' action text |
