@@ -197,7 +197,9 @@ mod tests {
             return;
         }
         let rules = Rules::new(abi, false);
-        let target = std::env::temp_dir().join(format!("zebra-landlock-{}", std::process::id()));
+        // The rules name "/tmp" itself, whatever TMPDIR says.
+        let target =
+            std::path::PathBuf::from(format!("/tmp/zebra-landlock-{}", std::process::id()));
         let c_target = std::ffi::CString::new(target.to_str().unwrap()).unwrap();
         // SAFETY: the child only makes system calls and exits.
         let status = unsafe {

@@ -191,13 +191,26 @@ fn own_paths(inputs: &ViewInputs) -> Vec<PathBuf> {
         }
         programs.push(script);
     }
-    found.extend(programs.iter().filter_map(|p| installation(p)));
+    let reserved = ["/", "/tmp", "/proc", "/dev", "/etc", "/sys"];
+    // A file whose directory may not be bound whole (a script right in /tmp) is bound
+    // alone.
+    let dir_or_file = |dir: Option<PathBuf>, file: &Path| -> Option<PathBuf> {
+        match dir {
+            Some(d) if reserved.iter().any(|r| normalize(&d) == Path::new(r)) => {
+                Some(file.to_path_buf())
+            }
+            other => other,
+        }
+    };
+    for p in &programs {
+        found.extend(dir_or_file(installation(p), p));
+    }
     if inputs.dir.is_none() {
         for arg in inputs.args {
             let path = inputs.cwd.join(arg);
             match std::fs::metadata(&path) {
                 Ok(m) if m.is_dir() => found.push(path),
-                Ok(_) => found.extend(path.parent().map(Path::to_path_buf)),
+                Ok(_) => found.extend(dir_or_file(path.parent().map(Path::to_path_buf), &path)),
                 Err(_) => {}
             }
         }
@@ -205,11 +218,10 @@ fn own_paths(inputs: &ViewInputs) -> Vec<PathBuf> {
     if let Some(extra) = std::env::var_os("ZEBRA_SANDBOX_READ") {
         found.extend(std::env::split_paths(&extra).filter(|p| p.is_absolute()));
     }
-    let reserved = ["/tmp", "/proc", "/dev", "/etc", "/sys"];
     let mut paths: Vec<PathBuf> = found
         .into_iter()
         .map(|p| normalize(&p))
-        .filter(|p| p != Path::new("/") && !reserved.iter().any(|r| p == Path::new(r)))
+        .filter(|p| !reserved.iter().any(|r| p == Path::new(r)))
         .filter(|p| !under(p, SYSTEM) && !p.starts_with("/proc") && !p.starts_with("/sys"))
         .filter(|p| p.exists())
         .collect();
@@ -558,6 +570,18 @@ mod tests {
         };
         // `bots` holds `bots/python`: only the outer one is bound.
         assert_eq!(own_paths(&inputs), vec![dir.join("bots")]);
+        // A script right in /tmp brings itself, not /tmp.
+        let script = std::env::temp_dir().join(format!("zebra-view-{}.sh", std::process::id()));
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        let lone = [script.to_str().unwrap().to_string()];
+        let alone = ViewInputs {
+            args: &lone,
+            ..inputs
+        };
+        if std::env::temp_dir() == Path::new("/tmp") {
+            assert_eq!(own_paths(&alone), vec![script.clone()]);
+        }
+        std::fs::remove_file(&script).unwrap();
         // With a working directory, that directory is the bot's, not its arguments'.
         let inputs = ViewInputs {
             dir: Some(&inner),
