@@ -259,6 +259,9 @@ pub struct RefereeReport {
     /// and without: the difference is what stopping and waking the idle bot costs.
     pub freeze_on: FreezeFigures,
     pub freeze_off: FreezeFigures,
+    /// The same figures over the games whose bots ran with `--sandbox none` (every third
+    /// game; freeze-idle off): against `freeze_off`, what the wall costs per decision.
+    pub sandbox_none: FreezeFigures,
     /// One freeze and one thaw of a live bot, in process (what `--freeze-idle` adds per
     /// decision), in microseconds.
     pub freeze_pair_us: f64,
@@ -348,16 +351,21 @@ pub async fn referee(
     let mut bot_side_us = 0u64;
     let mut cpu = std::time::Duration::ZERO;
     let mut wall = std::time::Duration::ZERO;
-    // [off, on]: decisions, CPU, wall.
-    let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 2];
+    // [sandboxed with freeze-idle off, on, --sandbox none]: decisions, CPU, wall. Games
+    // take the three in turn, so the machine's drift spreads over all of them alike.
+    let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 3];
     let mut freezes = 0u64;
-    for i in 0..games.max(1) {
+    for i in 0..games.max(3) {
         let mut cfg = GameConfig {
             seed: seed + i as u64,
             ..cfg.clone()
         };
-        let frozen = i % 2 == 1;
+        let kind = (i % 3) as usize;
+        let frozen = kind == 1;
         cfg.sandbox.freeze_idle = frozen;
+        if kind == 2 {
+            cfg.sandbox.mode = crate::sandbox::Mode::None;
+        }
         let cpu0 = own_cpu();
         let start = Instant::now();
         let report = Referee::play(bot, bot, &cfg, |_, _, _| {}).await;
@@ -375,7 +383,7 @@ pub async fn referee(
         if frozen {
             freezes += report.bots.iter().map(|b| b.freezes as u64).sum::<u64>();
         }
-        let half = &mut halves[frozen as usize];
+        let half = &mut halves[kind];
         half.0 += n;
         half.1 += own_cpu() - cpu0;
         half.2 += start.elapsed();
@@ -398,7 +406,7 @@ pub async fn referee(
         layout,
         referee_cpus,
         bot_cpus,
-        games: games.max(1),
+        games: games.max(3),
         decisions,
         seconds,
         decisions_per_second: decisions as f64 / seconds,
@@ -410,6 +418,7 @@ pub async fn referee(
         pipe_cpu_us_per_round_trip: pipe.cpu_us(),
         freeze_off: figures(halves[0], 0),
         freeze_on: figures(halves[1], freezes),
+        sandbox_none: figures(halves[2], 0),
         freeze_pair_us,
         freeze_by,
         start_none_ms,
@@ -418,31 +427,21 @@ pub async fn referee(
     })
 }
 
-/// Starts `bot` under `policy`, completes the handshake, and ends it; returns the time
-/// from spawn to `ready`.
+/// Starts `bot` under `policy` and completes the handshake; returns the time from spawn
+/// to `ready`, and the bot, still running.
 async fn start_once(
     bot: &crate::bot::BotSpec,
     policy: crate::sandbox::Policy,
 ) -> Result<(std::time::Duration, crate::bot::BotProcess), String> {
-    use crate::bot::{BotProcess, Incoming};
-    use crate::protocol::{self, ToBot};
+    let patience = std::time::Duration::from_secs(10);
     let start = Instant::now();
-    let mut proc = BotProcess::spawn(bot, 64 * 1024, policy).map_err(|e| e.to_string())?;
-    let hello = ToBot::Hello {
-        protocol: protocol::PROTOCOL_NAME.to_string(),
-        versions: protocol::VERSIONS.to_vec(),
-        max_line_bytes: 64 * 1024,
-        handshake_ms: 10_000,
-    };
-    proc.send(protocol::to_line(&hello))
-        .ok_or("the bot does not read its input")?;
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        match proc.recv_until(deadline).await {
-            Some(Incoming::Line { text, .. }) if text.contains("\"ready\"") => break,
-            Some(Incoming::Line { .. }) => continue,
-            _ => return Err("the bot sent no ready".to_string()),
-        }
+    let mut proc =
+        crate::bot::BotProcess::spawn(bot, 64 * 1024, policy).map_err(|e| e.to_string())?;
+    let shake = crate::referee::handshake::greet(&mut proc, 64 * 1024, patience).await;
+    if let Err(failed) = shake.result {
+        let exit = proc.shutdown(std::time::Duration::from_secs(1)).await;
+        let refusal = failed.judge(patience, &exit);
+        return Err(format!("bot '{}' {}", bot.name, refusal.line(None)));
     }
     Ok((start.elapsed(), proc))
 }

@@ -594,9 +594,10 @@ fn run(command: Command) -> Result<(), Failure> {
                 )?
                 .map_err(Failure::Run)?;
                 let text = format!(
-                    "layout {:?} (referee CPUs {:?}, bots {:?}): {} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)\nfreeze-idle off: round trip {:.1} us, referee CPU {:.1} us per decision; on: {:.1} us, {:.1} us ({:.2} freeze + thaw per decision); one freeze + thaw ({}): {:.1} us\nbot start to ready (median): {:.2} ms with --sandbox none, {:.2} ms sandboxed ({})",
+                    "layout {:?} (referee CPUs {:?}, bots {:?}): {} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)\nfreeze-idle off: round trip {:.1} us, referee CPU {:.1} us per decision; on: {:.1} us, {:.1} us ({:.2} freeze + thaw per decision); one freeze + thaw ({}): {:.1} us\n--sandbox none (freeze-idle off): round trip {:.1} us, referee CPU {:.1} us per decision\nbot start to ready (median): {:.2} ms with --sandbox none, {:.2} ms sandboxed ({})",
                     r.layout, r.referee_cpus, r.bot_cpus, r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip,
                     r.freeze_off.decision_round_trip_us, r.freeze_off.referee_cpu_us_per_decision, r.freeze_on.decision_round_trip_us, r.freeze_on.referee_cpu_us_per_decision, r.freeze_on.freezes_per_decision, r.freeze_by, r.freeze_pair_us,
+                    r.sandbox_none.decision_round_trip_us, r.sandbox_none.referee_cpu_us_per_decision,
                     r.start_none_ms, r.start_sandboxed_ms, r.sandbox
                 );
                 print_report(json, &r, &text);

@@ -297,6 +297,11 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
     ] {
         assert!(v[key].as_f64().unwrap() > 0.0, "{key}: {v}");
     }
+    // Every kind of game is played at least once: sandboxed with freeze-idle off and on,
+    // and with --sandbox none.
+    for kind in ["freeze_off", "freeze_on", "sandbox_none"] {
+        assert!(v[kind]["decisions"].as_u64().unwrap() > 0, "{kind}: {v}");
+    }
     assert!(v["decisions"].as_u64().unwrap() > 100, "{v}");
     // Everything on one CPU works on any machine, and says so.
     let out = zebra(&[
@@ -542,6 +547,45 @@ fn check_bot_passes_a_good_bot_and_names_the_problems_of_a_bad_one() {
         assert!(
             text.contains(problem),
             "{flags}: '{problem}' missing:\n{text}"
+        );
+    }
+}
+
+/// check-bot judges the handshake as a game does: a flood before `ready` is named as a
+/// flood at once (not as silence after the whole handshake time), and a bot that exits
+/// before `ready` is named by its exit code, with the end of its stderr.
+#[test]
+fn check_bot_names_a_flood_and_a_crash_before_ready_as_a_game_would() {
+    // `--no-flush`: its `ready` stays in a buffer that the exit with code 3 drops.
+    for (flags, problems) in [
+        (
+            "--flood-stdout start",
+            &["as white: handshake: flooded its output before ready"][..],
+        ),
+        (
+            "--no-flush --crash-after 0",
+            &[
+                "as white: handshake: crashed with exit code 3 before ready",
+                "its stderr ends: test-bot: loading the weights | test-bot: cannot load weights: crashing on purpose",
+            ][..],
+        ),
+    ] {
+        let cmd = format!("{TEST_BOT} {flags}");
+        let start = std::time::Instant::now();
+        let out = zebra(&["check-bot", &cmd, "--games", "0"]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(4), "{flags}:\n{text}");
+        for problem in problems {
+            assert!(
+                text.contains(problem),
+                "{flags}: '{problem}' missing:\n{text}"
+            );
+        }
+        assert!(!text.contains("no ready within"), "{flags}:\n{text}");
+        // Both sessions, each judged on what the bot did: well under one handshake time.
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(8),
+            "{flags}"
         );
     }
 }

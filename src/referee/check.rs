@@ -14,6 +14,7 @@ use crate::bot::{BotProcess, BotSpec, Incoming};
 use crate::protocol::{self, FromBot, ScoreMsg, ToBot};
 use crate::rules::{Rules, Side};
 
+use super::handshake::Failed;
 use super::{GameConfig, Refereed};
 
 /// What `check-bot` needs of a game beyond what the referee does: positions where each
@@ -134,61 +135,31 @@ async fn session<R: Checked>(
         }
     };
     let tag = format!("as {side}:");
-    let hello = ToBot::Hello {
-        protocol: protocol::PROTOCOL_NAME.to_string(),
-        versions: protocol::VERSIONS.to_vec(),
-        max_line_bytes: max_line,
-        handshake_ms: limits.handshake.as_millis() as u64,
-    };
-    let start = Instant::now();
-    let _ = bot.send(protocol::to_line(&hello));
-    let deadline = start + limits.handshake;
-    let mut noise = 0;
-    let ready = loop {
-        match bot.recv_until(deadline).await {
-            None => {
-                break Err(format!(
-                    "no ready within {} ms (does it flush stdout after each line?)",
-                    limits.handshake.as_millis()
-                ))
-            }
-            Some(Incoming::Closed { .. }) => {
-                break Err("exited or closed stdout before ready".to_string())
-            }
-            Some(Incoming::Line { text, at }) => match protocol::parse_from_bot(&text) {
-                Ok(FromBot::Ready { version, name, .. }) => break Ok((version, name, at - start)),
-                Ok(_) => noise += 1,
-                Err(_) => noise += 1,
-            },
-            Some(_) => noise += 1,
-        }
-    };
-    if noise > 0 {
-        report.problem(format!("{tag} printed {noise} line(s) before ready that are not protocol (stdout is for protocol only; log to stderr)"));
+    let shake = super::handshake::greet(&mut bot, max_line, limits.handshake).await;
+    // A flood is all noise: its own line says so.
+    if shake.noise > 0 && shake.result != Err(Failed::Flood) {
+        report.problem(format!("{tag} printed {} line(s) before ready that are not protocol (stdout is for protocol only; log to stderr)", shake.noise));
     }
-    match ready {
-        Err(why) => {
-            report.problem(format!("{tag} handshake: {why}"));
-            bot.shutdown(limits.quit_grace).await;
+    match shake.result {
+        Ok(ready) if ready.took > limits.slow_handshake => report.advice(format!(
+            "{tag} slow handshake: ready after {} ms",
+            ready.took.as_millis()
+        )),
+        Ok(ready) => report.ok(format!(
+            "{tag} handshake, '{}' ready after {} ms",
+            ready.info.name,
+            ready.took.as_millis()
+        )),
+        Err(failed) => {
+            let exit = bot.shutdown(limits.quit_grace).await;
+            let hint = match failed {
+                Failed::Timeout => Some("does it flush stdout after each line?"),
+                Failed::Flood => Some("stdout is for protocol only; log to stderr"),
+                Failed::Gone | Failed::Invalid(_) => None,
+            };
+            let refusal = failed.judge(limits.handshake, &exit);
+            report.problem(format!("{tag} handshake: {}", refusal.line(hint)));
             return;
-        }
-        Ok((version, name, took)) => {
-            if !protocol::VERSIONS.contains(&version) {
-                report.problem(format!(
-                    "{tag} ready chose version {version}, which was not offered"
-                ));
-            }
-            if took > limits.slow_handshake {
-                report.advice(format!(
-                    "{tag} slow handshake: ready after {} ms",
-                    took.as_millis()
-                ));
-            } else {
-                report.ok(format!(
-                    "{tag} handshake, '{name}' ready after {} ms",
-                    took.as_millis()
-                ));
-            }
         }
     }
     let mut cfg = GameConfig {

@@ -4,6 +4,8 @@
 //! - `check`: `zebra check-bot`, the compliance check for bot authors
 //! - `clock`: the clocks of rule 6 as pure arithmetic
 //! - `chess_clock`: a chess clock, for games without clocks of their own
+//! - `handshake`: `hello` and `ready`, judged the same for a game, a preflight, `check-bot`
+//!   and `zebra bench`
 //! - `preflight`: each bot started once before play, its option values checked
 //! - `transcript`: the optional per-game log of every line sent and received
 //!
@@ -21,6 +23,7 @@
 pub mod check;
 pub mod chess_clock;
 pub mod clock;
+pub mod handshake;
 pub mod preflight;
 pub mod transcript;
 
@@ -165,6 +168,10 @@ pub struct GameConfig {
     /// Whether the transcript and the bots' stderr are kept for every game or only for
     /// one that went wrong.
     pub keep_logs: KeepLogs,
+    /// The transcript and the bots' stderr files are created 0600 (and a missing directory
+    /// 0700), whatever the umask: the daemon's, whose logs are for their bots' owners
+    /// alone (`zebra match` leaves the user's umask to decide).
+    pub private_logs: bool,
     /// Each side's own play and reaction clocks, if it plays with time odds
     /// (index: [`Side::index`]).
     pub odds: [TimeOdds; 2],
@@ -192,6 +199,7 @@ impl Default for GameConfig {
             round: "1".to_string(),
             transcript: None,
             keep_logs: KeepLogs::Always,
+            private_logs: false,
             odds: [TimeOdds::default(); 2],
             sandbox: Policy::default(),
             situation: None,
@@ -416,16 +424,15 @@ impl<'a, R: Refereed> Referee<'a, R> {
             output: OutputBudget::default(),
             answered: None,
         };
-        let transcript =
-            cfg.transcript
-                .as_ref()
-                .and_then(|p| match Transcript::create(p, cfg.keep_logs) {
-                    Ok(t) => Some(t),
-                    Err(e) => {
-                        tracing::warn!("cannot write the transcript {}: {e}", p.display());
-                        None
-                    }
-                });
+        let transcript = cfg.transcript.as_ref().and_then(|p| {
+            match Transcript::create(p, cfg.keep_logs, cfg.private_logs) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    tracing::warn!("cannot write the transcript {}: {e}", p.display());
+                    None
+                }
+            }
+        });
         let mut referee = Referee {
             cfg,
             game,
@@ -590,16 +597,11 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 }
             }
         }
-        let hello = ToBot::Hello {
-            protocol: protocol::PROTOCOL_NAME.to_string(),
-            versions: protocol::VERSIONS.to_vec(),
-            max_line_bytes: self.cfg.max_line,
-            handshake_ms: self.cfg.handshake.as_millis() as u64,
-        };
-        self.broadcast(&hello);
-        let deadline = Instant::now() + self.cfg.handshake;
+        self.broadcast(&handshake::hello(self.cfg.max_line, self.cfg.handshake));
+        // One deadline for both: both were sent `hello` at once.
+        let since = Instant::now();
         for side in Side::ALL {
-            if let Err((why, verdict)) = self.handshake(side, deadline).await {
+            if let Err((why, verdict)) = self.handshake(side, since).await {
                 // Silence or a crash abandons the game; breaking the protocol (a flood, a
                 // version never offered) is an infraction, as it is after `ready`.
                 let termination = match verdict {
@@ -633,65 +635,42 @@ impl<'a, R: Refereed> Referee<'a, R> {
         None
     }
 
-    /// Waits for `ready`; lines before it that are not `ready` are ignored and counted.
+    /// Waits for `ready` (see [`handshake::await_ready`]); lines before it that are not
+    /// `ready` are ignored and counted.
     async fn handshake(
         &mut self,
         side: Side,
-        deadline: Instant,
+        since: Instant,
     ) -> Result<(), (String, Option<Verdict>)> {
-        loop {
-            let seat = &mut self.seats[side.index()];
-            let bot = seat.bot.as_mut().expect("spawned");
-            let Some(incoming) = bot.recv_until(deadline).await else {
-                return Err((
-                    format!(
-                        "sent no ready within {} ms (handshake)",
-                        self.cfg.handshake.as_millis()
-                    ),
-                    Some(Verdict::Timeout),
-                ));
-            };
-            self.log_in(side, &incoming);
-            let seat = &mut self.seats[side.index()];
-            if seat.output.take(&incoming) {
-                return Err((flood_why(), Some(Verdict::OutputFlood)));
-            }
-            match incoming {
-                Incoming::Closed { .. } => {
-                    return Err(("exited or closed its output before ready".to_string(), None))
+        // Out of its seat while it is awaited, so that each line read can go to the
+        // transcript (`log_in` borrows the whole referee) as it comes.
+        let mut bot = self.seats[side.index()].bot.take().expect("spawned");
+        let patience = self.cfg.handshake;
+        let shake = handshake::await_ready(&mut bot, since, patience, |incoming| {
+            self.log_in(side, incoming)
+        })
+        .await;
+        let seat = &mut self.seats[side.index()];
+        seat.bot = Some(bot);
+        seat.report.noise += shake.noise;
+        match shake.result {
+            Ok(ready) => {
+                let version = ready.info.version.clone();
+                seat.report.info = Some(ready.info);
+                if !version.is_empty() {
+                    let tag = format!("{}Version", capitalized(side));
+                    self.record.tags.set(tag, version);
                 }
-                Incoming::Line { text, .. } => match protocol::parse_from_bot(&text) {
-                    Ok(FromBot::Ready {
-                        version,
-                        name,
-                        author,
-                        bot_version,
-                        ..
-                    }) => {
-                        if !protocol::VERSIONS.contains(&version) {
-                            return Err((
-                                format!("chose protocol version {version}, which was not offered"),
-                                Some(Verdict::Illegal),
-                            ));
-                        }
-                        seat.report.info = Some(BotInfo {
-                            name,
-                            author,
-                            version: bot_version.clone(),
-                        });
-                        let tag = format!("{}Version", capitalized(side));
-                        if !bot_version.is_empty() {
-                            self.record.tags.set(tag, bot_version);
-                        }
-                        return Ok(());
-                    }
-                    _ => {
-                        seat.report.noise += 1;
-                        tracing::info!("{side} said something before ready: {}", abbreviate(&text));
-                    }
-                },
-                _ => seat.report.noise += 1,
+                Ok(())
             }
+            // A bot gone is named once it is reaped (`finish`), by how it ended.
+            Err(failed) => Err((
+                match failed {
+                    handshake::Failed::Timeout => format!("{} (handshake)", failed.why(patience)),
+                    _ => failed.why(patience),
+                },
+                failed.verdict(),
+            )),
         }
     }
 
@@ -1076,7 +1055,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                                 .as_bytes(),
                         );
                     }
-                    if let Err(e) = std::fs::write(&file, text) {
+                    if let Err(e) = transcript::write_log(&file, &text, self.cfg.private_logs) {
                         tracing::warn!("cannot write {}: {e}", file.display());
                     }
                 }

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::bot::{BotProcess, BotSpec, Incoming};
-use crate::protocol::{self, FromBot, OptionDecl, OptionKind, ToBot};
+use crate::bot::{BotProcess, BotSpec};
+use crate::protocol::{self, OptionDecl, OptionKind, ToBot};
 
 /// Why a bot is not ready to play; each says, in one sentence, which bot and what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -24,7 +24,9 @@ pub enum PreflightError {
 }
 
 /// Starts `spec` contained as `mode` says (never frozen), waits up to `handshake` for
-/// `ready`, ends it, and checks its option values; the name it gave in `ready`.
+/// `ready`, ends it, and checks its option values; the name it gave in `ready`. A bot that
+/// does not get that far is refused in the words of a game's forfeit: a crash with its exit
+/// code or signal and the end of its stderr, a flood as a flood.
 pub async fn preflight(
     spec: &BotSpec,
     handshake: Duration,
@@ -37,40 +39,20 @@ pub async fn preflight(
     };
     let mut bot = BotProcess::spawn(spec, max_line, policy)
         .map_err(|e| PreflightError::Start(e.to_string()))?;
-    let hello = ToBot::Hello {
-        protocol: protocol::PROTOCOL_NAME.to_string(),
-        versions: protocol::VERSIONS.to_vec(),
-        max_line_bytes: max_line,
-        handshake_ms: handshake.as_millis() as u64,
-    };
-    let _ = bot.send(protocol::to_line(&hello));
-    let deadline = tokio::time::Instant::now() + handshake;
-    let declared = loop {
-        match bot.recv_until(deadline).await {
-            None => {
-                break Err(format!(
-                    "sent no ready within {} ms (run 'zebra check-bot' on it)",
-                    handshake.as_millis()
-                ))
-            }
-            Some(Incoming::Closed { .. }) => {
-                break Err("exited or closed its output before ready".to_string())
-            }
-            Some(Incoming::Line { text, .. }) => {
-                if let Ok(FromBot::Ready { name, options, .. }) = protocol::parse_from_bot(&text) {
-                    break Ok((name, options));
-                }
-            }
-            Some(_) => {}
-        }
-    };
+    let shake = super::handshake::greet(&mut bot, max_line, handshake).await;
     let _ = bot.send(protocol::to_line(&ToBot::Quit));
-    bot.shutdown(Duration::from_millis(500)).await;
-    let (name, declared) =
-        declared.map_err(|why| PreflightError::Start(format!("bot '{}' {why}", spec.name)))?;
-    check_options(&spec.options, &declared)
+    let exit = bot.shutdown(Duration::from_millis(500)).await;
+    let ready = shake.result.map_err(|failed| {
+        let refusal = failed.judge(handshake, &exit);
+        PreflightError::Start(format!(
+            "bot '{}' {}",
+            spec.name,
+            refusal.line(Some("run 'zebra check-bot' on it"))
+        ))
+    })?;
+    check_options(&spec.options, &ready.options)
         .map_err(|why| PreflightError::Options(format!("bot '{}': {why}", spec.name)))?;
-    Ok(name)
+    Ok(ready.info.name)
 }
 
 /// Every value set must be for a declared option and fit its type, range or choices.

@@ -36,15 +36,42 @@ pub struct Transcript {
     out: BufWriter<File>,
 }
 
-impl Transcript {
-    pub fn create(path: &Path, keep: KeepLogs) -> std::io::Result<Transcript> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
+/// A new log file at `path` (its directory made if missing): `private`, 0600 in a 0700
+/// directory whatever the umask (the daemon's logs), else as the umask says.
+fn create_log(path: &Path, private: bool) -> std::io::Result<File> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        if private {
+            builder.mode(0o700);
         }
+        builder.create(dir)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    if private {
+        options.mode(0o600);
+    }
+    let file = options.open(path)?;
+    if private {
+        // Created 0600 less the umask's bits; a file that was there kept its own mode.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(file)
+}
+
+/// Writes a log file beside a transcript (a bot's stderr), private as [`create_log`] says.
+pub fn write_log(path: &Path, text: &[u8], private: bool) -> std::io::Result<()> {
+    create_log(path, private)?.write_all(text)
+}
+
+impl Transcript {
+    pub fn create(path: &Path, keep: KeepLogs, private: bool) -> std::io::Result<Transcript> {
         Ok(Transcript {
             path: path.to_path_buf(),
             keep,
-            out: BufWriter::new(File::create(path)?),
+            out: BufWriter::new(create_log(path, private)?),
         })
     }
 
@@ -96,7 +123,7 @@ mod tests {
     fn a_failures_only_transcript_stays_only_for_a_game_gone_wrong() {
         for went_wrong in [false, true] {
             let path = scratch(&format!("end-{went_wrong}"));
-            let mut t = Transcript::create(&path, KeepLogs::Failures).unwrap();
+            let mut t = Transcript::create(&path, KeepLogs::Failures, false).unwrap();
             t.sent(
                 Duration::from_millis(1500),
                 Side::White,
@@ -115,9 +142,23 @@ mod tests {
     }
 
     #[test]
+    fn private_logs_are_0600_in_a_0700_directory_whatever_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        let path = scratch("private");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let t = Transcript::create(&path, KeepLogs::Always, true).unwrap();
+        assert!(t.finish(true));
+        let stderr = path.with_extension("white.stderr");
+        write_log(&stderr, b"thinking", true).unwrap();
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert_eq!((mode(&path), mode(&stderr)), (0o600, 0o600));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
     fn an_always_transcript_stays_for_a_game_that_went_well() {
         let path = scratch("always");
-        let t = Transcript::create(&path, KeepLogs::Always).unwrap();
+        let t = Transcript::create(&path, KeepLogs::Always, false).unwrap();
         assert!(t.finish(false));
         assert!(path.exists());
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
