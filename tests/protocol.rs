@@ -2201,6 +2201,46 @@ fn a_real_series_streams_valid_events() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A `game_finished` line a crash lost, written back by the resume from the game's record
+/// (issue 29), is a valid line of the stream too, and says it was restored.
+#[test]
+fn a_restored_game_finished_line_validates() {
+    let schemas = schemas();
+    let dir = std::env::temp_dir().join(format!(
+        "zebra-protocol-restored-event-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let zebra = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_zebra"))
+            .args(args)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    zebra(&["match", "--games", "2", "--quiet", "--out"]);
+    let path = dir.join("events.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let last = text.rfind("\"type\":\"game_finished\"").unwrap();
+    std::fs::write(&path, &text[..text[..last].rfind('\n').unwrap() + 1]).unwrap();
+    zebra(&["match", "--quiet", "--resume"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let events = series_events(&schemas, &text, "a resumed stream");
+    let restored: Vec<&Value> = events
+        .iter()
+        .filter(|e| e.get("restored").is_some())
+        .collect();
+    assert_eq!(restored.len(), 1, "{text}");
+    assert_eq!(restored[0]["type"], json!("game_finished"));
+    assert_eq!(restored[0]["restored"], json!(true));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The penalty preview of real games: for each `penalty` request, the option of the
 /// choice the referee then applied (its `result`'s `applied`) is where the next request
 /// finds the game (offense, spot, down and distance, score), and every option validates.

@@ -238,6 +238,18 @@ fn a_series_killed_with_sigkill_resumes_to_the_same_result_without_losing_a_game
     // The per-bot counts are rebuilt from the records' tags, the same as never stopped.
     assert_eq!(summary["conduct"], expected["conduct"]);
     assert_eq!(summary["replays"], expected["replays"]);
+    // The event stream follows the records: every line whole, one game_finished per game,
+    // each (restored or not) what the uninterrupted series wrote but for the times.
+    let finished = finished_lines(&dir.join("events.jsonl"));
+    let reference = finished_lines(&whole.join("events.jsonl"));
+    assert_eq!(finished.len(), 40);
+    for (game, line) in &finished {
+        assert_eq!(
+            recorded_fields(line),
+            recorded_fields(&reference[game]),
+            "game {game}"
+        );
+    }
 }
 
 /// A bot that sleeps past every deadline: its timeouts are all suspect (it uses no CPU),
@@ -1443,6 +1455,255 @@ fn a_torn_fragment_after_a_whole_record_drops_only_the_fragment() {
     }
 }
 
+/// `n` bytes from a xorshift generator seeded with `seed`: junk of every kind (zero bytes,
+/// newlines, bytes that are not UTF-8, `[`), the same on every run.
+fn junk(mut seed: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
+/// Issue 29: 100 zero bytes after the last whole record (or junk that is not UTF-8) made
+/// the resume drop that record too and play its game again (or refuse to resume). Whatever
+/// follows the last whole record is cut, and only it: a resume plays exactly the games
+/// whose records are not whole, and the file ends byte for byte as one never torn.
+#[test]
+fn a_torn_tail_of_zero_bytes_or_junk_drops_only_itself_not_the_record_before_it() {
+    let root = temp_dir("torn-tail");
+    let template = root.join("template");
+    finished_series(&template, "4");
+    let original = std::fs::read(template.join("games.pgn")).unwrap();
+    let three = without_last_record(&template.join("games.pgn")).into_bytes();
+    let fourth = &original[three.len()..];
+    let movetext = fourth.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    let tails: Vec<(&str, Vec<u8>)> = vec![
+        ("zeros", vec![0; 100]),
+        ("half-tag-line", fourth[..20].to_vec()),
+        ("half-tags", fourth[..movetext - 30].to_vec()),
+        (
+            "half-movetext",
+            fourth[..(movetext + fourth.len()) / 2].to_vec(),
+        ),
+        ("junk", junk(29, 300)),
+        ("junk-after-newline", [&b"\n"[..], &junk(4, 300)].concat()),
+        (
+            "zeros-then-a-fragment",
+            [&[0; 50][..], b"\n[Event \"Zeb"].concat(),
+        ),
+    ];
+    for (name, tail) in &tails {
+        // After all four records (nothing to play), and after three (game 4 torn).
+        for (whole, base) in [(4, &original), (3, &three)] {
+            let dir = root.join(format!("{name}-{whole}"));
+            copy_dir(&template, &dir);
+            let pgn = dir.join("games.pgn");
+            std::fs::write(&pgn, [&base[..], &tail[..]].concat()).unwrap();
+            let summary = resume_json(&dir);
+            assert_eq!(
+                summary["games_played_now"],
+                4 - whole,
+                "{name} after {whole} records"
+            );
+            assert_eq!(summary["games_finished"], 4, "{name} after {whole} records");
+            assert!(
+                std::fs::read(&pgn).unwrap() == original,
+                "{name} after {whole} records: not the file of a series never torn:\n{}",
+                text(&std::fs::read(&pgn).unwrap())
+            );
+            assert_verifies(&pgn);
+        }
+    }
+}
+
+/// The fields of a `game_finished` line that its record keeps: all but when it was written
+/// and the times the record does not hold (see `SeriesEvent::restored`).
+fn recorded_fields(line: &serde_json::Value) -> serde_json::Value {
+    let mut line = line.clone();
+    let fields = line.as_object_mut().unwrap();
+    for field in [
+        "unix_ms",
+        "elapsed_ms",
+        "duration_ms",
+        "think_us_per_decision",
+        "cpu_us_per_decision",
+        "restored",
+    ] {
+        fields.remove(field);
+    }
+    line
+}
+
+/// Every line of an event stream, each a JSON object.
+fn event_lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
+        })
+        .collect()
+}
+
+/// The `game_finished` lines of a stream, by game; each game at most once.
+fn finished_lines(path: &Path) -> BTreeMap<u64, serde_json::Value> {
+    let mut out = BTreeMap::new();
+    for line in event_lines(path) {
+        if line["type"] == "game_finished" {
+            let game = line["game"].as_u64().unwrap();
+            assert!(
+                out.insert(game, line).is_none(),
+                "game {game} finished twice"
+            );
+        }
+    }
+    out
+}
+
+/// Issue 29: `events.jsonl` lost the `game_finished` line of the last game to a SIGKILL
+/// (after its record was fsynced, before its line was written), and the resume did not
+/// write it back. The record is the truth and the stream follows it: the resume cuts the
+/// torn line, writes the lost one back once, equal to the one the game wrote but for the
+/// times the record does not keep, before the resumed run's own lines.
+#[test]
+fn a_game_finished_line_lost_to_a_crash_is_written_back_once_on_resume() {
+    let dir = temp_dir("lost-event");
+    finished_series(&dir, "4");
+    let path = dir.join("events.jsonl");
+    let full = std::fs::read_to_string(&path).unwrap();
+    let written = finished_lines(&path);
+    assert_eq!(written.keys().copied().collect::<Vec<_>>(), [1, 2, 3, 4]);
+    // The kill came as game 4's line was being written: it is torn, nothing after it is there.
+    let at = full.find("\"type\":\"game_finished\",\"game\":4,").unwrap();
+    let start = full[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = &full[start..start + full[start..].find('\n').unwrap()];
+    let kept = &full[..start];
+    std::fs::write(&path, format!("{kept}{}", &line[..line.len() / 2])).unwrap();
+
+    let summary = resume_json(&dir);
+    assert_eq!(summary["games_played_now"], 0);
+    assert_eq!(summary["games_finished"], 4);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.starts_with(kept),
+        "the whole lines are kept:\n{after}"
+    );
+    let lines = event_lines(&path);
+    let restored = &lines[kept.lines().count()];
+    assert_eq!(restored["type"], "game_finished", "{after}");
+    assert_eq!(restored["game"], 4);
+    assert_eq!(restored["restored"], true);
+    assert_eq!(lines[kept.lines().count() + 1]["type"], "series_started");
+    let finished = finished_lines(&path);
+    assert_eq!(finished.keys().copied().collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert_eq!(
+        recorded_fields(&finished[&4]),
+        recorded_fields(&written[&4])
+    );
+    for game in 1..=3 {
+        assert_eq!(finished[&game], written[&game], "game {game} untouched");
+        assert_eq!(written[&game].get("restored"), None);
+    }
+
+    // Never twice: a second resume finds it and writes only its own lines.
+    let before = std::fs::read_to_string(&path).unwrap();
+    resume_json(&dir);
+    assert_eq!(finished_lines(&path), finished);
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with(&before));
+}
+
+/// Games that end every way a series game ends (normally, timeouts, illegal replies, a
+/// forfeit over the limit, a crash, a loss on time): every `game_finished` line rebuilt
+/// from its record is the one the game wrote, but for the times the record does not keep.
+#[test]
+fn every_lost_game_finished_line_is_rebuilt_from_its_record_as_the_game_wrote_it() {
+    let root = temp_dir("rebuilt-events");
+    let football = [
+        format!("quick={RANDOM_BOT}"),
+        format!("sleepy={TEST_BOT} --sleep-ms 400"),
+        format!("clumsy={TEST_BOT} --illegal-first 2"),
+        format!("cheat={TEST_BOT} --illegal"),
+        format!("crashy={TEST_BOT} --crash-after 3"),
+    ];
+    let boyer = [
+        format!("quick={RANDOM_BOT}"),
+        format!("slow={TEST_BOT} --sleep-ms 150"),
+    ];
+    let all = [
+        (
+            "football-chess",
+            "plays=1,play=200ms,reaction=200ms,grace=100ms",
+            &football[..],
+        ),
+        ("boyer-football", "bank=400ms,inc=0s,grace=50ms", &boyer[..]),
+    ];
+    let mut written = Vec::new();
+    for (rules, tc, bots) in all {
+        let dir = root.join(rules);
+        let mut args = vec![
+            "match",
+            "--rules",
+            rules,
+            "--format",
+            "gauntlet",
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--tc",
+            tc,
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ];
+        for bot in bots {
+            args.extend(["--bot", bot.as_str()]);
+        }
+        let out = zebra(&args);
+        assert!(out.status.success(), "{rules}: {}", text(&out.stderr));
+        let path = dir.join("events.jsonl");
+        let lines = finished_lines(&path);
+        assert_eq!(lines.len(), 2 * (bots.len() - 1), "{rules}");
+        // Every game_finished line lost.
+        let kept: String = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains("\"type\":\"game_finished\""))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&path, kept).unwrap();
+        let summary = resume_json(&dir);
+        assert_eq!(summary["games_played_now"], 0, "{rules}");
+        let restored = finished_lines(&path);
+        assert_eq!(restored.len(), lines.len(), "{rules}");
+        for (game, line) in &restored {
+            assert_eq!(line["restored"], true);
+            assert_eq!(
+                recorded_fields(line),
+                recorded_fields(&lines[game]),
+                "{rules} game {game}"
+            );
+        }
+        written.extend(lines.into_values());
+    }
+    // Each way of ending is there (else this test proves less than it says).
+    let some = |field: &str, want: &dyn Fn(&serde_json::Value) -> bool| {
+        written
+            .iter()
+            .any(|l| want(&l[field]["white"]) || want(&l[field]["black"]))
+    };
+    let counted = |v: &serde_json::Value| v.as_u64() > Some(0);
+    assert!(some("timeouts", &counted), "{written:?}");
+    assert!(some("illegal", &counted), "{written:?}");
+    for verdict in ["illegal", "crashed", "timeout"] {
+        assert!(some("verdict", &|v| v == verdict), "{verdict}: {written:?}");
+    }
+}
+
 #[test]
 fn a_config_dir_that_does_not_exist_is_named_not_called_a_missing_program() {
     let dir = temp_dir("missing-dir");
@@ -1952,5 +2213,51 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
         assert!(err.contains(needle), "{extra:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
         assert!(!out_dir.exists(), "{extra:?}: nothing written");
+    }
+}
+
+// --- The preflight's refusals, in a game's words (the handshake shared with the referee) ---
+
+/// A bot that never gets to `ready` stops `zebra match` with one line that says what it
+/// did as a game would: a flood is an output flood (not a silent bot, after the whole
+/// handshake time), and a crash gives its exit code and the end of its stderr.
+#[test]
+fn a_preflight_refusal_in_match_names_a_flood_and_a_crash_like_a_game_does() {
+    let dir = temp_dir("preflight-words");
+    let out_dir = dir.join("s");
+    let random = format!("r={RANDOM_BOT}");
+    // `--no-flush`: its `ready` stays in a buffer that the exit with code 3 drops.
+    for (bot, needles) in [
+        (
+            format!("flood={TEST_BOT} --flood-stdout start"),
+            &["bot 'flood' flooded its output before ready"][..],
+        ),
+        (
+            format!("crash={TEST_BOT} --no-flush --crash-after 0"),
+            &[
+                "bot 'crash' crashed with exit code 3 before ready",
+                "its stderr ends: test-bot: loading the weights | test-bot: cannot load weights: crashing on purpose",
+            ][..],
+        ),
+    ] {
+        let start = Instant::now();
+        let out = zebra(&[
+            "match",
+            "--bot",
+            &bot,
+            "--bot",
+            &random,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{bot}: {err}");
+        for needle in needles {
+            assert!(err.contains(needle), "{bot}: '{needle}' missing: {err}");
+        }
+        assert_eq!(err.trim_end().lines().count(), 1, "{bot}: {err}");
+        // Judged on what the bot did, not by waiting out the handshake's 10 s.
+        assert!(start.elapsed() < Duration::from_secs(8), "{bot}");
+        assert!(!out_dir.join("series.json").exists(), "{bot}");
     }
 }

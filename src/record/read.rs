@@ -13,7 +13,10 @@
 //! being read, and hands each game out as its result token is read, so a file of any size,
 //! or a damaged one, costs no more memory than its longest game, and the games before the
 //! damage are still read. A UTF-8 byte-order mark at the start is skipped (Windows editors
-//! write one); any other byte that is not UTF-8 is an error naming its line.
+//! write one); any other byte that is not UTF-8 is an error naming its line. It also says how
+//! many bytes of its input hold complete games ([`GameReader::complete_end`]), so that a file
+//! whose last write was cut short can be cut back to its last complete game, whatever the
+//! bytes after it are.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, ErrorKind};
@@ -50,8 +53,13 @@ pub struct GameReader<R> {
     /// The number of the last line read (1-based).
     line: usize,
     buf: Vec<u8>,
-    /// Games read and not yet handed out.
-    ready: VecDeque<GameRecord>,
+    /// Bytes of the input consumed so far.
+    consumed: u64,
+    /// See [`GameReader::complete_end`].
+    complete_end: u64,
+    /// Games read and not yet handed out, each with the end of the line its result token
+    /// ended (`None`: something followed the token on its line).
+    ready: VecDeque<(GameRecord, Option<u64>)>,
     /// The problem to hand out once the games before it are out.
     problem: Option<RecordError>,
     /// The input is over (or broken): nothing more is read.
@@ -65,10 +73,22 @@ impl<R: BufRead> GameReader<R> {
             reader: Reader::default(),
             line: 0,
             buf: Vec::new(),
+            consumed: 0,
+            complete_end: 0,
             ready: VecDeque::new(),
             problem: None,
             done: false,
         }
+    }
+
+    /// How many bytes at the start of the input hold complete games only: the end of the line
+    /// whose result token ended the last game handed out, counted only when nothing but
+    /// blanks followed the token on that line (as the writer ends every game); 0 before the
+    /// first. A game handed out together with a problem on its last line (`1-0 junk`) does
+    /// not move it: where that game really ends is a guess. Whatever follows belongs to no
+    /// complete game (a write cut short, zero bytes, junk).
+    pub fn complete_end(&self) -> u64 {
+        self.complete_end
     }
 
     /// Reads the next line into `buf` (without its line ending); `Ok(false)` at the end.
@@ -104,6 +124,7 @@ impl<R: BufRead> GameReader<R> {
             }
             self.buf.extend_from_slice(&chunk[..take]);
             self.input.consume(used);
+            self.consumed += used as u64;
             if end {
                 break;
             }
@@ -134,7 +155,9 @@ impl<R: BufRead> GameReader<R> {
             column: e.valid_up_to() + 1 + (self.buf.len() - bytes.len()),
         })?;
         self.reader.line(n, text)?;
-        self.ready.extend(self.reader.games.drain(..));
+        let end = self.consumed;
+        self.ready
+            .extend(self.reader.games.drain(..).map(|game| (game, Some(end))));
         Ok(true)
     }
 }
@@ -144,7 +167,10 @@ impl<R: BufRead> Iterator for GameReader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(game) = self.ready.pop_front() {
+            if let Some((game, end)) = self.ready.pop_front() {
+                if let Some(end) = end {
+                    self.complete_end = end;
+                }
                 return Some(Ok(game));
             }
             if let Some(problem) = self.problem.take() {
@@ -158,7 +184,8 @@ impl<R: BufRead> Iterator for GameReader<R> {
                 Ok(false) => self.done = true,
                 Err(problem) => {
                     // A game the broken line completed ("1-0 junk") still comes out first.
-                    self.ready.extend(self.reader.games.drain(..));
+                    self.ready
+                        .extend(self.reader.games.drain(..).map(|game| (game, None)));
                     self.problem = Some(problem);
                     self.done = true;
                 }
@@ -448,6 +475,30 @@ mod tests {
         assert!(!is_tag_line("[Pd5] snap"));
         assert!(!is_tag_line("[] pass"));
         assert!(!is_tag_line("e4e5 [Event \"x\"]"));
+    }
+
+    #[test]
+    fn complete_end_is_the_end_of_the_last_game_whose_result_ends_its_line() {
+        let game = "[Event \"a\"]\n\n*\n\n";
+        let ends = |text: &str| {
+            let mut reader = GameReader::new(text.as_bytes());
+            let mut out = Vec::new();
+            while let Some(item) = reader.next() {
+                out.push((item.is_ok(), reader.complete_end()));
+            }
+            out
+        };
+        let first = (game.len() - 1) as u64;
+        assert_eq!(ends(game), [(true, first)]);
+        let two = format!("{game}{game}");
+        let second = (2 * game.len() - 1) as u64;
+        assert_eq!(ends(&two), [(true, first), (true, second)]);
+        // Junk after the last game: the error comes after it, and the end stays.
+        let junk = format!("{game}\0\0\0");
+        assert_eq!(ends(&junk), [(true, first), (false, first)]);
+        // Junk on the result's own line: the game comes out, but it is not complete.
+        assert_eq!(ends("[Event \"a\"]\n\n* junk\n"), [(true, 0), (false, 0)]);
+        assert_eq!(ends(""), []);
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! The PGN file is the series' memory: a game counts as played once its record is in the
 //! file, flushed and fsynced. `series.json` (written once, atomically, when the series
 //! starts) says which games the series plays. Resuming reads both and plays exactly the
-//! scheduled games whose records are missing. A record cut short by a kill in the middle
-//! of a write is dropped from the end of the file (its game is played again), and a record
-//! that lost only its closing blank line gets it back, so that the next one never sticks to
-//! it.
+//! scheduled games whose records are missing. Whatever follows the last whole record (a
+//! record cut short by a kill in the middle of its write, zero bytes a power loss left, junk)
+//! is cut from the end of the file, and only it is lost (a torn record's game is played
+//! again); a record that lost only its closing blank line gets it back, so that the next one
+//! never sticks to it. The event stream follows the records: see [`super::events`].
 //!
 //! A series directory is self-contained: `series.json` names the files inside it relative
 //! to it, so a directory moved or copied elsewhere resumes into its own files. Only files the
@@ -15,7 +16,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::record::{read_games, write_game, GameRecord, OtherEdition, RecordError};
+use crate::record::{write_game, GameReader, GameRecord, OtherEdition, RecordError};
 
 use crate::rules::Side;
 
@@ -328,9 +329,62 @@ fn load_records(
     schedule: &Schedule,
     names: &[String],
 ) -> Result<Vec<GameOutcome>, DiskError> {
+    let Some(on_disk) = read_records(pgn, start, schedule, names)? else {
+        return Ok(Vec::new());
+    };
+    if on_disk.whole < on_disk.len {
+        tracing::warn!(
+            "{}: dropped {} bytes after the last whole record (a write cut short, byte {} on); only they are lost",
+            pgn.display(),
+            on_disk.len - on_disk.whole,
+            on_disk.whole
+        );
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(pgn)
+            .map_err(io("open", pgn))?;
+        file.set_len(on_disk.whole)
+            .and_then(|_| file.sync_all())
+            .map_err(io("truncate", pgn))?;
+    }
+    seal_pgn(pgn)?;
+    Ok(on_disk.games.into_iter().map(|(_, game)| game).collect())
+}
+
+/// The whole records of a series' PGN from byte `start` on, each with the game of the
+/// schedule it is, in file order (a game recorded twice comes twice): what the event stream
+/// is mended from on resume ([`super::events`]). Reads only: [`load_finished`] has cut
+/// the file already.
+pub fn recorded_games(
+    pgn: &Path,
+    start: u64,
+    schedule: &Schedule,
+    names: &[String],
+) -> Result<Vec<(GameRecord, GameOutcome)>, DiskError> {
+    Ok(read_records(pgn, start, schedule, names)?.map_or_else(Vec::new, |d| d.games))
+}
+
+/// What a PGN file holds from the series' start on.
+struct OnDisk {
+    /// Its whole records, each with the game it is.
+    games: Vec<(GameRecord, GameOutcome)>,
+    /// Where the whole records end (an offset in the file): the rest is a torn write.
+    whole: u64,
+    /// The file's length.
+    len: u64,
+}
+
+/// Reads the records of `pgn` from byte `start` on and checks that each is a game of
+/// `schedule` played under this zebra's rulings; `None` when there is no file yet.
+fn read_records(
+    pgn: &Path,
+    start: u64,
+    schedule: &Schedule,
+    names: &[String],
+) -> Result<Option<OnDisk>, DiskError> {
     let whole = match std::fs::read(pgn) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && start == 0 => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && start == 0 => return Ok(None),
         Err(e) => return Err(io("read", pgn)(e)),
     };
     let Some(tail) = usize::try_from(start).ok().and_then(|s| whole.get(s..)) else {
@@ -339,38 +393,17 @@ fn load_records(
             start,
         });
     };
-    let text = match std::str::from_utf8(tail) {
-        Ok(text) => text,
-        // A write cut inside a character: the character belongs to the torn record.
-        Err(e) if e.error_len().is_none() => {
-            std::str::from_utf8(&tail[..e.valid_up_to()]).unwrap_or_default()
-        }
-        Err(e) => {
-            return Err(io("read", pgn)(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("not UTF-8 text at byte {}", start + e.valid_up_to() as u64),
-            )))
-        }
-    };
-    let (records, kept) = match read_games(text) {
-        Ok(records) => (records, text.len()),
-        Err(first) => {
-            // Only the last record may be damaged (a write cut short by a kill): drop it.
-            let cut = torn_record_start(text);
-            let records = read_games(&text[..cut]).map_err(|_| DiskError::Record {
-                path: pgn.to_path_buf(),
-                source: first,
-            })?;
-            (records, cut)
-        }
-    };
+    let (records, kept) = whole_records(tail).map_err(|source| DiskError::Record {
+        path: pgn.to_path_buf(),
+        source,
+    })?;
     // Every record is checked before the file is touched: a wrong directory, or a series
     // played under another edition of the rulings, stays as it was.
     let games = records
-        .iter()
+        .into_iter()
         .map(|record| {
             let game =
-                match_fixture(record, schedule, names).map_err(|detail| DiskError::Foreign {
+                match_fixture(&record, schedule, names).map_err(|detail| DiskError::Foreign {
                     path: pgn.to_path_buf(),
                     detail,
                 })?;
@@ -379,25 +412,87 @@ fn load_records(
                 game: game.game,
                 edition,
             })?;
-            Ok(game)
+            Ok((record, game))
         })
         .collect::<Result<Vec<_>, DiskError>>()?;
-    if kept < tail.len() {
-        tracing::warn!(
-            "{}: dropped an unfinished record at the end (byte {} on); its game is played again",
-            pgn.display(),
-            start + kept as u64
-        );
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(pgn)
-            .map_err(io("open", pgn))?;
-        file.set_len(start + kept as u64)
-            .and_then(|_| file.sync_all())
-            .map_err(io("truncate", pgn))?;
+    Ok(Some(OnDisk {
+        games,
+        whole: start + kept as u64,
+        len: whole.len() as u64,
+    }))
+}
+
+/// The whole records at the start of `bytes`, and how many bytes they take: the records
+/// up to the first problem, which is then a torn write and dropped with everything after
+/// it, whatever it is (a record cut anywhere, zero bytes a power loss left, junk, bytes
+/// that are not UTF-8). A record is whole once its result token ends its line, as the
+/// writer ends every record (its blank line is [`seal_pgn`]'s to give back).
+///
+/// Only the end of the file can be torn: Zebra appends each record in one write and cuts
+/// a torn one before it appends again. So a problem with a whole record after it is damage
+/// inside the file, and the problem itself is the error: cutting there would silently lose
+/// the games after it.
+fn whole_records(bytes: &[u8]) -> Result<(Vec<GameRecord>, usize), RecordError> {
+    let mut reader = GameReader::new(bytes);
+    let mut records = Vec::new();
+    let mut kept = 0;
+    let problem = loop {
+        match reader.next() {
+            None => return Ok((records, bytes.len())),
+            Some(Ok(record)) => {
+                // A record with junk on its result's line is not whole: it goes with the
+                // junk (the problem that follows it).
+                let end = usize::try_from(reader.complete_end()).unwrap_or(usize::MAX);
+                if end > kept {
+                    kept = end;
+                    records.push(record);
+                }
+            }
+            Some(Err(problem)) => break problem,
+        }
+    };
+    // The blank line that closes the last whole record is its own, not the torn write's
+    // (anything after it is).
+    if bytes.get(kept) == Some(&b'\n') {
+        kept += 1;
     }
-    seal_pgn(pgn)?;
-    Ok(games)
+    if holds_a_whole_record(&bytes[kept..]) {
+        return Err(problem);
+    }
+    Ok((records, kept))
+}
+
+/// Whether a whole record starts anywhere in `tail` at the first tag line of a block of
+/// tag lines: where a record starts, whatever junk comes before it.
+fn holds_a_whole_record(tail: &[u8]) -> bool {
+    let mut offset = 0;
+    let mut after_tag = false;
+    for line in tail.split_inclusive(|&b| b == b'\n') {
+        let tag = is_tag_line(line);
+        if tag && !after_tag {
+            let mut reader = GameReader::new(&tail[offset..]);
+            if matches!(reader.next(), Some(Ok(_))) && reader.complete_end() > 0 {
+                return true;
+            }
+        }
+        after_tag = tag;
+        offset += line.len();
+    }
+    false
+}
+
+/// A line that opens like a tag pair: `[`, a letter, then a tag name's characters up to a
+/// blank or a quote (a formation, `[Pd5,Pe5]`, has neither after its first piece).
+fn is_tag_line(line: &[u8]) -> bool {
+    let Some(after) = line.strip_prefix(b"[") else {
+        return false;
+    };
+    let name = after
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    after.first().is_some_and(u8::is_ascii_alphabetic)
+        && matches!(after.get(name), Some(b' ' | b'\t' | b'"'))
 }
 
 /// Makes a PGN file that is not empty end with a blank line (the separator a record written
@@ -437,24 +532,6 @@ pub fn seal_pgn(pgn: &Path) -> Result<u64, DiskError> {
         pgn.display()
     );
     Ok(len + missing.len() as u64)
-}
-
-/// Where the torn record at the end of `text` begins: the last line that opens a record
-/// (`[` at the very start, or right after a blank line, as every record Zebra writes), or 0.
-/// A fragment of a few bytes (`[Ev`) opens a record too, so only the fragment is dropped,
-/// never the whole record before it.
-fn torn_record_start(text: &str) -> usize {
-    let mut last = 0;
-    let mut offset = 0;
-    let mut after_blank = true;
-    for line in text.split_inclusive('\n') {
-        if after_blank && line.starts_with('[') {
-            last = offset;
-        }
-        after_blank = line.trim().is_empty();
-        offset += line.len();
-    }
-    last
 }
 
 /// The schedule's game that `record` is, checked by number, players and seed.
@@ -550,20 +627,99 @@ impl PgnFile {
 
 #[cfg(test)]
 mod tests {
-    use super::torn_record_start;
+    use super::whole_records;
+
+    const A: &str =
+        "[Event \"a\"]\n[Site \"b\"]\n\n[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5] {[%emt 0.532]} *\n\n";
+    const B: &str =
+        "[Event \"b\"]\n[Site \"b\"]\n\n[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5] {[%emt 0.017]}\n  *\n\n";
+
+    /// The Event tags of the whole records of `bytes`, and where they end.
+    fn whole(bytes: &[u8]) -> Result<(Vec<String>, usize), String> {
+        whole_records(bytes)
+            .map(|(records, kept)| {
+                let events = records
+                    .iter()
+                    .map(|r| r.tags.get("Event").unwrap().to_string())
+                    .collect();
+                (events, kept)
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// `n` bytes from a xorshift generator: junk of every kind, the same on every run.
+    fn junk(mut seed: u64, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect()
+    }
 
     #[test]
-    fn a_torn_record_starts_at_the_last_line_that_opens_a_record() {
-        let whole = "[Event \"a\"]\n[Site \"b\"]\n\n1. x 1-0\n\n";
-        assert_eq!(torn_record_start(whole), 0);
-        // A fragment of any length after a whole record: only the fragment goes.
-        for fragment in ["[", "[Ev", "[Event", "[Event \"a\"]\n[Si"] {
-            let text = format!("{whole}{fragment}");
-            assert_eq!(torn_record_start(&text), whole.len(), "{fragment:?}");
+    fn a_torn_tail_of_any_bytes_after_whole_records_drops_only_itself() {
+        let records = format!("{A}{B}");
+        let both = (vec!["a".to_string(), "b".to_string()], records.len());
+        assert_eq!(whole(records.as_bytes()), Ok(both.clone()));
+        let mut tails: Vec<Vec<u8>> = [
+            "[",
+            "[Ev",
+            "[Event",
+            "[Event \"c\"]\n[Si",
+            "[Event \"c\"]\n\n[Pd5,Pe5",
+            "[Event \"c\"]\n\n[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5] {[%emt",
+            "\0\0\0\n[Event \"c\"]\n",
+            "junk\n\n",
+            "\njunk",
+            "\n\n\0",
+            "\u{e9}",
+        ]
+        .iter()
+        .map(|t| t.as_bytes().to_vec())
+        .collect();
+        tails.push(vec![0; 100]);
+        // A character cut in two, and bytes that are not UTF-8 at all.
+        tails.push("[Event \"\u{e9}".as_bytes()[..9].to_vec());
+        for seed in 1..=20 {
+            tails.push(junk(seed, 300));
         }
-        // Cut in its movetext: the whole torn record goes, not the blank line inside it.
-        let text = format!("{whole}[Event \"c\"]\n\n1. x {{[%emt");
-        assert_eq!(torn_record_start(&text), whole.len());
-        assert_eq!(torn_record_start("[Ev"), 0);
+        for tail in tails {
+            let mut bytes = records.as_bytes().to_vec();
+            bytes.extend_from_slice(&tail);
+            assert_eq!(whole(&bytes), Ok(both.clone()), "{tail:?}");
+        }
+    }
+
+    #[test]
+    fn damage_with_a_whole_record_after_it_is_an_error_not_a_cut() {
+        for damage in ["\0\0\0\n\n", "junk\n\n", "[Event \"c\"]\n\n[Pd5\n\n"] {
+            let text = format!("{A}{damage}{B}");
+            let err = whole(text.as_bytes()).unwrap_err();
+            assert!(err.starts_with("line "), "{damage:?}: {err}");
+        }
+        let mut bytes = A.as_bytes().to_vec();
+        bytes.extend(junk(7, 300));
+        bytes.extend_from_slice(format!("\n\n{B}").as_bytes());
+        assert!(whole(&bytes).is_err());
+    }
+
+    #[test]
+    fn a_record_is_whole_once_its_result_ends_its_line() {
+        // It lost its blank line, or its newlines: still whole (sealing gives them back).
+        for cut in [1, 2] {
+            let text = format!("{A}{}", &B[..B.len() - cut]);
+            assert_eq!(whole(text.as_bytes()).unwrap().1, text.len(), "{cut}");
+        }
+        // Junk on its result's line, or stuck to its result: it goes with the junk.
+        for junk in [" \0\0", "\0\0", " junk\n\n"] {
+            let text = format!("{A}{}{junk}", &B[..B.len() - 2]);
+            let kept = (vec!["a".to_string()], A.len());
+            assert_eq!(whole(text.as_bytes()), Ok(kept), "{junk:?}");
+        }
+        assert_eq!(whole(b"\0\0\0"), Ok((vec![], 0)));
+        assert_eq!(whole(b""), Ok((vec![], 0)));
     }
 }

@@ -7,7 +7,9 @@
 //! delays the reader that timestamps another game's replies. When a game ends, the coordinator first
 //! puts its record on disk (appended, fsynced), then folds it into the standings, emits
 //! the events and shows the progress, and only then starts the next game: nothing is
-//! reported that a crash could still lose.
+//! reported that a crash could still lose. A crash between a record's write and its
+//! `game_finished` line loses only the line, which the next resume writes back from the
+//! record before anything else (see `open_events`).
 //!
 //! With `--replay-suspect`, a game in which a bot had a suspect timeout is, before the cap of
 //! attempts, appended to `voided.pgn` instead of the series' PGN, counted nowhere, and put
@@ -28,8 +30,8 @@ use crate::referee::GameReport;
 use crate::rules::GameResult;
 
 use super::config::SeriesConfig;
-use super::disk::{DiskError, PgnFile};
-use super::events::{EventLog, GameRef, PerSide, SeriesEvent, Warning, WarningCode};
+use super::disk::{self, DiskError, PgnFile};
+use super::events::{self, EventLog, GameRef, PerSide, SeriesEvent, Warning, WarningCode};
 use super::game::{Entrants, PlayedGame};
 use super::overload::{overload_warning, replay_decision, ReplayDecision};
 use super::progress::Progress;
@@ -162,11 +164,7 @@ pub async fn run(
     let entrants = Entrants::of(config);
     let mut pgn = PgnFile::open(&config.pgn)?;
     let mut events = match &config.events {
-        Some(path) => EventLog::open(path).map_err(|source| DiskError::Io {
-            what: "open the event stream",
-            path: path.clone(),
-            source,
-        })?,
+        Some(path) => open_events(path, config, &schedule, &names, &done)?,
         None => EventLog::none(),
     }
     .with_spectator(options.spectator.clone());
@@ -408,6 +406,58 @@ pub async fn run(
         played_now,
         sprt: gate.map(|g| g.report()),
     })
+}
+
+/// Opens the series' event stream at `path`, first making it follow the records on disk
+/// (they are the truth): its torn last line is cut ([`events::mend`]), and every game of
+/// `done` whose `game_finished` line a crash lost (between its record's write and the
+/// line's) gets that line back, rebuilt from its record ([`SeriesEvent::restored`]), in the
+/// records' order, before anything of this run is said (the live viewer, told from
+/// `series_started` on, is not told these). Never twice: the next resume finds the line.
+/// No `stats_updated` follows them: the one after `series_started` says where the series
+/// stands.
+fn open_events(
+    path: &std::path::Path,
+    config: &SeriesConfig,
+    schedule: &Schedule,
+    names: &[String],
+    done: &[GameOutcome],
+) -> Result<EventLog, DiskError> {
+    let failed = |source| DiskError::Io {
+        what: "open the event stream",
+        path: path.to_path_buf(),
+        source,
+    };
+    let logged = events::mend(path).map_err(failed)?;
+    let mut log = EventLog::open(path).map_err(failed)?;
+    let Some(logged) = logged else {
+        return Ok(log);
+    };
+    // The records are read again only when a line is missing (seldom: a crash at the wrong
+    // moment).
+    if done.iter().all(|g| logged.contains(&(g.game, g.seed))) {
+        return Ok(log);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (record, game) in disk::recorded_games(&config.pgn, config.pgn_start, schedule, names)? {
+        if logged.contains(&(game.game, game.seed)) || !seen.insert(game.game) {
+            continue;
+        }
+        let Some(fixture) = schedule.get(game.game) else {
+            continue;
+        };
+        match SeriesEvent::restored(GameRef::of(&fixture, names), &record) {
+            Ok(event) => log.emit(&event),
+            // The stream is not the series: a record that does not replay (`zebra verify`
+            // says why) leaves its line lost, and the series goes on.
+            Err(why) => tracing::warn!(
+                "{}: cannot restore the game_finished line of game {}: {why}",
+                path.display(),
+                game.game
+            ),
+        }
+    }
+    Ok(log)
 }
 
 /// The head-to-head statistics of a two-bot series, with the SPRT as the gate judges it
