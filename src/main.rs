@@ -1337,6 +1337,21 @@ fn serve(args: zebra::cli::ServeArgs) -> Result<(), Failure> {
                 "database {} (schema {version}): ok",
                 settings.data.join(zebra::server::store::DB_FILE).display()
             );
+            // What `zebra serve` would refuse to start without (the same check).
+            match zebra::server::strict_problem(&settings)
+                .map_err(|e| Failure::Run(e.to_string()))?
+            {
+                None => out!("sandbox strict: holds here"),
+                Some(problem)
+                    if std::env::var(zebra::server::ALLOW_WEAK_SANDBOX).as_deref() == Ok("1") =>
+                {
+                    out!(
+                        "sandbox strict: does not hold ({}=1: tests only): {problem}",
+                        zebra::server::ALLOW_WEAK_SANDBOX
+                    )
+                }
+                Some(problem) => return Err(Failure::Run(problem)),
+            }
             Ok(())
         }
         None => {

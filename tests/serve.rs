@@ -78,14 +78,30 @@ fn start(data: &Path, extra: &[&str]) -> Daemon {
     start_with(data, extra, &[])
 }
 
-/// A daemon with more environment (`ZEBRA_SANDBOX_DISABLE` to play a poorer machine).
+/// The variable that lets a daemon start where the strict sandbox cannot hold (for tests).
+const WEAK: &str = "ZEBRA_SERVE_ALLOW_WEAK_SANDBOX";
+
+/// A daemon with more environment (`ZEBRA_SANDBOX_DISABLE` to play a poorer machine), on
+/// a free loopback port unless `extra` says `--listen`. Where the strict sandbox cannot
+/// hold, it starts all the same, for tests ([`WEAK`]: it says so and refuses uploads).
 fn start_with(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Daemon {
-    let mut child = Command::new(ZEBRA)
-        .arg("serve")
-        .arg("--data")
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
+    start_command(data, extra, env, Command::new(ZEBRA))
+}
+
+/// [`start_with`] from a command already made (a shell that sets the umask first).
+fn start_command(
+    data: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+    mut command: Command,
+) -> Daemon {
+    command.arg("serve").arg("--data").arg(data);
+    if !extra.contains(&"--listen") {
+        command.args(["--listen", "127.0.0.1:0"]);
+    }
+    let mut child = command
         .args(extra)
+        .env(WEAK, "1")
         .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -99,7 +115,10 @@ fn start_with(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Daemon {
         if stderr.read_line(&mut line).unwrap() == 0 {
             panic!("no address in: {before}");
         }
-        if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
+        if let Some(url) = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://") || w.starts_with("https://"))
+        {
             break url.to_string();
         }
         before.push_str(&line);
@@ -770,11 +789,24 @@ fn kill_9_mid_series_then_restart_ends_with_the_games_of_an_uninterrupted_run() 
         let p = &s["progress"];
         (p["finished"].as_u64().unwrap() >= 3 || s["state"] != "running").then_some(())
     });
+    // A keep-alive connection open across the kill: the dead daemon's end of it closes
+    // first and lingers in TIME_WAIT, and its bots are still running at that moment.
+    let addr = base.trim_start_matches("http://").to_string();
+    let mut held = std::net::TcpStream::connect(&addr).unwrap();
+    held.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(held, "GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut answer = [0u8; 12];
+    held.read_exact(&mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
     daemon.child.kill().unwrap(); // SIGKILL
     daemon.child.wait().unwrap();
     drop(daemon);
+    drop(held);
 
-    let daemon = start(&data, &["--concurrency", "2"]);
+    // At once, on the same address: SO_REUSEADDR, and no listening socket left behind in
+    // a process of the dead daemon's.
+    let daemon = start(&data, &["--concurrency", "2", "--listen", &addr]);
     let base = daemon.base.clone();
     let done = wait_series_end(&base, &ann, id);
     assert_eq!(done["outcome"], "completed", "{done}");
@@ -864,6 +896,7 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
     let out = Command::new(ZEBRA)
         .args(["serve", "--check-config", "--data"])
         .arg(&data)
+        .env(WEAK, "1")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -1207,18 +1240,26 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
         mine["report"]["check"].is_array(),
         "the owner sees the report: {mine}"
     );
-    // The setuid bit was dropped on unpacking.
+    // The setuid bit was dropped on unpacking; the code is readable by the bot's own
+    // user (which sees only its directory), the uploads directory by the daemon alone.
     let unpacked = std::fs::read_dir(data.join("uploads"))
         .unwrap()
         .flatten()
-        .map(|e| e.path().join("bin/random"))
-        .find(|p| p.exists())
+        .map(|e| e.path())
+        .find(|p| p.join("bin/random").exists())
         .unwrap();
     use std::os::unix::fs::PermissionsExt;
-    assert_eq!(
-        std::fs::metadata(&unpacked).unwrap().permissions().mode() & 0o7777,
-        0o755
-    );
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&data.join("uploads")), 0o700);
+    assert_eq!(mode(&data), 0o700);
+    for (path, want) in [
+        ("", 0o755),
+        ("bin", 0o755),
+        ("bin/random", 0o755),
+        ("zebra-bot.toml", 0o644),
+    ] {
+        assert_eq!(mode(&unpacked.join(path)), want, "{path}");
+    }
     let (status, s) = submit(
         base,
         &ann,
@@ -1287,6 +1328,36 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
             "command",
         ),
         (b"not an archive at all".to_vec(), 422, "not a gzip"),
+        // Entries that cannot be put where they say: the archive's fault, never a 500.
+        (
+            archive(&[
+                ("zebra-bot.toml", FILE, &evil, 0o644),
+                ("bin/run", FILE, b"x", 0o755),
+                ("bin/run/x", FILE, b"x", 0o755),
+            ]),
+            422,
+            "'bin/run/x': a path under 'bin/run', which the archive made a file",
+        ),
+        (
+            archive(&[
+                ("zebra-bot.toml", FILE, &evil, 0o644),
+                ("bin/", tar::EntryType::Directory, b"", 0o755),
+                ("bin", FILE, b"x", 0o755),
+            ]),
+            422,
+            "'bin': a file where the archive already made a directory",
+        ),
+        // Links that each stay inside, and together lead out: nothing written through.
+        (
+            archive(&[
+                ("zebra-bot.toml", FILE, &evil, 0o644),
+                ("a", Symlink, b".", 0o777),
+                ("b", Symlink, b"a/..", 0o777),
+                ("b/planted", FILE, b"x", 0o644),
+            ]),
+            422,
+            "through the link 'b'",
+        ),
         (vec![7u8; 17 * 1024 * 1024], 413, "at most"),
     ];
     for (body, status, needle) in &cases {
@@ -1298,6 +1369,7 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
         );
     }
     assert!(!dir.join("escape").exists() && !Path::new("/tmp/zebra-abs").exists());
+    assert!(!data.join("uploads/planted").exists());
     assert_eq!(
         std::fs::read_dir(data.join("uploads")).unwrap().count(),
         before
@@ -1332,7 +1404,8 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
     assert_eq!(upload(base, &read, &good).0, 403);
     drop(daemon);
 
-    // Where the strict sandbox cannot hold, the daemon says so at start and takes no uploads.
+    // Started for tests where the strict sandbox cannot hold, the daemon says so at start
+    // and takes no uploads.
     let poor = start_with(&data, &[], &[("ZEBRA_SANDBOX_DISABLE", "namespaces")]);
     assert!(
         poor.log.lock().unwrap().contains("uploads are refused"),
@@ -1347,12 +1420,43 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
     );
 }
 
+/// `sh -c 'umask 0; exec zebra ...'`: a umask that takes no bit, so that every mode the
+/// daemon's files get is its own doing.
+fn umask_zero() -> Command {
+    let mut command = Command::new("sh");
+    command.args(["-c", "umask 0; exec \"$0\" \"$@\"", ZEBRA]);
+    command
+}
+
+/// `dir` and everything under it, (path, mode), without looking into `except`.
+fn modes(dir: &Path, except: &Path, out: &mut Vec<(PathBuf, u32)>) {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(dir).unwrap();
+    out.push((dir.to_path_buf(), meta.permissions().mode() & 0o7777));
+    if meta.is_dir() && dir != except {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            modes(&e.path(), except, out);
+        }
+    }
+}
+
 #[test]
-fn the_owners_of_a_failed_games_bots_read_its_logs_and_nobody_else() {
+fn each_owner_reads_the_transcript_and_only_their_own_bots_stderr_and_the_data_stays_private() {
     let data = scratch("logs").join("data");
     let crasher = Path::new(ZEBRA).with_file_name("zebra-test-bot");
     let crasher = crasher.to_str().unwrap();
-    admin(&data, &["bot", "add", "greedy", "--", "zebra-greedy-bot"]);
+    admin(
+        &data,
+        &[
+            "bot",
+            "add",
+            "--owner",
+            "gil",
+            "greedy",
+            "--",
+            "zebra-greedy-bot",
+        ],
+    );
     // Crashes once it has answered 30 requests: its check's smoke game rejects it, and an
     // admin lets it play anyway, so that its games end by forfeit and keep their logs.
     admin(
@@ -1370,9 +1474,15 @@ fn the_owners_of_a_failed_games_bots_read_its_logs_and_nobody_else() {
         ],
     );
     let ann = token(&data, "submit", "ann");
+    let gil = token(&data, "read", "gil");
     let bob = token(&data, "submit", "bob");
     let root = token(&data, "admin", "root");
-    let daemon = start(&data, &["--concurrency", "1"]);
+    // A data directory as an older Zebra left it, readable by all: tightened at start.
+    use std::os::unix::fs::PermissionsExt;
+    for (path, mode) in [(data.clone(), 0o755), (data.join("zebra.db"), 0o644)] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let daemon = start_command(&data, &["--concurrency", "1"], &[], umask_zero());
     let base = &daemon.base;
     let bots = wait_checked(base, &ann);
     assert_eq!(bots["bots"][1]["state"], "rejected", "{bots}");
@@ -1405,7 +1515,315 @@ fn the_owners_of_a_failed_games_bots_read_its_logs_and_nobody_else() {
     assert_eq!(status, 200, "{transcript}");
     assert!(head.contains("text/plain"), "{head}");
     assert!(transcript.contains("game_start"), "{transcript}");
-    assert_eq!(log(&root, "black").0, 200);
-    assert_eq!(log(&bob, "transcript").0, 403, "not bob's bots");
+    // The transcript (both sides' messages, as the referee saw them) is for the owners of
+    // either bot; a bot's stderr for its own owner alone; admins read everything.
+    let game = get_json(base, "/api/v1/games/1", &ann);
+    let (crasher_side, greedy_side) = if game["white"] == 2 {
+        ("white", "black")
+    } else {
+        ("black", "white")
+    };
+    for (who, token, part, status) in [
+        ("gil", &gil, "transcript", 200),
+        ("bob", &bob, "transcript", 403),
+        ("ann", &ann, crasher_side, 200),
+        ("ann", &ann, greedy_side, 403),
+        ("gil", &gil, greedy_side, 200),
+        ("gil", &gil, crasher_side, 403),
+        ("bob", &bob, crasher_side, 403),
+        ("root", &root, "transcript", 200),
+        ("root", &root, "white", 200),
+        ("root", &root, "black", 200),
+    ] {
+        let (got, _, body) = log(token, part);
+        assert_eq!(got, status, "{who} reading {part}: {body}");
+    }
+    let (_, _, refused) = log(&ann, greedy_side);
+    assert!(refused.contains("stderr is for the owner"), "{refused}");
     assert_eq!(log(&ann, "everything").0, 400);
+
+    // Private whatever the umask (zero here): the data directory and all in it, the
+    // database and its -wal and -shm, the lock, the records and the logs.
+    let mut found = Vec::new();
+    modes(&data, &data.join("uploads"), &mut found);
+    let names: Vec<String> = found
+        .iter()
+        .map(|(p, _)| p.strip_prefix(&data).unwrap().display().to_string())
+        .collect();
+    for needed in [
+        "zebra.db",
+        "zebra.db-wal",
+        "zebra.db-shm",
+        "lock",
+        "records",
+        "logs",
+        "uploads",
+    ] {
+        assert!(names.iter().any(|n| n == needed), "{needed} in {names:?}");
+    }
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("logs/series-1/") && n.ends_with(".stderr")),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n.ends_with(".pgn")), "{names:?}");
+    for (path, mode) in &found {
+        let want = if path.is_dir() { 0o700 } else { 0o600 };
+        assert_eq!(*mode, want, "{}", path.display());
+    }
+}
+
+#[test]
+fn the_daemon_refuses_to_start_where_the_strict_sandbox_cannot_hold() {
+    let dir = scratch("strict");
+    let data = dir.join("data");
+    // A poorer machine, played by turning layers off: one line, what is missing and how
+    // to fix the machine.
+    for (disabled, needles) in [
+        ("namespaces", &["namespaces"][..]),
+        ("seccomp", &["seccomp", "namespaces"][..]),
+    ] {
+        let out = Command::new(ZEBRA)
+            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+            .arg(&data)
+            .env("ZEBRA_SANDBOX_DISABLE", disabled)
+            .env_remove(WEAK)
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{disabled}: {err}");
+        assert_eq!(err.lines().count(), 1, "{disabled}: one line: {err}");
+        assert!(
+            err.contains("strict sandbox")
+                && err.contains("to fix it")
+                && needles.iter().any(|n| err.contains(n)),
+            "{disabled}: {err}"
+        );
+    }
+    // Its settings' check says the same.
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--check-config", "--data"])
+        .arg(&data)
+        .env("ZEBRA_SANDBOX_DISABLE", "namespaces")
+        .env_remove(WEAK)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("strict sandbox") && err.lines().count() == 1,
+        "{err}"
+    );
+    // Nor can its settings ask for less.
+    let config = dir.join("auto.toml");
+    std::fs::write(&config, "[sandbox]\nmode = \"auto\"\n").unwrap();
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--check-config", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("sandbox.mode"),
+        "{}",
+        text(&out.stderr)
+    );
+    // For tests only, the daemon starts all the same: loudly, and without uploads.
+    let weak = start_with(&data, &[], &[("ZEBRA_SANDBOX_DISABLE", "namespaces")]);
+    let said = weak.log.lock().unwrap().clone();
+    assert!(said.contains("WITHOUT THE STRICT SANDBOX"), "{said}");
+    let ann = token(&data, "submit", "ann");
+    assert_eq!(upload(&weak.base, &ann, b"x").0, 503);
+}
+
+/// The value of the sample `name` (no labels) in a `/metrics` text.
+fn metric(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+}
+
+#[test]
+fn idle_and_slow_connections_are_closed_and_never_crowd_out_a_fresh_request() {
+    let dir = scratch("connections");
+    let data = dir.join("data");
+    let config = dir.join("serve.toml");
+    std::fs::write(
+        &config,
+        "[http]\nheader_timeout = \"1s\"\nbody_timeout = \"2s\"\nmax_connections = 40\n",
+    )
+    .unwrap();
+    let root = token(&data, "admin", "root");
+    let daemon = start(&data, &["--config", config.to_str().unwrap()]);
+    let base = &daemon.base;
+    let host = base.trim_start_matches("http://").to_string();
+    // 200 connections (five times the limit) that say nothing, or half a request's head,
+    // and then nothing more.
+    let mut idle: Vec<std::net::TcpStream> = (0..200)
+        .map(|i| {
+            let mut c = std::net::TcpStream::connect(&host).unwrap();
+            if i % 2 == 1 {
+                c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+                    .unwrap();
+            }
+            c
+        })
+        .collect();
+    // A fresh request is answered all the same (once the idle ones ahead of it are
+    // dropped at their header timeout).
+    let (status, _, body) = http(base, "GET", "/healthz", None, &[], None);
+    assert_eq!((status, body.as_str()), (200, "ok\n"));
+    let (_, _, text) = http(base, "GET", "/metrics", Some(&root), &[], None);
+    assert!(metric(&text, "zebra_http_connections") <= 40.0, "{text}");
+    // Every idle one is closed by the server: end of file, or reset.
+    for (i, c) in idle.iter_mut().enumerate() {
+        c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        let mut rest = Vec::new();
+        match c.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+            Err(e) => panic!("connection {i} is still open after 120 s: {e}"),
+        }
+    }
+    // A body that stops coming: 408 at the body timeout.
+    let mut slow = std::net::TcpStream::connect(&host).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        slow,
+        "POST /api/v1/series HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {root}\r\nContent-Length: 100\r\n\r\n{{"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = slow.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (_, _, text) = http(base, "GET", "/metrics", Some(&root), &[], None);
+    assert!(
+        metric(&text, "zebra_http_connections_total") >= 202.0,
+        "{text}"
+    );
+}
+
+/// `GET path` over HTTPS to 127.0.0.1:`port`, trusting only the certificate `cert_pem`
+/// (made for localhost): the raw answer.
+fn https_get(cert_pem: &str, port: u16, path: &str) -> String {
+    use rustls::pki_types::{pem::PemObject, CertificateDer, ServerName};
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_slice(cert_pem.as_bytes()).unwrap())
+        .unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let name = ServerName::try_from("localhost").unwrap();
+    let client = rustls::ClientConnection::new(std::sync::Arc::new(config), name).unwrap();
+    let tcp = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut tls = rustls::StreamOwned::new(client, tcp);
+    write!(
+        tls,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    // The end may come as an error (no close_notify): what was read is the answer.
+    let _ = tls.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn https_with_a_self_signed_certificate_and_a_warning_for_plain_http_beyond_loopback() {
+    let dir = scratch("tls");
+    let data = dir.join("data");
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let cert = dir.join("cert.pem");
+    let key = dir.join("key.pem");
+    std::fs::write(&cert, made.cert.pem()).unwrap();
+    std::fs::write(&key, made.key_pair.serialize_pem()).unwrap();
+    let (cert, key) = (cert.to_str().unwrap(), key.to_str().unwrap());
+
+    // Plain HTTP on loopback: nothing to say. On every interface: a warning.
+    let quiet = start(&data, &[]);
+    assert!(!quiet.log.lock().unwrap().contains("plain HTTP"));
+    drop(quiet);
+    let plain = start(&data, &["--listen", "0.0.0.0:0"]);
+    let said = plain.log.lock().unwrap().clone();
+    assert!(
+        said.contains("over plain HTTP") && said.contains("--tls-cert"),
+        "{said}"
+    );
+    drop(plain);
+
+    // HTTPS on every interface: no warning, and a client that trusts the certificate
+    // gets its answers.
+    let secure = start(
+        &data,
+        &[
+            "--listen",
+            "0.0.0.0:0",
+            "--tls-cert",
+            cert,
+            "--tls-key",
+            key,
+        ],
+    );
+    let said = secure.log.lock().unwrap().clone();
+    assert!(!said.contains("plain HTTP"), "{said}");
+    assert!(
+        secure.base.starts_with("https://0.0.0.0:"),
+        "{}",
+        secure.base
+    );
+    let port: u16 = secure.base.rsplit(':').next().unwrap().parse().unwrap();
+    let answer = https_get(&made.cert.pem(), port, "/healthz");
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.ends_with("ok\n"),
+        "{answer}"
+    );
+    // Plain HTTP to it is no request (the handshake fails).
+    let mut raw = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    raw.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let _ = raw.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut answer = Vec::new();
+    let _ = raw.read_to_end(&mut answer);
+    assert!(!String::from_utf8_lossy(&answer).contains("200"));
+    drop(secure);
+
+    // A key that is not one: one line naming the file and what is wrong.
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(&data)
+        .args(["--tls-cert", cert, "--tls-key", cert])
+        .env(WEAK, "1")
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.lines().count() == 1
+            && err.contains("TLS key")
+            && err.contains("cert.pem")
+            && err.contains("no private key"),
+        "{err}"
+    );
+    // Half of the pair: refused before anything starts.
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--check-config", "--data"])
+        .arg(&data)
+        .args(["--tls-cert", cert])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--tls-key"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -18,7 +18,8 @@
 //!   `GET /api/v1/series/{id}/events` [read] the series' event stream as server-sent events
 //! - `GET /api/v1/games/{id}` [read], `/pgn` (the record), `/view` (the JSON view stream
 //!   the viewer draws) [read], `/log?part=transcript|white|black` (a failed game's protocol
-//!   transcript or a bot's stderr) [read; an owner of one of its bots, or an admin]
+//!   transcript [read; the owner of either bot, or an admin] or a side's stderr [read; the
+//!   owner of that side's bot, or an admin])
 //! - `GET /api/v1/leaderboard` [read]
 
 use std::collections::HashMap;
@@ -371,6 +372,8 @@ async fn get_bot(
 fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
     let status = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         StatusCode::PAYLOAD_TOO_LARGE
+    } else if e.body_text().contains(super::http::BODY_TIMEOUT) {
+        StatusCode::REQUEST_TIMEOUT
     } else {
         StatusCode::BAD_REQUEST
     };
@@ -413,7 +416,10 @@ async fn upload(
             let status = match e {
                 super::upload::UploadError::TooBig { .. }
                 | super::upload::UploadError::TooManyFiles => StatusCode::PAYLOAD_TOO_LARGE,
-                super::upload::UploadError::Io(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                super::upload::UploadError::Io(_) => {
+                    tracing::error!("an upload: {e}");
+                    StatusCode::INTERNAL_SERVER_ERROR
+                }
                 _ => StatusCode::UNPROCESSABLE_ENTITY,
             };
             Problem::new(status, e.to_string())
@@ -795,8 +801,11 @@ async fn game_view(
 }
 
 /// The logs of a game that went wrong (a forfeit, a timeout, an illegal reply: the daemon
-/// keeps no others): the protocol transcript, or White's or Black's stderr. Only for the
-/// owners of its bots and admins: a bot's stderr may say how it thinks.
+/// keeps no others): the protocol transcript, or White's or Black's stderr. A bot's stderr
+/// may say how it thinks: only its own bot's owner (and admins) read it, never the
+/// opponent's (who could otherwise make a game fail on purpose to read it). The
+/// transcript holds the messages of both sides, which the referee saw and which decided
+/// the game: the owners of either bot read it.
 async fn game_log(
     State(daemon): State<Arc<Daemon>>,
     headers: HeaderMap,
@@ -821,14 +830,28 @@ async fn game_log(
             .field("part"))
         }
     };
-    let (white, black) = (game.white, game.black);
+    // The bots whose owners may read this part: both for the transcript, one for a side.
+    let readers: Vec<i64> = match part {
+        "white" => vec![game.white],
+        "black" => vec![game.black],
+        _ => vec![game.white, game.black],
+    };
     let owners = daemon
-        .db(move |s| Ok([s.bot(white)?, s.bot(black)?]))
+        .db(move |s| {
+            readers
+                .iter()
+                .map(|id| s.bot(*id))
+                .collect::<Result<Vec<_>, _>>()
+        })
         .await?;
     if !owners.iter().flatten().any(|b| who.owns(&b.owner)) {
         return Err(Problem::new(
             StatusCode::FORBIDDEN,
-            "a game's logs are for the owners of its bots and for admins",
+            if part == "transcript" {
+                "a game's transcript is for the owners of its bots and for admins".to_string()
+            } else {
+                format!("{part}'s stderr is for the owner of {part}'s bot and for admins")
+            },
         ));
     }
     let path = crate::series::game::log_path(

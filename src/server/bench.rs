@@ -313,6 +313,7 @@ fn settings(data: &Path, concurrency: usize) -> Result<ServeSettings, String> {
             data: Some(data.to_path_buf()),
             listen: Some("127.0.0.1:0".to_string()),
             concurrency: Some(concurrency),
+            ..Overrides::default()
         },
     )
 }

@@ -1,6 +1,7 @@
-//! The daemon's settings: a TOML file (`--config`), with `--data`, `--listen` and
-//! `--concurrency` over it, validated once into [`ServeSettings`]. Every default works on a
-//! fresh machine with nothing installed: data in `./zebra-data`, loopback port 8080.
+//! The daemon's settings: a TOML file (`--config`), with `--data`, `--listen`,
+//! `--concurrency`, `--tls-cert` and `--tls-key` over it, validated once into
+//! [`ServeSettings`]. Every default works on a fresh machine with nothing installed: data
+//! in `./zebra-data`, loopback port 8080.
 //!
 //! ```toml
 //! listen = "127.0.0.1:8080"
@@ -11,10 +12,18 @@
 //! lease = "60s"            # how long a worker holds a game between renewals
 //! suspend_after = 5        # crashes in a row that suspend a bot (0: never)
 //! shutdown_grace = "30s"   # SIGTERM: how long running games may finish
+//! tls_cert = "cert.pem"    # HTTPS: the certificate chain and its key, PEM (both or neither)
+//! tls_key = "key.pem"
 //!
-//! [sandbox]                # as zebra match's flags: mode, freeze_idle, limits
-//! mode = "auto"
-//! limits = { memory = "1G", processes = 64 }
+//! [sandbox]                # as zebra match's flags: freeze_idle, limits; every bot runs
+//! limits = { memory = "1G", processes = 64 }   # at the strict level (mode: strict only)
+//!
+//! [http]                   # what a connection may hold of the server
+//! header_timeout = "15s"   # a request's head, from connect or from the last answer
+//!                          # (so also how long an idle keep-alive connection stays)
+//! body_timeout = "120s"    # a request's whole body (an upload: 16 MiB at most)
+//! write_timeout = "30s"    # an answer the client stops reading: closed after this
+//! max_connections = 512    # open at once; more wait in the kernel's queue
 //!
 //! [ladder]                 # present: the daemon keeps scheduling games between active bots
 //! games_at_once = 2        # ladder games queued or running at once (default: concurrency)
@@ -38,8 +47,64 @@ struct ServeFile {
     lease: Option<String>,
     suspend_after: Option<u32>,
     shutdown_grace: Option<String>,
-    sandbox: Option<crate::sandbox::Settings>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+    sandbox: Option<SandboxFile>,
+    http: Option<HttpFile>,
     ladder: Option<LadderFile>,
+}
+
+/// `[sandbox]` as written: `zebra match`'s settings, but the mode can only be strict.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SandboxFile {
+    mode: Option<String>,
+    freeze_idle: Option<bool>,
+    #[serde(default)]
+    limits: crate::sandbox::LimitSettings,
+}
+
+/// `[http]` as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HttpFile {
+    header_timeout: Option<String>,
+    body_timeout: Option<String>,
+    write_timeout: Option<String>,
+    max_connections: Option<usize>,
+}
+
+/// What a connection may hold of the server (see [`super::http`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Http {
+    /// From a connection's start, or from its last answer, until a request's head is
+    /// read whole: the header timeout and the keep-alive idle timeout both.
+    pub header_timeout: Duration,
+    /// A request's whole body.
+    pub body_timeout: Duration,
+    /// An answer the client does not read: a write that makes no progress for this long
+    /// closes the connection.
+    pub write_timeout: Duration,
+    /// Connections served at once; more wait in the kernel's accept queue.
+    pub max_connections: usize,
+}
+
+impl Default for Http {
+    fn default() -> Http {
+        Http {
+            header_timeout: Duration::from_secs(15),
+            body_timeout: Duration::from_secs(120),
+            write_timeout: Duration::from_secs(30),
+            max_connections: 512,
+        }
+    }
+}
+
+/// HTTPS: the certificate chain and its private key, PEM files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tls {
+    pub cert: PathBuf,
+    pub key: PathBuf,
 }
 
 /// `[ladder]` as written.
@@ -74,7 +139,12 @@ pub struct ServeSettings {
     pub lease: Duration,
     pub suspend_after: u32,
     pub shutdown_grace: Duration,
+    /// How bots are contained: always at the strict level (the file cannot say otherwise;
+    /// see `super::serve` for the one exception, for tests).
     pub sandbox: crate::sandbox::Settings,
+    pub http: Http,
+    /// `None`: plain HTTP.
+    pub tls: Option<Tls>,
     /// `None`: no ladder (series only).
     pub ladder: Option<Ladder>,
 }
@@ -85,6 +155,8 @@ pub struct Overrides {
     pub data: Option<PathBuf>,
     pub listen: Option<String>,
     pub concurrency: Option<usize>,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -143,19 +215,77 @@ impl ServeSettings {
             return Err(bad("lease", "give at least 3s".to_string()));
         }
         let sandbox = parsed.sandbox.unwrap_or_default();
-        crate::sandbox::Settings::from_flags(
-            sandbox.mode.code(),
+        // Bots from strangers, run unattended: the strict level or nothing. Whether this
+        // machine has it is for the daemon's start to say, not for every admin command.
+        if let Some(mode) = sandbox.mode.as_deref().filter(|m| *m != "strict") {
+            return Err(bad(
+                "sandbox.mode",
+                format!(
+                    "'{}': the daemon runs every bot at the strict level; remove the key or give strict",
+                    crate::bot::text::clean(mode, 40)
+                ),
+            ));
+        }
+        let sandbox = crate::sandbox::Settings::from_flags(
+            "strict",
             if sandbox.freeze_idle.unwrap_or(true) {
                 "on"
             } else {
                 "off"
             },
-            sandbox.limits.clone(),
+            sandbox.limits,
         )
         .map_err(|e| bad("sandbox", e))?;
-        sandbox
-            .limits_for(&Default::default())
-            .map_err(|e| bad("sandbox", e))?;
+        let http_file = parsed.http.unwrap_or_default();
+        let defaults = Http::default();
+        let timeout = |key: &str, text: Option<&String>, default: Duration| {
+            let d = duration(key, text, default)?;
+            if d < Duration::from_millis(100) || d > Duration::from_secs(3600) {
+                return Err(bad(key, "give 100ms to 1h".to_string()));
+            }
+            Ok(d)
+        };
+        let http = Http {
+            header_timeout: timeout(
+                "http.header_timeout",
+                http_file.header_timeout.as_ref(),
+                defaults.header_timeout,
+            )?,
+            body_timeout: timeout(
+                "http.body_timeout",
+                http_file.body_timeout.as_ref(),
+                defaults.body_timeout,
+            )?,
+            write_timeout: timeout(
+                "http.write_timeout",
+                http_file.write_timeout.as_ref(),
+                defaults.write_timeout,
+            )?,
+            max_connections: match http_file.max_connections {
+                None => defaults.max_connections,
+                Some(n) if (1..=65_536).contains(&n) => n,
+                Some(n) => {
+                    return Err(bad("http.max_connections", format!("{n}: give 1 to 65536")))
+                }
+            },
+        };
+        let tls = match (
+            flags.tls_cert.clone().or(parsed.tls_cert),
+            flags.tls_key.clone().or(parsed.tls_key),
+        ) {
+            (None, None) => None,
+            (Some(cert), Some(key)) => Some(Tls { cert, key }),
+            (Some(_), None) => {
+                return Err(format!(
+                    "{origin}: a TLS certificate without its key: give --tls-key (tls_key) too"
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(format!(
+                    "{origin}: a TLS key without its certificate: give --tls-cert (tls_cert) too"
+                ))
+            }
+        };
         let ladder = match parsed.ladder {
             Some(l) if l.enabled.unwrap_or(true) => {
                 let games_at_once = l.games_at_once.unwrap_or(concurrency);
@@ -193,14 +323,21 @@ impl ServeSettings {
                 Duration::from_secs(30),
             )?,
             sandbox,
+            http,
+            tls,
         })
     }
 
     /// The settings as `--check-config` prints them.
     pub fn describe(&self) -> String {
         format!(
-            "listen {}\ndata {}\nconcurrency {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nladder {}",
+            "listen {}{}\ndata {}\nconcurrency {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nhttp header_timeout {:?}, body_timeout {:?}, write_timeout {:?}, max_connections {}\nladder {}",
             self.listen,
+            self.tls.as_ref().map_or(" (plain HTTP)".to_string(), |t| format!(
+                " (HTTPS: certificate {}, key {})",
+                t.cert.display(),
+                t.key.display()
+            )),
             self.data.display(),
             self.concurrency,
             self.public_read,
@@ -209,6 +346,10 @@ impl ServeSettings {
             self.suspend_after,
             self.shutdown_grace.as_secs(),
             serde_json::to_string(&self.sandbox).unwrap_or_default(),
+            self.http.header_timeout,
+            self.http.body_timeout,
+            self.http.write_timeout,
+            self.http.max_connections,
             self.ladder.as_ref().map_or("off".to_string(), |l| format!(
                 "{} games at once, tc {}",
                 l.games_at_once, l.tc
@@ -235,6 +376,29 @@ mod tests {
         assert_eq!(s.listen, DEFAULT_LISTEN);
         assert_eq!(s.data, PathBuf::from(DEFAULT_DATA));
         assert!(!s.public_read);
+        assert_eq!(s.sandbox.mode, crate::sandbox::Mode::Strict);
+        assert_eq!((s.http.clone(), s.tls.clone()), (Http::default(), None));
+        let s = load(
+            "[sandbox]\nmode = \"strict\"\n[http]\nheader_timeout = \"2s\"\nmax_connections = 8\n",
+        )
+        .unwrap();
+        assert_eq!(s.sandbox.mode, crate::sandbox::Mode::Strict);
+        assert_eq!(
+            (s.http.header_timeout, s.http.max_connections),
+            (Duration::from_secs(2), 8)
+        );
+        let tls = Overrides {
+            tls_cert: Some("c.pem".into()),
+            tls_key: Some("k.pem".into()),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            ServeSettings::load(None, &tls).unwrap().tls,
+            Some(Tls {
+                cert: "c.pem".into(),
+                key: "k.pem".into()
+            })
+        );
         let s = load("listen = \"127.0.0.1:9000\"\nconcurrency = 3\n").unwrap();
         assert_eq!((s.listen.as_str(), s.concurrency), ("127.0.0.1:9000", 3));
         let flags = Overrides {
@@ -256,6 +420,13 @@ mod tests {
             ("listen = \"localhost\"\n", "localhost"),
             ("colour = 1\n", "colour"),
             ("[sandbox]\nmode = \"tight\"\n", "tight"),
+            ("[sandbox]\nmode = \"auto\"\n", "sandbox.mode"),
+            ("[sandbox]\nmode = \"none\"\n", "strict level"),
+            ("[http]\nheader_timeout = \"0s\"\n", "http.header_timeout"),
+            ("[http]\nmax_connections = 0\n", "http.max_connections"),
+            ("[http]\nidle = \"1s\"\n", "idle"),
+            ("tls_cert = \"c.pem\"\n", "--tls-key"),
+            ("tls_key = \"k.pem\"\n", "--tls-cert"),
             ("[sandbox]\nlimits = { memory = \"lots\" }\n", "memory"),
             ("[ladder]\ngames_at_once = 0\n", "ladder.games_at_once"),
             ("[ladder]\ntc = \"fast\"\n", "ladder.tc"),

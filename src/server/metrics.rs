@@ -19,6 +19,10 @@ pub struct Metrics {
     pub verdicts: [AtomicU64; Verdict::CODES.len()],
     pub bots_suspended: AtomicU64,
     pub http_requests: AtomicU64,
+    /// HTTP connections open now (at most `http.max_connections`).
+    pub http_connections: AtomicU64,
+    /// HTTP connections taken since start.
+    pub http_connections_total: AtomicU64,
 }
 
 impl Metrics {
@@ -97,6 +101,18 @@ impl Metrics {
             "counter",
             "HTTP requests answered.",
             get(&self.http_requests).to_string(),
+        );
+        one(
+            "http_connections",
+            "gauge",
+            "HTTP connections open now.",
+            get(&self.http_connections).to_string(),
+        );
+        one(
+            "http_connections_total",
+            "counter",
+            "HTTP connections taken since start.",
+            get(&self.http_connections_total).to_string(),
         );
         one(
             "uptime_seconds",

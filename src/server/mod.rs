@@ -12,10 +12,16 @@
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
+//! - [`http`]: the listener: timeouts, a connection limit, TLS, `SO_REUSEADDR`
+//! - [`private`]: the data directory's modes (0700/0600; uploaded code readable by its bot)
 //! - [`upload`]: bots uploaded as archives, unpacked with every check
 //! - [`metrics`]: the counters `/metrics` shows
 //! - [`pages`]: the web pages: the front page, and per series the viewer (stored and live)
 //! - [`bench`]: `zebra bench serve`, the daemon measured against `zebra match`
+//!
+//! Every bot runs under the strict sandbox (its own user, view, fresh `/proc`, seccomp,
+//! memory and pids limits, no network): where it cannot hold, the daemon does not start
+//! and says what the machine lacks and how to fix it ([`ALLOW_WEAK_SANDBOX`] is for tests).
 //!
 //! Shutdown: SIGTERM or Ctrl-C stops leasing, lets the running games finish within the
 //! grace period, then abandons the rest (their attempts are voided, so a restart plays them
@@ -27,10 +33,12 @@ pub mod auth;
 pub mod bench;
 pub mod check;
 pub mod config;
+pub mod http;
 pub mod ladder;
 pub mod metrics;
 pub mod pages;
 pub mod pool;
+pub mod private;
 pub mod series;
 pub mod store;
 pub mod upload;
@@ -70,8 +78,9 @@ pub struct Daemon {
     /// Tokens seen, by hash: scope and owner (tokens are never changed once made).
     tokens: Mutex<HashMap<String, (String, String)>>,
     pub started: std::time::Instant,
-    /// Whether uploads are taken: the strict sandbox must hold on this machine (else why
-    /// not, said at start and to every upload).
+    /// Whether uploads are taken: the strict sandbox must hold on this machine (it does
+    /// unless the daemon was started for tests with [`ALLOW_WEAK_SANDBOX`]; else why not,
+    /// said at start and to every upload).
     pub uploads: Result<(), String>,
     /// The live hubs of the last series that ended, oldest first.
     ended_hubs: Mutex<std::collections::VecDeque<(i64, Arc<crate::web::live::Hub>)>>,
@@ -232,7 +241,7 @@ struct DataLock(#[allow(dead_code)] std::fs::File);
 fn lock_data(dir: &Path) -> Result<DataLock, ServeError> {
     use std::os::fd::AsRawFd;
     let path = dir.join("lock");
-    let file = std::fs::OpenOptions::new()
+    let file = private::file_options()
         .create(true)
         .truncate(false)
         .write(true)
@@ -248,6 +257,7 @@ fn lock_data(dir: &Path) -> Result<DataLock, ServeError> {
         l_len: 0,
         l_pid: 0,
     };
+    let _ = private::file_mode(&path);
     // SAFETY: fcntl on a descriptor this function owns, with a lock description on the stack.
     if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLK, &lock) } != 0 {
         return Err(ServeError::Setup(format!(
@@ -273,11 +283,25 @@ pub async fn serve(
     listening: impl FnOnce(std::net::SocketAddr),
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
-    std::fs::create_dir_all(&settings.data).map_err(|e| {
+    let mut settings = settings;
+    let uploads = strict_sandbox(&mut settings)?;
+    let tls = settings
+        .tls
+        .as_ref()
+        .map(http::tls_config)
+        .transpose()
+        .map_err(ServeError::Setup)?;
+    // The data directory is the daemon's alone, tightened if it was not (super::private).
+    private::dir(&settings.data).map_err(|e| {
         ServeError::Setup(format!("cannot create {}: {e}", settings.data.display()))
     })?;
     let _lock = lock_data(&settings.data)?;
     let mut store = Store::open(&settings.data)?;
+    for sub in ["logs", "uploads"] {
+        let dir = settings.data.join(sub);
+        private::dir(&dir)
+            .map_err(|e| ServeError::Setup(format!("cannot create {}: {e}", dir.display())))?;
+    }
     // The games that were running when the last daemon died: the infrastructure's fault,
     // never a result; played again.
     let voided = store.void_leases(None, settings.max_attempts)?;
@@ -286,27 +310,24 @@ pub async fn serve(
             "{voided} game(s) were running when the daemon stopped: voided, to be played again"
         );
     }
-    let listener = tokio::net::TcpListener::bind(&settings.listen)
-        .await
-        .map_err(|e| {
-            ServeError::Setup(format!(
-                "cannot listen on {}: {e}; give another address with --listen",
-                settings.listen
-            ))
-        })?;
+    let cannot_listen = |e: std::io::Error| {
+        ServeError::Setup(format!(
+            "cannot listen on {}: {e}; give another address with --listen",
+            settings.listen
+        ))
+    };
+    let wanted: std::net::SocketAddr = settings
+        .listen
+        .parse()
+        .map_err(|e| cannot_listen(std::io::Error::new(std::io::ErrorKind::InvalidInput, e)))?;
+    let listener = http::bind(wanted).map_err(cannot_listen)?;
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Setup(format!("cannot read the bound address: {e}")))?;
-    // Uploaded bots run only at the strict level: where it cannot hold, no uploads.
-    let uploads = {
-        let mut strict = settings.sandbox.clone();
-        strict.mode = crate::sandbox::Mode::Strict;
-        strict.limits_for(&Default::default()).map(|_| ())
-    };
-    if let Err(why) = &uploads {
-        // Said on stderr whatever the log's filter: the operator must know.
-        eprintln!("zebra serve: uploads are refused on this machine: {why}");
+    if let Some(warning) = http::plain_warning(addr, tls.is_some()) {
+        loud(&warning);
     }
+    http::make_room_for(settings.http.max_connections);
     let daemon = Arc::new(Daemon {
         uploads,
         records: store.records(),
@@ -340,15 +361,13 @@ pub async fn serve(
     tasks.spawn(check::run(Arc::clone(&daemon)));
     tasks.spawn(ladder::run(Arc::clone(&daemon)));
     let http_stop = CancellationToken::new();
-    let http = {
-        let router = api::router(Arc::clone(&daemon));
-        let stop = http_stop.clone();
-        tokio::spawn(async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(async move { stop.cancelled().await })
-                .await
-        })
-    };
+    let http = tokio::spawn(http::run(
+        listener,
+        api::router(Arc::clone(&daemon)),
+        Arc::clone(&daemon),
+        tls,
+        http_stop.clone(),
+    ));
     listening(addr);
 
     tokio::select! {
@@ -381,9 +400,104 @@ pub async fn serve(
     Ok(())
 }
 
+/// The environment variable that lets the daemon start where the strict sandbox cannot
+/// hold: for tests of the daemon on machines without namespaces, never for bots of
+/// strangers (uploads stay refused).
+pub const ALLOW_WEAK_SANDBOX: &str = "ZEBRA_SERVE_ALLOW_WEAK_SANDBOX";
+
+/// What keeps the strict sandbox from holding here for the daemon's limits, and how to fix
+/// the machine; `None` when it holds.
+pub fn strict_problem(settings: &ServeSettings) -> Result<Option<String>, ServeError> {
+    let mut probe = settings.sandbox.clone();
+    probe.mode = crate::sandbox::Mode::Auto;
+    let limits = probe
+        .limits_for(&Default::default())
+        .map_err(ServeError::Setup)?;
+    Ok(crate::sandbox::level()
+        .strict_missing(&limits)
+        .map(|missing| {
+            format!(
+                "bots run only under the strict sandbox, and this machine lacks {missing}; to fix it: {}; 'zebra doctor' shows every layer",
+                how_to_fix(&missing)
+            )
+        }))
+}
+
+/// The fixes for what [`crate::sandbox::Level::strict_missing`] names.
+fn how_to_fix(missing: &str) -> String {
+    let mut fixes = Vec::new();
+    if missing.contains("cgroup") {
+        fixes.push("run zebra serve as root, or in a delegated cgroup v2 subtree with the memory and pids controllers (systemd: Delegate=yes)");
+    }
+    if ["namespaces", "user of its own", "view", "/proc"]
+        .iter()
+        .any(|m| missing.contains(m))
+    {
+        fixes.push("allow namespaces (as root; or sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0; in a container, a profile that allows unshare, mount and pivot_root), and when root a free range of bot user ids (ZEBRA_BOT_UIDS)");
+    }
+    if missing.contains("seccomp") {
+        fixes.push("a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)");
+    }
+    if missing.contains("no network") {
+        fixes.push("remove network = true from [sandbox] limits");
+    }
+    if fixes.is_empty() {
+        fixes.push("see the README's Sandbox section");
+    }
+    fixes.join("; ")
+}
+
+/// Bots in the daemon run under the strict sandbox: where it cannot hold, the daemon does
+/// not start, unless [`ALLOW_WEAK_SANDBOX`] is `1` (tests), when it says so loudly, runs
+/// the registered bots at the best level the machine has, and refuses uploads (the error
+/// kept here says why).
+fn strict_sandbox(settings: &mut ServeSettings) -> Result<Result<(), String>, ServeError> {
+    let Some(problem) = strict_problem(settings)? else {
+        return Ok(Ok(()));
+    };
+    if std::env::var(ALLOW_WEAK_SANDBOX).as_deref() != Ok("1") {
+        return Err(ServeError::Setup(problem));
+    }
+    loud(&format!(
+        "{ALLOW_WEAK_SANDBOX}=1: BOTS RUN WITHOUT THE STRICT SANDBOX, for tests only, never for bots of strangers; uploads are refused: {problem}"
+    ));
+    settings.sandbox.mode = crate::sandbox::Mode::Auto;
+    Ok(Err(problem))
+}
+
+/// A warning the operator must see: in the log, or on stderr where the log's filter
+/// would hide it.
+fn loud(line: &str) {
+    if tracing::enabled!(tracing::Level::WARN) {
+        tracing::warn!("{line}");
+    } else {
+        eprintln!("zebra serve: warning: {line}");
+    }
+}
+
 fn signal(
     kind: tokio::signal::unix::SignalKind,
 ) -> Result<tokio::signal::unix::Signal, ServeError> {
     tokio::signal::unix::signal(kind)
         .map_err(|e| ServeError::Setup(format!("cannot watch for signals: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_missing_layer_gets_its_fix() {
+        let fix = how_to_fix("PID and network namespaces (turned off)");
+        assert!(fix.contains("allow namespaces"), "{fix}");
+        assert!(!fix.contains("network = true"), "{fix}");
+        let fix = how_to_fix("a memory cgroup (...) and seccomp");
+        assert!(
+            fix.contains("Delegate=yes") && fix.contains("CONFIG_SECCOMP_FILTER"),
+            "{fix}"
+        );
+        let fix = how_to_fix("no network (--network or network = true lets bots reach it)");
+        assert!(fix.contains("remove network = true"), "{fix}");
+        assert!(!how_to_fix("something new").is_empty());
+    }
 }

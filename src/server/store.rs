@@ -201,8 +201,26 @@ impl Store {
             let path = path.to_path_buf();
             move |source| StoreError::Io { what, path, source }
         };
-        std::fs::create_dir_all(dir.join(RECORDS_DIR)).map_err(io("create", dir))?;
+        // Private, whoever made them and whatever the umask (see super::private).
+        super::private::dir(dir).map_err(io("create", dir))?;
+        let records = dir.join(RECORDS_DIR);
+        super::private::dir(&records).map_err(io("create", &records))?;
         let path = dir.join(DB_FILE);
+        // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the
+        // database's own mode, so all three are private.
+        super::private::file_options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io("create", &path))?;
+        for file in [
+            path.clone(),
+            dir.join(format!("{DB_FILE}-wal")),
+            dir.join(format!("{DB_FILE}-shm")),
+        ] {
+            super::private::file_mode(&file).map_err(io("protect", &file))?;
+        }
         let corrupt = |e: rusqlite::Error| StoreError::Corrupt {
             path: path.clone(),
             detail: e.to_string(),
@@ -828,13 +846,20 @@ impl Records {
                 source,
             }
         };
-        std::fs::create_dir_all(shard).map_err(io("create", shard))?;
+        if !shard.is_dir() {
+            super::private::dir(shard).map_err(io("create", shard))?;
+        }
         let tmp = shard.join(format!(
             "{hash}.{}.{:?}.tmp",
             std::process::id(),
             std::thread::current().id()
         ));
-        let mut file = std::fs::File::create(&tmp).map_err(io("create", &tmp))?;
+        let mut file = super::private::file_options()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(io("create", &tmp))?;
         file.write_all(text.as_bytes()).map_err(io("write", &tmp))?;
         file.sync_all().map_err(io("sync", &tmp))?;
         std::fs::rename(&tmp, &path).map_err(io("rename", &tmp))?;

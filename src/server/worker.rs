@@ -123,6 +123,10 @@ async fn play_lease(daemon: &Arc<Daemon>, mut lease: Lease) -> Result<Option<Pla
             .await?;
         return Ok(None);
     };
+    // Its transcript and the bots' stderr, if kept, are for their owners only (the data
+    // directory is private: see super::private).
+    let mut game = game;
+    game.config.private_logs = true;
     daemon.metrics.games_running.fetch_add(1, Ordering::Relaxed);
     let played = {
         let spectator: Arc<dyn crate::referee::Spectator> = hub;
