@@ -1827,3 +1827,121 @@ fn https_with_a_self_signed_certificate_and_a_warning_for_plain_http_beyond_loop
         text(&out.stderr)
     );
 }
+
+/// An uploaded bot that attacks the daemon from inside its game: it tries to read the
+/// database, another participant's code and the data directory, to plant files in the
+/// other bot's directory and the data directory, and to write into every process it can
+/// reach. Every try fails; the other bot's code is unchanged; nothing is planted.
+#[test]
+fn a_hostile_upload_reaches_neither_the_database_nor_other_bots_nor_the_data_directory() {
+    let dir = scratch("hostile-upload");
+    let data = dir.join("data");
+    let ann = token(&data, "submit", "ann");
+    let bob = token(&data, "submit", "bob");
+    let root = token(&data, "admin", "root");
+    let daemon = start(&data, &["--concurrency", "1"]);
+    let base = &daemon.base;
+    if daemon.log.lock().unwrap().contains("uploads are refused") {
+        eprintln!("skipped: no strict sandbox on this machine (see zebra doctor)");
+        return;
+    }
+    let manifest = |name: &str, command: &str| {
+        format!("name = \"{name}\"\ncommand = \"{command}\"\n").into_bytes()
+    };
+    // Bob's bot, the victim: a random mover.
+    let random = std::fs::read(Path::new(ZEBRA).with_file_name("zebra-random-bot")).unwrap();
+    let victim_manifest = manifest("victim", "bin/random");
+    let (status, victim) = upload(
+        base,
+        &bob,
+        &archive(&[
+            ("zebra-bot.toml", FILE, &victim_manifest, 0o644),
+            ("bin/random", FILE, &random, 0o755),
+        ]),
+    );
+    assert_eq!(status, 201, "{victim}");
+    wait_checked(base, &bob);
+    let victim_dir = std::fs::read_dir(data.join("uploads"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join("bin/random").exists())
+        .unwrap();
+    let victim_code = victim_dir.join("bin/random");
+    let before = std::fs::read(&victim_code).unwrap();
+    // Ann's spy: the test bot behind a script naming every target by its host path; it
+    // crashes after its first request so that its game keeps its stderr.
+    let db = data.join("zebra.db");
+    let targets = [
+        format!("--read={}", db.display()),
+        format!("--read={}", victim_code.display()),
+        format!("--read={}", data.join("lock").display()),
+        format!("--write={}", victim_dir.join("bin/planted").display()),
+        format!("--write={}", data.join("planted").display()),
+        format!("--write={}", db.display()),
+    ];
+    let script = format!(
+        "#!/bin/sh\nexec ./bin/test-bot --crash-after 1 --attack processes,pipes {}\n",
+        targets.join(" ")
+    );
+    let test_bot = std::fs::read(Path::new(ZEBRA).with_file_name("zebra-test-bot")).unwrap();
+    let spy_manifest = manifest("spy", "run.sh");
+    let (status, spy) = upload(
+        base,
+        &ann,
+        &archive(&[
+            ("zebra-bot.toml", FILE, &spy_manifest, 0o644),
+            ("run.sh", FILE, script.as_bytes(), 0o755),
+            ("bin/test-bot", FILE, &test_bot, 0o755),
+        ]),
+    );
+    assert_eq!(status, 201, "{spy}");
+    let spy_id = spy["id"].as_i64().unwrap();
+    wait_checked(base, &ann);
+    // Its check rejects it (it crashes); an admin lets it play anyway.
+    admin(&data, &["bot", "activate", &spy_id.to_string()]);
+    let (status, s) = submit(
+        base,
+        &ann,
+        None,
+        &json!({"bots": [victim["id"], spy_id], "games": 2, "tc": TC, "situations": "none"}),
+    );
+    assert_eq!(status, 201, "{s}");
+    wait_series_end(base, &ann, s["id"].as_i64().unwrap());
+    let game = get_json(base, "/api/v1/games/1", &root);
+    let side = if game["white"] == spy_id {
+        "white"
+    } else {
+        "black"
+    };
+    let (status, _, stderr) = http(
+        base,
+        "GET",
+        &format!("/api/v1/games/1/log?part={side}"),
+        Some(&ann),
+        &[],
+        None,
+    );
+    assert_eq!(status, 200, "{stderr}");
+    for target in &targets {
+        let (verb, path) = target[2..].split_once('=').unwrap();
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("{verb} {path}:")))
+            .unwrap_or_else(|| panic!("no line for {target} in:\n{stderr}"));
+        assert!(line.contains("failed"), "{line}");
+    }
+    assert!(
+        stderr.contains("attack pipes: opened 0 written 0"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&victim_code).unwrap(),
+        before,
+        "the victim's code changed"
+    );
+    assert!(!victim_dir.join("bin/planted").exists());
+    assert!(!data.join("planted").exists());
+    // The database is intact: the daemon still answers from it.
+    assert_eq!(get_json(base, "/api/v1/games/1", &root)["id"], 1);
+}
