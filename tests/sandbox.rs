@@ -106,15 +106,18 @@ fn run_of(pid: u32) -> Option<String> {
         })
 }
 
-/// The machine's places where Zebra leaves names: the temp directory and the cgroup
-/// directories `zebra doctor` names.
-fn leftover_dirs() -> Vec<PathBuf> {
+/// The places where a Zebra whose temp directory is `tmp` leaves names: `tmp` and the
+/// cgroup directories `zebra doctor` names. Running it also sweeps what dead runs of `tmp`
+/// left. Each test gives its Zebras a temp directory of its own: a run's lock file lives
+/// there, so Zebras of other tests (in /tmp) cannot judge, and so never sweep, its runs.
+fn leftover_dirs(tmp: &Path) -> Vec<PathBuf> {
     let doctor = Command::new(ZEBRA)
         .args(["doctor", "--json"])
+        .env("TMPDIR", tmp)
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
-    let mut dirs = vec![std::env::temp_dir()];
+    let mut dirs = vec![tmp.to_path_buf()];
     for c in ["memory", "pids", "freezer"] {
         if let Some(src) = v["cgroups"][c].as_str() {
             dirs.push(PathBuf::from(src.split_once(' ').unwrap().1));
@@ -169,15 +172,18 @@ fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
         return;
     }
     let dir = temp_dir("kill9");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
     let m = mark("kill9");
-    let dirs = leftover_dirs();
-    let run = kill_zebra_mid_game(forking_game(&m, &[], &dir.join("g.pgn"), 20), &m);
+    let dirs = leftover_dirs(&tmp);
+    let env = [("TMPDIR", tmp.to_str().unwrap())];
+    let run = kill_zebra_mid_game(forking_game(&m, &env, &dir.join("g.pgn"), 20), &m);
     // Its empty groups and temp directories stay, named by its run...
     let left = left_by(&run, &dirs);
     assert!(left.iter().any(|n| n.ends_with(".tmp")), "{left:?}");
     assert!(left.iter().any(|n| n.ends_with(".lock")), "{left:?}");
     // ... until the next Zebra that starts sweeps them, its lock file last.
-    let _ = leftover_dirs();
+    let _ = leftover_dirs(&tmp);
     let left = left_by(&run, &dirs);
     assert!(left.is_empty(), "left: {left:?}");
 }
@@ -194,8 +200,10 @@ fn a_zebra_killed_as_pid_2_of_a_namespace_leaves_nothing_the_next_one_takes_for_
         return;
     }
     let dir = temp_dir("pid2");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
     let m = mark("pid2");
-    let dirs = leftover_dirs();
+    let dirs = leftover_dirs(&tmp);
     // `sh -c 'zebra ...; true'`: sh is PID 1 of the new namespace, Zebra PID 2.
     let in_namespace = |plays: u32, pgn: &Path| {
         let game = forking_game(&m, &[], pgn, plays);
@@ -206,7 +214,8 @@ fn a_zebra_killed_as_pid_2_of_a_namespace_leaves_nothing_the_next_one_takes_for_
         let mut cmd = Command::new(unshare);
         cmd.args(["--fork", "--pid", "--mount-proc", "sh", "-c"])
             .arg(format!("{}; true", words.join(" ")))
-            .env("ZEBRA_TEST_MARK", &m);
+            .env("ZEBRA_TEST_MARK", &m)
+            .env("TMPDIR", &tmp);
         cmd
     };
     let run = kill_zebra_mid_game(in_namespace(20, &dir.join("first.pgn")), &m);

@@ -482,6 +482,25 @@ impl Drop for BotGroups {
     }
 }
 
+/// Kills whatever still runs in the group `dir` (a dead run's leftover: a bot whose exit
+/// the kernel has not finished) and removes it, a few tries while the exits complete.
+pub fn kill_and_remove_dir(dir: &Path) {
+    for _ in 0..50 {
+        if fs::remove_dir(dir).is_ok() || !dir.exists() {
+            return;
+        }
+        if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
+            for pid in text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
+                // SAFETY: kill only sends a signal; a pid that is gone yields ESRCH.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 fn read_number(path: &Path) -> Option<u64> {
     fs::read_to_string(path).ok()?.trim().parse().ok()
 }

@@ -322,8 +322,9 @@ fn sweep_stale(cgroups: &Cgroups) {
         for e in entries.flatten() {
             let name = e.file_name();
             if name.to_str().is_some_and(&mut is_dead) {
-                // Fails (and stays) if anything still runs in it.
-                let _ = std::fs::remove_dir(e.path());
+                // A dead run's group: whatever is still in it is a bot of that run whose
+                // end the kernel has not finished.
+                cgroup::kill_and_remove_dir(&e.path());
             }
         }
     }
