@@ -490,7 +490,10 @@ pub fn kill_and_remove_dir(dir: &Path) {
             return;
         }
         if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
-            for pid in text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
+            for pid in text
+                .split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok())
+            {
                 // SAFETY: kill only sends a signal; a pid that is gone yields ESRCH.
                 unsafe {
                     libc::kill(pid, libc::SIGKILL);
