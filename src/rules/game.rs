@@ -1023,11 +1023,17 @@ impl Game {
             }
             EnforceFrom::SpotOfFoul => {
                 // R41: at the spot of the foul (the 1-yard line if that is in the end zone),
-                // and at least 5 yards (half the distance) beyond the previous spot.
+                // and at least 5 yards (half the distance) beyond the previous spot. Left
+                // on the previous spot's rank (the defense's 1-yard line), the ball did not
+                // move: R57 and R58 apply as to any foul there (edition 3).
                 let at = foul.spot.rank().out_of_end_zones();
                 let least = Self::penalty_rank(self.spot.rank(), 1, toward);
                 if !self.offense.ahead(least, at) {
-                    (Square::new(foul.spot.file(), at), at, false)
+                    (
+                        Square::new(foul.spot.file(), at),
+                        at,
+                        at == self.spot.rank(),
+                    )
                 } else {
                     (self.spot, least, least == self.spot.rank())
                 }

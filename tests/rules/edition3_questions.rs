@@ -413,6 +413,26 @@ fn r41_a_first_pass_interference_at_the_1_yard_line_is_a_first_down_there() {
     }
 }
 
+#[test]
+fn r58_a_second_defensive_foul_in_a_row_by_pass_interference_at_the_1_concedes_the_touchdown() {
+    for (rows, push, pushed) in [
+        (INTERFERENCE_ON_THE_ONE, "a7c7", "c7"),
+        // In the end zone: R41 spots the ball on the 1-yard line, where it already was.
+        (INTERFERENCE_IN_THE_END_ZONE, "d8b8", "b8"),
+    ] {
+        let mut g = interference_at_the_one("0-1", rows, push, pushed);
+        let ev = play(&mut g, &["accept:pass-interference"]);
+        let awarded = ev
+            .iter()
+            .position(|e| *e == Event::ScoreAwarded { side: Side::White })
+            .unwrap_or_else(|| panic!("{ev:?}"));
+        assert_eq!(ev[awarded + 1], Event::Touchdown { side: Side::White });
+        assert_eq!(score(&g), (7, 0));
+        assert_series(&g, Side::Black, 1, "d4", 2);
+        assert_eq!(g.plays_in_quarter(), 1);
+    }
+}
+
 // ---- (9) R48: a team whose every move is a foul must still move ----
 
 /// White's rook has just pushed Black's only piece, the pawn, from d5 to d6 (White has the
