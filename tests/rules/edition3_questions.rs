@@ -51,6 +51,61 @@ fn taken_back(turn: &str) -> Game {
 }
 
 #[test]
+fn r59_a_team_that_fouls_while_the_other_team_holds_the_ball_cannot_keep_it_by_taking_it_back() {
+    let mut g = taken_back("black");
+    // Black's rook pushes White's; White's pushes back: holding by White while Black holds
+    // the ball (after the change, before White takes it back).
+    let ev = play(&mut g, &["c6c5", "c4c5"]);
+    let f = foul(Side::White, FoulKind::Holding, "c4");
+    assert!(has(&ev, Event::Flag(f)), "{ev:?}");
+    // Black throws sideways onto White's queen, who runs it into the end zone.
+    let ev = play(&mut g, &["g5^b5", "b5b8"]);
+    assert!(
+        has(
+            &ev,
+            Event::Intercepted {
+                side: Side::White,
+                at: sq("b5")
+            }
+        ),
+        "{ev:?}"
+    );
+    assert!(
+        has(
+            &ev,
+            Event::PlayOver {
+                end: PlayEnd::Touchdown
+            }
+        ),
+        "{ev:?}"
+    );
+    assert_eq!(g.phase(), Phase::PenaltyChoice(Side::Black));
+    assert_eq!(g.penalty_default(), Some(action("accept:holding")));
+
+    let mut declined = g.clone();
+    play(&mut declined, &["decline"]);
+    assert_eq!(score(&declined), (7, 0));
+    assert_series(&declined, Side::Black, 1, "d4", 2);
+
+    // Accepted: White has no clean hands, so the ball goes back to Black as if Black had
+    // kept it (R59): its own 20, 10 yards ahead (half the distance: d4 to d3), first down.
+    // White's touchdown does not count.
+    let ev = play(&mut g, &["accept:holding"]);
+    assert_eq!(ev[0], Event::PenaltyEnforced(f));
+    assert!(!any_touchdown(&ev), "{ev:?}");
+    assert!(
+        has(&ev, Event::PossessionChanged { side: Side::Black }),
+        "{ev:?}"
+    );
+    assert_eq!(score(&g), (0, 0));
+    assert_series(&g, Side::Black, 1, "d3", 1);
+    assert_eq!(g.fouls_in_row(Side::White), 0);
+    assert_eq!(g.plays_in_quarter(), 1);
+    assert!(!g.clock_running());
+    assert_eq!(g.phase(), Phase::Formation(Side::Black));
+}
+
+#[test]
 fn r42_a_foul_by_the_team_that_then_loses_the_ball_back_annuls_the_play_when_accepted() {
     let mut g = taken_back("white");
     // White pushes Black's rook, Black's rook pushes back: holding by Black while it holds
