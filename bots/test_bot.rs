@@ -10,6 +10,7 @@
 //! | `--crash-after N` | exits with code 3 once N requests are answered (0: right after `ready`) |
 //! | `--sleep-ms N` | sleeps N ms before each reply to a request |
 //! | `--sleep-after N` | ... but only for requests after the first N |
+//! | `--sleep-on-defense-ms N` | sleeps N ms before each reply to a request in which it is the defense (Football Chess) |
 //! | `--busy-ms N` | computes (spins on the CPU) N ms before each reply to a request, after the first `--sleep-after` |
 //! | `--garbage` | replies to requests with a line that is not JSON |
 //! | `--non-utf8` | replies with a JSON-shaped line holding bytes that are not UTF-8 |
@@ -79,6 +80,10 @@ struct Args {
     /// Sleep (or spin) only for requests after the first N.
     #[arg(long, value_name = "N", default_value_t = 0)]
     sleep_after: u64,
+    /// Sleep this long before each reply to a request in which it is the defense (the team
+    /// that did not snap): a defense that sits at the edge of its reaction clock.
+    #[arg(long, value_name = "MS")]
+    sleep_on_defense_ms: Option<u64>,
     /// Reply with a line that is not JSON.
     #[arg(long)]
     garbage: bool,
@@ -627,6 +632,11 @@ fn main() {
                 let Some(req) = Request::from_message(&msg) else {
                     continue;
                 };
+                if let Some(ms) = args.sleep_on_defense_ms {
+                    if req.side != req.state.offense {
+                        sleep(Duration::from_millis(ms));
+                    }
+                }
                 let asked = Asked {
                     id: req.id,
                     ok: if args.control_chars {

@@ -1809,3 +1809,138 @@ impl TallySeen {
         }
     }
 }
+
+// ---- R70: a timed game always ends within a bound the time control decides ----
+
+/// How a hostile pair spends its clocks in a timed game.
+#[derive(Clone, Copy, Debug)]
+enum Stall {
+    /// The offense answers at once; the defense sits at the edge of its reaction clock.
+    SlowDefense,
+    /// As `SlowDefense`, and the defense commits a dead-ball foul once per down (the first
+    /// pre-snap decision after every snapped play), to stop the clock or run it.
+    FoulingDefense,
+}
+
+/// What one refereed timed game came to: snapped plays, dead-ball fouls, decisions bounded
+/// by the reaction clock, and the wall time its decisions took.
+#[derive(Debug, Default)]
+struct Spent {
+    plays: u32,
+    fouls: u32,
+    reaction_decisions: u32,
+    wall: std::time::Duration,
+}
+
+/// Plays one timed game under `tc` with a simulated referee: the referee's own clock code
+/// (`Clocks` and the game's `Refereed` side) with the thinking times `stall` chooses, the
+/// actions of seeded random players.
+fn play_stalled(tc: &str, seed: u64, stall: Stall) -> Spent {
+    use zebra::referee::{Clocks, Miss, Missed, Refereed, TimeControl};
+    let tc = TimeControl::parse(tc).unwrap();
+    let mut clocks = Clocks::new(tc);
+    let mut game = Game::new(Settings::timed());
+    let mut player = RandomPlayer::new(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x57a1);
+    let mut list = ActionList::new();
+    let mut spent = Spent::default();
+    let mut foul_due = true;
+    let mut steps = 0;
+    while let Some(decision) = game.decision() {
+        steps += 1;
+        assert!(steps < 1_000_000, "seed {seed} {stall:?}: no end");
+        let budget = game.budget(&clocks);
+        let defending = decision.side != game.offense();
+        let elapsed = if defending {
+            budget.limit
+        } else {
+            std::time::Duration::ZERO
+        };
+        if budget.expires == Clock::Reaction {
+            spent.reaction_decisions += 1;
+        }
+        spent.wall += elapsed;
+        let fouling = matches!(stall, Stall::FoulingDefense) && defending && foul_due;
+        let action = match game.phase() {
+            Phase::Formation(side) if fouling => {
+                // A legal formation minus one piece: placeable, and an illegal formation.
+                let legal = player.formation(&game, side);
+                let mut short = Formation::empty();
+                for (role, sq) in legal.iter().skip(1) {
+                    short.place(role, sq).expect("placeable");
+                }
+                Some(Action::Formation(short))
+            }
+            Phase::Reaction if fouling => {
+                game.legal_actions(&mut list);
+                let fouls: Vec<Action> = list
+                    .iter()
+                    .copied()
+                    .filter(|a| game.presnap_foul(a).is_some())
+                    .collect();
+                fouls.choose(&mut rng).copied()
+            }
+            _ => None,
+        };
+        let action = match action {
+            Some(a) => {
+                foul_due = false;
+                a
+            }
+            None => player.choose(&game, &mut list).expect("a decision is due"),
+        };
+        let mut events = if elapsed > budget.limit {
+            match game.miss(&mut clocks, &budget, Miss::Timeout).unwrap() {
+                Missed::Consequence { events, .. } => events,
+                other => panic!("{other:?}"),
+            }
+        } else {
+            game.apply(&action)
+                .unwrap_or_else(|e| panic!("seed {seed} {stall:?}: {action}: {e}"))
+                .to_vec()
+        };
+        let pre_snap = budget.pre_snap;
+        for e in &events {
+            match e {
+                Event::Snap { .. } | Event::SnapFumbled { .. } => spent.plays += 1,
+                Event::PenaltyEnforced(_) if pre_snap => spent.fouls += 1,
+                Event::PlayOver { .. } => foul_due = true,
+                _ => {}
+            }
+        }
+        let (more, _) = game
+            .charge(&mut clocks, &budget, elapsed, &events)
+            .unwrap_or_else(|e| panic!("seed {seed} {stall:?}: {e}"));
+        events.extend(more);
+        game.follow(&mut clocks, &events);
+    }
+    spent
+}
+
+#[test]
+fn r70_hostile_timed_games_end_within_the_stated_bound_of_plays_and_wall_time() {
+    use zebra::referee::TimeControl;
+    let mut most = Spent::default();
+    for tc in [
+        "quarter=1s,play=1s,reaction=300ms,grace=100ms",
+        "quarter=250ms,play=1s,reaction=300ms,grace=100ms",
+        "quarter=10m,play=20s,reaction=5s,grace=100ms",
+    ] {
+        let bound = TimeControl::parse(tc).unwrap().bound();
+        for seed in 0..300 {
+            for stall in [Stall::SlowDefense, Stall::FoulingDefense] {
+                let s = play_stalled(tc, seed, stall);
+                let why = format!("{tc} seed {seed} {stall:?}: {s:?} over {bound:?}");
+                assert!(s.plays <= bound.plays, "{why}");
+                assert!(s.fouls <= bound.fouls, "{why}");
+                assert!(s.reaction_decisions <= bound.reaction_decisions, "{why}");
+                assert!(s.wall <= bound.wall, "{why}");
+                most.plays = most.plays.max(s.plays);
+                most.fouls = most.fouls.max(s.fouls);
+                most.reaction_decisions = most.reaction_decisions.max(s.reaction_decisions);
+            }
+        }
+    }
+    // The quarter's length does not matter: a game is at most 4 x 49 snapped plays.
+    assert!(most.plays > 0 && most.plays <= 4 * 49, "{most:?}");
+}

@@ -466,3 +466,49 @@ fn a_duplicate_reply_is_named_a_duplicate_not_late() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// ---- R70: a timed game always ends ----
+
+#[test]
+fn r70_a_defense_sleeping_250ms_on_every_decision_cannot_stall_a_timed_game() {
+    // Every decision of the sleeper's defense is legal (250 ms under its 300 ms reaction
+    // clock), and costs the game clock nothing; the ticks of its turns still end the game.
+    let cfg = config("quarter=250ms,play=1s,reaction=300ms,grace=200ms");
+    let bound = cfg.tc.bound();
+    let start = std::time::Instant::now();
+    let r = game(
+        spec("sleeper", TEST_BOT, &["--sleep-on-defense-ms", "250"]),
+        spec("greedy", GREEDY_BOT, &[]),
+        &cfg,
+    );
+    let took = start.elapsed();
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    let sleeper = &r.bots[0];
+    // The pure part: the sleeper's decisions stay within what the rules allow a game.
+    assert!(
+        sleeper.decisions <= bound.reaction_decisions + bound.rounds * 9,
+        "{sleeper:?}"
+    );
+    // The bar, with a wide margin over the ~30 s this takes on an idle machine.
+    assert!(took < Duration::from_secs(120), "took {took:?}");
+}
+
+#[test]
+fn r70_greedy_against_random_in_one_second_quarters_scores_like_football() {
+    // Edition 2 let this game run to 1,038 plays and 21-1902: the game clock ran only while
+    // the offense thought. Now each turn is a tick, a fortieth of the quarter.
+    let cfg = config("quarter=1s,play=1s,reaction=300ms,grace=200ms");
+    for seed in [1, 2] {
+        let cfg = GameConfig {
+            seed,
+            ..cfg.clone()
+        };
+        let r = game(
+            spec("greedy", GREEDY_BOT, &[]),
+            spec("random", RANDOM_BOT, &[]),
+            &cfg,
+        );
+        assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+        assert!(r.score[0] < 100 && r.score[1] < 100, "{:?}", r.score);
+    }
+}

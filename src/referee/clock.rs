@@ -345,7 +345,7 @@ impl Clocks {
         self.new_play(offense);
     }
 
-    /// One tick of the game clock: a sixty-fourth of the quarter (R70); zero in play-count
+    /// One tick of the game clock: a fortieth of the quarter (R70); zero in play-count
     /// quarters. Exact in nanoseconds for every quarter given in whole milliseconds.
     pub fn tick(&self) -> Duration {
         match self.tc.quarter {
@@ -429,8 +429,8 @@ impl Clocks {
 /// after at most six fouls that move the ball and one more at its 1-yard line (R57, R58,
 /// R71), with one offensive foul between them moving it back.
 pub const MAX_UNTIMED_DOWNS: u32 = 9;
-/// The most dead-ball fouls that count no play between two plays that count (R44): one
-/// offensive foul (its second in a row costs a down) and a defensive run as above.
+/// The most dead-ball fouls between two snaps that count no play (R44): one offensive
+/// foul (its second in a row costs a down) and a defensive run as above.
 pub const MAX_FREE_FOULS: u32 = 8;
 /// The most offensive decisions of one formation round: the formation, seven motions
 /// (each piece moves once, R4) and the snap or a timeout.
@@ -445,12 +445,15 @@ const TIMEOUTS_PER_HALF: u32 = 6;
 /// it against hostile strategies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameBound {
-    /// Plays counted in the whole game (R44), untimed downs included.
+    /// Snapped plays, untimed downs included.
     pub plays: u32,
+    /// Dead-ball fouls.
+    pub fouls: u32,
     /// Decisions bounded by the reaction clock: action-phase turns, contention and penalty
     /// decisions, the defense's formations and reactions.
     pub reaction_decisions: u32,
-    /// Formation rounds: each gives the offense at most a full play clock.
+    /// Formation rounds (each ends in a snap, a dead-ball foul, a timeout or the period's
+    /// end): each gives the offense at most a full play clock.
     pub rounds: u32,
     /// Wall time of the decisions: every reaction decision at its full reaction clock and
     /// every round at its full play clock, each decision plus the grace.
@@ -466,25 +469,29 @@ impl TimeControl {
 
     /// Upper bounds of one game under this time control.
     pub fn bound(&self) -> GameBound {
-        let (u, k) = (MAX_UNTIMED_DOWNS, TICKS_PER_QUARTER);
-        // Per quarter: plays, action-phase turns, formation rounds.
-        let (plays, turns, rounds) = match self.quarter {
-            // Every snapped play and every dead-ball foul takes at least one tick (R70): at
-            // most 64 before the clock is out, the play then in progress runs on (at most
-            // 63 more turns, R13), then the untimed downs with their own fouls.
-            QuarterMode::Timed(_) => (k + u, k + 63 + 64 * u, k + 1 + u * (1 + MAX_FREE_FOULS)),
+        let (u, f, k) = (MAX_UNTIMED_DOWNS, MAX_FREE_FOULS, TICKS_PER_QUARTER);
+        // Per quarter: snapped plays, dead-ball fouls, action-phase turns, rounds.
+        let (plays, fouls, turns, rounds) = match self.quarter {
+            // Every snapped play, every action-phase turn and every dead-ball foul takes a
+            // tick (R70): at most 40 before the clock is out; the play then in progress runs
+            // on (at most 63 more turns, R13); then the untimed downs, each after at most
+            // `f` fouls.
+            QuarterMode::Timed(_) => (k + u, k + u * f, k + 63 + 64 * u, k + 1 + u * (f + 1)),
+            // `n` plays count; between two that count at most `f` fouls that do not.
             QuarterMode::Plays(n) => {
                 let plays = u32::from(n) + u;
-                (plays, 64 * plays, plays * (1 + MAX_FREE_FOULS))
+                (plays, plays * (f + 1), 64 * plays, plays * (f + 2))
             }
         };
+        // Timeouts restart a round; the period's end closes the last one.
         let rounds = rounds + TIMEOUTS_PER_HALF + 1;
-        // Each play adds one penalty decision at most; each round the defense's decisions.
+        // Each play adds a penalty decision at most; each round the defense's decisions.
         let reaction_decisions = turns + plays + rounds * DEFENSE_DECISIONS_PER_ROUND;
         let per_quarter = (self.reaction + self.grace) * reaction_decisions
             + (self.play + self.grace * OFFENSE_DECISIONS_PER_ROUND) * rounds;
         GameBound {
             plays: 4 * plays,
+            fouls: 4 * fouls,
             reaction_decisions: 4 * reaction_decisions,
             rounds: 4 * rounds,
             wall: per_quarter * 4,
@@ -492,10 +499,10 @@ impl TimeControl {
     }
 }
 
-/// The ticks of a timed quarter (R70): as many as the action-phase turns of the longest
-/// play (R13), so that a quarter holds at most 64 plays and dead-ball fouls however fast
-/// the bots are.
-pub const TICKS_PER_QUARTER: u32 = 64;
+/// The ticks of a timed quarter (R70). With bots that answer at once a quarter then holds
+/// about ten plays of good play (three to four turns each), as many as the default
+/// play-count quarter, and never more than 40 plays and dead-ball fouls.
+pub const TICKS_PER_QUARTER: u32 = 40;
 
 /// Whether a timeout may be the machine's fault rather than the bot's: during the wall time
 /// it was given, the bot used less than half of it in CPU (it was waiting, or the machine was
@@ -658,7 +665,7 @@ mod tests {
     #[test]
     fn r17_r70_action_turns_use_the_reaction_clock_and_take_one_tick_each() {
         let mut clocks =
-            Clocks::new(TimeControl::parse("quarter=64s,play=10s,reaction=700ms").unwrap());
+            Clocks::new(TimeControl::parse("quarter=40s,play=10s,reaction=700ms").unwrap());
         assert_eq!(clocks.tick(), MS(1000));
         let action = "offense: white\nphase: action\nspot: e5\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p . . . . .\n5 . . . P . . . .\n4 . . . . K* . . .\n3 . . . . . . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
         let white = clocks.budget(&game(action));
@@ -668,45 +675,65 @@ mod tests {
         );
         // The turn takes one tick, whatever the offense's thinking took.
         clocks.charge(&white, MS(500), 0);
-        assert_eq!(clocks.game_left, Some(MS(63_000)));
+        assert_eq!(clocks.game_left, Some(MS(39_000)));
         clocks.charge(&white, MS(3), 0);
-        assert_eq!(clocks.game_left, Some(MS(62_000)));
+        assert_eq!(clocks.game_left, Some(MS(38_000)));
         // The defense's turn too, however long it thought.
         let black = clocks.budget(&game(
             &action.replace("phase: action", "phase: action\nturn: black"),
         ));
         assert_eq!((black.game_clock, black.tick), (false, true));
         clocks.charge(&black, MS(699), 0);
-        assert_eq!(clocks.game_left, Some(MS(61_000)));
+        assert_eq!(clocks.game_left, Some(MS(37_000)));
     }
 
     #[test]
-    fn r70_a_quarter_holds_64_ticks_and_reports_its_end_once() {
+    fn r70_a_quarter_holds_40_ticks_and_reports_its_end_once() {
         let mut clocks =
             Clocks::new(TimeControl::parse("quarter=250ms,play=1s,reaction=300ms").unwrap());
         assert_eq!(clocks.tick() * TICKS_PER_QUARTER, MS(250));
         let action = "offense: white\nphase: action\nspot: e5\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p . . . . .\n5 . . . P . . . .\n4 . . . . K* . . .\n3 . . . . . . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
         let b = clocks.budget(&game(action));
-        let ended: Vec<bool> = (0..66).map(|_| clocks.charge(&b, MS(0), 0)).collect();
+        let ended: Vec<bool> = (0..42).map(|_| clocks.charge(&b, MS(0), 0)).collect();
         assert_eq!(
             ended.iter().position(|&e| e),
-            Some(63),
-            "the 64th tick empties it"
+            Some(39),
+            "the 40th tick empties it"
         );
         assert_eq!(ended.iter().filter(|&&e| e).count(), 1);
     }
 
     #[test]
+    fn r70_the_bound_of_a_game_follows_the_time_control() {
+        let b = TimeControl::parse("quarter=1s,play=1s,reaction=300ms,grace=0ms")
+            .unwrap()
+            .bound();
+        // Per quarter: 40 + 9 plays, 40 + 9 * 8 fouls, 40 + 1 + 9 * 9 + 7 rounds.
+        assert_eq!((b.plays, b.fouls, b.rounds), (4 * 49, 4 * 112, 4 * 129));
+        let turns = 40 + 63 + 64 * 9;
+        assert_eq!(b.reaction_decisions, 4 * (turns + 49 + 129 * 8));
+        assert_eq!(b.wall, MS(300) * b.reaction_decisions + MS(1000) * b.rounds);
+        // The quarter's length does not change it: ticks are a share of the quarter.
+        let long = TimeControl::parse("quarter=10m,play=1s,reaction=300ms,grace=0ms").unwrap();
+        assert_eq!(long.bound(), b);
+        // Play-count quarters: the plays, then the fouls between them.
+        let p = TimeControl::parse("plays=10,play=1s,reaction=300ms")
+            .unwrap()
+            .bound();
+        assert_eq!((p.plays, p.fouls), (4 * 19, 4 * 19 * 9));
+    }
+
+    #[test]
     fn r70_a_dead_ball_foul_takes_one_tick_and_thinking_on_a_stopped_clock_none() {
         let mut clocks =
-            Clocks::new(TimeControl::parse("quarter=64s,play=10s,reaction=1s").unwrap());
+            Clocks::new(TimeControl::parse("quarter=40s,play=10s,reaction=1s").unwrap());
         let g = game(&MOTION.replace("clock: running", "clock: stopped"));
         let b = clocks.budget(&g);
         assert!(b.pre_snap && !b.game_clock && !b.tick);
         clocks.charge(&b, MS(2000), 0);
-        assert_eq!(clocks.game_left, Some(MS(64_000)));
+        assert_eq!(clocks.game_left, Some(MS(40_000)));
         clocks.charge(&b, MS(2000), 1);
-        assert_eq!(clocks.game_left, Some(MS(63_000)));
+        assert_eq!(clocks.game_left, Some(MS(39_000)));
     }
 
     #[test]
