@@ -577,9 +577,12 @@ fn check_transition(
         d1 == 1 || d1 == d0 || d1 == d0 + 1,
         "down {d0} -> {d1}"
     );
-    // Timeouts: one fewer per timeout, three again at halftime.
+    // Timeouts: one fewer per timeout called or charged (R71), three again at halftime.
     for side in Side::ALL {
-        let used = count(&|e| matches!(e, Event::Timeout { side: s, .. } if *s == side)) as u8;
+        let used = count(&|e| {
+            matches!(e, Event::Timeout { side: s, .. } | Event::TimeoutCharged { side: s, .. }
+                if *s == side)
+        }) as u8;
         let want = if period_ends == [2] {
             3
         } else {

@@ -34,7 +34,7 @@ use zebra::protocol::{
     TimeControlMsg, ToBot,
 };
 use zebra::record::Termination;
-use zebra::referee::{Budget, Clocks, QuarterMode, TimeControl};
+use zebra::referee::{Budget, Clocks, QuarterMode, Refereed, TimeControl};
 use zebra::rules::playout::RandomPlayer;
 use zebra::rules::{
     Action, ActionList, Clock, DecisionKind, Event, Foul, FoulKind, Game, GameResult, PlayEnd,
@@ -477,7 +477,7 @@ fn the_referee_tells_each_bot_the_rulings_edition_in_game_start() {
     for msg in &starts {
         must_validate(&schemas, "game_start", msg);
         must_validate(&schemas, "to_bot", msg);
-        assert_eq!(msg["rulings"], json!("2"), "{msg}");
+        assert_eq!(msg["rulings"], json!("3"), "{msg}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -739,6 +739,7 @@ fn event_name(e: &Event) -> &'static str {
         Event::OffsettingPenalties => "offsetting_penalties",
         Event::ScoreAwarded { .. } => "score_awarded",
         Event::UntimedDown => "untimed_down",
+        Event::TimeoutCharged { .. } => "timeout_charged",
         Event::PlayOver { .. } => "play_over",
         Event::FirstDown { .. } => "first_down",
         Event::TurnoverOnDowns { .. } => "turnover_on_downs",
@@ -823,6 +824,7 @@ fn every_event() -> Vec<Event> {
         Event::OffsettingPenalties,
         Event::ScoreAwarded { side: w },
         Event::UntimedDown,
+        Event::TimeoutCharged { side: b, left: 2 },
         Event::FirstDown { side: w },
         Event::TurnoverOnDowns { side: w },
         Event::NextPlay {
@@ -1118,9 +1120,11 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             cov.note(&check_to_bot(schemas, &late));
             cov.statuses.insert("late".to_string());
         }
-        if clocks.charge(&budget, elapsed) && game.clock_running() {
-            events.extend(game.expire(Clock::Game).unwrap());
-        }
+        // The referee's own charging (R70's ticks, the game clock's end).
+        let (more, _) = game
+            .charge(&mut clocks, &budget, elapsed, &events)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        events.extend(more);
         for e in &events {
             match e {
                 Event::PeriodEnd { .. } => clocks.new_quarter(game.offense()),

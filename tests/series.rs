@@ -1831,13 +1831,13 @@ fn a_series_of_another_rulings_edition_is_not_resumed_and_its_files_are_left_alo
     let root = temp_dir("edition");
     let template = root.join("template");
     finished_series(&template, "4");
-    let tag = "[Rulings \"2\"]\n";
+    let tag = "[Rulings \"3\"]\n";
     let written = std::fs::read_to_string(template.join("games.pgn")).unwrap();
     assert_eq!(written.matches(tag).count(), 4, "{written}");
     for (name, replacement, edition) in [
         ("untagged", "", "1"),
         ("edition1", "[Rulings \"1\"]\n", "1"),
-        ("edition3", "[Rulings \"3\"]\n", "3"),
+        ("edition2", "[Rulings \"2\"]\n", "2"),
     ] {
         let dir = root.join(name);
         copy_dir(&template, &dir);
@@ -1860,7 +1860,7 @@ fn a_series_of_another_rulings_edition_is_not_resumed_and_its_files_are_left_alo
         assert_eq!(
             err,
             format!(
-                "zebra: {} game 2: played under rulings edition {edition}; this zebra judges edition 2 only (resume the series with the zebra release that started it)\n",
+                "zebra: {} game 2: played under rulings edition {edition}; this zebra judges edition 3 only (resume the series with the zebra release that started it)\n",
                 pgn.display()
             ),
             "{name}"

@@ -26,7 +26,7 @@ fn after_golden() -> String {
 
 /// What `zebra verify` prints on the golden file, before and after streaming.
 const GOLDEN_VERDICTS: &str = "\
-game 1: ok, 0-1 (normal, 163 actions, 5 clock expiries)
+game 1: ok, 1/2-1/2 (normal, 38 actions, 4 clock expiries)
 game 2: ok, 1-0 (normal, 160 actions, 0 clock expiries)
 game 3: ok, 0-1 (time forfeit, 222 actions, 0 clock expiries)
 3 games verified
@@ -446,7 +446,7 @@ fn the_game_reader_streams_games_then_the_damage() {
 
 /// The golden file with game `n`'s (1-based) Rulings tag replaced by `line` ("" removes it).
 fn with_rulings(file: &str, n: usize, line: &str) -> String {
-    let tag = "[Rulings \"2\"]\n";
+    let tag = "[Rulings \"3\"]\n";
     let (at, _) = file.match_indices(tag).nth(n - 1).unwrap();
     format!("{}{line}{}", &file[..at], &file[at + tag.len()..])
 }
@@ -455,10 +455,10 @@ fn with_rulings(file: &str, n: usize, line: &str) -> String {
 fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     let full = text(&golden());
     // Every game written today names the engine's edition, and verifies (above).
-    assert_eq!(full.matches("[Rulings \"2\"]\n").count(), 3);
-    assert_eq!(zebra::rules::RULINGS_EDITION, "2");
+    assert_eq!(full.matches("[Rulings \"3\"]\n").count(), 3);
+    assert_eq!(zebra::rules::RULINGS_EDITION, "3");
     let refused = |n: usize, edition: &str| {
-        format!("game {n}: played under rulings edition {edition}; this zebra judges edition 2 only (verify it with the zebra release that wrote it)")
+        format!("game {n}: played under rulings edition {edition}; this zebra judges edition 3 only (verify it with the zebra release that wrote it)")
     };
     let golden_line = |n: usize| GOLDEN_VERDICTS.lines().nth(n - 1).unwrap().to_string();
 
@@ -480,12 +480,12 @@ fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     );
     assert_eq!(
         err,
-        "zebra: 2 of 3 games were not verified: played under another rulings edition (this zebra judges edition 2 only)\n"
+        "zebra: 2 of 3 games were not verified: played under another rulings edition (this zebra judges edition 3 only)\n"
     );
 
     // A later edition is refused the same way; a diverging game keeps its own verdict, and
     // the summary counts both.
-    let file = with_rulings(&full, 3, "[Rulings \"3\"]\n");
+    let file = with_rulings(&full, 3, "[Rulings \"4\"]\n");
     let file = file.replacen("[Score \"", "[Score \"9", 1);
     let out = verify_bytes("editions-diverging", file.as_bytes());
     let err = failed(&out);
@@ -494,10 +494,10 @@ fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(lines[0].starts_with("game 1: entry "), "{stdout}");
     assert_eq!(lines[1], golden_line(2));
-    assert_eq!(lines[2], refused(3, "3"));
+    assert_eq!(lines[2], refused(3, "4"));
     assert_eq!(
         err,
-        "zebra: 1 of 3 games diverge from the rules; 1 was not verified: played under another rulings edition (this zebra judges edition 2 only)\n"
+        "zebra: 1 of 3 games diverge from the rules; 1 was not verified: played under another rulings edition (this zebra judges edition 3 only)\n"
     );
 
     // Before damage: the games before it keep their verdicts, and the last line counts them.
@@ -508,7 +508,7 @@ fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with(&refused(1, "1")), "{stdout}");
     assert!(
-        err.ends_with("; 1 of the 2 game(s) before it was not verified: played under another rulings edition (this zebra judges edition 2 only)\n"),
+        err.ends_with("; 1 of the 2 game(s) before it was not verified: played under another rulings edition (this zebra judges edition 3 only)\n"),
         "{err}"
     );
 }

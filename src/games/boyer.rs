@@ -223,6 +223,7 @@ mod referee {
             clocks: &mut ChessClocks,
             budget: &Turn,
             elapsed: Duration,
+            _events: &[Event],
         ) -> Result<(Vec<Event>, Option<Clock>), String> {
             clocks.charge(budget.side, elapsed);
             Ok((Vec::new(), None))

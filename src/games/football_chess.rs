@@ -177,18 +177,20 @@ mod referee {
 
         fn clock_note(clocks: &Clocks, budget: &Budget, elapsed: Duration) -> Option<u64> {
             clocks.game_left.map(|g| {
-                let spent = if budget.game_clock {
-                    elapsed
-                } else {
-                    Duration::ZERO
-                };
+                let mut spent = Duration::ZERO;
+                if budget.game_clock {
+                    spent += elapsed;
+                }
+                if budget.tick {
+                    spent += clocks.tick();
+                }
                 g.saturating_sub(spent).as_millis() as u64
             })
         }
 
         fn miss(
             &mut self,
-            _clocks: &mut Clocks,
+            clocks: &mut Clocks,
             budget: &Budget,
             miss: Miss,
         ) -> Result<Missed<Event>, String> {
@@ -198,6 +200,10 @@ mod referee {
                 (Miss::BadReply, Clock::Game) => Clock::Play,
                 (_, c) => c,
             };
+            if clock == Clock::Game {
+                // Reported here, so not again when the decision's time is charged.
+                clocks.game_left = clocks.game_left.map(|_| Duration::ZERO);
+            }
             expire(self, clock).map(|events| Missed::Consequence { clock, events })
         }
 
@@ -206,8 +212,20 @@ mod referee {
             clocks: &mut Clocks,
             budget: &Budget,
             elapsed: Duration,
+            events: &[Event],
         ) -> Result<(Vec<Event>, Option<Clock>), String> {
-            if clocks.charge(budget, elapsed) && self.clock_running() {
+            // Dead-ball fouls: before the snap every enforcement is one (R70's runoff).
+            let fouls = if budget.pre_snap {
+                events
+                    .iter()
+                    .filter(|e| matches!(e, Event::PenaltyEnforced(_)))
+                    .count() as u32
+            } else {
+                0
+            };
+            // A decision that ended the quarter leaves the next quarter's clock untouched.
+            let same_quarter = self.quarter() == budget.quarter && !self.is_over();
+            if clocks.charge(budget, elapsed, fouls) && same_quarter {
                 expire(self, Clock::Game).map(|events| (events, Some(Clock::Game)))
             } else {
                 Ok((Vec::new(), None))

@@ -65,6 +65,7 @@ pub fn is_notable(event: &Event) -> bool {
         | OffsettingPenalties
         | ScoreAwarded { .. }
         | UntimedDown
+        | TimeoutCharged { .. }
         | PlayOver { .. }
         | FirstDown { .. }
         | TurnoverOnDowns { .. }

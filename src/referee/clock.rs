@@ -266,8 +266,17 @@ pub struct Budget {
     pub expires: Clock,
     /// The decision's time runs the play clock (offense before the snap).
     pub play_clock: bool,
-    /// The decision's time runs the game clock (offense thinking while it runs, R17).
+    /// The decision's time runs the game clock (the offense thinking before the snap while
+    /// the clock runs, R17).
     pub game_clock: bool,
+    /// The decision is an action-phase turn: it takes one tick of the game clock, whoever
+    /// takes it and however long it took (R70).
+    pub tick: bool,
+    /// The decision comes before the snap: every dead-ball foul it leads to takes one tick
+    /// (R70's runoff).
+    pub pre_snap: bool,
+    /// The quarter the decision was asked in.
+    pub quarter: u8,
 }
 
 /// The clocks of one game in progress.
@@ -336,60 +345,157 @@ impl Clocks {
         self.new_play(offense);
     }
 
+    /// One tick of the game clock: a sixty-fourth of the quarter (R70); zero in play-count
+    /// quarters. Exact in nanoseconds for every quarter given in whole milliseconds.
+    pub fn tick(&self) -> Duration {
+        match self.tc.quarter {
+            QuarterMode::Timed(q) => q / TICKS_PER_QUARTER,
+            QuarterMode::Plays(_) => Duration::ZERO,
+        }
+    }
+
     /// The budget of the decision the game asks for now.
     pub fn budget(&self, game: &Game) -> Budget {
         let offense_deciding = game.to_move() == Some(game.offense());
-        let game_runs = game.clock_running()
-            && offense_deciding
-            && game.settings().quarter == QuarterLength::Timed;
+        let timed = game.settings().quarter == QuarterLength::Timed;
+        let game_runs = game.clock_running() && offense_deciding && timed;
+        let quarter = game.quarter();
+        let pre_snap = matches!(
+            game.phase(),
+            Phase::Formation(_) | Phase::Motion | Phase::Reaction
+        );
         match game.phase() {
-            Phase::Formation(side) if side == game.offense() => self.pre_snap(game_runs),
-            Phase::Motion => self.pre_snap(game_runs),
+            Phase::Formation(side) if side == game.offense() => self.pre_snap(game_runs, quarter),
+            Phase::Motion => self.pre_snap(game_runs, quarter),
             _ => Budget {
                 limit: self.reaction_for(game.to_move().unwrap_or(game.defense())),
                 expires: Clock::Reaction,
                 play_clock: false,
-                game_clock: game_runs
-                    && matches!(game.phase(), Phase::Action(_) | Phase::Contention(_)),
+                // Edition 3: in the action phase the play runs the clock by ticks, not by
+                // anyone's thinking (R17, R70).
+                game_clock: false,
+                tick: timed && matches!(game.phase(), Phase::Action(_) | Phase::Contention(_)),
+                pre_snap,
+                quarter,
             },
         }
     }
 
-    fn pre_snap(&self, game_runs: bool) -> Budget {
-        let game_left = self.game_left.filter(|_| game_runs);
+    fn pre_snap(&self, game_runs: bool, quarter: u8) -> Budget {
+        // A clock already at zero (an untimed down, R62) has nothing left to run.
+        let game_left = self.game_left.filter(|g| game_runs && !g.is_zero());
+        let budget = |limit, expires| Budget {
+            limit,
+            expires,
+            play_clock: true,
+            game_clock: game_left.is_some(),
+            tick: false,
+            pre_snap: true,
+            quarter,
+        };
         match game_left {
             // Between plays the game clock ending first ends the quarter (6.2).
-            Some(g) if g < self.play_left => Budget {
-                limit: g,
-                expires: Clock::Game,
-                play_clock: true,
-                game_clock: true,
-            },
-            _ => Budget {
-                limit: self.play_left,
-                expires: Clock::Play,
-                play_clock: true,
-                game_clock: game_left.is_some(),
-            },
+            Some(g) if g < self.play_left => budget(g, Clock::Game),
+            _ => budget(self.play_left, Clock::Play),
         }
     }
 
-    /// Spends `elapsed` of a decision's time on the clocks it runs; returns whether the game
-    /// clock reached zero with this decision.
-    pub fn charge(&mut self, budget: &Budget, elapsed: Duration) -> bool {
+    /// Spends a decision on the clocks it runs: `elapsed` on the play clock and on a game
+    /// clock the decision's thinking runs, plus one tick for an action-phase turn and one for
+    /// each of the `fouls` dead-ball fouls it led to (R70). Returns whether the game clock
+    /// reached zero with this decision.
+    pub fn charge(&mut self, budget: &Budget, elapsed: Duration, fouls: u32) -> bool {
         if budget.play_clock {
             self.play_left = self.play_left.saturating_sub(elapsed);
         }
+        let mut spent = Duration::ZERO;
         if budget.game_clock {
-            if let Some(g) = self.game_left.as_mut() {
-                let was = *g;
-                *g = g.saturating_sub(elapsed);
-                return !was.is_zero() && g.is_zero();
-            }
+            spent += elapsed;
         }
-        false
+        spent += self.tick() * (u32::from(budget.tick) + fouls);
+        match self.game_left.as_mut() {
+            Some(g) if !spent.is_zero() => {
+                let was = *g;
+                *g = g.saturating_sub(spent);
+                !was.is_zero() && g.is_zero()
+            }
+            _ => false,
+        }
     }
 }
+
+/// The most untimed downs one period can have (R62): each needs a defensive foul enforced
+/// at the end of the one before, and a defense's run of fouls ends in a conceded touchdown
+/// after at most six fouls that move the ball and one more at its 1-yard line (R57, R58,
+/// R71), with one offensive foul between them moving it back.
+pub const MAX_UNTIMED_DOWNS: u32 = 9;
+/// The most dead-ball fouls that count no play between two plays that count (R44): one
+/// offensive foul (its second in a row costs a down) and a defensive run as above.
+pub const MAX_FREE_FOULS: u32 = 8;
+/// The most offensive decisions of one formation round: the formation, seven motions
+/// (each piece moves once, R4) and the snap or a timeout.
+const OFFENSE_DECISIONS_PER_ROUND: u32 = 9;
+/// The most defensive decisions of one formation round: the formation and seven reactions.
+const DEFENSE_DECISIONS_PER_ROUND: u32 = 8;
+/// Timeouts of both teams in one half (6.4).
+const TIMEOUTS_PER_HALF: u32 = 6;
+
+/// What the rules let one game last at most, whatever the bots do within their clocks:
+/// GAME.md ("How long a game can last") states the formula, `tests/properties.rs` checks
+/// it against hostile strategies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameBound {
+    /// Plays counted in the whole game (R44), untimed downs included.
+    pub plays: u32,
+    /// Decisions bounded by the reaction clock: action-phase turns, contention and penalty
+    /// decisions, the defense's formations and reactions.
+    pub reaction_decisions: u32,
+    /// Formation rounds: each gives the offense at most a full play clock.
+    pub rounds: u32,
+    /// Wall time of the decisions: every reaction decision at its full reaction clock and
+    /// every round at its full play clock, each decision plus the grace.
+    pub wall: Duration,
+}
+
+impl TimeControl {
+    /// The longest wall time one game can take under this time control (see [`GameBound`]);
+    /// with time odds, call it on the larger clocks.
+    pub fn wall_bound(&self) -> Duration {
+        self.bound().wall
+    }
+
+    /// Upper bounds of one game under this time control.
+    pub fn bound(&self) -> GameBound {
+        let (u, k) = (MAX_UNTIMED_DOWNS, TICKS_PER_QUARTER);
+        // Per quarter: plays, action-phase turns, formation rounds.
+        let (plays, turns, rounds) = match self.quarter {
+            // Every snapped play and every dead-ball foul takes at least one tick (R70): at
+            // most 64 before the clock is out, the play then in progress runs on (at most
+            // 63 more turns, R13), then the untimed downs with their own fouls.
+            QuarterMode::Timed(_) => (k + u, k + 63 + 64 * u, k + 1 + u * (1 + MAX_FREE_FOULS)),
+            QuarterMode::Plays(n) => {
+                let plays = u32::from(n) + u;
+                (plays, 64 * plays, plays * (1 + MAX_FREE_FOULS))
+            }
+        };
+        let rounds = rounds + TIMEOUTS_PER_HALF + 1;
+        // Each play adds one penalty decision at most; each round the defense's decisions.
+        let reaction_decisions = turns + plays + rounds * DEFENSE_DECISIONS_PER_ROUND;
+        let per_quarter = (self.reaction + self.grace) * reaction_decisions
+            + (self.play + self.grace * OFFENSE_DECISIONS_PER_ROUND) * rounds;
+        GameBound {
+            plays: 4 * plays,
+            reaction_decisions: 4 * reaction_decisions,
+            rounds: 4 * rounds,
+            wall: per_quarter * 4,
+        }
+    }
+}
+
+/// The ticks of a timed quarter (R70): as many as the action-phase turns of the longest
+/// play (R13), so that a quarter holds at most 64 plays and dead-ball fouls however fast
+/// the bots are.
+pub const TICKS_PER_QUARTER: u32 = 64;
 
 /// Whether a timeout may be the machine's fault rather than the bot's: during the wall time
 /// it was given, the bot used less than half of it in CPU (it was waiting, or the machine was
@@ -493,7 +599,7 @@ mod tests {
             (b.limit, b.expires, b.play_clock, b.game_clock),
             (MS(10_000), Clock::Play, true, true)
         );
-        assert!(!clocks.charge(&b, MS(4000)));
+        assert!(!clocks.charge(&b, MS(4000), 0));
         assert_eq!(
             (clocks.play_left, clocks.game_left),
             (MS(6000), Some(MS(56_000)))
@@ -510,9 +616,12 @@ mod tests {
             Clocks::new(TimeControl::parse("quarter=3s,play=10s,reaction=1s").unwrap());
         let b = clocks.budget(&game(MOTION));
         assert_eq!((b.limit, b.expires), (MS(3000), Clock::Game));
-        assert!(clocks.charge(&b, MS(3500)), "the game clock reached zero");
+        assert!(
+            clocks.charge(&b, MS(3500), 0),
+            "the game clock reached zero"
+        );
         assert_eq!(clocks.game_left, Some(Duration::ZERO));
-        assert!(!clocks.charge(&b, MS(10)), "reported once");
+        assert!(!clocks.charge(&b, MS(10), 0), "reported once");
     }
 
     #[test]
@@ -525,7 +634,7 @@ mod tests {
             (b.limit, b.expires, b.game_clock),
             (MS(10_000), Clock::Play, false)
         );
-        clocks.charge(&b, MS(5000));
+        clocks.charge(&b, MS(5000), 0);
         assert_eq!(clocks.game_left, Some(MS(3000)));
     }
 
@@ -539,7 +648,7 @@ mod tests {
             (b.limit, b.expires, b.play_clock, b.game_clock),
             (MS(700), Clock::Reaction, false, false)
         );
-        clocks.charge(&b, MS(600));
+        clocks.charge(&b, MS(600), 0);
         assert_eq!(
             (clocks.play_left, clocks.game_left),
             (MS(10_000), Some(MS(60_000)))
@@ -547,21 +656,57 @@ mod tests {
     }
 
     #[test]
-    fn r17_action_turns_use_the_reaction_clock_and_offense_time_runs_the_game_clock() {
+    fn r17_r70_action_turns_use_the_reaction_clock_and_take_one_tick_each() {
         let mut clocks =
-            Clocks::new(TimeControl::parse("quarter=60s,play=10s,reaction=700ms").unwrap());
+            Clocks::new(TimeControl::parse("quarter=64s,play=10s,reaction=700ms").unwrap());
+        assert_eq!(clocks.tick(), MS(1000));
         let action = "offense: white\nphase: action\nspot: e5\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p . . . . .\n5 . . . P . . . .\n4 . . . . K* . . .\n3 . . . . . . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
         let white = clocks.budget(&game(action));
         assert_eq!(
-            (white.limit, white.expires, white.game_clock),
-            (MS(700), Clock::Reaction, true)
+            (white.limit, white.expires, white.game_clock, white.tick),
+            (MS(700), Clock::Reaction, false, true)
         );
-        clocks.charge(&white, MS(500));
-        assert_eq!(clocks.game_left, Some(MS(59_500)));
+        // The turn takes one tick, whatever the offense's thinking took.
+        clocks.charge(&white, MS(500), 0);
+        assert_eq!(clocks.game_left, Some(MS(63_000)));
+        clocks.charge(&white, MS(3), 0);
+        assert_eq!(clocks.game_left, Some(MS(62_000)));
+        // The defense's turn too, however long it thought.
         let black = clocks.budget(&game(
             &action.replace("phase: action", "phase: action\nturn: black"),
         ));
-        assert!(!black.game_clock);
+        assert_eq!((black.game_clock, black.tick), (false, true));
+        clocks.charge(&black, MS(699), 0);
+        assert_eq!(clocks.game_left, Some(MS(61_000)));
+    }
+
+    #[test]
+    fn r70_a_quarter_holds_64_ticks_and_reports_its_end_once() {
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=250ms,play=1s,reaction=300ms").unwrap());
+        assert_eq!(clocks.tick() * TICKS_PER_QUARTER, MS(250));
+        let action = "offense: white\nphase: action\nspot: e5\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p . . . . .\n5 . . . P . . . .\n4 . . . . K* . . .\n3 . . . . . . . .\n2 . . . . . . . .\n1 . . . . . . . .\n";
+        let b = clocks.budget(&game(action));
+        let ended: Vec<bool> = (0..66).map(|_| clocks.charge(&b, MS(0), 0)).collect();
+        assert_eq!(
+            ended.iter().position(|&e| e),
+            Some(63),
+            "the 64th tick empties it"
+        );
+        assert_eq!(ended.iter().filter(|&&e| e).count(), 1);
+    }
+
+    #[test]
+    fn r70_a_dead_ball_foul_takes_one_tick_and_thinking_on_a_stopped_clock_none() {
+        let mut clocks =
+            Clocks::new(TimeControl::parse("quarter=64s,play=10s,reaction=1s").unwrap());
+        let g = game(&MOTION.replace("clock: running", "clock: stopped"));
+        let b = clocks.budget(&g);
+        assert!(b.pre_snap && !b.game_clock && !b.tick);
+        clocks.charge(&b, MS(2000), 0);
+        assert_eq!(clocks.game_left, Some(MS(64_000)));
+        clocks.charge(&b, MS(2000), 1);
+        assert_eq!(clocks.game_left, Some(MS(63_000)));
     }
 
     #[test]

@@ -122,13 +122,14 @@ pub trait Refereed: Recorded {
         budget: &Self::Budget,
         miss: Miss,
     ) -> Result<Missed<Self::Event>, String>;
-    /// Charges a decision's time; the events of a clock that ran out because of it (and
-    /// that clock, for the record).
+    /// Charges a decision's time (and what its `events` cost on the clocks); the events of
+    /// a clock that ran out because of it (and that clock, for the record).
     fn charge(
         &mut self,
         clocks: &mut Self::Clocks,
         budget: &Self::Budget,
         elapsed: Duration,
+        events: &[Self::Event],
     ) -> Result<(Vec<Self::Event>, Option<Clock>), String>;
     /// Moves the clocks on as the events say (a new play, a new turn).
     fn follow(&self, clocks: &mut Self::Clocks, events: &[Self::Event]);
@@ -598,7 +599,10 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 },
             );
             let mut all_events = events;
-            match self.game.charge(&mut self.clocks, &budget, elapsed) {
+            match self
+                .game
+                .charge(&mut self.clocks, &budget, elapsed, &all_events)
+            {
                 Ok((more, expired)) => {
                     if let Some(clock) = expired {
                         self.record.push_expiry(clock);

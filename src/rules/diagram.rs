@@ -24,7 +24,8 @@
 //! snap, else the ball's square), `to-gain` (rank; default 10 yards ahead), `quarter` (1),
 //! `score` (0-0), `timeouts` (3-3), `plays` (plays this quarter, 0), `fouls-in-row` (the
 //! fouls enforced against White and Black in a row, R58; 0-0), `untimed` (an untimed down,
-//! R62; no), `quarter-length`
+//! R62; no), `last-foul` (`defense` when the last enforcement was a defensive foul and no
+//! snap followed, so a period ending now owes an untimed down, R62; none), `quarter-length`
 //! (`timed` or a number of plays; timed), `clock` (running or stopped; running after the
 //! snap), `possession` (the offense; during a pass in flight, the throwing team),
 //! `forward-pass`, `thrown` (any pass this play), `crossed`, `changed` (yes/no),
@@ -246,6 +247,13 @@ impl Game {
                     game.fouls_in_row = [w as u8, b as u8];
                 }
                 "untimed" => game.untimed = yes_no(v).ok_or_else(bad)?,
+                "last-foul" => {
+                    game.extend_period = match v.as_str() {
+                        "defense" => true,
+                        "none" => false,
+                        _ => return Err(bad()),
+                    }
+                }
                 "quarter-length" => {
                     game.settings.quarter = match v.as_str() {
                         "timed" => QuarterLength::Timed,
@@ -450,6 +458,9 @@ impl Game {
                 "untimed: yes
 ",
             );
+        }
+        if self.extend_period {
+            s.push_str("last-foul: defense\n");
         }
         match self.settings.quarter {
             QuarterLength::Timed => s.push_str("quarter-length: timed\n"),

@@ -175,6 +175,13 @@ pub enum Event {
     },
     /// R62: the period's time or plays ran out on a defensive foul; one more down is played.
     UntimedDown,
+    /// R71: a defensive dead-ball foul at its own 1-yard line on first down, which could
+    /// neither move the ball nor give a first down, cost `side` one of its timeouts
+    /// (`left` remain). Unlike a called timeout it stops no clock and resets nothing.
+    TimeoutCharged {
+        side: Side,
+        left: u8,
+    },
     PlayOver {
         end: PlayEnd,
     },
@@ -262,6 +269,9 @@ impl fmt::Display for Event {
             OffsettingPenalties => write!(f, "offsetting penalties"),
             ScoreAwarded { side } => write!(f, "score awarded to {side} for repeated fouls"),
             UntimedDown => write!(f, "untimed down"),
+            TimeoutCharged { side, left } => {
+                write!(f, "timeout charged to {side} for its foul ({left} left)")
+            }
             PlayOver { end } => write!(f, "play over: {}", end.code()),
             FirstDown { side } => write!(f, "first down {side}"),
             TurnoverOnDowns { side } => write!(f, "turnover on downs by {side}"),

@@ -248,7 +248,8 @@ pub struct Game {
     pub(crate) result: Option<GameResult>,
     /// Fouls enforced against each team in a row, since a play last stood (R58).
     pub(crate) fouls_in_row: [u8; 2],
-    /// The last enforcement was a defensive foul: a period may not end on it (R62).
+    /// The last enforcement was a defensive foul: a period may not end on it (R62). Kept
+    /// from the enforcement to the next snap.
     pub(crate) extend_period: bool,
     /// This down is an untimed down (R62).
     pub(crate) untimed: bool,
@@ -678,11 +679,21 @@ impl Game {
                 }
             }
             (Clock::Game, phase) => {
-                if self.settings.quarter != QuarterLength::Timed || !self.clock_running {
+                // The referee keeps the game clock and reports once per quarter when it
+                // reaches zero, also when the last tick of a play (R70) emptied it and the
+                // play's end stopped it.
+                if self.settings.quarter != QuarterLength::Timed || self.clock_expired {
                     return Err(not_running(self));
                 }
+                // The period's end (or the play's) says the clock stopped.
                 self.clock_running = false;
                 match phase {
+                    Phase::Formation(_) | Phase::Motion | Phase::Reaction if self.extend_period => {
+                        // R62: time ran out after a defensive foul: this down is untimed.
+                        self.clock_expired = true;
+                        self.untimed = true;
+                        ev.push(Event::UntimedDown);
+                    }
                     Phase::Formation(_) | Phase::Motion | Phase::Reaction => {
                         self.keep_field();
                         self.board.clear();
@@ -887,6 +898,7 @@ impl Game {
     fn snap(&mut self, ev: &mut Events) {
         let back = Dir::new(0, -self.offense.forward());
         self.clock_running = true;
+        self.extend_period = false;
         self.play.possession = self.offense;
         self.phase = Phase::Action(self.offense);
         match self.snap_receiver() {
@@ -943,9 +955,12 @@ impl Game {
             spot: self.spot,
         };
         ev.push(Event::Flag(foul));
-        // R45: a defense cannot run the clock by fouling (its foul stops it until the snap),
-        // and an offense cannot keep a stopped clock stopped by fouling (its foul starts it).
-        self.clock_running = side == self.offense;
+        // R45 (edition 3): an offense cannot keep a stopped clock stopped by fouling (its
+        // foul starts it); a defense's foul leaves the clock as it was, so that a trailing
+        // defense cannot stop a running clock by fouling, nor a leading one run a stopped one.
+        if side == self.offense {
+            self.clock_running = true;
+        }
         self.enforce(foul, true, ev);
     }
 
@@ -987,6 +1002,8 @@ impl Game {
         *in_row = in_row.saturating_add(1);
         let repeated = *in_row;
         ev.push(Event::PenaltyEnforced(foul));
+        // Set again below when this enforcement leaves a defensive foul last (R62).
+        self.extend_period = false;
         if !dead_ball {
             self.clock_running = false;
         }
@@ -1046,7 +1063,23 @@ impl Game {
                 self.next_down(ev);
             }
         } else {
-            if stuck && repeated >= 2 {
+            // R71: on first down at its own 1-yard line a defense's dead-ball foul can neither
+            // move the ball nor give a first down; it costs one of the defense's timeouts,
+            // and with none left it counts as a second foul in a row.
+            let mut concede = stuck && repeated >= 2;
+            if dead_ball && stuck && self.down == 1 && repeated == 1 {
+                let t = &mut self.timeouts[foul.side.index()];
+                if *t > 0 {
+                    *t -= 1;
+                    ev.push(Event::TimeoutCharged {
+                        side: foul.side,
+                        left: *t,
+                    });
+                } else {
+                    concede = true;
+                }
+            }
+            if concede {
                 // R58: the palpably unfair act: a defense that keeps fouling where the ball
                 // can no longer move concedes the touchdown it is preventing.
                 let scorer = self.offense;
@@ -1123,8 +1156,9 @@ impl Game {
     }
 
     /// R60: what an unanswered penalty choice does: the option best for the team choosing,
-    /// judged on the state each option leads to: the score margin first, then who has the
-    /// ball, then how far that team has advanced, then the down. A tie declines (the play
+    /// judged on the state each option leads to: a game it ends won by the chooser first,
+    /// then the score margin, then who has the ball, then how far that team has advanced,
+    /// then the down; a game it ends lost by the chooser last. A tie declines (the play
     /// stands). `None` outside a penalty choice.
     pub fn penalty_default(&self) -> Option<Action> {
         let Phase::PenaltyChoice(chooser) = self.phase else {
@@ -1132,13 +1166,20 @@ impl Game {
         };
         let options = std::iter::once(Action::Decline)
             .chain(self.play.fouls.iter().map(|f| Action::Accept(f.kind)));
-        let mut best: Option<(i32, Action)> = None;
+        let mut best: Option<((u8, i32), Action)> = None;
         for action in options {
             let mut after = self.clone();
             if after.apply(&action).is_err() {
                 continue;
             }
-            let value = after.value_for(chooser);
+            // Edition 3: a game this option ends with the chooser winning ranks above every
+            // continuing state, and one it ends with the chooser losing below every one.
+            let outcome = match after.result() {
+                Some(GameResult::Win(s)) if s == chooser => 2,
+                Some(GameResult::Win(_)) => 0,
+                _ => 1,
+            };
+            let value = (outcome, after.value_for(chooser));
             if best.is_none() || best.is_some_and(|(b, _)| value > b) {
                 best = Some((value, action));
             }
@@ -1313,7 +1354,8 @@ impl Game {
             QuarterLength::Plays(n) => self.plays >= n.max(1),
             QuarterLength::Timed => self.clock_expired,
         };
-        let extend = std::mem::take(&mut self.extend_period);
+        // Kept until the snap: a game clock that runs out before it owes the down too (R62).
+        let extend = self.extend_period;
         self.untimed = over && extend;
         if self.untimed {
             ev.push(Event::UntimedDown);

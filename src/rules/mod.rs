@@ -78,4 +78,4 @@ pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};
 /// engine before the second edition of the rulings; its records carry no `Rulings` tag.
 /// Records (the `Rulings` tag) and `game_start` (`rulings`) name the edition, and a record
 /// of another edition is refused rather than replayed under rulings it was not played by.
-pub const RULINGS_EDITION: &str = "2";
+pub const RULINGS_EDITION: &str = "3";

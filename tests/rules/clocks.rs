@@ -205,10 +205,9 @@ fn r45_an_enforced_penalty_stops_the_game_clock_and_a_declined_one_does_not() {
 }
 
 #[test]
-fn r45_changed_only_a_defensive_dead_ball_foul_stops_the_game_clock() {
-    // Edition 1 stopped the clock at every dead-ball foul. Now the defense's foul stops it
-    // (it cannot run the clock by fouling) and the offense's does not (its false start
-    // leaves the clock running).
+fn r45_edition3_no_dead_ball_foul_stops_the_game_clock() {
+    // Edition 1 stopped the clock at every dead-ball foul, edition 2 at the defense's. Now
+    // the offense's false start leaves it running, and so does the defense's offsides.
     let mut g = motion_running("");
     let ev = play(&mut g, &["c3>c6"]);
     assert!(
@@ -225,8 +224,8 @@ fn r45_changed_only_a_defensive_dead_ball_foul_stops_the_game_clock() {
             .any(|e| matches!(e, Event::Flag(f) if f.side == Side::Black)),
         "{ev:?}"
     );
-    assert!(ev.contains(&Event::ClockStopped), "{ev:?}");
-    assert!(!g.clock_running());
+    assert!(!ev.contains(&Event::ClockStopped), "{ev:?}");
+    assert!(g.clock_running());
 }
 
 #[test]
@@ -748,12 +747,40 @@ fn r47_the_game_clock_during_a_play_waits_for_the_penalty_decision() {
 }
 
 #[test]
-fn r47_the_game_clock_cannot_run_out_while_stopped() {
-    let mut g = Game::new(Settings::timed());
-    expire_rejected(&mut g, Clock::Game);
-    let mut g = formation_running("");
-    play(&mut g, &["timeout"]);
-    expire_rejected(&mut g, Clock::Game);
+fn r47_r70_the_game_clock_runs_out_once_a_quarter_and_never_in_play_count_quarters() {
+    // The referee reports the end of the game clock once; a second report is refused.
+    let mut g = game(&format!(
+        "offense: white\nphase: formation\nspot: e5\nclock: stopped\n{EMPTY_BOARD}"
+    ));
+    let mut during = action_position_running();
+    expire(&mut during, Clock::Game);
+    expire_rejected(&mut during, Clock::Game);
+    // Play-count quarters have no game clock.
+    let mut plays = Game::new(Settings::plays(5));
+    expire_rejected(&mut plays, Clock::Game);
+    // Between plays with the clock stopped (the last tick of a play emptied it, R70): the
+    // period ends at once.
+    assert!(!g.clock_running());
+    let ev = expire(&mut g, Clock::Game);
+    assert!(ev.contains(&Event::PeriodEnd { quarter: 1 }), "{ev:?}");
+    assert_eq!(g.quarter(), 2);
+}
+
+/// White's carrier in the action phase with the clock running.
+fn action_position_running() -> Game {
+    action_phase(
+        "offense: white\nspot: e5",
+        r#"
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . p . . .
+5 . . . . . . . .
+4 . . . . K* . . .
+3 . . . . . . . .
+2 . . . . . . . .
+1 . . . . . . . .
+"#,
+    )
 }
 
 #[test]

@@ -5,6 +5,7 @@
 mod ball_carrier;
 mod clocks;
 mod edition2;
+mod edition3;
 mod errors;
 mod field;
 mod formation;
