@@ -248,16 +248,6 @@ mod referee {
         }
     }
 
-    // SHIM until main's TimeControl::wall_bound is merged (then removed).
-    pub(crate) trait WallBoundShim {
-        fn wall_bound(&self) -> Duration;
-    }
-    impl WallBoundShim for TimeControl {
-        fn wall_bound(&self) -> Duration {
-            (self.play + self.reaction * 40) * 400
-        }
-    }
-
     /// A clock's consequence, applied; the engine refusing it is the referee's fault.
     fn expire(game: &mut Game, clock: Clock) -> Result<Vec<Event>, String> {
         game.expire(clock)
@@ -347,8 +337,6 @@ mod check {
 mod tests {
     use std::time::Duration;
 
-    #[allow(unused_imports)] // SHIM
-    use super::referee::WallBoundShim;
     use crate::record::Recorded;
     use crate::referee::{cap, GameConfig, TimeControl, TimeOdds};
     use crate::rules::{Game, GameResult, Side};
@@ -381,6 +369,20 @@ mod tests {
             Some(bound * 2 + Duration::from_secs(60))
         );
         assert_eq!(cfg.game_time_cap(), Some(cap::with_margin(bound)));
+        // The default clock, plays=10,play=5s,reaction=1s,grace=100ms: 15,900.4 s of
+        // decisions at most (4 quarters of 19 plays, 178 formation rounds and 2,659
+        // reaction decisions, clock.rs), so a cap of 31,860.8 s.
+        let default = GameConfig::default_clock(crate::rules::Rules::FootballChess);
+        let tc = TimeControl::parse(default).unwrap();
+        assert_eq!(tc.wall_bound(), Duration::from_millis(15_900_400));
+        let cfg_default = GameConfig {
+            tc,
+            ..GameConfig::default()
+        };
+        assert_eq!(
+            cfg_default.game_time_cap(),
+            Some(Duration::from_millis(31_860_800))
+        );
         // Time odds: the slower of each clock bounds the game.
         let odds = GameConfig {
             odds: [
