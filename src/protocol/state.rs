@@ -225,11 +225,12 @@ impl StateMsg {
     /// actions on it: the diagram's game, and in a penalty decision also the flags and the
     /// finished play (which diagrams leave out).
     ///
-    /// One fact of a penalty decision is in neither: whether each flag was thrown after the
-    /// ball changed hands (R59), which matters only when the play ended with the team that
-    /// did not snap. [`StateMsg::game_matching`] settles it with the request's
-    /// `penalty_options`; here every such flag counts as thrown after the change (the more
-    /// common case).
+    /// One fact of a penalty decision is in neither: when each flag was thrown in a play in
+    /// which the ball changed hands (R59), which matters only when the play ended with the
+    /// team that did not snap, or with the team that snapped and fouled.
+    /// [`StateMsg::game_matching`] settles it with the request's `penalty_options`; here
+    /// every such flag counts as thrown after the change in the first case (the more common
+    /// one), and while the fouler held the ball in the second (the edition 2 reading).
     pub fn game(&self) -> Result<Game, StateError> {
         self.game_matching(None)
     }
@@ -318,21 +319,39 @@ impl StateMsg {
             possession: pending.possession,
         });
         game.play.fouls = self.flags.iter().copied().collect();
-        // Only a play that ended with the team that did not snap asks when each flag fell
-        // (before the change, the play is annulled; after it, the play stands, R59). Flags
-        // after the change come first: in random play they are the more common reading.
+        // When each flag fell matters only after a change of possession (R59), and then in
+        // two cases. The play ended with the team that did not snap: a flag before the
+        // change annuls the play, one after it lets the play stand; flags after the change
+        // come first, in random play the more common reading. The ball came back to the
+        // team that snapped and that team fouled: a flag while the other team held the ball
+        // gives the ball to that team (edition 3), one while the fouler held it annuls the
+        // play; flags while it held the ball come first, the edition 2 reading.
         let all = (1u8 << self.flags.len()) - 1;
-        let readings = if game.play.changed && pending.possession != game.offense {
-            0..=all
+        let gained = pending.possession != game.offense;
+        let fouler_kept = pending.possession == fouler;
+        let readings: Vec<u8> = if !game.play.changed || !(gained || fouler_kept) {
+            vec![0]
+        } else if gained {
+            (0..=all).rev().collect()
         } else {
-            0..=0
+            (0..=all).collect()
         };
-        game.play.after_change = *readings.end();
+        // `mask`: the flags after the change (ended with the gaining team), or the flags
+        // while the other team held the ball (ball taken back by the fouler).
+        let read = |game: &mut Game, mask: u8| {
+            game.play.after_change = mask;
+            game.play.unheld = if gained && fouler_kept {
+                !mask & all
+            } else {
+                mask
+            };
+        };
+        read(&mut game, readings[0]);
         let Some(preview) = preview else {
             return Ok(game);
         };
-        for mask in readings.rev() {
-            game.play.after_change = mask;
+        for mask in readings {
+            read(&mut game, mask);
             if super::penalty::preview(&game).as_deref() == Some(preview) {
                 return Ok(game);
             }
@@ -407,6 +426,36 @@ mod tests {
             state.game_matching(Some(&wrong)),
             Err(StateError::Penalty(_))
         ));
+    }
+
+    #[test]
+    fn a_ball_taken_back_by_the_team_that_fouled_rebuilds_both_readings() {
+        // White snapped; Black intercepted. In one play White holds while Black has the
+        // ball; in the other White holds while it has the ball back. Both end with White's
+        // touchdown, and accepting leads to different states (R59, edition 3): each rebuilds.
+        let rows = "8 . . . . . . . .\n7 . . . . . . . .\n6 . . r . . . . .\n\
+                    5 . Q R . . . r* .\n4 . . . . . . . .\n3 . . . . . . . .\n\
+                    2 . . . . . . . .\n1 . . . . . . . B\n";
+        for (turn, moves) in [
+            ("black", &["c6c5", "c4c5", "g5^b5", "b5b8"][..]),
+            (
+                "black",
+                &["g5^b5", "h1g2", "c6c5", "c4c5", "c6c7", "b5b8"][..],
+            ),
+        ] {
+            let mut game = Game::from_diagram(&format!(
+                "offense: white\nturn: {turn}\nspot: e5\nchanged: yes\n{rows}"
+            ))
+            .unwrap();
+            for m in moves {
+                game.apply(&m.parse().unwrap()).unwrap();
+            }
+            assert_eq!(
+                game.decision().map(|d| d.kind),
+                Some(DecisionKind::PenaltyChoice)
+            );
+            assert!(rebuilds(&game));
+        }
     }
 
     #[test]

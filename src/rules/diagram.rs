@@ -337,6 +337,7 @@ impl Game {
             last_push,
             fouls: Default::default(),
             after_change: 0,
+            unheld: 0,
         };
         game.clock_running = clock.unwrap_or(!pre_snap);
         game.phase = match phase_name.as_str() {

@@ -174,6 +174,10 @@ pub(crate) struct PlayState {
     pub fouls: ArrayVec<Foul, 8>,
     /// Bit `i` set: `fouls[i]` was thrown after the ball first changed hands (R59).
     pub after_change: u8,
+    /// Bit `i` set: `fouls[i]` was thrown while the other team held (or last held) the
+    /// ball: a team that ends the play with the ball after such a foul has no clean hands
+    /// (R59, edition 3).
+    pub unheld: u8,
 }
 
 impl PlayState {
@@ -189,6 +193,7 @@ impl PlayState {
             last_push: None,
             fouls: ArrayVec::new(),
             after_change: 0,
+            unheld: 0,
         }
     }
 }
@@ -973,8 +978,12 @@ impl Game {
             .iter()
             .any(|f| f.side == foul.side && f.kind == foul.kind);
         if !seen && self.play.fouls.try_push(foul).is_ok() {
+            let bit = 1 << (self.play.fouls.len() - 1);
             if self.play.changed {
-                self.play.after_change |= 1 << (self.play.fouls.len() - 1);
+                self.play.after_change |= bit;
+            }
+            if self.play.possession != foul.side {
+                self.play.unheld |= bit;
             }
             ev.push(Event::Flag(foul));
         }
@@ -1040,11 +1049,17 @@ impl Game {
             }
             EnforceFrom::SpotOfFoul => {
                 // R41: at the spot of the foul (the 1-yard line if that is in the end zone),
-                // and at least 5 yards (half the distance) beyond the previous spot.
+                // and at least 5 yards (half the distance) beyond the previous spot. Left
+                // on the previous spot's rank (the defense's 1-yard line), the ball did not
+                // move: R57 and R58 apply as to any foul there (edition 3).
                 let at = foul.spot.rank().out_of_end_zones();
                 let least = Self::penalty_rank(self.spot.rank(), 1, toward);
                 if !self.offense.ahead(least, at) {
-                    (Square::new(foul.spot.file(), at), at, false)
+                    (
+                        Square::new(foul.spot.file(), at),
+                        at,
+                        at == self.spot.rank(),
+                    )
                 } else {
                     (self.spot, least, least == self.spot.rank())
                 }
@@ -1111,7 +1126,29 @@ impl Game {
             .ok_or(ActionError::NoSuchFoul(kind))?;
         let foul = self.play.fouls[i];
         let after_change = self.play.after_change & (1 << i) != 0;
+        let unheld = self.play.unheld & (1 << i) != 0;
         match self.pending.take() {
+            // R59, edition 3: the team that ends the play with the ball fouled while the
+            // other team held it (a ball taken back, or an interception after a foul): no
+            // clean hands. The ball goes to the other team as if it had kept it: annulled
+            // (R42) if that team snapped, else as a foul after the change (R59).
+            Some(o) if unheld && o.possession == foul.side => {
+                let keeper = foul.side.other();
+                if keeper == self.offense {
+                    self.enforce(foul, false, ev)
+                } else {
+                    let end = match o.end {
+                        PlayEnd::Touchdown => PlayEnd::Whistle,
+                        end => end,
+                    };
+                    let o = Outcome {
+                        end,
+                        possession: keeper,
+                        ..o
+                    };
+                    self.enforce_after_change(foul, o, ev)
+                }
+            }
             Some(o) if after_change && o.possession != self.offense => {
                 self.enforce_after_change(foul, o, ev)
             }
@@ -1121,9 +1158,11 @@ impl Game {
     }
 
     /// R59: an accepted foul thrown after the ball changed hands, in a play that ended with
-    /// the team that gained it. The play stands (except a touchdown by the fouling team) and
-    /// the yardage moves the next snap's spot against the fouling team, from wherever the
-    /// result leaves it (R57); possession is never handed back.
+    /// the team that gained it (`o`; for a ball taken back after a foul by the team that
+    /// took it, `o` is the play as if the other team had kept it). The play stands (except a
+    /// touchdown by the fouling team) and the yardage moves the next snap's spot against the
+    /// fouling team, from wherever the result leaves it (R57); possession is never handed
+    /// back.
     fn enforce_after_change(&mut self, foul: Foul, mut o: Outcome, ev: &mut Events) {
         ev.push(Event::PenaltyEnforced(foul));
         // The team that snapped is the one without the ball at the end.
@@ -1223,14 +1262,14 @@ impl Game {
             return;
         }
         // R59, clean hands: the team that gained the ball keeps it when it fouled only
-        // after it had the ball; otherwise the penalties offset and the down is replayed.
-        let after = self.play.after_change;
+        // while it had the ball; otherwise the penalties offset and the down is replayed.
+        let unheld = self.play.unheld;
         let gained = possession != self.offense;
         let clean = gained
             && fouls
                 .iter()
                 .enumerate()
-                .all(|(i, f)| f.side != possession || after & (1 << i) != 0);
+                .all(|(i, f)| f.side != possession || unheld & (1 << i) == 0);
         ev.push(Event::OffsettingPenalties);
         self.clock_running = false;
         // R62: offsetting fouls do not extend a period.

@@ -6,6 +6,7 @@ mod ball_carrier;
 mod clocks;
 mod edition2;
 mod edition3;
+mod edition3_questions;
 mod errors;
 mod field;
 mod formation;
