@@ -869,6 +869,7 @@ pub async fn series(
             rounds,
             seed,
             tc: "plays=10,play=10s,reaction=10s".to_string(),
+            max_game_time: None,
             max_illegal: 3,
             sprt: None,
             pgn: dir.join("games.pgn"),

@@ -59,6 +59,12 @@ pub enum Command {
         /// Invalid or illegal replies a bot may send before it forfeits.
         #[arg(long, default_value_t = 3)]
         max_illegal: u32,
+        /// Wall-time cap of the game: a duration (25m, 90s) or none. A game that reaches
+        /// it is stopped, even mid-decision, and adjudicated (Football Chess: the team
+        /// ahead on score wins, a tie is a draw; Boyer's Football: a draw). Default: twice
+        /// the most the time control lets one game take, plus a minute.
+        #[arg(long, value_name = "DURATION|none")]
+        max_game_time: Option<String>,
         /// Print only the result line.
         #[arg(long, short)]
         quiet: bool,
@@ -259,6 +265,12 @@ pub struct MatchArgs {
     /// Invalid or illegal replies a bot may send before it forfeits a game.
     #[arg(long, default_value_t = 3)]
     pub max_illegal: u32,
+    /// Wall-time cap of each game: a duration (25m, 90s) or none. A game that reaches it
+    /// is stopped, even mid-decision, and adjudicated (Football Chess: the team ahead on
+    /// score wins, a tie is a draw; Boyer's Football: a draw). Default: twice the most the
+    /// time control lets one game take, plus a minute.
+    #[arg(long, value_name = "DURATION|none")]
+    pub max_game_time: Option<String>,
     /// The directory for this series: series.json (for --resume), games.pgn, events.jsonl.
     /// Default: a new zebra-series-<date>-<time> directory here.
     #[arg(long, value_name = "DIR")]
@@ -303,7 +315,7 @@ pub struct MatchArgs {
     pub situation_order: String,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks (with
     /// --games, a larger number of games per encounter first extends it).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "disk_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "max_game_time", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "disk_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]

@@ -179,6 +179,7 @@ fn run(command: Command) -> Result<(), Failure> {
             pgn,
             log_dir,
             max_illegal,
+            max_game_time,
             quiet,
             board,
             watch,
@@ -229,6 +230,11 @@ fn run(command: Command) -> Result<(), Failure> {
             clock
                 .read_clock(&tc_text)
                 .map_err(|e| Failure::Usage(format!("--tc: {e}")))?;
+            if let Some(text) = &max_game_time {
+                clock.max_game_time = text
+                    .parse()
+                    .map_err(|e| Failure::Usage(format!("--max-game-time: {e}")))?;
+            }
             let listener = bind_watch(&watch, human.is_some())?;
             let settings = zebra::sandbox::Settings::from_flags(
                 &sandbox.sandbox,
@@ -1021,7 +1027,11 @@ fn play(
             format!(": {}", report.reason)
         }
     );
-    if report.termination == Termination::Normal {
+    // A game adjudicated at its wall-time cap has a result no one forfeited.
+    if matches!(
+        report.termination,
+        Termination::Normal | Termination::Adjudication
+    ) {
         Ok(())
     } else {
         Err(Failure::Forfeit)

@@ -1161,3 +1161,115 @@ fn boyer_demo_replays_and_its_benchmark_counts_every_sub_move() {
     );
     assert_eq!(err.lines().count(), 1);
 }
+
+/// The wall-time cap (`--max-game-time`), with real processes, for both games: White sleeps
+/// 20 s on each decision after its third, under a clock that allows it, so only the cap can
+/// end the game in time. It ends within a generous margin of the cap, mid-decision, as an
+/// adjudication the record states and `zebra verify` accepts, with exit code 0 (no one
+/// forfeited), and no bot process is left.
+#[test]
+fn a_game_at_its_wall_time_cap_is_stopped_mid_decision_and_adjudicated() {
+    let dir = temp("cap");
+    for (rules, tc) in [
+        ("football-chess", "plays=10,play=30s,reaction=30s"),
+        ("boyer-football", "turn=30s"),
+    ] {
+        let mark = format!("cap-{rules}-{}", std::process::id());
+        let pgn = dir.join(format!("{rules}.pgn"));
+        let white = format!("{TEST_BOT} --sleep-ms 20000 --sleep-after 3");
+        let started = std::time::Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_zebra"))
+            .args([
+                "play",
+                "--rules",
+                rules,
+                "--white",
+                &white,
+                "--black",
+                RANDOM_BOT,
+                "--tc",
+                tc,
+                "--max-game-time",
+                "3s",
+                "--pgn",
+                pgn.to_str().unwrap(),
+                "--quiet",
+            ])
+            .env("ZEBRA_TEST_MARK", &mark)
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        let text = stdout(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{rules}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // 3 s of cap, a second of quit grace for the sleeping bot, and room for a busy
+        // machine: far below the 20 s one more decision would take.
+        assert!(
+            took < std::time::Duration::from_secs(17),
+            "{rules}: {took:?}"
+        );
+        assert!(
+            text.contains("(adjudication)") && text.contains("wall-time cap of 3s reached"),
+            "{rules}: {text}"
+        );
+        let record = std::fs::read_to_string(&pgn).unwrap();
+        assert!(
+            record.contains("[Termination \"adjudication\"]"),
+            "{rules}: {record}"
+        );
+        assert!(
+            record.contains("[TerminationReason \"wall-time cap of 3s reached; adjudicated "),
+            "{rules}: {record}"
+        );
+        // Nobody scored in three decisions of White's: both games adjudicate a draw.
+        assert!(record.contains("[Result \"1/2-1/2\"]"), "{rules}: {record}");
+        assert!(verify(&pgn), "{rules}: {record}");
+        // A tampered result is refused.
+        let tampered = dir.join(format!("{rules}-tampered.pgn"));
+        std::fs::write(&tampered, record.replace("1/2-1/2", "1-0")).unwrap();
+        let refused = zebra(&["verify", tampered.to_str().unwrap()]);
+        assert!(!refused.status.success());
+        assert!(
+            stdout(&refused).contains("adjudication"),
+            "{rules}: {}",
+            stdout(&refused)
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while !common::marked(&mark).is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert_eq!(
+            common::marked(&mark),
+            Vec::<String>::new(),
+            "{rules}: a bot survived its game"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bad_max_game_time_is_one_line_naming_the_flag() {
+    for (args, needle) in [
+        (
+            vec!["play", "--max-game-time", "25"],
+            "--max-game-time: '25' is not a duration: write it like 25m, 90s or 1.5m, or none for no cap",
+        ),
+        (
+            vec!["play", "--max-game-time", "0s"],
+            "--max-game-time: the cap must be longer than zero",
+        ),
+        (
+            vec!["match", "--max-game-time", "soon"],
+            "--max-game-time: 'soon' is not a duration",
+        ),
+    ] {
+        let out = zebra(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = one_zebra_line(&out);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -450,6 +450,67 @@ fn verify_catches_a_truncated_game() {
     }
 }
 
+/// A game stopped at the referee's wall-time cap (`adjudication`): it verifies with the
+/// adjudication rule's result for the game as it stands (the team ahead on score, or a
+/// draw), and with no other; the claim after the engine's end is a divergence.
+#[test]
+fn an_adjudicated_record_verifies_only_with_the_adjudicated_result() {
+    let mut wins = 0;
+    for (name, rec) in sample_records().into_iter().step_by(4) {
+        for keep in [rec.entries.len() / 4, rec.entries.len() * 3 / 4] {
+            let game = replay(&rec, keep);
+            if game.is_over() {
+                continue;
+            }
+            let rule = match game.score(Side::White).cmp(&game.score(Side::Black)) {
+                std::cmp::Ordering::Greater => GameResult::Win(Side::White),
+                std::cmp::Ordering::Less => GameResult::Win(Side::Black),
+                std::cmp::Ordering::Equal => GameResult::Draw,
+            };
+            wins += usize::from(rule != GameResult::Draw);
+            let mut cut = rec.clone();
+            cut.entries.truncate(keep);
+            cut.finish(&game, Termination::Adjudication, Some(rule));
+            cut.tags.set(
+                tags::TERMINATION_REASON,
+                "wall-time cap of 3s reached; adjudicated at the score",
+            );
+            let v = verify(&cut).unwrap_or_else(|d| panic!("{name} at {keep}: {d}"));
+            assert_eq!(
+                (v.termination, v.result),
+                (Termination::Adjudication, Some(rule))
+            );
+            // Through text, as `zebra verify` reads it.
+            assert_eq!(verify_text(&write(&cut)).unwrap().len(), 1);
+            assert!(verify_text(&write(&cut)).unwrap()[0].is_ok(), "{name}");
+            for tampered in [
+                Some(GameResult::Win(Side::White)),
+                Some(GameResult::Win(Side::Black)),
+                Some(GameResult::Draw),
+                None,
+            ] {
+                if tampered == Some(rule) {
+                    continue;
+                }
+                cut.finish(&game, Termination::Adjudication, tampered);
+                let d = verify(&cut).unwrap_err();
+                assert!(
+                    matches!(d.kind, DivergenceKind::Adjudication { .. }),
+                    "{name}: {d}"
+                );
+                assert_eq!(d.index, keep);
+                assert!(d.to_string().contains(rule.pgn()), "{d}");
+            }
+        }
+    }
+    assert!(wins > 0, "some sample was ahead on score when cut");
+    // An adjudication claimed after the engine's end is a divergence.
+    let mut full = plays_record(11, 2);
+    full.tags.set(tags::TERMINATION, "adjudication");
+    let d = verify(&full).unwrap_err();
+    assert!(matches!(d.kind, DivergenceKind::AlreadyOver { .. }), "{d}");
+}
+
 #[test]
 fn forfeits_end_before_the_engine() {
     let rec = plays_record(11, 2);

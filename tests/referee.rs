@@ -512,3 +512,58 @@ fn r70_greedy_against_random_in_one_second_quarters_scores_like_football() {
         assert!(r.score[0] < 100 && r.score[1] < 100, "{:?}", r.score);
     }
 }
+
+/// The wall-time cap in the library, from a start situation with Black ahead: White falls
+/// asleep for 20 s on its third decision (its clocks allow 30 s), the cap of 2 s ends the
+/// wait, both bots are ended (the sleeper killed after its quit grace), and the game is
+/// adjudicated for the team ahead on score, in the report and in a record that verifies.
+#[test]
+fn a_game_at_its_wall_time_cap_is_adjudicated_for_the_team_ahead() {
+    let mut cfg = config("plays=10,play=30s,reaction=30s");
+    cfg.quit_grace = Duration::from_millis(500);
+    cfg.max_game_time = "2s".parse().unwrap();
+    cfg.situation = Some(
+        "quarter=2 left=50% score=14-17 offense=white spot=e3 down=1 distance=10 timeouts=3-3"
+            .parse()
+            .unwrap(),
+    );
+    let started = std::time::Instant::now();
+    let r = game(
+        spec(
+            "sleeper",
+            TEST_BOT,
+            &["--sleep-ms", "20000", "--sleep-after", "2"],
+        ),
+        behaving("awake"),
+        &cfg,
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.termination, Termination::Adjudication, "{}", r.reason);
+    assert_eq!(r.score, [14, 17]);
+    assert_eq!(r.result, Some(GameResult::Win(Side::Black)));
+    assert_eq!(
+        r.reason,
+        "wall-time cap of 2s reached; adjudicated 0-1 at the score 14-17"
+    );
+    assert_eq!(r.record.tags.get("Termination"), Some("adjudication"));
+    assert_eq!(
+        r.record.tags.get("TerminationReason"),
+        Some(r.reason.as_str())
+    );
+    assert_eq!(
+        r.record.tags.get("WhiteVerdict"),
+        None,
+        "no one is to blame"
+    );
+    // The sleeper was asked and never answered its third request; nobody forfeited.
+    assert_eq!(r.bots[0].decisions, 2);
+    assert!(
+        r.bots[0].exit.as_ref().unwrap().killed,
+        "the sleeper was killed"
+    );
+    assert!(r.bots.iter().all(|b| b.verdict.is_none()));
+}

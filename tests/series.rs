@@ -907,6 +907,14 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
             "cannot be used",
         ),
         (
+            vec!["match", "--max-game-time", "soon"],
+            "--max-game-time: 'soon' is not a duration",
+        ),
+        (
+            vec!["match", "--resume", "/nonexistent", "--max-game-time", "5m"],
+            "cannot be used",
+        ),
+        (
             vec!["match", "--resume", "/nonexistent", "--replay-suspect"],
             "cannot be used",
         ),
@@ -1059,6 +1067,91 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         text(&second.stderr)
     );
     assert!(first.wait().unwrap().success());
+}
+
+/// A series whose games reach their wall-time cap: each is stopped mid-decision and
+/// adjudicated, counted like any finished game (no forfeit, nothing unfinished), its
+/// `game_finished` event names the cap, the cap is saved for `--resume`, the records verify,
+/// and no bot is left running.
+#[test]
+fn series_games_at_their_wall_time_cap_are_adjudicated_and_counted() {
+    let dir = temp_dir("cap");
+    let mark = format!("series-cap-{}", std::process::id());
+    let slow = format!("slow={TEST_BOT} --sleep-ms 20000 --sleep-after 3");
+    let quick = format!("quick={RANDOM_BOT}");
+    let started = Instant::now();
+    let out = Command::new(ZEBRA)
+        .args([
+            "match",
+            "--bot",
+            &slow,
+            "--bot",
+            &quick,
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--tc",
+            "plays=10,play=30s,reaction=30s",
+            "--max-game-time",
+            "3s",
+            "--situations",
+            "none",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+            "--json",
+        ])
+        .env("ZEBRA_TEST_MARK", &mark)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Two games at once, each 3 s and a quit grace: far below one more 20 s decision.
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let summary = json(&out);
+    assert_eq!(summary["games_finished"], 2, "{summary}");
+    assert_eq!(summary["games_unfinished"], 0, "{summary}");
+    for line in summary["standings"].as_array().unwrap() {
+        assert_eq!(line["forfeits"], 0, "{summary}");
+        assert_eq!(line["games"], 2, "{summary}");
+    }
+    let pgn = dir.join("games.pgn");
+    let games = records(&pgn);
+    assert_eq!(games.len(), 2);
+    for r in &games {
+        assert_eq!(r.tags.get("Termination"), Some("adjudication"));
+        let reason = r.tags.get("TerminationReason").unwrap_or_default();
+        assert!(
+            reason.starts_with("wall-time cap of 3s reached"),
+            "{reason}"
+        );
+    }
+    assert_verifies(&pgn);
+    let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    let finished: Vec<serde_json::Value> = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "game_finished")
+        .collect();
+    assert_eq!(finished.len(), 2, "{events}");
+    for e in &finished {
+        assert_eq!(e["termination"], "adjudication", "{e}");
+        assert!(
+            e["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("wall-time cap of 3s reached"),
+            "{e}"
+        );
+    }
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("series.json")).unwrap()).unwrap();
+    assert_eq!(saved["max_game_time"], "3s", "{saved}");
+    assert!(wait_for(Duration::from_secs(5), || common::marked(&mark).is_empty()));
 }
 
 /// `cp -r FROM TO`, as a user copies a series directory.

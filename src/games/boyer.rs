@@ -3,6 +3,7 @@
 
 use crate::record::{tags, RecordError, Recorded, Tags};
 use crate::rules::boyer::{Event, Game, Position};
+use crate::rules::GameResult;
 
 /// The tag holding a set-up start position (with `SetUp "1"`), as PGN's own.
 pub const FEN: &str = "FEN";
@@ -44,6 +45,14 @@ impl Recorded for Game {
     fn whereabouts(&self) -> String {
         self.position().to_string()
     }
+
+    /// A draw. The game is won only by a goal, which ends it at once (B29-B31), so a game
+    /// still going has no winner; the rules' own end for a game without a goal is a draw
+    /// (B33-B35), and a capped game is ended the same way. (The ball's position would be a
+    /// judgement the rules never make: a ball near a goal can still be kicked back.)
+    fn adjudicate(&self) -> GameResult {
+        GameResult::Draw
+    }
 }
 
 mod referee {
@@ -57,8 +66,12 @@ mod referee {
     use crate::record::GameRecord;
     use crate::referee::chess_clock::{ChessClocks, ChessTimeControl};
     use crate::referee::{GameConfig, Miss, Missed, Refereed, TimeControlError};
-    use crate::rules::boyer::{Event, Game, Position};
+    use crate::rules::boyer::{Event, Game, Position, TURN_LIMIT};
     use crate::rules::{Clock, Side};
+
+    /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
+    /// side's 8 pieces (B15), and a `pass` (B14).
+    pub const SUB_MOVES_PER_TURN: u32 = 10;
 
     /// The side deciding and the time it has.
     #[derive(Clone, Copy, Debug)]
@@ -96,6 +109,25 @@ mod referee {
 
         fn grace(cfg: &GameConfig) -> Duration {
             cfg.chess_clock.grace
+        }
+
+        /// A game lasts at most [`TURN_LIMIT`] turns (B34). With a bank, both banks and
+        /// every increment; with a time per turn, that time each turn; and either way one
+        /// grace margin for every sub-move asked (each may overrun its time by the grace
+        /// before it counts as missed): [`SUB_MOVES_PER_TURN`] a turn, and the asks again
+        /// after bad replies below the forfeit limit (B38), for both sides.
+        fn wall_bound(cfg: &GameConfig) -> Duration {
+            let c = cfg.chess_clock;
+            let asks = TURN_LIMIT
+                .saturating_mul(SUB_MOVES_PER_TURN)
+                .saturating_add(cfg.max_illegal.saturating_mul(2));
+            let thinking = match c.control {
+                ChessTimeControl::Bank { bank, increment } => bank
+                    .saturating_mul(2)
+                    .saturating_add(increment.saturating_mul(TURN_LIMIT)),
+                ChessTimeControl::PerTurn(turn) => turn.saturating_mul(TURN_LIMIT),
+            };
+            thinking.saturating_add(c.grace.saturating_mul(asks))
         }
 
         fn game_start(
@@ -309,5 +341,41 @@ mod check {
                 .map(|(m, game)| (m.words().to_string(), game))
                 .collect()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use crate::record::Recorded;
+    use crate::referee::GameConfig;
+    use crate::rules::boyer::{Game, Position};
+    use crate::rules::{GameResult, Rules};
+
+    #[test]
+    fn a_capped_game_is_a_draw_wherever_the_ball_is() {
+        assert_eq!(Game::new(Position::start()).adjudicate(), GameResult::Draw);
+        // The ball a step from a goal: still no goal, still a draw.
+        let near: Position = "rnbq1knbr/9/9/9/9/9/9/4a4/RNBQ1KNBR w 12".parse().unwrap();
+        assert_eq!(Game::new(near).adjudicate(), GameResult::Draw);
+    }
+
+    /// 400 turns, 10 sub-moves a turn and 2 x 3 asks again, each with its grace margin.
+    #[test]
+    fn the_default_cap_comes_from_the_chess_clock_and_the_turn_limit() {
+        let cap = |clock: &str| {
+            let mut cfg = GameConfig {
+                rules: Rules::BoyerFootball,
+                ..GameConfig::default()
+            };
+            cfg.read_clock(clock).unwrap();
+            cfg.game_time_cap().unwrap()
+        };
+        let ms = Duration::from_millis;
+        // rapid: 2 x 60 s + 400 x 1 s + 4006 x 100 ms = 920.6 s; x 2 + 60 s.
+        assert_eq!(cap("rapid"), ms(2 * 920_600 + 60_000));
+        // 400 x 2 s + 4006 x 50 ms = 1000.3 s; x 2 + 60 s.
+        assert_eq!(cap("turn=2s,grace=50ms"), ms(2 * 1_000_300 + 60_000));
     }
 }

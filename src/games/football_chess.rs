@@ -2,7 +2,7 @@
 //! the start situation as tags) and, in the referee, its three clocks.
 
 use crate::record::{notes, tags, RecordError, Recorded, Tags};
-use crate::rules::{Event, Game, Settings};
+use crate::rules::{Event, Game, GameResult, Settings, Side};
 
 impl Recorded for Game {
     const RULINGS: &'static str = crate::rules::RULINGS_EDITION;
@@ -33,6 +33,18 @@ impl Recorded for Game {
 
     fn starts_play(event: &Event) -> bool {
         matches!(event, Event::Snap { .. } | Event::SnapFumbled { .. })
+    }
+
+    /// The team ahead on score wins; an equal score is a draw. The score is the one measure
+    /// of a game in progress that the rules themselves keep, and the one a game that ran to
+    /// its end would be decided by (R16); field position or possession would be a judgement
+    /// the rules never make.
+    fn adjudicate(&self) -> GameResult {
+        match self.score(Side::White).cmp(&self.score(Side::Black)) {
+            std::cmp::Ordering::Greater => GameResult::Win(Side::White),
+            std::cmp::Ordering::Less => GameResult::Win(Side::Black),
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        }
     }
 }
 
@@ -94,6 +106,19 @@ mod referee {
 
         fn grace(cfg: &GameConfig) -> Duration {
             cfg.tc.grace
+        }
+
+        /// The time control's own bound ([`TimeControl::wall_bound`], GAME.md), for the
+        /// slower of each clock when the sides have time odds: a bound for either side
+        /// bounds the game.
+        fn wall_bound(cfg: &GameConfig) -> Duration {
+            let [w, b] = cfg.odds.map(|odds| odds.apply_to(cfg.tc));
+            TimeControl {
+                play: w.play.max(b.play),
+                reaction: w.reaction.max(b.reaction),
+                ..cfg.tc
+            }
+            .wall_bound()
         }
 
         fn game_start(
@@ -305,5 +330,82 @@ mod check {
                 _ => None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use crate::record::Recorded;
+    use crate::referee::{cap, GameConfig, TimeControl, TimeOdds};
+    use crate::rules::{Game, GameResult, Side};
+
+    fn at_score(score: &str) -> Game {
+        Game::from_diagram(&format!(
+            "offense: white\nphase: motion\nspot: e5\nscore: {score}\n8 . . . . . . . .\n7 . . . . . . . .\n6 . . p p p p . .\n5 . . . P P . . .\n4 . . . . K . . .\n3 . . . . Q . . .\n2 . . . . . . . .\n1 . . . . . . . .\n"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_capped_game_goes_to_the_team_ahead_on_score_and_a_tie_is_a_draw() {
+        assert_eq!(at_score("14-7").adjudicate(), GameResult::Win(Side::White));
+        assert_eq!(at_score("3-10").adjudicate(), GameResult::Win(Side::Black));
+        assert_eq!(at_score("7-7").adjudicate(), GameResult::Draw);
+        assert_eq!(at_score("0-0").adjudicate(), GameResult::Draw);
+    }
+
+    #[test]
+    fn the_default_cap_is_twice_the_time_controls_wall_bound_plus_a_minute() {
+        let tc = TimeControl::parse("quarter=60s,play=5s,reaction=1s").unwrap();
+        let cfg = GameConfig {
+            tc,
+            ..GameConfig::default()
+        };
+        let bound = tc.wall_bound();
+        assert_eq!(
+            cfg.game_time_cap(),
+            Some(bound * 2 + Duration::from_secs(60))
+        );
+        assert_eq!(cfg.game_time_cap(), Some(cap::with_margin(bound)));
+        // The default clock, plays=10,play=5s,reaction=1s,grace=100ms: 15,900.4 s of
+        // decisions at most (4 quarters of 19 plays, 178 formation rounds and 2,659
+        // reaction decisions, clock.rs), so a cap of 31,860.8 s.
+        let default = GameConfig::default_clock(crate::rules::Rules::FootballChess);
+        let tc = TimeControl::parse(default).unwrap();
+        assert_eq!(tc.wall_bound(), Duration::from_millis(15_900_400));
+        let cfg_default = GameConfig {
+            tc,
+            ..GameConfig::default()
+        };
+        assert_eq!(
+            cfg_default.game_time_cap(),
+            Some(Duration::from_millis(31_860_800))
+        );
+        // Time odds: the slower of each clock bounds the game.
+        let odds = GameConfig {
+            odds: [
+                TimeOdds::parse("play=9s").unwrap(),
+                TimeOdds::parse("reaction=3s").unwrap(),
+            ],
+            ..cfg.clone()
+        };
+        let slower = TimeControl::parse("quarter=60s,play=9s,reaction=3s").unwrap();
+        assert_eq!(
+            odds.game_time_cap(),
+            Some(cap::with_margin(slower.wall_bound()))
+        );
+        // Set by hand, or off.
+        let set = GameConfig {
+            max_game_time: "25m".parse().unwrap(),
+            ..cfg.clone()
+        };
+        assert_eq!(set.game_time_cap(), Some(Duration::from_secs(1500)));
+        let off = GameConfig {
+            max_game_time: "none".parse().unwrap(),
+            ..cfg
+        };
+        assert_eq!(off.game_time_cap(), None);
     }
 }

@@ -80,6 +80,10 @@ pub trait Recorded: RuleSet {
     fn starts_play(_event: &Self::Event) -> bool {
         false
     }
+    /// The result of a game the referee stopped at its wall-time cap before the rules
+    /// ended it (Termination `adjudication`), decided from the game as it stands; a record
+    /// so ended verifies only with this result.
+    fn adjudicate(&self) -> GameResult;
 }
 
 /// A record's text quoted for an error line (escaped, cut).
@@ -283,7 +287,8 @@ impl GameRecord {
 
     /// Records how the game ended: the Score of `game` (the game after the last entry), the
     /// Termination, and the Result. A normal end takes the engine's result; any other end
-    /// takes `forfeit` (the winner by forfeit, a draw, or `None` for `*`).
+    /// takes `forfeit` (the winner by forfeit, the adjudicated result, a draw, or `None` for
+    /// `*`).
     pub fn finish<R: RuleSet>(
         &mut self,
         game: &R,

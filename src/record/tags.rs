@@ -162,19 +162,23 @@ pub enum Termination {
     Abandoned,
     /// The user stopped the game.
     Unterminated,
+    /// The referee stopped the game at its wall-time cap (`--max-game-time`) and decided
+    /// the result by the game's adjudication rule ([`super::Recorded::adjudicate`]).
+    Adjudication,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 5] = [
+    pub const ALL: [Termination; 6] = [
         Termination::Normal,
         Termination::TimeForfeit,
         Termination::RulesInfraction,
         Termination::Abandoned,
         Termination::Unterminated,
+        Termination::Adjudication,
     ];
 
     pub(crate) const EXPECTED: &'static str =
-        "normal, time forfeit, rules infraction, abandoned or unterminated";
+        "normal, time forfeit, rules infraction, abandoned, unterminated or adjudication";
 
     pub const fn code(self) -> &'static str {
         match self {
@@ -183,6 +187,7 @@ impl Termination {
             Termination::RulesInfraction => "rules infraction",
             Termination::Abandoned => "abandoned",
             Termination::Unterminated => "unterminated",
+            Termination::Adjudication => "adjudication",
         }
     }
 
@@ -193,6 +198,12 @@ impl Termination {
             self,
             Termination::TimeForfeit | Termination::RulesInfraction
         )
+    }
+
+    /// Whether the loser of a game that ended so lost it by forfeit (its own fault): every
+    /// early end but an adjudication, which decides a game the rules had not finished.
+    pub const fn forfeits(self) -> bool {
+        !matches!(self, Termination::Normal | Termination::Adjudication)
     }
 }
 

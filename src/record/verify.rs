@@ -5,8 +5,9 @@
 //! changed); the tags the replay needs (QuarterLength, Termination, Result);
 //! every entry, which the engine must accept; then the end: a normal termination needs the
 //! engine's game over with the same result, any other termination needs it not over (the
-//! game stopped early) and, for a forfeit, a winner; a Score tag, when present, must be the
-//! engine's score.
+//! game stopped early) and, for a forfeit, a winner, and for an adjudication the result the
+//! game's adjudication rule gives the final game ([`Recorded::adjudicate`]); a Score tag,
+//! when present, must be the engine's score.
 
 use std::fmt;
 
@@ -107,6 +108,13 @@ pub enum DivergenceKind {
     Result {
         tag: &'static str,
         engine: &'static str,
+    },
+    #[error(
+        "the Result tag \"{tag}\" differs from the adjudication of the game as it stands, {rule}"
+    )]
+    Adjudication {
+        tag: &'static str,
+        rule: &'static str,
     },
 }
 
@@ -235,6 +243,15 @@ pub fn verify_as<R: Recorded>(rec: &GameRecord) -> Result<Verified<R>, Divergenc
             tag: tags::result_token(result),
             engine: engine_result,
         }));
+    }
+    if termination == Termination::Adjudication {
+        let rule = game.adjudicate();
+        if result != Some(rule) {
+            return Err(end(DivergenceKind::Adjudication {
+                tag: tags::result_token(result),
+                rule: rule.pgn(),
+            }));
+        }
     }
     Ok(Verified {
         game,

@@ -1,6 +1,7 @@
 //! One refereed game: two bot processes, the protocol, the clocks, and the policy for
 //! everything a bot can do wrong.
 //!
+//! - `cap`: the wall-time cap of one game (`--max-game-time`) and its default
 //! - `check`: `zebra check-bot`, the compliance check for bot authors
 //! - `clock`: the clocks of rule 6 as pure arithmetic
 //! - `chess_clock`: a chess clock, for games without clocks of their own
@@ -18,8 +19,10 @@
 //! forfeited; below that it costs what the game says a missed decision costs (Football
 //! Chess: the consequence of the decision's clock; Boyer's Football: nothing, the bot is
 //! asked again on its running clock). A crash or closed pipe forfeits the game. Nothing a
-//! bot does stops the referee or leaves a process behind.
+//! bot does stops the referee or leaves a process behind. A game that reaches its wall-time
+//! cap (`cap`) is stopped, even in the middle of a decision, and adjudicated.
 
+pub mod cap;
 pub mod check;
 pub mod chess_clock;
 pub mod clock;
@@ -60,6 +63,7 @@ impl std::fmt::Debug for dyn Spectator {
     }
 }
 
+pub use cap::{MaxGameTime, MaxGameTimeError};
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
 pub use transcript::KeepLogs;
 use transcript::Transcript;
@@ -87,6 +91,10 @@ pub trait Refereed: Recorded {
     fn reproducible(cfg: &GameConfig) -> bool;
     /// The margin past a deadline before a decision counts as missed.
     fn grace(cfg: &GameConfig) -> Duration;
+    /// The most wall time the bots' decisions of one game can take under `cfg`'s clock and
+    /// the game's rules (every limit used to the last grace margin): the default wall-time
+    /// cap is derived from it ([`cap::with_margin`]).
+    fn wall_bound(cfg: &GameConfig) -> Duration;
     /// The `game_start` line for `side`.
     fn game_start(
         &self,
@@ -184,6 +192,8 @@ pub struct GameConfig {
     pub rules: Rules,
     /// The clock of a game without clocks of its own (Boyer's Football).
     pub chess_clock: chess_clock::ChessClock,
+    /// The game's wall-time cap (`--max-game-time`), by default derived from its clock.
+    pub max_game_time: MaxGameTime,
 }
 
 impl Default for GameConfig {
@@ -206,6 +216,7 @@ impl Default for GameConfig {
             situation: None,
             rules: Rules::FootballChess,
             chess_clock: chess_clock::ChessClock::default(),
+            max_game_time: MaxGameTime::Derived,
         }
     }
 }
@@ -220,6 +231,13 @@ impl GameConfig {
     /// The clock a game of `rules` gets when none is named.
     pub fn default_clock(rules: Rules) -> &'static str {
         crate::with_rules!(rules, R => <R as Refereed>::DEFAULT_CLOCK)
+    }
+
+    /// The wall-time cap of a game under these settings (`None`: no cap): the one set, or
+    /// the one derived from the game's clock.
+    pub fn game_time_cap(&self) -> Option<Duration> {
+        self.max_game_time
+            .resolve(|| crate::with_rules!(self.rules, R => <R as Refereed>::wall_bound(self)))
     }
 }
 
@@ -344,7 +362,8 @@ pub struct Referee<'a, R: Refereed> {
     last_cpu: Option<Duration>,
 }
 
-/// The end of a game before the engine's end: who is to blame and why.
+/// The end of a game before the engine's end: who is to blame (if anyone: not for an
+/// adjudication at the wall-time cap) and why.
 struct Forfeit {
     termination: Termination,
     loser: Option<Side>,
@@ -458,11 +477,31 @@ impl<'a, R: Refereed> Referee<'a, R> {
             return Some(f);
         }
         watch(&self.game, &[], &self.record);
+        // The wall-time cap, from the game's start (a cap too far to reach is none).
+        let cap = self
+            .cfg
+            .game_time_cap()
+            .and_then(|c| Some((c, self.start.checked_add(c)?)));
         while let Some((side, _kind)) = self.game.to_decide() {
+            if let Some((cap, at)) = cap {
+                if Instant::now() >= at {
+                    return Some(self.capped(cap));
+                }
+            }
             let budget = self.game.budget(&self.clocks);
             let id = self.next_id;
             self.next_id += 1;
-            let reply = self.ask(side, id, &budget).await;
+            // The wait for a reply ends at the cap, however long the bot's own limit: the
+            // request is abandoned (its bot is ended with the game, in `finish`).
+            let reply = match cap {
+                Some((cap, at)) => {
+                    match tokio::time::timeout_at(at, self.ask(side, id, &budget)).await {
+                        Ok(reply) => reply,
+                        Err(_) => return Some(self.capped(cap)),
+                    }
+                }
+                None => self.ask(side, id, &budget).await,
+            };
             let (events, status, applied, reason, elapsed) = match reply {
                 Reply::Gone { why } => {
                     return Some(Forfeit {
@@ -584,6 +623,22 @@ impl<'a, R: Refereed> Referee<'a, R> {
 
     fn seat(&mut self, side: Side) -> &mut Seat {
         &mut self.seats[side.index()]
+    }
+
+    /// The end of a game that reached its wall-time cap `cap`: adjudicated as it stands.
+    fn capped(&self, cap: Duration) -> Forfeit {
+        let score = [self.game.points(Side::White), self.game.points(Side::Black)];
+        let result = self.game.adjudicate();
+        tracing::info!(
+            "the game reached its wall-time cap; adjudicated {}",
+            result.pgn()
+        );
+        Forfeit {
+            termination: Termination::Adjudication,
+            loser: None,
+            reason: cap::reason(cap, result.pgn(), score),
+            verdict: None,
+        }
     }
 
     /// Spawns both bots and completes both handshakes, then sends `game_start`.
@@ -972,6 +1027,14 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 Termination::Normal,
                 self.game.result(),
                 self.game.end_reason(),
+                None,
+                None,
+            ),
+            // No one's fault: the result is the game's adjudication as it stands.
+            Some(f) if f.termination == Termination::Adjudication => (
+                f.termination,
+                Some(self.game.adjudicate()),
+                f.reason,
                 None,
                 None,
             ),

@@ -103,8 +103,9 @@ pub struct Conduct {
     pub suspect_timeouts: u64,
     /// Invalid or illegal replies.
     pub illegal: u64,
-    /// Games it lost by a termination other than `normal` (time forfeit, rules infraction,
-    /// abandoned): the same count as its standings line's `forfeits`.
+    /// Games it lost by a termination other than `normal` and `adjudication` (time
+    /// forfeit, rules infraction, abandoned): the same count as its standings line's
+    /// `forfeits`.
     pub forfeits: u64,
     /// How many games ended early by each verdict on this bot (`crashed`, `memory-limit`,
     /// `output-flood`...).

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::bot::BotSpec;
-use crate::referee::{GameConfig, TimeOdds};
+use crate::referee::{GameConfig, MaxGameTime, MaxGameTimeError, TimeOdds};
 use crate::sandbox::{LimitSettings, Limits};
 
 use super::schedule::Format;
@@ -257,6 +257,10 @@ pub struct SeriesConfig {
     /// The game's clock in its canonical form: Football Chess's time control, or the chess
     /// clock of a game without clocks of its own.
     pub tc: String,
+    /// The wall-time cap of each game in its canonical form (`25m`, `none`); a series file
+    /// without this key: derived from the clock (`auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_game_time: Option<String>,
     pub max_illegal: u32,
     pub sprt: Option<SprtParams>,
     /// The PGN file every game is appended to (in `series.json`: relative to the series
@@ -309,15 +313,25 @@ impl SeriesConfig {
         }
     }
 
-    /// The referee's settings every game of the series shares: its game and clock.
+    /// The referee's settings every game of the series shares: its game, clock and
+    /// wall-time cap.
     pub fn game_config(&self) -> GameConfig {
         let mut cfg = GameConfig {
             rules: self.rules,
+            // Validated when the series was set up.
+            max_game_time: self.max_game_time().unwrap_or_default(),
             ..GameConfig::default()
         };
         cfg.read_clock(&self.tc)
             .expect("validated when the series was set up");
         cfg
+    }
+
+    /// The wall-time cap of each game, as set (derived when not).
+    pub fn max_game_time(&self) -> Result<MaxGameTime, MaxGameTimeError> {
+        self.max_game_time
+            .as_deref()
+            .map_or(Ok(MaxGameTime::Derived), str::parse)
     }
 }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::MatchArgs;
-use crate::referee::GameConfig;
+use crate::referee::{GameConfig, MaxGameTime};
 use crate::rules::Rules;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
@@ -148,6 +148,9 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         }
         .read_clock(&config.tc)
         .map_err(|e| bad(format!("tc: {e}")))?;
+        config
+            .max_game_time()
+            .map_err(|e| bad(format!("max_game_time: {e}")))?;
         check_for_game(&config).map_err(bad)?;
         if let Some(sprt) = &config.sprt {
             sprt.validate().map_err(|e| bad(format!("sprt: {e}")))?;
@@ -230,6 +233,12 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
             .unwrap_or_else(|| GameConfig::default_clock(rules)),
     )
     .map_err(|e| usage(format!("--tc: {e}")))?;
+    let max_game_time = match &args.max_game_time {
+        None => MaxGameTime::Derived,
+        Some(text) => text
+            .parse::<MaxGameTime>()
+            .map_err(|e| usage(format!("--max-game-time: {e}")))?,
+    };
     if args.max_illegal == 0 {
         return Err(usage("--max-illegal must be at least 1".to_string()));
     }
@@ -310,6 +319,8 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         rounds: games / 2,
         seed: args.seed,
         tc,
+        // Saved only when set: a series file without it derives the cap from the clock.
+        max_game_time: (max_game_time != MaxGameTime::Derived).then(|| max_game_time.to_string()),
         max_illegal: args.max_illegal,
         sprt,
         pgn: absolute(&args.pgn.clone().unwrap_or_else(|| dir.join("games.pgn"))),

@@ -95,7 +95,7 @@ pub struct BotLine {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// Games it lost by forfeit (crash, rules infraction, handshake).
+    /// Games it lost by forfeit (crash, rules infraction, handshake; not an adjudication).
     pub forfeits: u64,
 }
 
@@ -167,7 +167,7 @@ impl Standings {
         self.replays.count(&g.conduct);
         for (bot, side) in [(g.white, Side::White), (g.black, Side::Black)] {
             let lost = g.result.is_some_and(|r| r == GameResult::Win(side.other()));
-            let forfeited = lost && g.termination != Termination::Normal;
+            let forfeited = lost && g.termination.forfeits();
             if let Some(c) = self.conduct.get_mut(bot) {
                 c.add(&g.conduct[side.index()], forfeited);
             }
@@ -187,7 +187,7 @@ impl Standings {
                 Score::Draw => line.draws += 1,
                 Score::Loss => {
                     line.losses += 1;
-                    if g.termination != Termination::Normal {
+                    if g.termination.forfeits() {
                         line.forfeits += 1;
                     }
                 }
@@ -479,6 +479,30 @@ mod tests {
         let table = s.crosstable();
         assert!(table.lines().nth(1).unwrap().contains('b'), "{table}");
         assert!(table.contains("1/1"), "{table}");
+    }
+
+    #[test]
+    fn an_adjudicated_game_counts_like_any_finished_game_and_is_no_forfeit() {
+        let names = ["a".to_string(), "b".to_string()];
+        let f = fixtures(Format::RoundRobin, 2, 1, 1);
+        let mut s = Standings::new(Format::RoundRobin, &names);
+        s.add(&GameOutcome::of(
+            &f[0],
+            Some(GameResult::Win(Side::White)),
+            Termination::Adjudication,
+        ));
+        s.add(&GameOutcome::of(
+            &f[1],
+            Some(GameResult::Draw),
+            Termination::Adjudication,
+        ));
+        assert_eq!((s.finished, s.unfinished), (2, 0));
+        let (a, b) = (&s.bots[0], &s.bots[1]);
+        assert_eq!((a.wins, a.draws, a.losses, a.points), (1, 1, 0, 1.5));
+        assert_eq!((b.wins, b.draws, b.losses, b.forfeits), (0, 1, 1, 0));
+        assert_eq!(s.conduct[1].forfeits, 0);
+        let h2h = s.head_to_head().unwrap();
+        assert_eq!((h2h.wins, h2h.draws, h2h.losses), (1, 1, 0));
     }
 
     #[test]

@@ -159,7 +159,11 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
             .as_ref()
             .map(|v| format!("the smoke game: it {v}: {}", g.reason))
             .or_else(|| {
-                (g.termination != "normal" && g.result == "0-1")
+                // Lost by its own fault (an adjudication at the wall-time cap is none).
+                (g.termination
+                    .parse::<crate::record::Termination>()
+                    .map_or(true, |t| t.forfeits())
+                    && g.result == "0-1")
                     .then(|| format!("the smoke game: {}", g.reason))
             })
     });

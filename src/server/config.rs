@@ -28,6 +28,7 @@
 //! [ladder]                 # present: the daemon keeps scheduling games between active bots
 //! games_at_once = 2        # ladder games queued or running at once (default: concurrency)
 //! tc = "plays=10,play=5s,reaction=1s"
+//! max_game_time = "10m"    # wall-time cap of each game (default: derived from tc), or "none"
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -114,6 +115,7 @@ struct LadderFile {
     enabled: Option<bool>,
     games_at_once: Option<usize>,
     tc: Option<String>,
+    max_game_time: Option<String>,
 }
 
 /// Ladder mode: the daemon keeps scheduling pairs of games between active bots.
@@ -123,6 +125,8 @@ pub struct Ladder {
     pub games_at_once: usize,
     /// The ladder games' time control, canonical.
     pub tc: String,
+    /// Their wall-time cap, canonical (`None`: derived from `tc`).
+    pub max_game_time: Option<String>,
 }
 
 /// The time control of ladder games unless `[ladder] tc` says otherwise.
@@ -297,9 +301,19 @@ impl ServeSettings {
                 }
                 let tc = crate::referee::TimeControl::parse(l.tc.as_deref().unwrap_or(LADDER_TC))
                     .map_err(|e| bad("ladder.tc", e.to_string()))?;
+                let max_game_time = match l.max_game_time.as_deref() {
+                    None => crate::referee::MaxGameTime::Derived,
+                    Some(text) => text
+                        .parse()
+                        .map_err(|e: crate::referee::MaxGameTimeError| {
+                            bad("ladder.max_game_time", e.to_string())
+                        })?,
+                };
                 Some(Ladder {
                     games_at_once,
                     tc: tc.to_string(),
+                    max_game_time: (max_game_time != crate::referee::MaxGameTime::Derived)
+                        .then(|| max_game_time.to_string()),
                 })
             }
             _ => None,
@@ -351,8 +365,10 @@ impl ServeSettings {
             self.http.write_timeout,
             self.http.max_connections,
             self.ladder.as_ref().map_or("off".to_string(), |l| format!(
-                "{} games at once, tc {}",
-                l.games_at_once, l.tc
+                "{} games at once, tc {}, max_game_time {}",
+                l.games_at_once,
+                l.tc,
+                l.max_game_time.as_deref().unwrap_or("auto")
             )),
         )
     }
@@ -430,6 +446,8 @@ mod tests {
             ("[sandbox]\nlimits = { memory = \"lots\" }\n", "memory"),
             ("[ladder]\ngames_at_once = 0\n", "ladder.games_at_once"),
             ("[ladder]\ntc = \"fast\"\n", "ladder.tc"),
+            ("[ladder]\nmax_game_time = \"25\"\n", "ladder.max_game_time"),
+            ("[ladder]\nmax_game_time = \"0s\"\n", "ladder.max_game_time"),
             ("[ladder]\nspeed = 1\n", "speed"),
         ] {
             let err = load(text).unwrap_err();

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::config::Ladder;
 use super::series::SeriesRequest;
 use super::store::{BotState, StoreError};
 use super::Daemon;
@@ -52,7 +53,7 @@ pub async fn run(daemon: Arc<Daemon>) {
     };
     while !daemon.stopping.is_cancelled() {
         let woken = daemon.wake.notified();
-        match schedule(&daemon, ladder.games_at_once, &ladder.tc).await {
+        match schedule(&daemon, &ladder).await {
             Ok(0) => {}
             Ok(_) => daemon.wake.notify_waiters(),
             Err(e) => tracing::error!("ladder: {e}"),
@@ -65,19 +66,17 @@ pub async fn run(daemon: Arc<Daemon>) {
     }
 }
 
-/// Queues pairs until `games_at_once` ladder games are queued or running; returns the
-/// pairs queued.
-async fn schedule(
-    daemon: &Arc<Daemon>,
-    games_at_once: usize,
-    tc: &str,
-) -> Result<usize, StoreError> {
+/// Queues pairs until the ladder's `games_at_once` games are queued or running; returns
+/// the pairs queued.
+async fn schedule(daemon: &Arc<Daemon>, ladder: &Ladder) -> Result<usize, StoreError> {
+    let games_at_once = ladder.games_at_once;
     let pool = super::api::pool(daemon).await.map_err(|e| StoreError::Io {
         what: "read the games for",
         path: "the ladder".into(),
         source: std::io::Error::other(format!("{e:?}")),
     })?;
-    let tc = tc.to_string();
+    let tc = ladder.tc.clone();
+    let max_game_time = ladder.max_game_time.clone();
     daemon
         .db(move |s| {
             let active: Vec<i64> = s
@@ -141,6 +140,7 @@ async fn schedule(
                     games: 2,
                     format: "round-robin".to_string(),
                     tc: tc.clone(),
+                    max_game_time: max_game_time.clone(),
                     seed,
                     sprt: None,
                     max_illegal: 3,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::referee::TimeControl;
+use crate::referee::{MaxGameTime, MaxGameTimeError, TimeControl};
 use crate::series::book::{Book, SituationOrder};
 use crate::series::config::{BotEntry, SeriesConfig, SERIES_FILE_VERSION};
 use crate::series::events::{GameRef, SeriesEvent};
@@ -70,6 +70,10 @@ pub struct SeriesRequest {
     /// Time control, as `zebra match --tc`.
     #[serde(default = "default_tc")]
     pub tc: String,
+    /// Wall-time cap of each game, as `zebra match --max-game-time`: a duration (`25m`) or
+    /// `none`; left out (or `auto`): derived from `tc`. Stored in its canonical form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_game_time: Option<String>,
     /// Seed of the first pair; pair k plays seed + k - 1.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -151,6 +155,13 @@ impl SeriesRequest {
         }
         let tc = TimeControl::parse(&self.tc).map_err(|e| field("tc", e.to_string()))?;
         self.tc = tc.to_string();
+        if let Some(text) = &self.max_game_time {
+            let cap: MaxGameTime = text
+                .parse()
+                .map_err(|e: MaxGameTimeError| field("max_game_time", e.to_string()))?;
+            // `auto` is the same series as none given: stored (and compared) as none.
+            self.max_game_time = (cap != MaxGameTime::Derived).then(|| cap.to_string());
+        }
         if self.max_illegal == 0 {
             return Err(field("max_illegal", "give at least 1"));
         }
@@ -244,6 +255,7 @@ impl SeriesRequest {
             rounds: self.games / 2,
             seed: self.seed,
             tc: self.tc.clone(),
+            max_game_time: self.max_game_time.clone(),
             max_illegal: self.max_illegal,
             sprt: self.sprt.as_deref().and_then(|s| SprtParams::parse(s).ok()),
             pgn: PathBuf::new(),
@@ -491,6 +503,15 @@ mod tests {
             (a.games[0].white, a.games[0].black, a.games[1].white),
             (1, 2, 2)
         );
+        // The wall-time cap: derived when left out or `auto` (the same series), else
+        // canonical, and in the series the workers play.
+        let auto = request(r#"{"bots": [1, 2], "max_game_time": "auto"}"#).unwrap();
+        assert_eq!(auto.spec, a.spec);
+        assert!(!a.spec.contains("max_game_time"), "{}", a.spec);
+        let capped = request(r#"{"bots": [1, 2], "max_game_time": "1500s"}"#).unwrap();
+        assert_eq!(capped.request.max_game_time.as_deref(), Some("25m"));
+        let none = request(r#"{"bots": [1, 2], "max_game_time": "none"}"#).unwrap();
+        assert_eq!(none.request.max_game_time.as_deref(), Some("none"));
         let g = request(r#"{"bots": [5, 6, 7], "format": "gauntlet", "games": 4}"#).unwrap();
         assert_eq!(g.games.len(), 8);
         assert!(g.games.iter().all(|n| n.white == 5 || n.black == 5));
@@ -505,6 +526,14 @@ mod tests {
             (r#"{"bots": [1, 2], "games": 200002}"#, "games"),
             (r#"{"bots": [1, 2], "format": "swiss"}"#, "format"),
             (r#"{"bots": [1, 2], "tc": "fast"}"#, "tc"),
+            (
+                r#"{"bots": [1, 2], "max_game_time": "25"}"#,
+                "max_game_time",
+            ),
+            (
+                r#"{"bots": [1, 2], "max_game_time": "0s"}"#,
+                "max_game_time",
+            ),
             (r#"{"bots": [1, 2], "max_illegal": 0}"#, "max_illegal"),
             (r#"{"bots": [1, 2, 3], "sprt": "elo0=0,elo1=5"}"#, "sprt"),
             (r#"{"bots": [1, 2], "sprt": "elo0=5"}"#, "sprt"),
