@@ -369,19 +369,19 @@ mod tests {
             Some(bound * 2 + Duration::from_secs(60))
         );
         assert_eq!(cfg.game_time_cap(), Some(cap::with_margin(bound)));
-        // The default clock, plays=10,play=5s,reaction=1s,grace=100ms: 15,900.4 s of
-        // decisions at most (4 quarters of 19 plays, 178 formation rounds and 2,659
-        // reaction decisions, clock.rs), so a cap of 31,860.8 s.
+        // The default clock, plays=10,play=5s,reaction=1s,grace=100ms: 17,017.6 s of
+        // decisions at most (4 quarters of 19 plays, 197 formation rounds and 2,811
+        // reaction decisions, clock.rs), so a cap of 34,095.2 s.
         let default = GameConfig::default_clock(crate::rules::Rules::FootballChess);
         let tc = TimeControl::parse(default).unwrap();
-        assert_eq!(tc.wall_bound(), Duration::from_millis(15_900_400));
+        assert_eq!(tc.wall_bound(), Duration::from_millis(17_017_600));
         let cfg_default = GameConfig {
             tc,
             ..GameConfig::default()
         };
         assert_eq!(
             cfg_default.game_time_cap(),
-            Some(Duration::from_millis(31_860_800))
+            Some(Duration::from_millis(34_095_200))
         );
         // Time odds: the slower of each clock bounds the game.
         let odds = GameConfig {
