@@ -52,7 +52,7 @@ def test_wrong_phase_for_formations_clocks_and_penalties(snapped):
     with pytest.raises(ze.WrongPhase):
         snapped.check_formation("[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5]")
     with pytest.raises(ze.WrongPhase):
-        ze.Game().expire("game-clock")  # the clock does not run before the snap
+        ze.Game(plays_per_quarter=1).expire("game-clock")  # no game clock in play counts
     with pytest.raises(ze.NotationError):
         snapped.expire("shot-clock")
 
