@@ -1539,6 +1539,27 @@ fn action_bound(n: u16) -> usize {
     plays * (9 * 15 + 64 + 1) + 12 * 15
 }
 
+/// A legal formation minus one piece: placeable, and an illegal formation (a dead-ball foul).
+fn short_formation(player: &mut RandomPlayer, game: &Game, side: Side) -> Action {
+    let legal = player.formation(game, side);
+    let mut short = Formation::empty();
+    for (role, sq) in legal.iter().skip(1) {
+        short.place(role, sq).expect("placeable");
+    }
+    Action::Formation(short)
+}
+
+/// A listed motion or reaction that draws a pre-snap flag (R23), chosen at random.
+fn presnap_foul(game: &Game, list: &mut ActionList, rng: &mut ChaCha8Rng) -> Option<Action> {
+    game.legal_actions(list);
+    let fouls: Vec<Action> = list
+        .iter()
+        .copied()
+        .filter(|a| game.presnap_foul(a).is_some())
+        .collect();
+    fouls.choose(rng).copied()
+}
+
 /// Plays one game in which `foulers` decide how each team fouls; every transition is checked.
 fn play_fouling(start: Game, seed: u64, foulers: [Fouler; 2]) -> (usize, Game) {
     let mut game = start;
@@ -1558,23 +1579,9 @@ fn play_fouling(start: Game, seed: u64, foulers: [Fouler; 2]) -> (usize, Game) {
         );
         let fouler = foulers[decision.side.index()];
         let action = match (fouler, game.phase()) {
-            (Fouler::Always, Phase::Formation(side)) => {
-                // A legal formation minus one piece: placeable, and an illegal formation.
-                let legal = player.formation(&game, side);
-                let mut short = Formation::empty();
-                for (role, sq) in legal.iter().skip(1) {
-                    short.place(role, sq).expect("placeable");
-                }
-                Action::Formation(short)
-            }
+            (Fouler::Always, Phase::Formation(side)) => short_formation(&mut player, &game, side),
             (Fouler::Late, Phase::Motion | Phase::Reaction) => {
-                game.legal_actions(&mut list);
-                let fouls: Vec<Action> = list
-                    .iter()
-                    .copied()
-                    .filter(|a| game.presnap_foul(a).is_some())
-                    .collect();
-                *fouls.choose(&mut rng).expect("a foul is always available")
+                presnap_foul(&game, &mut list, &mut rng).expect("a foul is always available")
             }
             _ => player.choose(&game, &mut list).expect("a decision to make"),
         };
@@ -1862,24 +1869,8 @@ fn play_stalled(tc: &str, seed: u64, stall: Stall) -> Spent {
         spent.wall += elapsed;
         let fouling = matches!(stall, Stall::FoulingDefense) && defending && foul_due;
         let action = match game.phase() {
-            Phase::Formation(side) if fouling => {
-                // A legal formation minus one piece: placeable, and an illegal formation.
-                let legal = player.formation(&game, side);
-                let mut short = Formation::empty();
-                for (role, sq) in legal.iter().skip(1) {
-                    short.place(role, sq).expect("placeable");
-                }
-                Some(Action::Formation(short))
-            }
-            Phase::Reaction if fouling => {
-                game.legal_actions(&mut list);
-                let fouls: Vec<Action> = list
-                    .iter()
-                    .copied()
-                    .filter(|a| game.presnap_foul(a).is_some())
-                    .collect();
-                fouls.choose(&mut rng).copied()
-            }
+            Phase::Formation(side) if fouling => Some(short_formation(&mut player, &game, side)),
+            Phase::Reaction if fouling => presnap_foul(&game, &mut list, &mut rng),
             _ => None,
         };
         let action = match action {
