@@ -7,8 +7,8 @@ use zebra::rules::{
 };
 
 use super::support::{
-    action, action_phase, assert_series, expire, foul, game, is_legal, moves_from, play, rejected,
-    snap_and_run_out, sq, BLACK_DEFENSE, EMPTY_BOARD, WHITE_OFFENSE,
+    action, action_phase, assert_series, black_holds_on_d7, expire, foul, game, is_legal,
+    moves_from, play, rejected, snap_and_run_out, sq, BLACK_DEFENSE, EMPTY_BOARD, WHITE_OFFENSE,
 };
 
 /// White's formation on the 1-yard line e7, and Black's that fields its king (an illegal
@@ -708,23 +708,11 @@ fn r59_a_touchdown_by_the_team_that_fouled_after_the_change_does_not_count() {
 /// Black holds on d7 (White's rook pushed the d6 pawn, the pawn pushed it back); then
 /// White's queen makes `finish`.
 fn black_holds(finish: &str) -> (Game, Vec<Event>) {
-    let mut g = action_phase(
-        "offense: white\nspot: e5",
-        r#"
-8 . . . . . . . .
-7 . . . . . . . .
-6 . . . p . . . .
-5 . . . R . . . .
-4 . . . . . . Q* .
-3 . . . . . . . .
-2 . . . . . . . .
-1 . . . . . . . .
-"#,
-    );
+    let g = black_holds_on_d7("");
     assert_eq!(g.penalty_default(), None);
-    let ev = play(&mut g, &["d5d6", "d7d6"]);
     let f = foul(Side::Black, FoulKind::Holding, "d7");
-    assert!(has(&ev, Event::Flag(f)), "{ev:?}");
+    assert_eq!(g.flags(), &[f][..], "\n{}", g.to_diagram());
+    let mut g = g;
     let ev = play(&mut g, &[finish]);
     assert_eq!(g.phase(), Phase::PenaltyChoice(Side::White));
     (g, ev)

@@ -6,7 +6,7 @@
 use zebra::rules::{Action, Clock, Event, FoulKind, Game, GameResult, Phase, Side};
 
 use super::support::{
-    action_phase, assert_series, expire, foul, game, play, snap_and_run_out, BLACK_DEFENSE,
+    assert_series, black_holds_on_d7, expire, foul, game, play, snap_and_run_out, BLACK_DEFENSE,
     EMPTY_BOARD, WHITE_OFFENSE,
 };
 
@@ -93,22 +93,10 @@ fn r62_the_game_clock_running_out_after_a_snapped_play_ends_the_period_at_once()
 /// rook pushed the d6 pawn, the pawn pushed it back); White's queen then runs out of
 /// bounds behind the line.
 fn last_play_black_holds(score: &str) -> Game {
-    let mut g = action_phase(
-        &format!(
-            "offense: white\nspot: e5\nquarter: 4\nquarter-length: 5\nplays: 4\nscore: {score}"
-        ),
-        r#"
-8 . . . . . . . .
-7 . . . . . . . .
-6 . . . p . . . .
-5 . . . R . . . .
-4 . . . . . . Q* .
-3 . . . . . . . .
-2 . . . . . . . .
-1 . . . . . . . .
-"#,
-    );
-    play(&mut g, &["d5d6", "d7d6", "g4a4"]);
+    let mut g = black_holds_on_d7(&format!(
+        "quarter: 4\nquarter-length: 5\nplays: 4\nscore: {score}"
+    ));
+    play(&mut g, &["g4a4"]);
     assert_eq!(g.phase(), Phase::PenaltyChoice(Side::White));
     g
 }

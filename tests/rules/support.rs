@@ -157,3 +157,24 @@ pub fn snap_and_run_out(game: &mut Game) -> Vec<Event> {
     );
     ev
 }
+
+/// Black holds on d7: with extra diagram `keys`, White's rook on d5 pushes the d6 pawn and
+/// the pawn pushes it back (a defensive holding flag, R39); White's queen carries the ball
+/// on g4 and moves next.
+pub fn black_holds_on_d7(keys: &str) -> Game {
+    let mut g = action_phase(
+        &format!("offense: white\nspot: e5\n{keys}"),
+        r#"
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . p . . . .
+5 . . . R . . . .
+4 . . . . . . Q* .
+3 . . . . . . . .
+2 . . . . . . . .
+1 . . . . . . . .
+"#,
+    );
+    play(&mut g, &["d5d6", "d7d6"]);
+    g
+}
