@@ -318,7 +318,7 @@ pub async fn referee(
     seed: u64,
     layout: Option<Layout>,
 ) -> Result<RefereeReport, String> {
-    use crate::referee::{GameConfig, Referee, TimeControl};
+    use crate::referee::{GameConfig, GameSetup, Referee, TimeControl};
     let allowed = allowed_cpus();
     let layout = layout.unwrap_or(if allowed.len() >= 2 {
         Layout::Split
@@ -342,7 +342,10 @@ pub async fn referee(
     bot.cpus = (!bot_cpus.is_empty()).then(|| bot_cpus.clone());
     let bot = &bot;
     let cfg = GameConfig {
-        tc: TimeControl::parse("plays=10,play=10s,reaction=10s").expect("a valid time control"),
+        game: GameSetup {
+            tc: TimeControl::parse("plays=10,play=10s,reaction=10s").expect("a valid time control"),
+            ..GameSetup::default()
+        },
         ..GameConfig::default()
     };
     let mut pipe = PipeBaseline::start(&bot_cpus)
@@ -356,10 +359,8 @@ pub async fn referee(
     let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 3];
     let mut freezes = 0u64;
     for i in 0..games.max(3) {
-        let mut cfg = GameConfig {
-            seed: seed + i as u64,
-            ..cfg.clone()
-        };
+        let mut cfg = cfg.clone();
+        cfg.game.seed = seed + i as u64;
         let kind = (i % 3) as usize;
         let frozen = kind == 1;
         cfg.sandbox.freeze_idle = frozen;
@@ -392,7 +393,7 @@ pub async fn referee(
     }
     let seconds = wall.as_secs_f64().max(1e-9);
     let per_decision = |total: f64| total / decisions.max(1) as f64;
-    let request_build_us = request_build(seed, &cfg.tc);
+    let request_build_us = request_build(seed, &cfg.game.tc);
     let figures =
         |(n, cpu, wall): (u64, std::time::Duration, std::time::Duration), f: u64| FreezeFigures {
             decisions: n,
@@ -497,7 +498,8 @@ async fn freeze_pair(bot: &crate::bot::BotSpec) -> Result<(f64, String), String>
 /// Microseconds to build and serialize the request of one decision, over every decision of
 /// 20 seeded random games (the positions are collected first, so only the request is timed).
 fn request_build(seed: u64, tc: &crate::referee::TimeControl) -> f64 {
-    use crate::referee::{request, Clocks};
+    use crate::games::football_chess::request;
+    use crate::referee::Clocks;
     let positions = random_positions(seed, 20, tc.settings(), |_| true);
     let clocks = Clocks::new(*tc);
     let mut bytes = 0usize;
@@ -995,14 +997,17 @@ pub fn peak_rss_kib() -> u64 {
 /// `ready` while the opponent thinks for seconds, a 64 MiB line without a newline, and
 /// 64 MiB of stderr. `test_bot` is `zebra-test-bot`.
 pub async fn flood(test_bot: &crate::bot::BotSpec) -> Result<FloodReport, String> {
-    use crate::referee::{GameConfig, Referee, TimeControl};
+    use crate::referee::{GameConfig, GameSetup, Referee, TimeControl};
     let with = |args: &[&str]| {
         let mut b = test_bot.clone();
         b.args = args.iter().map(|a| a.to_string()).collect();
         b
     };
     let cfg = GameConfig {
-        tc: TimeControl::parse("plays=1,play=5s,reaction=5s").expect("a valid time control"),
+        game: GameSetup {
+            tc: TimeControl::parse("plays=1,play=5s,reaction=5s").expect("a valid time control"),
+            ..GameSetup::default()
+        },
         handshake: std::time::Duration::from_secs(5),
         ..GameConfig::default()
     };

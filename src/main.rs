@@ -25,7 +25,7 @@ use zebra::bot::BotSpec;
 use zebra::record::{write_game, GameReader, Termination};
 use zebra::referee::check::{check_bot_for, CheckLimits};
 use zebra::referee::preflight::{preflight, PreflightError};
-use zebra::referee::{GameConfig, Referee};
+use zebra::referee::{GameConfig, GameSetup, Referee};
 use zebra::rules::{Event, Game, Settings, Side};
 use zebra::series::disk::DiskError;
 use zebra::series::setup::{prepare, SetupError};
@@ -215,9 +215,9 @@ fn run(command: Command) -> Result<(), Failure> {
                 }
             }
             // The game's own clock: Football Chess's time control or a chess clock.
-            let mut clock = GameConfig {
+            let mut clock = GameSetup {
                 rules,
-                ..GameConfig::default()
+                ..GameSetup::default()
             };
             let tc_text = tc.unwrap_or_else(|| {
                 if human.is_some() {
@@ -331,11 +331,14 @@ fn run(command: Command) -> Result<(), Failure> {
                 None => None,
             };
             let cfg = GameConfig {
-                seed,
-                max_illegal,
+                game: GameSetup {
+                    seed,
+                    max_illegal,
+                    ..clock
+                },
                 transcript,
                 sandbox: settings.policy(),
-                ..clock
+                ..GameConfig::default()
             };
             let title = format!("{} vs {}", white.name, black.name);
             let watching = start_watch(listener, &title, Some(1), human)?;
@@ -900,7 +903,7 @@ fn play(
         leg: 1,
         white: white.name.clone(),
         black: black.name.clone(),
-        seed: cfg.seed,
+        seed: cfg.game.seed,
     };
     events.emit(&zebra::series::events::SeriesEvent::GameStarted {
         game: game_ref.clone(),
@@ -908,11 +911,11 @@ fn play(
     });
     let started = std::time::Instant::now();
     let runtime = runtime()?;
-    let report = if cfg.rules != Rules::FootballChess {
+    let report = if cfg.game.rules != Rules::FootballChess {
         if !quiet {
             out!(
                 "{}: {} (white) vs {} (black)",
-                cfg.rules,
+                cfg.game.rules,
                 white.name,
                 black.name
             );
@@ -952,7 +955,7 @@ fn play(
         )?
     } else {
         if !quiet {
-            out!("{}", situation(&Game::new(cfg.tc.settings())));
+            out!("{}", situation(&Game::new(cfg.game.tc.settings())));
         }
         interruptible(
             &runtime,

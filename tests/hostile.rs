@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify, write_game, Termination};
-use zebra::referee::{GameConfig, GameReport, Referee, TimeControl};
+use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
 use zebra::rules::{GameResult, Side};
 use zebra::sandbox::{self, Exit, Mode, Policy, Verdict};
 
@@ -44,8 +44,11 @@ fn bot(name: &str, mark: &str, args: &[&str]) -> BotSpec {
 
 fn config(tc: &str) -> GameConfig {
     GameConfig {
-        tc: TimeControl::parse(tc).unwrap(),
-        seed: 7,
+        game: GameSetup {
+            tc: TimeControl::parse(tc).unwrap(),
+            seed: 7,
+            ..GameSetup::default()
+        },
         handshake: Duration::from_secs(5),
         quit_grace: Duration::from_secs(1),
         ..GameConfig::default()

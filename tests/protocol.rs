@@ -667,7 +667,7 @@ fn the_penalty_request_example_is_what_zebra_sends() {
     assert!(!game.is_over(), "seed 3 reaches a penalty decision");
     let tc = TimeControl::parse("plays=10,play=5s,reaction=1s").unwrap();
     let clocks = Clocks::new(tc);
-    let msg = zebra::referee::request(&game, 40, &clocks, &clocks.budget(&game));
+    let msg = zebra::games::football_chess::request(&game, 40, &clocks, &clocks.budget(&game));
     let value = serde_json::to_value(&msg).unwrap();
     let path = protocol_dir().join("examples/request-penalty.json");
     if std::env::var_os("ZEBRA_BLESS").is_some() {
@@ -2371,11 +2371,11 @@ const BOYER_SCHEMAS: [&str; 4] = [
     "boyer_to_bot.json",
 ];
 
-/// The referee's settings for a Boyer game on the chess clock `clock`.
-fn boyer_config(clock: &str) -> zebra::referee::GameConfig {
-    let mut cfg = zebra::referee::GameConfig {
+/// The setup of a Boyer game on the chess clock `clock`.
+fn boyer_config(clock: &str) -> zebra::referee::GameSetup {
+    let mut cfg = zebra::referee::GameSetup {
         rules: zebra::rules::Rules::BoyerFootball,
-        ..zebra::referee::GameConfig::default()
+        ..zebra::referee::GameSetup::default()
     };
     cfg.read_clock(clock).unwrap();
     cfg

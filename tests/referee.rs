@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify, write_game, Termination};
-use zebra::referee::{GameConfig, GameReport, Referee, TimeControl};
+use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
 use zebra::rules::{GameResult, Side};
 
 const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
@@ -27,8 +27,11 @@ fn spec(name: &str, program: &str, args: &[&str]) -> BotSpec {
 
 fn config(tc: &str) -> GameConfig {
     GameConfig {
-        tc: TimeControl::parse(tc).unwrap(),
-        seed: 7,
+        game: GameSetup {
+            tc: TimeControl::parse(tc).unwrap(),
+            seed: 7,
+            ..GameSetup::default()
+        },
         handshake: Duration::from_secs(3),
         quit_grace: Duration::from_secs(2),
         ..GameConfig::default()
@@ -108,7 +111,7 @@ fn the_same_seed_gives_a_byte_identical_record_in_play_count_mode() {
         write_game(&two.record).unwrap()
     );
     let mut other = cfg.clone();
-    other.seed = 8;
+    other.game.seed = 8;
     let three = game(
         spec("random-a", RANDOM_BOT, &[]),
         spec("random-b", RANDOM_BOT, &[]),
@@ -184,7 +187,7 @@ fn a_line_over_the_limit_is_an_illegal_reply_and_never_buffered_whole() {
 #[test]
 fn an_illegal_action_costs_the_clock_consequence_then_forfeits() {
     let mut cfg = fast();
-    cfg.max_illegal = 1000;
+    cfg.game.max_illegal = 1000;
     let r = game(
         behaving("ok"),
         spec("illegal", TEST_BOT, &["--illegal"]),
@@ -266,7 +269,7 @@ fn a_timeout_spent_sleeping_is_suspect() {
 fn a_bot_with_time_odds_gets_its_own_reaction_clock() {
     // Both bots take 700 ms per reply; only White's odds (3 s) make that fast enough.
     let mut cfg = config("plays=1,play=400ms,reaction=400ms,grace=100ms");
-    cfg.odds[0] = zebra::referee::TimeOdds::parse("play=3s,reaction=3s").unwrap();
+    cfg.game.odds[0] = zebra::referee::TimeOdds::parse("play=3s,reaction=3s").unwrap();
     let r = game(
         spec("patient", TEST_BOT, &["--sleep-ms", "700"]),
         spec("hurried", TEST_BOT, &["--sleep-ms", "700"]),
@@ -474,7 +477,7 @@ fn r70_a_defense_sleeping_250ms_on_every_decision_cannot_stall_a_timed_game() {
     // Every decision of the sleeper's defense is legal (250 ms under its 300 ms reaction
     // clock), and costs the game clock nothing; the ticks of its turns still end the game.
     let cfg = config("quarter=250ms,play=1s,reaction=300ms,grace=200ms");
-    let bound = cfg.tc.bound();
+    let bound = cfg.game.tc.bound();
     let start = std::time::Instant::now();
     let r = game(
         spec("sleeper", TEST_BOT, &["--sleep-on-defense-ms", "250"]),
@@ -499,10 +502,8 @@ fn r70_greedy_against_random_in_one_second_quarters_scores_like_football() {
     // the offense thought. Now each turn is a tick, a fortieth of the quarter.
     let cfg = config("quarter=1s,play=1s,reaction=300ms,grace=200ms");
     for seed in [1, 2] {
-        let cfg = GameConfig {
-            seed,
-            ..cfg.clone()
-        };
+        let mut cfg = cfg.clone();
+        cfg.game.seed = seed;
         let r = game(
             spec("greedy", GREEDY_BOT, &[]),
             spec("random", RANDOM_BOT, &[]),
@@ -521,8 +522,8 @@ fn r70_greedy_against_random_in_one_second_quarters_scores_like_football() {
 fn a_game_at_its_wall_time_cap_is_adjudicated_for_the_team_ahead() {
     let mut cfg = config("plays=10,play=30s,reaction=30s");
     cfg.quit_grace = Duration::from_millis(500);
-    cfg.max_game_time = "2s".parse().unwrap();
-    cfg.situation = Some(
+    cfg.game.max_game_time = "2s".parse().unwrap();
+    cfg.game.situation = Some(
         "quarter=2 left=50% score=14-17 offense=white spot=e3 down=1 distance=10 timeouts=3-3"
             .parse()
             .unwrap(),

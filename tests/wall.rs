@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify, Termination};
-use zebra::referee::{GameConfig, GameReport, Referee, TimeControl};
+use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
 use zebra::rules::Side;
 use zebra::sandbox::{self, Verdict};
 
@@ -51,8 +51,11 @@ fn bot(name: &str, mark: &str, args: &[&str]) -> BotSpec {
 /// Clocks far above what the attacks take, even on a busy machine.
 fn config() -> GameConfig {
     GameConfig {
-        tc: TimeControl::parse("plays=1,play=20s,reaction=20s,grace=200ms").unwrap(),
-        seed: 11,
+        game: GameSetup {
+            tc: TimeControl::parse("plays=1,play=20s,reaction=20s,grace=200ms").unwrap(),
+            seed: 11,
+            ..GameSetup::default()
+        },
         handshake: Duration::from_secs(10),
         quit_grace: Duration::from_secs(1),
         ..GameConfig::default()

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zebra::protocol::{parse_from_bot, FromBot};
+use zebra_engine::protocol::{parse_from_bot, FromBot};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zebra::protocol::codec::{Frame, LineSplitter};
+use zebra_engine::protocol::codec::{Frame, LineSplitter};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&cut, bytes)) = data.split_first() else {

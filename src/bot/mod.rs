@@ -10,7 +10,7 @@
 
 pub mod name;
 pub mod process;
-pub mod text;
+pub use zebra_engine::text;
 pub mod transport;
 
 pub use process::{BotProcess, BotSpec, ExitInfo, SpawnError};

@@ -15,25 +15,8 @@ use crate::protocol::{self, FromBot, ScoreMsg, ToBot};
 use crate::rules::{Rules, Side};
 
 use super::handshake::Failed;
-use super::{GameConfig, Refereed};
-
-/// What `check-bot` needs of a game beyond what the referee does: positions where each
-/// side meets each kind of decision, the clocks of its questions and games, and advice on
-/// a legal reply that a real game would still punish. Each game implements it in its own
-/// module (`crate::games`).
-pub trait Checked: Refereed {
-    /// The clock of check-bot's whole games (`--tc` text of the game).
-    const GAME_CLOCK: &'static str;
-    /// The clock of the questions, as `--tc` text: every decision gets `decision`.
-    fn question_clock(decision: Duration) -> String;
-    /// Positions where `side` must decide, one per kind of decision it meets, each with
-    /// the words that name it in the report ("formation decision").
-    fn scenarios(side: Side) -> Vec<(String, Self)>;
-    /// What is wrong with a legal reply (Football Chess: a formation that draws a flag).
-    fn advice(&self, _action: &Self::Action) -> Option<String> {
-        None
-    }
-}
+use super::{GameConfig, GameSetup};
+pub use zebra_engine::seam::Checked;
 
 /// How a check went: one line per step, and whether any was a problem.
 #[derive(Clone, Debug, Default)]
@@ -162,15 +145,15 @@ async fn session<R: Checked>(
             return;
         }
     }
-    let mut cfg = GameConfig {
+    let mut setup = GameSetup {
         seed: 1,
-        ..GameConfig::default()
+        ..GameSetup::default()
     };
-    R::read_clock(&mut cfg, &R::question_clock(limits.decision))
+    R::read_clock(&mut setup, &R::question_clock(limits.decision))
         .expect("check-bot's question clock reads");
-    let (start, _, clocks) = R::set_up(&cfg);
+    let (start, _, clocks) = R::set_up(&setup);
     let _ = bot.send(start.game_start(
-        &cfg,
+        &setup,
         &clocks,
         side,
         "zebra check-bot".to_string(),
@@ -350,8 +333,11 @@ pub async fn check_games(
         let transcript =
             std::env::temp_dir().join(format!("zebra-check-bot-{}-{k}.log", std::process::id()));
         let mut config = GameConfig {
-            rules,
-            seed: u64::from(k) + 1,
+            game: GameSetup {
+                rules,
+                seed: u64::from(k) + 1,
+                ..GameSetup::default()
+            },
             event: "zebra check-bot".to_string(),
             transcript: Some(transcript.clone()),
             sandbox,

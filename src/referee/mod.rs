@@ -22,10 +22,7 @@
 //! bot does stops the referee or leaves a process behind. A game that reaches its wall-time
 //! cap (`cap`) is stopped, even in the middle of a decision, and adjudicated.
 
-pub mod cap;
 pub mod check;
-pub mod chess_clock;
-pub mod clock;
 pub mod handshake;
 pub mod preflight;
 pub mod transcript;
@@ -36,9 +33,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
-use crate::protocol::{self, ClockMsg, ClocksMsg, FromBot, ReplyStatus, ScoreMsg, StateMsg, ToBot};
-use crate::record::{GameRecord, Recorded, Termination};
-use crate::rules::{Clock, Event, Game, GameResult, Rules, Side};
+use crate::protocol::{self, FromBot, ReplyStatus, ScoreMsg, ToBot};
+use crate::record::{GameRecord, Termination};
+use crate::rules::{Event, Game, GameResult, Rules, Side};
 use crate::sandbox::{Exit, Policy, Verdict};
 
 /// Someone following games as they are played (the live viewer of `--watch`): told each
@@ -63,109 +60,23 @@ impl std::fmt::Debug for dyn Spectator {
     }
 }
 
-pub use cap::{MaxGameTime, MaxGameTimeError};
-pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
+// The seam and the clocks are pure and live in the engine, next to the games that
+// implement them; the referee's paths to them stay as they were.
 pub use transcript::KeepLogs;
 use transcript::Transcript;
+pub use zebra_engine::seam::{
+    cap, chess_clock, clock, Budget, Clocks, GameSetup, MaxGameTime, MaxGameTimeError, Miss,
+    Missed, QuarterMode, Refereed, TimeControl, TimeControlError, TimeOdds,
+};
 
-/// What the referee needs of a game beyond its rules and its records: its clocks, the
-/// messages that carry its state, and what a missed decision costs. One implementation
-/// per game, in `crate::games`.
-pub trait Refereed: Recorded {
-    /// Both sides' clocks during a game.
-    type Clocks: Send;
-    /// What binds one decision: its time limit, and what runs out if it is missed.
-    type Budget: Copy + Send;
-
-    /// The clock a game gets when none is named (`--tc`'s default).
-    const DEFAULT_CLOCK: &'static str;
-    /// Reads `text` as this game's clock into `cfg`; its canonical form.
-    fn read_clock(cfg: &mut GameConfig, text: &str) -> Result<String, TimeControlError>;
-    /// The game, its record (the game's tags and the time control) and its clocks, before
-    /// the first decision.
-    fn set_up(cfg: &GameConfig) -> (Self, GameRecord, Self::Clocks);
-    /// Tags set after the roster and the Sandbox tag (per-side time controls).
-    fn late_tags(_cfg: &GameConfig, _record: &mut GameRecord) {}
-    /// Whether the record holds nothing that depends on the wall clock (no date, no
-    /// thinking times), so that the same seed and deterministic bots give the same bytes.
-    fn reproducible(cfg: &GameConfig) -> bool;
-    /// The margin past a deadline before a decision counts as missed.
-    fn grace(cfg: &GameConfig) -> Duration;
-    /// The most wall time the bots' decisions of one game can take under `cfg`'s clock and
-    /// the game's rules (every limit used to the last grace margin): the default wall-time
-    /// cap is derived from it ([`cap::with_margin`]).
-    fn wall_bound(cfg: &GameConfig) -> Duration;
-    /// The `game_start` line for `side`.
-    fn game_start(
-        &self,
-        cfg: &GameConfig,
-        clocks: &Self::Clocks,
-        side: Side,
-        opponent: String,
-        options: serde_json::Map<String, serde_json::Value>,
-    ) -> String;
-    /// What binds the decision due now.
-    fn budget(&self, clocks: &Self::Clocks) -> Self::Budget;
-    /// Its time limit.
-    fn limit(budget: &Self::Budget) -> Duration;
-    /// The `request` line for the decision due now.
-    fn request(&self, id: u64, clocks: &Self::Clocks, budget: &Self::Budget) -> String;
-    /// The `event` line telling both bots what happened.
-    fn events_line(events: &[Self::Event]) -> String;
-    /// The clock to note in the record after a decision that took `elapsed`
-    /// (`[%clk]`), `None` when the game has none to note.
-    fn clock_note(clocks: &Self::Clocks, budget: &Self::Budget, elapsed: Duration) -> Option<u64>;
-    /// What a decision not taken costs (a timeout, or a bad reply below the limit).
-    fn miss(
-        &mut self,
-        clocks: &mut Self::Clocks,
-        budget: &Self::Budget,
-        miss: Miss,
-    ) -> Result<Missed<Self::Event>, String>;
-    /// Charges a decision's time (and what its `events` cost on the clocks); the events of
-    /// a clock that ran out because of it (and that clock, for the record).
-    fn charge(
-        &mut self,
-        clocks: &mut Self::Clocks,
-        budget: &Self::Budget,
-        elapsed: Duration,
-        events: &[Self::Event],
-    ) -> Result<(Vec<Self::Event>, Option<Clock>), String>;
-    /// Moves the clocks on as the events say (a new play, a new turn).
-    fn follow(&self, clocks: &mut Self::Clocks, events: &[Self::Event]);
-    /// Why a game that reached its end ended, in words.
-    fn end_reason(&self) -> String;
-}
-
-/// A decision not taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Miss {
-    /// No reply in time.
-    Timeout,
-    /// A reply that is not a legal action, below the forfeit limit.
-    BadReply,
-}
-
-/// What a missed decision costs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Missed<E> {
-    /// A clock's consequence was applied (and goes into the record as its expiry).
-    Consequence { clock: Clock, events: Vec<E> },
-    /// Nothing: the same decision is asked again, on the clock still running.
-    AskAgain,
-    /// The side loses on time.
-    LosesOnTime,
-}
-
-/// Everything about one game that is not the bots.
+/// Everything about one game that is not the bots: what decides the game ([`GameSetup`],
+/// shared with the engine) and how the referee runs it.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    pub tc: TimeControl,
-    pub seed: u64,
+    /// The game, its clock, seed and start.
+    pub game: GameSetup,
     pub max_line: usize,
     pub handshake: Duration,
-    /// Invalid or illegal replies a bot may send before it forfeits.
-    pub max_illegal: u32,
     /// How long a bot has to exit after `quit` before its process group is killed.
     pub quit_grace: Duration,
     /// PGN tags.
@@ -181,29 +92,16 @@ pub struct GameConfig {
     /// 0700), whatever the umask: the daemon's, whose logs are for their bots' owners
     /// alone (`zebra match` leaves the user's umask to decide).
     pub private_logs: bool,
-    /// Each side's own play and reaction clocks, if it plays with time odds
-    /// (index: [`Side::index`]).
-    pub odds: [TimeOdds; 2],
     /// How the bots are contained (`--sandbox`, `--freeze-idle`).
     pub sandbox: Policy,
-    /// Where the game starts, if not from the opening drive.
-    pub situation: Option<crate::rules::Situation>,
-    /// The game played.
-    pub rules: Rules,
-    /// The clock of a game without clocks of its own (Boyer's Football).
-    pub chess_clock: chess_clock::ChessClock,
-    /// The game's wall-time cap (`--max-game-time`), by default derived from its clock.
-    pub max_game_time: MaxGameTime,
 }
 
 impl Default for GameConfig {
     fn default() -> GameConfig {
         GameConfig {
-            tc: TimeControl::blitz(),
-            seed: 1,
+            game: GameSetup::default(),
             max_line: 64 * 1024,
             handshake: Duration::from_secs(10),
-            max_illegal: 3,
             quit_grace: Duration::from_secs(1),
             event: "Zebra game".to_string(),
             site: "?".to_string(),
@@ -211,33 +109,26 @@ impl Default for GameConfig {
             transcript: None,
             keep_logs: KeepLogs::Always,
             private_logs: false,
-            odds: [TimeOdds::default(); 2],
             sandbox: Policy::default(),
-            situation: None,
-            rules: Rules::FootballChess,
-            chess_clock: chess_clock::ChessClock::default(),
-            max_game_time: MaxGameTime::Derived,
         }
     }
 }
 
 impl GameConfig {
-    /// Reads `text` as a clock of the game `self.rules` names and sets it; the clock in its
-    /// canonical form, which reads back the same.
+    /// Reads `text` as a clock of the game `self.game.rules` names and sets it; the clock
+    /// in its canonical form, which reads back the same.
     pub fn read_clock(&mut self, text: &str) -> Result<String, TimeControlError> {
-        crate::with_rules!(self.rules, R => <R as Refereed>::read_clock(self, text))
+        self.game.read_clock(text)
     }
 
     /// The clock a game of `rules` gets when none is named.
     pub fn default_clock(rules: Rules) -> &'static str {
-        crate::with_rules!(rules, R => <R as Refereed>::DEFAULT_CLOCK)
+        GameSetup::default_clock(rules)
     }
 
-    /// The wall-time cap of a game under these settings (`None`: no cap): the one set, or
-    /// the one derived from the game's clock.
+    /// The wall-time cap of a game under these settings (`None`: no cap).
     pub fn game_time_cap(&self) -> Option<Duration> {
-        self.max_game_time
-            .resolve(|| crate::with_rules!(self.rules, R => <R as Refereed>::wall_bound(self)))
+        self.game.game_time_cap()
     }
 }
 
@@ -395,7 +286,7 @@ pub async fn play_game(
     cfg: &GameConfig,
     mut watch: impl FnMut(&GameRecord),
 ) -> GameReport {
-    crate::with_rules!(cfg.rules, R => {
+    crate::with_rules!(cfg.game.rules, R => {
         Referee::<R>::play_as(white, black, cfg, |_: &R, _: &[<R as crate::rules::ruleset::RuleSet>::Event], rec: &GameRecord| watch(rec)).await
     })
 }
@@ -408,8 +299,8 @@ impl<'a, R: Refereed> Referee<'a, R> {
         cfg: &'a GameConfig,
         watch: impl FnMut(&R, &[R::Event], &GameRecord),
     ) -> GameReport {
-        let reproducible = R::reproducible(cfg);
-        let (game, mut record, clocks) = R::set_up(cfg);
+        let reproducible = R::reproducible(&cfg.game);
+        let (game, mut record, clocks) = R::set_up(&cfg.game);
         for (k, v) in [
             ("Event", cfg.event.clone()),
             ("Site", cfg.site.clone()),
@@ -424,7 +315,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
             ("Round", cfg.round.clone()),
             ("White", white.name.clone()),
             ("Black", black.name.clone()),
-            ("Seed", cfg.seed.to_string()),
+            ("Seed", cfg.game.seed.to_string()),
             (
                 "Sandbox",
                 sandbox_tag(cfg.sandbox, white.limits.network || black.limits.network),
@@ -432,7 +323,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
         ] {
             record.tags.set(k, v);
         }
-        R::late_tags(cfg, &mut record);
+        R::late_tags(&cfg.game, &mut record);
         let seat = |side, spec: &BotSpec| Seat {
             side,
             spec: spec.clone(),
@@ -524,7 +415,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                     Ok(events) => {
                         // Times only where the game is not reproducible (see `play_as`):
                         // play-count records stay byte-identical from run to run.
-                        if R::reproducible(self.cfg) {
+                        if R::reproducible(&self.cfg.game) {
                             self.record.push_action(&action, None, None);
                         } else {
                             self.record.push_timed_action(
@@ -688,7 +579,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
             let options = self.seats[side.index()].spec.options.clone();
             let line = self
                 .game
-                .game_start(self.cfg, &self.clocks, side, opponent, options);
+                .game_start(&self.cfg.game, &self.clocks, side, opponent, options);
             self.send_line(side, line);
         }
         None
@@ -766,7 +657,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 why: "exited, or stopped reading its input".to_string(),
             };
         };
-        let patience = R::limit(budget) + R::grace(self.cfg);
+        let patience = R::limit(budget) + R::grace(&self.cfg.game);
         let sent_at = match tokio::time::timeout(patience, flushed).await {
             Ok(Ok(at)) => at,
             Ok(Err(_)) => {
@@ -921,7 +812,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
         seat.report.illegal += 1;
         let count = seat.report.illegal;
         tracing::info!("{side} {why}");
-        if count >= self.cfg.max_illegal {
+        if count >= self.cfg.game.max_illegal {
             return Err(Forfeit {
                 termination: Termination::RulesInfraction,
                 loser: Some(side),
@@ -1137,43 +1028,6 @@ impl<'a, R: Refereed> Referee<'a, R> {
             score,
             bots: [white.report, black.report],
         }
-    }
-}
-
-/// The request for the decision `game` asks for now, exactly as a bot receives it.
-pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot {
-    let decision = game.decision().expect("a decision is pending");
-    let legal = match decision.kind {
-        crate::rules::DecisionKind::Formation => None,
-        _ => Some(game.legal_action_list()),
-    };
-    let ms = |d: Duration| Some(d.as_millis() as u64);
-    let clocks_msg = ClocksMsg {
-        game: clocks.game_left.map(|g| ClockMsg {
-            owner: "both".to_string(),
-            remaining_ms: ms(g),
-            running: budget.game_clock,
-        }),
-        play: ClockMsg {
-            owner: game.offense().to_string(),
-            remaining_ms: ms(clocks.play_left),
-            running: budget.play_clock,
-        },
-        reaction: ClockMsg {
-            owner: decision.side.to_string(),
-            remaining_ms: ms(clocks.reaction_for(decision.side)),
-            running: budget.expires == Clock::Reaction,
-        },
-    };
-    ToBot::Request {
-        id,
-        decision: decision.kind,
-        side: decision.side,
-        state: StateMsg::of(game),
-        clocks: clocks_msg,
-        deadline_ms: budget.limit.as_millis() as u64,
-        legal,
-        penalty_options: protocol::penalty::preview(game),
     }
 }
 

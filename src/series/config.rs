@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::bot::BotSpec;
-use crate::referee::{GameConfig, MaxGameTime, MaxGameTimeError, TimeOdds};
+use crate::referee::{GameConfig, GameSetup, MaxGameTime, MaxGameTimeError, TimeOdds};
 use crate::sandbox::{LimitSettings, Limits};
 
 use super::schedule::Format;
@@ -317,9 +317,12 @@ impl SeriesConfig {
     /// wall-time cap.
     pub fn game_config(&self) -> GameConfig {
         let mut cfg = GameConfig {
-            rules: self.rules,
-            // Validated when the series was set up.
-            max_game_time: self.max_game_time().unwrap_or_default(),
+            game: GameSetup {
+                rules: self.rules,
+                // Validated when the series was set up.
+                max_game_time: self.max_game_time().unwrap_or_default(),
+                ..GameSetup::default()
+            },
             ..GameConfig::default()
         };
         cfg.read_clock(&self.tc)

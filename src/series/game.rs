@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use crate::bot::BotSpec;
-use crate::referee::{GameConfig, GameReport, Spectator, TimeOdds};
+use crate::referee::{GameConfig, GameReport, GameSetup, Spectator, TimeOdds};
 use crate::rules::Side;
 
 use super::conduct::GameConduct;
@@ -86,8 +86,13 @@ impl Entrants {
             white: self.specs[fixture.white].clone(),
             black: self.specs[fixture.black].clone(),
             config: GameConfig {
-                seed: fixture.seed,
-                max_illegal: config.max_illegal,
+                game: GameSetup {
+                    seed: fixture.seed,
+                    max_illegal: config.max_illegal,
+                    odds: [self.odds[fixture.white], self.odds[fixture.black]],
+                    situation: self.situation(fixture.round),
+                    ..self.base.game.clone()
+                },
                 event: config.event.clone(),
                 round: fixture.round.to_string(),
                 transcript: config
@@ -99,7 +104,6 @@ impl Entrants {
                 } else {
                     crate::referee::KeepLogs::Always
                 },
-                odds: [self.odds[fixture.white], self.odds[fixture.black]],
                 sandbox: {
                     // A strict bot makes its whole game strict (both bots share the jail's
                     // machinery; the other keeps its own limits).
@@ -109,7 +113,6 @@ impl Entrants {
                     }
                     policy
                 },
-                situation: self.situation(fixture.round),
                 ..self.base.clone()
             },
         }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::MatchArgs;
-use crate::referee::{GameConfig, MaxGameTime};
+use crate::referee::{GameConfig, GameSetup, MaxGameTime};
 use crate::rules::Rules;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
@@ -142,9 +142,9 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         };
         validate_bots(&config.bots)?;
         check_limits(&config).map_err(SetupError::Usage)?;
-        GameConfig {
+        GameSetup {
             rules: config.rules,
-            ..GameConfig::default()
+            ..GameSetup::default()
         }
         .read_clock(&config.tc)
         .map_err(|e| bad(format!("tc: {e}")))?;
@@ -223,9 +223,9 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         .rules
         .parse::<Rules>()
         .map_err(|e| usage(format!("--rules: {e}")))?;
-    let tc = GameConfig {
+    let tc = GameSetup {
         rules,
-        ..GameConfig::default()
+        ..GameSetup::default()
     }
     .read_clock(
         args.tc

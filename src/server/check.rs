@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::bot::BotSpec;
 use crate::referee::check::{check_bot, CheckLimits};
-use crate::referee::{GameConfig, Referee, TimeControl};
+use crate::referee::{GameConfig, GameSetup, Referee, TimeControl};
 use crate::series::config::BotEntry;
 
 use super::store::{BotRow, BotState, StoreError};
@@ -202,8 +202,11 @@ async fn smoke_game(
         return None;
     }
     let config = GameConfig {
-        tc: TimeControl::parse(SMOKE_TC).expect("a valid time control"),
-        seed: 1,
+        game: GameSetup {
+            tc: TimeControl::parse(SMOKE_TC).expect("a valid time control"),
+            seed: 1,
+            ..GameSetup::default()
+        },
         event: "Zebra serve smoke game".to_string(),
         sandbox: sandbox.policy(),
         ..GameConfig::default()

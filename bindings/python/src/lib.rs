@@ -15,11 +15,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 
-use zebra::botkit;
-use zebra::protocol::penalty::{preview, PenaltyOption};
-use zebra::protocol::state::{phase_name, StateError, StateMsg};
-use zebra::rules::game::FormationCheck;
-use zebra::rules::{
+use engine::botkit;
+use engine::protocol::penalty::{preview, PenaltyOption};
+use engine::protocol::state::{phase_name, StateError, StateMsg};
+use engine::rules::game::FormationCheck;
+use engine::rules::{
     Action, ActionError, Ball, Clock, Formation, Game, GameResult, Phase, Settings, Side,
     Situation, Square,
 };
@@ -532,7 +532,7 @@ impl PyGame {
     fn piece_at(&self, square: &str) -> PyResult<Option<(&'static str, &'static str)>> {
         let square: Square = square
             .parse()
-            .map_err(|e: zebra::rules::NotationError| NotationError::new_err(e.to_string()))?;
+            .map_err(|e: engine::rules::NotationError| NotationError::new_err(e.to_string()))?;
         Ok(self
             .game
             .board()
@@ -631,7 +631,7 @@ impl PyGame {
         }
         let formation: Formation = formation
             .parse()
-            .map_err(|e: zebra::rules::NotationError| NotationError::new_err(e.to_string()))?;
+            .map_err(|e: engine::rules::NotationError| NotationError::new_err(e.to_string()))?;
         guarded("check_formation", || {
             match self.game.validate_formation(&formation) {
                 Ok(()) => Ok(None),
@@ -653,7 +653,7 @@ fn zebra_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WrongPhase", py.get_type::<WrongPhase>())?;
     m.add("InvalidState", py.get_type::<InvalidState>())?;
     m.add("DiagramError", py.get_type::<DiagramError>())?;
-    m.add("RULINGS_EDITION", zebra::rules::RULINGS_EDITION)?;
+    m.add("RULINGS_EDITION", engine::rules::RULINGS_EDITION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -64,10 +64,10 @@ mod referee {
         to_line, BoyerEvent, BoyerState, BoyerToBot, ChessClockMsg, SideClocks,
     };
     use crate::record::GameRecord;
-    use crate::referee::chess_clock::{ChessClocks, ChessTimeControl};
-    use crate::referee::{GameConfig, Miss, Missed, Refereed, TimeControlError};
     use crate::rules::boyer::{Event, Game, Position, TURN_LIMIT};
     use crate::rules::{Clock, Side};
+    use crate::seam::chess_clock::{ChessClocks, ChessTimeControl};
+    use crate::seam::{GameSetup, Miss, Missed, Refereed, TimeControlError};
 
     /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
     /// side's 8 pieces (B15), and a `pass` (B14).
@@ -85,30 +85,32 @@ mod referee {
         type Budget = Turn;
         const DEFAULT_CLOCK: &'static str = "rapid";
 
-        fn read_clock(cfg: &mut GameConfig, text: &str) -> Result<String, TimeControlError> {
-            cfg.chess_clock = text.parse()?;
-            Ok(cfg.chess_clock.to_string())
+        fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError> {
+            setup.chess_clock = text.parse()?;
+            Ok(setup.chess_clock.to_string())
         }
 
-        fn set_up(cfg: &GameConfig) -> (Game, GameRecord, ChessClocks) {
+        fn set_up(setup: &GameSetup) -> (Game, GameRecord, ChessClocks) {
             let start = Position::start();
             let mut record = GameRecord::of::<Game>(&start);
-            record.tags.set("TimeControl", cfg.chess_clock.to_string());
+            record
+                .tags
+                .set("TimeControl", setup.chess_clock.to_string());
             (
                 Game::new(start),
                 record,
-                ChessClocks::starting(cfg.chess_clock),
+                ChessClocks::starting(setup.chess_clock),
             )
         }
 
         /// A Boyer record holds no times (thinking times are in the transcript), so the
         /// same seed and deterministic bots give the same bytes whatever the clock.
-        fn reproducible(_cfg: &GameConfig) -> bool {
+        fn reproducible(_setup: &GameSetup) -> bool {
             true
         }
 
-        fn grace(cfg: &GameConfig) -> Duration {
-            cfg.chess_clock.grace
+        fn grace(setup: &GameSetup) -> Duration {
+            setup.chess_clock.grace
         }
 
         /// A game lasts at most [`TURN_LIMIT`] turns (B34). With a bank, both banks and
@@ -116,11 +118,11 @@ mod referee {
         /// grace margin for every sub-move asked (each may overrun its time by the grace
         /// before it counts as missed): [`SUB_MOVES_PER_TURN`] a turn, and the asks again
         /// after bad replies below the forfeit limit (B38), for both sides.
-        fn wall_bound(cfg: &GameConfig) -> Duration {
-            let c = cfg.chess_clock;
+        fn wall_bound(setup: &GameSetup) -> Duration {
+            let c = setup.chess_clock;
             let asks = TURN_LIMIT
                 .saturating_mul(SUB_MOVES_PER_TURN)
-                .saturating_add(cfg.max_illegal.saturating_mul(2));
+                .saturating_add(setup.max_illegal.saturating_mul(2));
             let thinking = match c.control {
                 ChessTimeControl::Bank { bank, increment } => bank
                     .saturating_mul(2)
@@ -132,14 +134,14 @@ mod referee {
 
         fn game_start(
             &self,
-            cfg: &GameConfig,
+            setup: &GameSetup,
             _clocks: &ChessClocks,
             side: Side,
             opponent: String,
             options: serde_json::Map<String, serde_json::Value>,
         ) -> String {
             let ms = |d: Duration| Some(d.as_millis() as u64);
-            let c = cfg.chess_clock;
+            let c = setup.chess_clock;
             let (bank_ms, increment_ms, turn_ms) = match c.control {
                 ChessTimeControl::Bank { bank, increment } => (ms(bank), ms(increment), None),
                 ChessTimeControl::PerTurn(t) => (None, None, ms(t)),
@@ -151,7 +153,7 @@ mod referee {
                 rulings: super::RULINGS_EDITION.to_string(),
                 side,
                 opponent,
-                seed: cfg.seed,
+                seed: setup.seed,
                 time_control: ChessClockMsg {
                     bank_ms,
                     increment_ms,
@@ -256,9 +258,9 @@ mod check {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    use crate::referee::check::Checked;
     use crate::rules::boyer::{Game, Position, SubMove};
     use crate::rules::Side;
+    use crate::seam::Checked;
 
     /// Where in its turn a side decides.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,9 +351,9 @@ mod tests {
     use std::time::Duration;
 
     use crate::record::Recorded;
-    use crate::referee::GameConfig;
     use crate::rules::boyer::{Game, Position};
     use crate::rules::{GameResult, Rules};
+    use crate::seam::GameSetup;
 
     #[test]
     fn a_capped_game_is_a_draw_wherever_the_ball_is() {
@@ -365,9 +367,9 @@ mod tests {
     #[test]
     fn the_default_cap_comes_from_the_chess_clock_and_the_turn_limit() {
         let cap = |clock: &str| {
-            let mut cfg = GameConfig {
+            let mut cfg = GameSetup {
                 rules: Rules::BoyerFootball,
-                ..GameConfig::default()
+                ..GameSetup::default()
             };
             cfg.read_clock(clock).unwrap();
             cfg.game_time_cap().unwrap()

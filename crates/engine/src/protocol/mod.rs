@@ -164,16 +164,16 @@ pub struct OptionDecl {
 // Every string a bot sends is cleaned where it is parsed (see `bot::text`): whatever a bot
 // puts in it, it reaches records, reasons and terminals as one line of printable text.
 fn short_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(crate::bot::text::clean_owned(
+    Ok(crate::text::clean_owned(
         String::deserialize(d)?,
-        crate::bot::text::SHORT,
+        crate::text::SHORT,
     ))
 }
 
 fn long_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(crate::bot::text::clean_owned(
+    Ok(crate::text::clean_owned(
         String::deserialize(d)?,
-        crate::bot::text::LONG,
+        crate::text::LONG,
     ))
 }
 
@@ -181,7 +181,7 @@ fn short_texts<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D:
     let texts = Vec::<String>::deserialize(d)?;
     Ok(texts
         .into_iter()
-        .map(|t| crate::bot::text::clean_owned(t, crate::bot::text::SHORT))
+        .map(|t| crate::text::clean_owned(t, crate::text::SHORT))
         .collect())
 }
 

@@ -78,9 +78,9 @@ impl FromStr for MaxGameTime {
             t => match parse_duration(t) {
                 Ok(d) if d.is_zero() => Err(MaxGameTimeError::Zero),
                 Ok(d) => Ok(MaxGameTime::At(d)),
-                Err(_) => Err(MaxGameTimeError::NotADuration(crate::bot::text::clean(
+                Err(_) => Err(MaxGameTimeError::NotADuration(crate::text::clean(
                     text,
-                    crate::bot::text::SHORT,
+                    crate::text::SHORT,
                 ))),
             },
         }

@@ -10,8 +10,8 @@
 //! The text format is specified in protocol/RECORD.md.
 //!
 //! ```
-//! use zebra::record::{read_games, verify, write_game, GameRecord, Termination};
-//! use zebra::rules::{Game, Settings};
+//! use zebra_engine::record::{read_games, verify, write_game, GameRecord, Termination};
+//! use zebra_engine::rules::{Game, Settings};
 //!
 //! let mut game = Game::new(Settings::plays(1));
 //! let mut record = GameRecord::new(game.settings());

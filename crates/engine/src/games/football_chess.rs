@@ -4,6 +4,8 @@
 use crate::record::{notes, tags, RecordError, Recorded, Tags};
 use crate::rules::{Event, Game, GameResult, Settings, Side};
 
+pub use referee::request;
+
 impl Recorded for Game {
     const RULINGS: &'static str = crate::rules::RULINGS_EDITION;
 
@@ -53,13 +55,13 @@ mod referee {
 
     use std::time::Duration;
 
-    use crate::protocol::{self, TimeControlMsg, ToBot};
+    use crate::protocol::{self, ClockMsg, ClocksMsg, StateMsg, TimeControlMsg, ToBot};
     use crate::record::GameRecord;
-    use crate::referee::{
-        request, Budget, Clocks, GameConfig, Miss, Missed, QuarterMode, Refereed, TimeControl,
+    use crate::rules::{Clock, Event, Game, Side};
+    use crate::seam::{
+        Budget, Clocks, GameSetup, Miss, Missed, QuarterMode, Refereed, TimeControl,
         TimeControlError,
     };
-    use crate::rules::{Clock, Event, Game, Side};
 
     impl Refereed for Game {
         type Clocks = Clocks;
@@ -67,63 +69,63 @@ mod referee {
         // Plays per quarter: the game is a count of plays, its record reproducible.
         const DEFAULT_CLOCK: &'static str = "plays=10,play=5s,reaction=1s";
 
-        fn read_clock(cfg: &mut GameConfig, text: &str) -> Result<String, TimeControlError> {
-            cfg.tc = TimeControl::parse(text)?;
-            Ok(cfg.tc.to_string())
+        fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError> {
+            setup.tc = TimeControl::parse(text)?;
+            Ok(setup.tc.to_string())
         }
 
-        fn set_up(cfg: &GameConfig) -> (Game, GameRecord, Clocks) {
-            let settings = cfg.tc.settings();
+        fn set_up(setup: &GameSetup) -> (Game, GameRecord, Clocks) {
+            let settings = setup.tc.settings();
             let mut record = GameRecord::new(settings);
-            if let Some(situation) = &cfg.situation {
+            if let Some(situation) = &setup.situation {
                 record.set_situation(situation);
             }
-            record.tags.set("TimeControl", cfg.tc.to_string());
-            let game = match &cfg.situation {
+            record.tags.set("TimeControl", setup.tc.to_string());
+            let game = match &setup.situation {
                 Some(s) => Game::from_situation(settings, s),
                 None => Game::new(settings),
             };
-            let clocks = Clocks::starting(cfg.tc, cfg.odds, cfg.situation.as_ref());
+            let clocks = Clocks::starting(setup.tc, setup.odds, setup.situation.as_ref());
             (game, record, clocks)
         }
 
-        fn late_tags(cfg: &GameConfig, record: &mut GameRecord) {
-            for (side, odds) in Side::ALL.into_iter().zip(cfg.odds) {
+        fn late_tags(setup: &GameSetup, record: &mut GameRecord) {
+            for (side, odds) in Side::ALL.into_iter().zip(setup.odds) {
                 if !odds.is_none() {
                     let tag = match side {
                         Side::White => "WhiteTimeControl",
                         Side::Black => "BlackTimeControl",
                     };
-                    record.tags.set(tag, odds.apply_to(cfg.tc).to_string());
+                    record.tags.set(tag, odds.apply_to(setup.tc).to_string());
                 }
             }
         }
 
         // Quarters counted in plays make a game reproducible.
-        fn reproducible(cfg: &GameConfig) -> bool {
-            matches!(cfg.tc.quarter, QuarterMode::Plays(_))
+        fn reproducible(setup: &GameSetup) -> bool {
+            matches!(setup.tc.quarter, QuarterMode::Plays(_))
         }
 
-        fn grace(cfg: &GameConfig) -> Duration {
-            cfg.tc.grace
+        fn grace(setup: &GameSetup) -> Duration {
+            setup.tc.grace
         }
 
         /// The time control's own bound ([`TimeControl::wall_bound`], GAME.md), for the
         /// slower of each clock when the sides have time odds: a bound for either side
         /// bounds the game.
-        fn wall_bound(cfg: &GameConfig) -> Duration {
-            let [w, b] = cfg.odds.map(|odds| odds.apply_to(cfg.tc));
+        fn wall_bound(setup: &GameSetup) -> Duration {
+            let [w, b] = setup.odds.map(|odds| odds.apply_to(setup.tc));
             TimeControl {
                 play: w.play.max(b.play),
                 reaction: w.reaction.max(b.reaction),
-                ..cfg.tc
+                ..setup.tc
             }
             .wall_bound()
         }
 
         fn game_start(
             &self,
-            cfg: &GameConfig,
+            setup: &GameSetup,
             clocks: &Clocks,
             side: Side,
             opponent: String,
@@ -138,7 +140,7 @@ mod referee {
                 rulings: crate::rules::RULINGS_EDITION.to_string(),
                 side,
                 opponent,
-                seed: cfg.seed,
+                seed: setup.seed,
                 time_control: TimeControlMsg {
                     quarter_ms: match tc.quarter {
                         QuarterMode::Timed(q) => Some(q.as_millis() as u64),
@@ -153,7 +155,7 @@ mod referee {
                     grace_ms: tc.grace.as_millis() as u64,
                 },
                 options,
-                situation: cfg.situation.as_ref().map(|s| s.to_string()),
+                situation: setup.situation.as_ref().map(|s| s.to_string()),
             })
         }
 
@@ -254,6 +256,43 @@ mod referee {
             .map(|events| events.to_vec())
             .map_err(|e| format!("the engine refused the {clock} expiry: {e}"))
     }
+
+    /// The request for the decision `game` asks for now, exactly as a bot receives it.
+    pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot {
+        let decision = game.decision().expect("a decision is pending");
+        let legal = match decision.kind {
+            crate::rules::DecisionKind::Formation => None,
+            _ => Some(game.legal_action_list()),
+        };
+        let ms = |d: Duration| Some(d.as_millis() as u64);
+        let clocks_msg = ClocksMsg {
+            game: clocks.game_left.map(|g| ClockMsg {
+                owner: "both".to_string(),
+                remaining_ms: ms(g),
+                running: budget.game_clock,
+            }),
+            play: ClockMsg {
+                owner: game.offense().to_string(),
+                remaining_ms: ms(clocks.play_left),
+                running: budget.play_clock,
+            },
+            reaction: ClockMsg {
+                owner: decision.side.to_string(),
+                remaining_ms: ms(clocks.reaction_for(decision.side)),
+                running: budget.expires == Clock::Reaction,
+            },
+        };
+        ToBot::Request {
+            id,
+            decision: decision.kind,
+            side: decision.side,
+            state: StateMsg::of(game),
+            clocks: clocks_msg,
+            deadline_ms: budget.limit.as_millis() as u64,
+            legal,
+            penalty_options: protocol::penalty::preview(game),
+        }
+    }
 }
 
 mod check {
@@ -262,11 +301,11 @@ mod check {
 
     use std::time::Duration;
 
-    use crate::referee::check::Checked;
     use crate::rules::playout::RandomPlayer;
     use crate::rules::{
         Action, ActionList, Decision, DecisionKind, FormationCheck, Game, Settings, Side,
     };
+    use crate::seam::Checked;
 
     impl Checked for Game {
         // Short games with the clocks of a real one.
@@ -338,8 +377,8 @@ mod tests {
     use std::time::Duration;
 
     use crate::record::Recorded;
-    use crate::referee::{cap, GameConfig, TimeControl, TimeOdds};
     use crate::rules::{Game, GameResult, Side};
+    use crate::seam::{cap, GameSetup, TimeControl, TimeOdds};
 
     fn at_score(score: &str) -> Game {
         Game::from_diagram(&format!(
@@ -359,9 +398,9 @@ mod tests {
     #[test]
     fn the_default_cap_is_twice_the_time_controls_wall_bound_plus_a_minute() {
         let tc = TimeControl::parse("quarter=60s,play=5s,reaction=1s").unwrap();
-        let cfg = GameConfig {
+        let cfg = GameSetup {
             tc,
-            ..GameConfig::default()
+            ..GameSetup::default()
         };
         let bound = tc.wall_bound();
         assert_eq!(
@@ -372,19 +411,19 @@ mod tests {
         // The default clock, plays=10,play=5s,reaction=1s,grace=100ms: 17,017.6 s of
         // decisions at most (4 quarters of 19 plays, 197 formation rounds and 2,811
         // reaction decisions, clock.rs), so a cap of 34,095.2 s.
-        let default = GameConfig::default_clock(crate::rules::Rules::FootballChess);
+        let default = GameSetup::default_clock(crate::rules::Rules::FootballChess);
         let tc = TimeControl::parse(default).unwrap();
         assert_eq!(tc.wall_bound(), Duration::from_millis(17_017_600));
-        let cfg_default = GameConfig {
+        let cfg_default = GameSetup {
             tc,
-            ..GameConfig::default()
+            ..GameSetup::default()
         };
         assert_eq!(
             cfg_default.game_time_cap(),
             Some(Duration::from_millis(34_095_200))
         );
         // Time odds: the slower of each clock bounds the game.
-        let odds = GameConfig {
+        let odds = GameSetup {
             odds: [
                 TimeOdds::parse("play=9s").unwrap(),
                 TimeOdds::parse("reaction=3s").unwrap(),
@@ -397,12 +436,12 @@ mod tests {
             Some(cap::with_margin(slower.wall_bound()))
         );
         // Set by hand, or off.
-        let set = GameConfig {
+        let set = GameSetup {
             max_game_time: "25m".parse().unwrap(),
             ..cfg.clone()
         };
         assert_eq!(set.game_time_cap(), Some(Duration::from_secs(1500)));
-        let off = GameConfig {
+        let off = GameSetup {
             max_game_time: "none".parse().unwrap(),
             ..cfg
         };

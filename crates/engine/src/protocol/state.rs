@@ -410,9 +410,10 @@ mod tests {
 
     #[test]
     fn the_penalty_example_rebuilds_to_its_own_options() {
-        let request: serde_json::Value =
-            serde_json::from_str(include_str!("../../protocol/examples/request-penalty.json"))
-                .unwrap();
+        let request: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../../protocol/examples/request-penalty.json"
+        ))
+        .unwrap();
         let state: StateMsg = serde_json::from_value(request["state"].clone()).unwrap();
         let options: Vec<PenaltyOption> =
             serde_json::from_value(request["penalty_options"].clone()).unwrap();
@@ -460,9 +461,10 @@ mod tests {
 
     #[test]
     fn a_penalty_state_without_its_flags_or_play_is_refused() {
-        let request: serde_json::Value =
-            serde_json::from_str(include_str!("../../protocol/examples/request-penalty.json"))
-                .unwrap();
+        let request: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../../protocol/examples/request-penalty.json"
+        ))
+        .unwrap();
         let state: StateMsg = serde_json::from_value(request["state"].clone()).unwrap();
         let mut no_flags = state.clone();
         no_flags.flags.clear();

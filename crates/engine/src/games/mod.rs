@@ -13,8 +13,8 @@ pub mod football_chess;
 /// registry's dispatch, written once. The body must compile for every game.
 ///
 /// ```
-/// use zebra::rules::{ruleset::RuleSet, Rules};
-/// let name = zebra::with_rules!(Rules::BoyerFootball, R => <R as RuleSet>::NAME);
+/// use zebra_engine::rules::{ruleset::RuleSet, Rules};
+/// let name = zebra_engine::with_rules!(Rules::BoyerFootball, R => <R as RuleSet>::NAME);
 /// assert_eq!(name, "boyer-football");
 /// ```
 #[macro_export]

@@ -8,7 +8,7 @@
 //! panic in `decide` is caught and answered with [`fallback`].
 //!
 //! ```no_run
-//! use zebra::botkit::{self, Bot, BotInfo, Request};
+//! use zebra_engine::botkit::{self, Bot, BotInfo, Request};
 //!
 //! struct First;
 //! impl Bot for First {

@@ -21,12 +21,12 @@ const REASON_MAX: usize = 200;
 /// `text` as an error quotes it: control characters escaped, cut to [`QUOTE_MAX`]
 /// characters with an ellipsis.
 pub(crate) fn quote(text: &str) -> String {
-    crate::bot::text::clean(text, QUOTE_MAX)
+    crate::text::clean(text, QUOTE_MAX)
 }
 
 /// An explanation that quotes input, as [`quote`] with a longer cut.
 pub(crate) fn quote_reason(text: &str) -> String {
-    crate::bot::text::clean(text, REASON_MAX)
+    crate::text::clean(text, REASON_MAX)
 }
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! input always give the same result.
 //!
 //! ```
-//! use zebra::rules::{Action, ActionList, Ball, Game, Phase, Settings, Side};
+//! use zebra_engine::rules::{Action, ActionList, Ball, Game, Phase, Settings, Side};
 //!
 //! let mut game = Game::new(Settings::plays(10)); // quarters of 10 plays (R18)
 //! let white: Action = "[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5]".parse()?;

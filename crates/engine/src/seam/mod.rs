@@ -1,0 +1,197 @@
+//! The seam between the games and the referee: the small pure traits a game implements so
+//! that the referee, `check-bot` and the records can run it without knowing it, and the
+//! setup of one game that every game shares.
+//!
+//! - [`Refereed`]: the game's clocks, the messages that carry its state, what a missed
+//!   decision costs
+//! - [`Checked`]: the positions and clocks of `check-bot`'s questions
+//! - [`GameSetup`]: what decides a game besides its bots (game, clock, seed, start)
+//! - `clock`: Football Chess's three clocks (rule 6) as pure arithmetic
+//! - `chess_clock`: a chess clock, for games without clocks of their own
+//! - `cap`: the wall-time cap of one game and its default
+//!
+//! Nothing here reads a clock or touches a process: the referee (the `zebra` crate's
+//! `referee` module) measures and talks; a game, through these traits, decides.
+
+pub mod cap;
+pub mod chess_clock;
+pub mod clock;
+
+use std::time::Duration;
+
+pub use cap::{MaxGameTime, MaxGameTimeError};
+pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
+
+use crate::record::{GameRecord, Recorded};
+use crate::rules::{Clock, Rules, Side, Situation};
+
+/// What the referee needs of a game beyond its rules and its records: its clocks, the
+/// messages that carry its state, and what a missed decision costs. One implementation
+/// per game, in `crate::games`. Pure: the referee measures the time and talks to the bots;
+/// a game only says what the time and the replies mean.
+pub trait Refereed: Recorded {
+    /// Both sides' clocks during a game.
+    type Clocks: Send;
+    /// What binds one decision: its time limit, and what runs out if it is missed.
+    type Budget: Copy + Send;
+
+    /// The clock a game gets when none is named (`--tc`'s default).
+    const DEFAULT_CLOCK: &'static str;
+    /// Reads `text` as this game's clock into `cfg`; its canonical form.
+    fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError>;
+    /// The game, its record (the game's tags and the time control) and its clocks, before
+    /// the first decision.
+    fn set_up(setup: &GameSetup) -> (Self, GameRecord, Self::Clocks);
+    /// Tags set after the roster and the Sandbox tag (per-side time controls).
+    fn late_tags(_setup: &GameSetup, _record: &mut GameRecord) {}
+    /// Whether the record holds nothing that depends on the wall clock (no date, no
+    /// thinking times), so that the same seed and deterministic bots give the same bytes.
+    fn reproducible(setup: &GameSetup) -> bool;
+    /// The margin past a deadline before a decision counts as missed.
+    fn grace(setup: &GameSetup) -> Duration;
+    /// The most wall time the bots' decisions of one game can take under ``setup`'s clock and
+    /// the game's rules (every limit used to the last grace margin): the default wall-time
+    /// cap is derived from it ([`cap::with_margin`]).
+    fn wall_bound(setup: &GameSetup) -> Duration;
+    /// The `game_start` line for `side`.
+    fn game_start(
+        &self,
+        setup: &GameSetup,
+        clocks: &Self::Clocks,
+        side: Side,
+        opponent: String,
+        options: serde_json::Map<String, serde_json::Value>,
+    ) -> String;
+    /// What binds the decision due now.
+    fn budget(&self, clocks: &Self::Clocks) -> Self::Budget;
+    /// Its time limit.
+    fn limit(budget: &Self::Budget) -> Duration;
+    /// The `request` line for the decision due now.
+    fn request(&self, id: u64, clocks: &Self::Clocks, budget: &Self::Budget) -> String;
+    /// The `event` line telling both bots what happened.
+    fn events_line(events: &[Self::Event]) -> String;
+    /// The clock to note in the record after a decision that took `elapsed`
+    /// (`[%clk]`), `None` when the game has none to note.
+    fn clock_note(clocks: &Self::Clocks, budget: &Self::Budget, elapsed: Duration) -> Option<u64>;
+    /// What a decision not taken costs (a timeout, or a bad reply below the limit).
+    fn miss(
+        &mut self,
+        clocks: &mut Self::Clocks,
+        budget: &Self::Budget,
+        miss: Miss,
+    ) -> Result<Missed<Self::Event>, String>;
+    /// Charges a decision's time (and what its `events` cost on the clocks); the events of
+    /// a clock that ran out because of it (and that clock, for the record).
+    fn charge(
+        &mut self,
+        clocks: &mut Self::Clocks,
+        budget: &Self::Budget,
+        elapsed: Duration,
+        events: &[Self::Event],
+    ) -> Result<(Vec<Self::Event>, Option<Clock>), String>;
+    /// Moves the clocks on as the events say (a new play, a new turn).
+    fn follow(&self, clocks: &mut Self::Clocks, events: &[Self::Event]);
+    /// Why a game that reached its end ended, in words.
+    fn end_reason(&self) -> String;
+}
+
+/// A decision not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// No reply in time.
+    Timeout,
+    /// A reply that is not a legal action, below the forfeit limit.
+    BadReply,
+}
+
+/// What a missed decision costs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Missed<E> {
+    /// A clock's consequence was applied (and goes into the record as its expiry).
+    Consequence { clock: Clock, events: Vec<E> },
+    /// Nothing: the same decision is asked again, on the clock still running.
+    AskAgain,
+    /// The side loses on time.
+    LosesOnTime,
+}
+
+/// What decides one game besides its bots: the game, its clock, its seed, where it starts,
+/// and the referee's two bounds on it (bad replies tolerated, wall-time cap), which the
+/// game's worst-case length depends on. The referee's own settings (transport, sandbox,
+/// logs, tags) are the referee's `GameConfig`, which holds one of these.
+///
+/// The clock fields of both games stand side by side here (`tc` for Football Chess,
+/// `chess_clock` for Boyer's Football): a game reads only its own.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// The game played.
+    pub rules: Rules,
+    /// Football Chess's clock (`--tc`).
+    pub tc: TimeControl,
+    /// Each side's own play and reaction clocks, if it plays with time odds
+    /// (index: [`Side::index`]).
+    pub odds: [TimeOdds; 2],
+    /// The clock of a game without clocks of its own (Boyer's Football).
+    pub chess_clock: chess_clock::ChessClock,
+    /// The game's seed (its random events and the bots' `game_start`).
+    pub seed: u64,
+    /// Where the game starts, if not from the opening drive.
+    pub situation: Option<Situation>,
+    /// Invalid or illegal replies a bot may send before it forfeits.
+    pub max_illegal: u32,
+    /// The game's wall-time cap (`--max-game-time`), by default derived from its clock.
+    pub max_game_time: MaxGameTime,
+}
+
+impl Default for GameSetup {
+    fn default() -> GameSetup {
+        GameSetup {
+            rules: Rules::FootballChess,
+            tc: TimeControl::blitz(),
+            odds: [TimeOdds::default(); 2],
+            chess_clock: chess_clock::ChessClock::default(),
+            seed: 1,
+            situation: None,
+            max_illegal: 3,
+            max_game_time: MaxGameTime::Derived,
+        }
+    }
+}
+
+impl GameSetup {
+    /// Reads `text` as a clock of the game `self.rules` names and sets it; the clock in its
+    /// canonical form, which reads back the same.
+    pub fn read_clock(&mut self, text: &str) -> Result<String, TimeControlError> {
+        crate::with_rules!(self.rules, R => <R as Refereed>::read_clock(self, text))
+    }
+
+    /// The clock a game of `rules` gets when none is named.
+    pub fn default_clock(rules: Rules) -> &'static str {
+        crate::with_rules!(rules, R => <R as Refereed>::DEFAULT_CLOCK)
+    }
+
+    /// The wall-time cap of a game under this setup (`None`: no cap): the one set, or the
+    /// one derived from the game's clock.
+    pub fn game_time_cap(&self) -> Option<Duration> {
+        self.max_game_time
+            .resolve(|| crate::with_rules!(self.rules, R => <R as Refereed>::wall_bound(self)))
+    }
+}
+
+/// What `check-bot` needs of a game beyond what the referee does: positions where each
+/// side meets each kind of decision, the clocks of its questions and games, and advice on
+/// a legal reply that a real game would still punish. Each game implements it in its own
+/// module (`crate::games`); `zebra check-bot` runs them.
+pub trait Checked: Refereed {
+    /// The clock of check-bot's whole games (`--tc` text of the game).
+    const GAME_CLOCK: &'static str;
+    /// The clock of the questions, as `--tc` text: every decision gets `decision`.
+    fn question_clock(decision: Duration) -> String;
+    /// Positions where `side` must decide, one per kind of decision it meets, each with
+    /// the words that name it in the report ("formation decision").
+    fn scenarios(side: Side) -> Vec<(String, Self)>;
+    /// What is wrong with a legal reply (Football Chess: a formation that draws a flag).
+    fn advice(&self, _action: &Self::Action) -> Option<String> {
+        None
+    }
+}
