@@ -8,7 +8,7 @@
 //!   `boyer_games_are_played_recorded_reproducibly_and_verified` (no FEN tag in a refereed
 //!   game's record; the first request's state is the start position).
 //! - B36 (a chess clock; the sub-moves of a turn share its time; the increment is per
-//!   turn): src/referee/chess_clock.rs, unit tests `a_bank_gains_its_increment_and_a_turn_restarts`
+//!   turn): crates/engine/src/seam/chess_clock.rs, unit tests `a_bank_gains_its_increment_and_a_turn_restarts`
 //!   and `presets_items_and_round_trips`.
 //! - B37 (time forfeit) and B38 (a bad reply is refused and asked again, up to the limit):
 //!   tests/cli.rs, `boyer_asks_again_after_a_bad_reply_and_a_timeout_loses_on_time`; the

@@ -1,5 +1,5 @@
 //! The text forms of the engine round-trip: action notation (the table in
-//! `src/rules/action.rs`), formations, clocks, and position diagrams.
+//! `crates/engine/src/games/football_chess/action.rs`), formations, clocks, and position diagrams.
 //!
 //! Random games (seeded, so every failure names its seed) supply the actions and positions;
 //! table-driven tests pin the error for malformed text, which must never panic.

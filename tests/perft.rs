@@ -23,7 +23,7 @@ use zebra::rules::{Action, Game};
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
 
 const HEADER: &str = "\
-# Pinned perft counts for the built-in positions of src/rules/perft.rs, checked by tests/perft.rs.
+# Pinned perft counts for the built-in positions of crates/engine/src/games/football_chess/perft.rs, checked by tests/perft.rs.
 # One line per `position depth count`; `#` starts a comment.
 #
 # Regenerate after an intended rules change, then review the diff:

@@ -1,4 +1,4 @@
-//! Game records: write, read, verify (src/record/, protocol/RECORD.md).
+//! Game records: write, read, verify (crates/engine/src/record/, protocol/RECORD.md).
 //!
 //! Records come from seeded random games: `RandomPlayer` chooses the actions; quarters of a
 //! few plays, and timed games refereed by the referee's own clock code with random

@@ -1,6 +1,6 @@
 //! Tests: edition 3 of the rulings (protocol/RULES.md): one test or more per ruling it
 //! changed or added that the engine decides (R45, R60, R62 with the game clock, R71; R70's
-//! ticks are the referee's and are tested in `src/referee/clock.rs` and
+//! ticks are the referee's and are tested in `crates/engine/src/games/football_chess/clock.rs` and
 //! `tests/properties.rs`), each named after its ruling.
 
 use zebra::rules::{Action, Clock, Event, FoulKind, Game, GameResult, Phase, Side};

@@ -1,10 +1,11 @@
-//! Each game's side of the seam: what the record layer ([`crate::record::Recorded`]) and
-//! the referee ([`crate::referee::Refereed`]) need of a rule set besides its pure rules
-//! (which live in `crate::rules`). One module per game; [`with_rules!`] is the one place
-//! that maps a [`crate::rules::Rules`] name to its engine type.
+//! The games, one folder each: a game's rules engine, its clocks, its wire payloads and
+//! its side of the seam (what the records, [`crate::record::Recorded`], the referee,
+//! [`crate::seam::Refereed`], and check-bot, [`crate::seam::Checked`], need of it) live
+//! together. [`with_rules!`] is the one place that maps a [`crate::rules::Rules`] name to
+//! its engine type.
 //!
-//! - `football_chess`: Football Chess (`crate::rules::Game`)
-//! - `boyer`: Boyer's Football (`crate::rules::boyer::Game`)
+//! - `football_chess`: Football Chess (`football_chess::Game`)
+//! - `boyer`: Boyer's Football (`boyer::rules::Game`)
 
 pub mod boyer;
 pub mod football_chess;
@@ -22,11 +23,11 @@ macro_rules! with_rules {
     ($rules:expr, $R:ident => $body:expr) => {
         match $rules {
             $crate::rules::Rules::FootballChess => {
-                type $R = $crate::rules::Game;
+                type $R = $crate::games::football_chess::Game;
                 $body
             }
             $crate::rules::Rules::BoyerFootball => {
-                type $R = $crate::rules::boyer::Game;
+                type $R = $crate::games::boyer::rules::Game;
                 $body
             }
         }

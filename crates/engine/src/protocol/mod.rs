@@ -9,10 +9,11 @@
 //! - `penalty`: what each choice of a penalty decision leads to, sent with its request
 //! - `state`: the game state sent with every request
 
-pub mod boyer;
 pub mod codec;
-pub mod penalty;
-pub mod state;
+
+// Each game's own payloads live in its folder; these are their paths from before.
+pub use crate::games::boyer::wire as boyer;
+pub use crate::games::football_chess::wire::{penalty, state};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -1,81 +1,39 @@
-//! The Football Chess rules engine: pure, deterministic, no I/O, no clocks, no threads.
+//! The games' shared vocabulary and, for the code written before each game had its own
+//! folder, the old paths of Football Chess's engine.
 //!
-//! A [`Game`] changes only through [`Game::apply`] (a team's [`Action`]) and
-//! [`Game::expire`] (a [`Clock`] the referee saw run out); both return the [`Event`]s they
-//! caused, or a typed error that leaves the game as it was. The same game and the same
-//! input always give the same result.
-//!
-//! ```
-//! use zebra_engine::rules::{Action, ActionList, Ball, Game, Phase, Settings, Side};
-//!
-//! let mut game = Game::new(Settings::plays(10)); // quarters of 10 plays (R18)
-//! let white: Action = "[Pd5,Pe5,Ke4,Qe3,Nc4,Bf4,Rg5]".parse()?;
-//! let black: Action = "[Pd6,Pe6,Qe7,Nc7,Bf7,Rd8,Rg6]".parse()?;
-//! game.apply(&white)?;
-//! game.apply(&black)?;
-//! game.apply(&Action::Snap)?; // the king behind the snapper takes the ball (3.4)
-//! assert_eq!(game.ball(), Ball::Carried("e4".parse()?));
-//! assert_eq!(game.phase(), Phase::Action(Side::White));
-//!
-//! let mut list = ActionList::new(); // reusable; generation never allocates
-//! game.legal_actions(&mut list);
-//! assert!(list.contains(&"e4^h8".parse()?)); // the king throws anywhere (4.3)
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! Layout:
-//! - `types`: sides, roles, squares, bitboards, directions
-//! - `board`: where the pieces stand, and the pile on the ball
-//! - `action`: the actions and their text notation
-//! - `game`: the game value, downs, score, quarters, formation, motion, snap, penalties
-//! - `play`: the action phase (moves, pushes, throws, contention) and legal-action generation
-//! - `penalty`: the fouls and what they cost
-//! - `event`: what happened
-//! - `error`: why an action was rejected
-//! - `diagram`: positions as readable text, for tests, perft and printing
-//! - `perft`: counting legal action sequences, to cross-check implementations
-//! - `tables`: rays and knight routes computed at compile time, for the move generator
-//! - `tally`: the action phase's legal actions counted without listing them, for playouts
-//! - `playout`: seeded random play, for tests, benchmarks and the random bot
-//! - `ruleset`: the trait other rule sets will implement
-//! - `boyer`: Boyer's Football, the second game (its own engine)
 //! - `registry`: the games by name ([`Rules`]), the one list a new game is added to
+//! - `ruleset`: the trait every game's engine implements
+//! - Football Chess's modules and items (`crate::games::football_chess`) and
+//!   `boyer` (`crate::games::boyer::rules`), re-exported under the paths they had
+//!
+//! Sides, results and clock names are still Football Chess's types, which the other games
+//! borrow; they move here when a game needs them to differ.
 
-pub mod action;
-pub mod board;
-pub mod boyer;
-pub mod diagram;
-pub mod error;
-pub mod event;
-pub mod game;
-pub mod penalty;
-pub mod perft;
-pub mod play;
-pub mod playout;
 pub mod registry;
 pub mod ruleset;
-pub mod situation;
-mod tables;
-pub mod tally;
-pub mod types;
 
-pub use action::{Action, Clock, Formation, KnightRoute};
-pub use board::Board;
-pub use error::{ActionError, FormationError, FormationFault, NotationError};
-pub use event::{Event, GameResult, PlayEnd};
-pub use game::{
+pub use crate::games::boyer::rules as boyer;
+pub use crate::games::football_chess::action::{Action, Clock, Formation, KnightRoute};
+pub use crate::games::football_chess::board::Board;
+pub use crate::games::football_chess::error::{
+    ActionError, FormationError, FormationFault, NotationError,
+};
+pub use crate::games::football_chess::event::{Event, GameResult, PlayEnd};
+pub use crate::games::football_chess::game::{
     Ball, Decision, DecisionKind, EndedField, Events, FormationCheck, Game, Phase, QuarterLength,
     Settings, Throw,
 };
-pub use penalty::{Foul, FoulKind};
-pub use play::ActionList;
+pub use crate::games::football_chess::penalty::{Foul, FoulKind};
+pub use crate::games::football_chess::play::ActionList;
+pub use crate::games::football_chess::situation::{Situation, SituationError};
+pub use crate::games::football_chess::tally::ActionTally;
+pub use crate::games::football_chess::types::{
+    Bitboard, Dir, File, Piece, Rank, Role, Side, Square,
+};
+pub use crate::games::football_chess::{
+    action, board, diagram, error, event, game, penalty, perft, play, playout, situation, tally,
+    types,
+};
 pub use registry::{Rules, UnknownRules};
-pub use situation::{Situation, SituationError};
-pub use tally::ActionTally;
-pub use types::{Bitboard, Dir, File, Piece, Rank, Role, Side, Square};
 
-/// The edition of the rulings (protocol/RULES.md) this engine plays. Edition 1 is every
-/// engine before the second edition of the rulings; its records carry no `Rulings` tag.
-/// Records (the `Rulings` tag) and `game_start` (`rulings`) name the edition, and a record
-/// of another edition is refused rather than replayed under rulings it was not played by.
-pub const RULINGS_EDITION: &str = "3";
+pub use crate::games::football_chess::RULINGS_EDITION;

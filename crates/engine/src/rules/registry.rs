@@ -34,7 +34,7 @@ impl Rules {
     pub const fn version(self) -> &'static str {
         match self {
             Rules::FootballChess => "0.1",
-            Rules::BoyerFootball => super::boyer::RULES_VERSION,
+            Rules::BoyerFootball => crate::games::boyer::rules::RULES_VERSION,
         }
     }
 }

@@ -6,7 +6,6 @@
 //!   decision costs
 //! - [`Checked`]: the positions and clocks of `check-bot`'s questions
 //! - [`GameSetup`]: what decides a game besides its bots (game, clock, seed, start)
-//! - `clock`: Football Chess's three clocks (rule 6) as pure arithmetic
 //! - `chess_clock`: a chess clock, for games without clocks of their own
 //! - `cap`: the wall-time cap of one game and its default
 //!
@@ -15,7 +14,8 @@
 
 pub mod cap;
 pub mod chess_clock;
-pub mod clock;
+// Football Chess's clocks, whose `--tc` every setup still carries (see `GameSetup`).
+pub use crate::games::football_chess::clock;
 
 use std::time::Duration;
 

@@ -15,7 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::types::Side;
+use crate::rules::Side;
 
 /// Files and ranks of the board.
 pub const SIZE: i8 = 9;
@@ -904,7 +904,7 @@ impl Game {
     }
 }
 
-impl super::ruleset::RuleSet for Game {
+impl crate::rules::ruleset::RuleSet for Game {
     type Action = SubMove;
     type Event = Event;
     type Error = BoyerError;
@@ -913,7 +913,7 @@ impl super::ruleset::RuleSet for Game {
     /// The start position.
     type Settings = Position;
 
-    const RULES: super::Rules = super::Rules::BoyerFootball;
+    const RULES: crate::rules::Rules = crate::rules::Rules::BoyerFootball;
     const VERSION: &'static str = RULES_VERSION;
 
     fn new_game(start: &Position) -> Game {
@@ -930,7 +930,7 @@ impl super::ruleset::RuleSet for Game {
     fn play(&mut self, sub: &SubMove) -> Result<Vec<Event>, BoyerError> {
         Game::play(self, *sub)
     }
-    fn clock_expired(&mut self, _clock: super::Clock) -> Result<Vec<Event>, BoyerError> {
+    fn clock_expired(&mut self, _clock: crate::rules::Clock) -> Result<Vec<Event>, BoyerError> {
         Err(BoyerError::NoGameClock)
     }
     fn result(&self) -> Option<crate::rules::GameResult> {

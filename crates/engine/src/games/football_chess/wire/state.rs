@@ -411,7 +411,7 @@ mod tests {
     #[test]
     fn the_penalty_example_rebuilds_to_its_own_options() {
         let request: serde_json::Value = serde_json::from_str(include_str!(
-            "../../../../protocol/examples/request-penalty.json"
+            "../../../../../../protocol/examples/request-penalty.json"
         ))
         .unwrap();
         let state: StateMsg = serde_json::from_value(request["state"].clone()).unwrap();
@@ -462,7 +462,7 @@ mod tests {
     #[test]
     fn a_penalty_state_without_its_flags_or_play_is_refused() {
         let request: serde_json::Value = serde_json::from_str(include_str!(
-            "../../../../protocol/examples/request-penalty.json"
+            "../../../../../../protocol/examples/request-penalty.json"
         ))
         .unwrap();
         let state: StateMsg = serde_json::from_value(request["state"].clone()).unwrap();
