@@ -474,6 +474,53 @@ pub struct SandboxArgs {
     pub network: bool,
 }
 
+impl SandboxArgs {
+    /// The limits given by flags, unparsed (checked with each bot's own).
+    pub fn limits(&self) -> crate::sandbox::LimitSettings {
+        crate::sandbox::LimitSettings {
+            memory: self.memory_limit.clone(),
+            processes: self.process_limit.clone(),
+            cpu: self.cpu_limit.clone(),
+            file_size: self.file_limit.clone(),
+            disk: self.disk_limit.clone(),
+            open_files: self.open_files.clone(),
+            network: self.network.then_some(true),
+        }
+    }
+}
+
+impl MatchArgs {
+    /// What the series' setup reads of these flags ([`crate::series::setup::prepare`]).
+    pub fn request(&self) -> crate::series::setup::MatchRequest {
+        crate::series::setup::MatchRequest {
+            resume: self.resume.clone(),
+            bots: self.bots.clone(),
+            config: self.config.clone(),
+            format: self.format.clone(),
+            games: self.games,
+            rules: self.rules.clone(),
+            tc: self.tc.clone(),
+            seed: self.seed,
+            sprt: self.sprt.clone(),
+            max_illegal: self.max_illegal,
+            max_game_time: self.max_game_time.clone(),
+            out: self.out.clone(),
+            pgn: self.pgn.clone(),
+            events: self.events.clone(),
+            log_dir: self.log_dir.clone(),
+            log_failures: self.log_failures,
+            event: self.event.clone(),
+            replay_suspect: self.replay_suspect,
+            odds: self.odds.clone(),
+            situations: self.situations.clone(),
+            situation_order: self.situation_order.clone(),
+            sandbox: self.sandbox.sandbox.clone(),
+            freeze_idle: self.sandbox.freeze_idle.clone(),
+            limits: self.sandbox.limits(),
+        }
+    }
+}
+
 /// What `zebra bench` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BenchTarget {

@@ -239,7 +239,7 @@ fn run(command: Command) -> Result<(), Failure> {
             let settings = zebra::sandbox::Settings::from_flags(
                 &sandbox.sandbox,
                 &sandbox.freeze_idle,
-                zebra::series::setup::limit_flags(&sandbox),
+                sandbox.limits(),
             )
             .map_err(Failure::Usage)?;
             let limits = settings
@@ -1181,7 +1181,7 @@ fn match_series(args: &zebra::cli::MatchArgs) -> Result<(), Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
     let bundled = exe.parent().unwrap_or(Path::new("."));
-    let mut prepared = prepare(args, bundled, &timestamp()).map_err(|e| match e {
+    let mut prepared = prepare(&args.request(), bundled, &timestamp()).map_err(|e| match e {
         // Games of another rulings edition: the user's to resolve (another zebra release),
         // as bad input is, not a file this run failed to read or write.
         e @ SetupError::Disk(DiskError::Edition { .. }) => Failure::Usage(e.to_string()),
