@@ -1,6 +1,8 @@
 //! What several commands share: the game a `--rules` flag names, Zebra's bundled bots, a
 //! bot from its flags, and small text helpers.
 
+use std::path::{Path, PathBuf};
+
 use super::failure::Failure;
 use crate::bot::BotSpec;
 use crate::rules::Rules;
@@ -11,25 +13,27 @@ pub(super) fn rules_flag(name: &str) -> Result<Rules, Failure> {
         .map_err(|e| Failure::Usage(format!("--rules: {e}")))
 }
 
-/// Prints a benchmark report as one JSON object or as one line of text.
-pub(super) fn print_report(json: bool, report: &impl serde::Serialize, text: &str) {
-    if json {
-        out!(
-            "{}",
-            serde_json::to_string(report).expect("a report serializes")
-        );
-    } else {
-        out!("{text}");
-    }
+/// The directory of Zebra's own bots: the one this executable is in.
+pub(super) fn bundled_dir() -> Result<PathBuf, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+    Ok(exe.parent().unwrap_or(Path::new(".")).to_path_buf())
 }
 
-pub(super) fn ordinal(down: u8) -> &'static str {
-    match down {
-        1 => "1st",
-        2 => "2nd",
-        3 => "3rd",
-        _ => "4th",
+/// A bot bundled with Zebra: a binary next to this executable.
+pub(super) fn bundled(program: &str) -> Result<BotSpec, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
+    let path = exe.with_file_name(program);
+    if !path.exists() {
+        return Err(Failure::Run(format!(
+            "the bundled bot {} is missing: build it with 'cargo build --release'",
+            path.display()
+        )));
     }
+    let mut spec = BotSpec::from_command(program, "bot").expect("a command");
+    spec.program = path;
+    Ok(spec)
 }
 
 /// A bot from its command line, or the bundled bot `default` next to this executable.
@@ -62,30 +66,24 @@ pub(super) fn bot_spec(
     Ok(spec)
 }
 
-/// A bot bundled with Zebra: a binary next to this executable.
-pub(super) fn bundled(program: &str) -> Result<BotSpec, Failure> {
-    let exe = std::env::current_exe()
-        .map_err(|e| Failure::Run(format!("cannot find the bundled bots: {e}")))?;
-    let path = exe.with_file_name(program);
-    if !path.exists() {
-        return Err(Failure::Run(format!(
-            "the bundled bot {} is missing: build it with 'cargo build --release'",
-            path.display()
-        )));
+/// `1st`, `2nd`, `3rd`, `4th`: a down as Football Chess's situation lines say it.
+pub(super) fn ordinal(down: u8) -> &'static str {
+    match down {
+        1 => "1st",
+        2 => "2nd",
+        3 => "3rd",
+        _ => "4th",
     }
-    let mut spec = BotSpec::from_command(program, "bot").expect("a command");
-    spec.program = path;
-    Ok(spec)
 }
 
-pub(super) fn file_safe(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+/// Prints a report as one JSON object or as its text.
+pub(super) fn print_report(json: bool, report: &impl serde::Serialize, text: &str) {
+    if json {
+        out!(
+            "{}",
+            serde_json::to_string(report).expect("a report serializes")
+        );
+    } else {
+        out!("{text}");
+    }
 }

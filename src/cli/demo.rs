@@ -1,12 +1,29 @@
 //! `zebra demo`: one whole game between two seeded random players inside the engine (no
 //! bot processes), printed play by play (Boyer's Football: turn by turn).
 
-use super::common::ordinal;
+use super::args::DemoArgs;
+use super::common::{ordinal, rules_flag};
+use super::failure::Failure;
 use crate::rules::playout::play_random_game;
-use crate::rules::{Event, Game, Settings};
+use crate::rules::{Event, Game, Rules, Settings, Side};
+
+/// Checks the flags and plays the game.
+pub(super) fn run(args: DemoArgs) -> Result<(), Failure> {
+    if rules_flag(&args.rules)? == Rules::BoyerFootball {
+        boyer_demo(args.seed, args.quiet);
+        return Ok(());
+    }
+    if args.plays_per_quarter == 0 {
+        return Err(Failure::Usage(
+            "--plays-per-quarter must be at least 1".into(),
+        ));
+    }
+    demo(args.seed, args.plays_per_quarter, args.quiet);
+    Ok(())
+}
 
 /// Plays and prints one random game, a line per play.
-pub(super) fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
+fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
     let mut line = String::new();
     let header = |g: &Game| {
         format!(
@@ -20,8 +37,8 @@ pub(super) fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
                 g.yards_to_go().to_string()
             },
             g.spot(),
-            g.score(crate::rules::Side::White),
-            g.score(crate::rules::Side::Black),
+            g.score(Side::White),
+            g.score(Side::Black),
         )
     };
     let mut replay = Game::new(Settings::plays(plays_per_quarter));
@@ -62,13 +79,13 @@ pub(super) fn demo(seed: u64, plays_per_quarter: u16, quiet: bool) {
     out!(
         "result {} white {} black {} (seed {seed})",
         result.pgn(),
-        end.score(crate::rules::Side::White),
-        end.score(crate::rules::Side::Black)
+        end.score(Side::White),
+        end.score(Side::Black)
     );
 }
 
 /// `zebra demo --rules boyer-football`: a seeded random game, one line per turn.
-pub(super) fn boyer_demo(seed: u64, quiet: bool) {
+fn boyer_demo(seed: u64, quiet: bool) {
     use crate::rules::boyer;
     let mut game = boyer::Game::new(boyer::Position::start());
     let mut player = boyer::RandomPlayer::new(seed);

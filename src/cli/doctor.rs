@@ -1,8 +1,17 @@
 //! `zebra doctor`: what this machine gives a bot, level by level: namespaces, the wall
 //! around it, cgroups, the default limits, and whether `--sandbox strict` is available.
 
+use super::args::DoctorArgs;
+use super::failure::Failure;
+
+/// Prints the sandbox level as text or one JSON object.
+pub(super) fn run(args: DoctorArgs) -> Result<(), Failure> {
+    doctor(args.json);
+    Ok(())
+}
+
 /// `zebra doctor`: what this machine gives a bot, level by level.
-pub(super) fn doctor(json: bool) {
+fn doctor(json: bool) {
     let level = crate::sandbox::level();
     let limits = crate::sandbox::Limits::default();
     let strict = level.strict_missing(&limits);

@@ -4,8 +4,12 @@
 use crate::referee::preflight::PreflightError;
 use crate::series::SeriesEnd;
 
+/// Why a command did not succeed.
+#[derive(Debug)]
 pub enum Failure {
+    /// Bad usage: the user's to fix (exit code 2).
     Usage(String),
+    /// The work failed (exit code 1).
     Run(String),
     /// The game was played but ended by forfeit (already reported on stdout).
     Forfeit,

@@ -3,20 +3,14 @@
 
 use std::path::Path;
 
+use super::args::ViewArgs;
 use super::failure::Failure;
 use super::runtime::runtime;
+use crate::web::GameView;
 
-/// Replays every game of a record file through the engine: one line per game (its verdict)
-/// and one for the damage that ends a file which cannot be read to its end.
-/// `zebra view FILE`: the viewer page with the file's games (or one) inlined (`--html`),
-/// and/or the field as every play ended, printed here (`--board`).
-pub(super) fn view(
-    path: &Path,
-    game: Option<usize>,
-    html: Option<&Path>,
-    board: bool,
-    listen: Option<&str>,
-) -> Result<(), Failure> {
+/// Reads and replays the file once, then shows its games as asked.
+pub(super) fn run(args: ViewArgs) -> Result<(), Failure> {
+    let path = args.file.as_path();
     let cannot =
         |e: &dyn std::fmt::Display| Failure::Run(format!("cannot read {}: {e}", path.display()));
     if std::fs::metadata(path).map_err(|e| cannot(&e))?.is_dir() {
@@ -28,56 +22,59 @@ pub(super) fn view(
         e => Failure::Run(format!("{}: {e}", path.display())),
     };
     // The file is replayed once, whatever is asked of it.
-    let chosen = crate::web::chosen_games(&text, game).map_err(page_error)?;
-    if html.is_none() && !board {
+    let chosen = crate::web::chosen_games(&text, args.game).map_err(page_error)?;
+    if args.html.is_none() && !args.board {
         let games = chosen.into_iter().map(|(_, g)| g).collect();
-        return serve_view(path, games, listen.unwrap_or("127.0.0.1:0")).map_err(|e| match e {
+        let listen = args.listen.as_deref().unwrap_or("127.0.0.1:0");
+        return serve_view(path, games, listen).map_err(|e| match e {
             ServeFailure::Listen(msg) => Failure::Usage(msg),
             ServeFailure::Run(msg) => Failure::Run(msg),
         });
     }
-    if let Some(out) = html {
-        let games: Vec<crate::web::GameView> = chosen.iter().map(|(_, g)| g.clone()).collect();
+    if let Some(out) = &args.html {
+        let games: Vec<GameView> = chosen.iter().map(|(_, g)| g.clone()).collect();
         std::fs::write(out, crate::web::page_for(&games))
             .map_err(|e| Failure::Run(format!("cannot write {}: {e}", out.display())))?;
         out!("wrote {} (open it in a browser)", out.display());
     }
-    if board {
-        let style = crate::web::TermStyle::for_stdout();
-        for (n, v) in &chosen {
-            out!(
-                "game {n}: {} (White) vs {} (Black) {} ({})",
-                v.white,
-                v.black,
-                v.result,
-                v.termination
-            );
-            for step in v.steps.iter().filter(|s| s.play_end) {
-                out!(
-                    "{}\n{}",
-                    step.events.join("; "),
-                    crate::web::frame_text(&step.frame, style)
-                );
-            }
-            if let Some(e) = &v.error {
-                out!("this record stops replaying here: {e}");
-            }
-        }
+    if args.board {
+        print_boards(&chosen);
     }
     Ok(())
 }
 
+/// `--board`: each game's header, then the field as every play ended.
+fn print_boards(chosen: &[(usize, GameView)]) {
+    let style = crate::web::TermStyle::for_stdout();
+    for (n, v) in chosen {
+        out!(
+            "game {n}: {} (White) vs {} (Black) {} ({})",
+            v.white,
+            v.black,
+            v.result,
+            v.termination
+        );
+        for step in v.steps.iter().filter(|s| s.play_end) {
+            out!(
+                "{}\n{}",
+                step.events.join("; "),
+                crate::web::frame_text(&step.frame, style)
+            );
+        }
+        if let Some(e) = &v.error {
+            out!("this record stops replaying here: {e}");
+        }
+    }
+}
+
+/// Why the viewer could not be served: its address (bad usage) or the server.
 enum ServeFailure {
     Listen(String),
     Run(String),
 }
 
-/// `zebra view FILE`: the viewer served on `listen` until Ctrl-C.
-fn serve_view(
-    path: &Path,
-    games: Vec<crate::web::GameView>,
-    listen: &str,
-) -> Result<(), ServeFailure> {
+/// The viewer served on `listen` until Ctrl-C.
+fn serve_view(path: &Path, games: Vec<GameView>, listen: &str) -> Result<(), ServeFailure> {
     let listener =
         crate::web::server::bind(Some(listen)).map_err(|e| ServeFailure::Listen(e.to_string()))?;
     let local = listener

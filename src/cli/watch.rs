@@ -1,22 +1,26 @@
 //! `--watch`: the live viewer of `zebra play` and `zebra match`, on a thread of its own,
 //! with the human seat's desk when a person plays.
 
+use std::sync::Arc;
+
+use super::args::WatchArgs;
 use super::failure::Failure;
 use super::runtime::runtime;
 use crate::rules::Side;
+use crate::web::seat::Desk;
 
 /// `--watch` on: the live viewer, on a thread of its own.
 pub(super) struct Watching {
-    pub(super) hub: std::sync::Arc<crate::web::Hub>,
-    pub(super) server: crate::web::server::Background,
+    pub(super) hub: Arc<crate::web::Hub>,
+    server: crate::web::server::Background,
     /// The human seat's desk, with `--white human` or `--black human`.
-    pub(super) desk: Option<std::sync::Arc<crate::web::seat::Desk>>,
+    pub(super) desk: Option<Arc<Desk>>,
 }
 
 /// The live viewer's address, bound when `--watch` (or `--listen`, or a human seat) asks
 /// for it: first of all, so that a port in use is said before anything is written.
 pub(super) fn bind_watch(
-    args: &crate::cli::WatchArgs,
+    args: &WatchArgs,
     human: bool,
 ) -> Result<Option<std::net::TcpListener>, Failure> {
     if !args.watch && args.listen.is_none() && !human {
@@ -45,7 +49,7 @@ pub(super) fn start_watch(
     }
     let cannot = |e: std::io::Error| Failure::Run(format!("cannot start the viewer: {e}"));
     let desk = match seat {
-        Some(side) => Some(crate::web::seat::Desk::new(side, hub.clone(), 1).map_err(cannot)?),
+        Some(side) => Some(Desk::new(side, hub.clone(), 1).map_err(cannot)?),
         None => None,
     };
     let mut router = crate::web::live::router(hub.clone());
