@@ -261,7 +261,7 @@ pub struct BenchArgs {
     pub repeat: u32,
 }
 
-/// `zebra match`: the series' flags, raw (validated in `main`).
+/// `zebra match`: the series' flags, raw (checked in `cli::match` and `series::setup`).
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// A bot, NAME=COMMAND (program and arguments split as a shell would: quotes keep
