@@ -16,7 +16,7 @@
 //! - [`server`]: `zebra serve`, the competition daemon
 //! - [`web`]: what people look at: the view stream of a game and the embedded viewer page
 //! - [`bench`]: the benchmarks behind `zebra bench`
-//! - [`cli`]: the command line (raw flags; `main` validates and runs them)
+//! - [`cli`]: the command line: its flags, and one module per command that checks and runs them
 
 pub mod bench;
 pub mod bot;

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::MatchArgs;
 use crate::referee::{GameConfig, GameSetup, MaxGameTime};
 use crate::rules::Rules;
+use crate::sandbox::LimitSettings;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
 use super::disk::{self, DiskError, VOIDED_FILE};
@@ -14,6 +14,46 @@ use super::overload::{ReplaySuspect, DEFAULT_MAX_ATTEMPTS};
 use super::schedule::{Format, Schedule};
 use super::standings::GameOutcome;
 use super::stats::SprtParams;
+
+/// What `zebra match` asks for, as given (the command line's flags, unparsed): [`prepare`]
+/// checks it. The command line builds it; nothing here knows how flags are parsed.
+#[derive(Clone, Debug, Default)]
+pub struct MatchRequest {
+    /// Continue the series saved in this directory (every other field but `games` unused).
+    pub resume: Option<PathBuf>,
+    /// Bots as `NAME=COMMAND`.
+    pub bots: Vec<String>,
+    /// A TOML (or JSON) file naming bots.
+    pub config: Option<PathBuf>,
+    pub format: String,
+    /// Games per encounter.
+    pub games: Option<u32>,
+    pub rules: String,
+    pub tc: Option<String>,
+    pub seed: u64,
+    pub sprt: Option<String>,
+    pub max_illegal: u32,
+    pub max_game_time: Option<String>,
+    /// The series' directory.
+    pub out: Option<PathBuf>,
+    pub pgn: Option<PathBuf>,
+    pub events: Option<PathBuf>,
+    pub log_dir: Option<PathBuf>,
+    pub log_failures: bool,
+    /// The records' Event tag.
+    pub event: String,
+    pub replay_suspect: bool,
+    /// Time odds as `NAME=ODDS`.
+    pub odds: Vec<String>,
+    pub situations: Option<String>,
+    pub situation_order: String,
+    /// The sandbox level: auto, strict or none.
+    pub sandbox: String,
+    /// on or off.
+    pub freeze_idle: String,
+    /// The limits for every bot, unparsed (checked with each bot's own).
+    pub limits: LimitSettings,
+}
 
 /// A series ready to run.
 pub struct Prepared {
@@ -123,7 +163,7 @@ pub enum SetupError {
 /// a saved one back with `--resume`.
 /// `bundled` is the directory of Zebra's own bots (next to the executable): a bot command
 /// that names one of them (`zebra-greedy-bot`) runs it from there.
-pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
+pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
     if let Some(dir) = &args.resume {
         let mut config = match disk::load_series(dir) {
             Ok(config) => config,
@@ -335,9 +375,9 @@ pub fn prepare(args: &MatchArgs, bundled: &Path, stamp: &str) -> Result<Prepared
         log_failures: args.log_failures,
         event: args.event.clone(),
         sandbox: crate::sandbox::Settings::from_flags(
-            &args.sandbox.sandbox,
-            &args.sandbox.freeze_idle,
-            limit_flags(&args.sandbox),
+            &args.sandbox,
+            &args.freeze_idle,
+            args.limits.clone(),
         )
         .map_err(usage)?,
         replay_suspect: args.replay_suspect.then(|| ReplaySuspect {
@@ -382,19 +422,6 @@ fn name_by_command(bots: &mut [BotEntry]) -> Vec<usize> {
         bots[i].name = name;
     }
     unnamed
-}
-
-/// The limits given by flags, unparsed (checked with each bot's own).
-pub fn limit_flags(args: &crate::cli::SandboxArgs) -> crate::sandbox::LimitSettings {
-    crate::sandbox::LimitSettings {
-        memory: args.memory_limit.clone(),
-        processes: args.process_limit.clone(),
-        cpu: args.cpu_limit.clone(),
-        file_size: args.file_limit.clone(),
-        disk: args.disk_limit.clone(),
-        open_files: args.open_files.clone(),
-        network: args.network.then_some(true),
-    }
 }
 
 /// Every bot's limits parse, and `--sandbox strict` can hold them on this machine.

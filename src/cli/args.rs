@@ -1,4 +1,4 @@
-//! The command line, as clap parses it: raw values only; `main` validates and runs them.
+//! The command line, as clap parses it: raw values only; the command modules check and run them.
 
 use std::path::PathBuf;
 
@@ -16,67 +16,7 @@ pub struct Cli {
 pub enum Command {
     /// Play one refereed game between two bot programs (default: the bundled greedy bot as
     /// White against the bundled random bot as Black).
-    Play {
-        /// The White bot's command line (program and arguments, split as a shell would:
-        /// quote a path with spaces, 'my bots/run.sh'; nothing is expanded), or
-        /// `human`: a person plays White in the viewer (implies --watch).
-        #[arg(long)]
-        white: Option<String>,
-        /// The Black bot's command line, or `human`.
-        #[arg(long)]
-        black: Option<String>,
-        /// The White bot's name in records (default: the program's file name).
-        #[arg(long)]
-        white_name: Option<String>,
-        /// The Black bot's name in records (default: the program's file name).
-        #[arg(long)]
-        black_name: Option<String>,
-        /// An option for the White bot, NAME=VALUE (repeatable).
-        #[arg(long = "white-option", value_name = "NAME=VALUE")]
-        white_options: Vec<String>,
-        /// An option for the Black bot, NAME=VALUE (repeatable).
-        #[arg(long = "black-option", value_name = "NAME=VALUE")]
-        black_options: Vec<String>,
-        /// The game: football-chess (the default) or boyer-football.
-        #[arg(long, default_value = "football-chess")]
-        rules: String,
-        /// Time control: blitz, standard, unlimited, or items such as
-        /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s (the
-        /// default; with a human seat plays=10,play=60s,reaction=30s). boyer-football:
-        /// a chess clock, rapid (the default, bank=60s,inc=1s), blitz, or items such as
-        /// bank=30s,inc=500ms or turn=2s.
-        #[arg(long)]
-        tc: Option<String>,
-        /// The game's seed, sent to both bots.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Append the game record to this file (PGN-style, see protocol/RECORD.md).
-        #[arg(long)]
-        pgn: Option<PathBuf>,
-        /// Write the protocol transcript of the game into this directory.
-        #[arg(long)]
-        log_dir: Option<PathBuf>,
-        /// Invalid or illegal replies a bot may send before it forfeits.
-        #[arg(long, default_value_t = 3)]
-        max_illegal: u32,
-        /// Wall-time cap of the game: a duration (25m, 90s) or none. A game that reaches
-        /// it is stopped, even mid-decision, and adjudicated (Football Chess: the team
-        /// ahead on score wins, a tie is a draw; Boyer's Football: a draw). Default: twice
-        /// the most the time control lets one game take, plus a minute.
-        #[arg(long, value_name = "DURATION|none")]
-        max_game_time: Option<String>,
-        /// Print only the result line.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Print the field as every play ends (glyphs and colours on a terminal, plain
-        /// ASCII otherwise).
-        #[arg(long, conflicts_with = "quiet")]
-        board: bool,
-        #[command(flatten)]
-        watch: WatchArgs,
-        #[command(flatten)]
-        sandbox: SandboxArgs,
-    },
+    Play(PlayArgs),
     /// Play a series of games between two or more bots: pairs with the same seed and sides
     /// swapped, several games at once, statistics with Elo, LOS, pentanomial counts and an
     /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
@@ -86,143 +26,242 @@ pub enum Command {
     Serve(ServeArgs),
     /// Show how bots would be contained on this machine: namespaces, cgroups (v1 or v2,
     /// per controller), the default limits, and what `--sandbox strict` needs.
-    Doctor {
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Doctor(DoctorArgs),
     /// Check a bot against the protocol: handshake, every kind of decision as White and as
     /// Black, ping, game end and quit; every problem in plain words.
-    CheckBot {
-        /// The bot's command line, one argument: program and arguments, split as a shell
-        /// would ("'my bots/run.sh' --fast"; quotes keep spaces, nothing is expanded).
-        command: String,
-        /// The game: football-chess (the default) or boyer-football.
-        #[arg(long, default_value = "football-chess")]
-        rules: String,
-        /// Time the bot has for each decision, in milliseconds.
-        #[arg(long, default_value_t = 2000)]
-        decision_ms: u64,
-        /// Whole games to play against the bundled random bot after the questions, sides
-        /// alternating (White first); every problem in them is reported with its decision.
-        #[arg(long, default_value_t = 2)]
-        games: u32,
-    },
+    CheckBot(CheckBotArgs),
     /// Watch recorded games: serve the viewer on 127.0.0.1 and print its address, write it
     /// with the record's games inlined (--html: one self-contained file that opens from disk
     /// with no server), or print the field play by play in the terminal (--board).
-    View {
-        /// A record file (one or more games, e.g. a series' games.pgn).
-        file: PathBuf,
-        /// Only this game of the file (1 = the first).
-        #[arg(long)]
-        game: Option<usize>,
-        /// Write the page to this file.
-        #[arg(long, value_name = "OUT.html")]
-        html: Option<PathBuf>,
-        /// Print the field as every play ended, in this terminal (glyphs and colours on a
-        /// terminal, plain ASCII otherwise).
-        #[arg(long)]
-        board: bool,
-        /// Without --html or --board the page is served: on this address (default
-        /// 127.0.0.1 and a free port; the server binds to loopback unless told otherwise).
-        #[arg(long, value_name = "ADDR", conflicts_with_all = ["html", "board"])]
-        listen: Option<String>,
-    },
+    View(ViewArgs),
     /// The human seat's relay, started by the referee as that side's bot (see
     /// src/web/seat.rs); not for people to run.
     #[command(hide = true)]
-    SeatRelay { addr: String, token: String },
+    SeatRelay(SeatRelayArgs),
     /// Verify game records: replay every action of every game through the engine.
-    Verify {
-        /// A record file (one or more games).
-        file: PathBuf,
-        /// The game the records must be (football-chess or boyer-football); by default
-        /// each game is replayed as its Variant tag says.
-        #[arg(long)]
-        rules: Option<String>,
-    },
+    Verify(VerifyArgs),
     /// Play one whole game between two seeded random players inside the engine (no bot
     /// processes) and print it play by play.
-    Demo {
-        /// The game: football-chess (the default) or boyer-football.
-        #[arg(long, default_value = "football-chess")]
-        rules: String,
-        /// Seed of the random players (same seed, same game).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Plays per quarter (quarters measured in plays, rule R18).
-        #[arg(long, default_value_t = 10)]
-        plays_per_quarter: u16,
-        /// Print only the final line.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Demo(DemoArgs),
     /// Count legal action sequences from a position to a depth (perft); for
     /// boyer-football, whole turns.
-    Perft {
-        /// The game: football-chess or boyer-football.
-        #[arg(long, default_value = "football-chess")]
-        rules: String,
-        /// football-chess: a built-in position (shotgun, scramble, motion);
-        /// boyer-football: a FEN (default: the start position).
-        #[arg(long, conflicts_with = "diagram")]
-        position: Option<String>,
-        /// A file holding a position diagram (see protocol/RULES.md, "Diagrams").
-        #[arg(long)]
-        diagram: Option<PathBuf>,
-        /// Number of actions (boyer-football: whole turns).
-        #[arg(long, default_value_t = 2)]
-        depth: u32,
-        /// Print the count below each legal action.
-        #[arg(long)]
-        divide: bool,
-    },
+    Perft(PerftArgs),
     /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
     /// (legal-action generation alone), `referee` (the referee's own cost per decision,
     /// with two instant bots, against a bare pipe ping-pong) or `match` (games per second of
     /// a series of instant bots at concurrency 1 and 2) or `flood` (Zebra's peak memory
     /// while four games at once face bots that flood stdout and stderr).
-    Bench {
-        #[arg(value_enum, default_value = "engine")]
-        target: BenchTarget,
-        /// The game of `engine` and `movegen`: football-chess (the default) or
-        /// boyer-football.
-        #[arg(long, default_value = "football-chess")]
-        rules: String,
-        /// Number of games.
-        #[arg(long, default_value_t = 200)]
-        games: u64,
-        /// Seed of the first game; game i uses seed + i.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Plays per quarter.
-        #[arg(long, default_value_t = 10)]
-        plays_per_quarter: u16,
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        /// movegen: how many times each collected position is generated.
-        #[arg(long, default_value_t = 20)]
-        rounds: u32,
-        /// referee: split (the referee on one CPU, the bots and the baseline's cat on
-        /// another; the default with two CPUs or more), shared (all on one CPU) or free (not
-        /// pinned).
-        #[arg(long, value_enum)]
-        layout: Option<crate::bench::Layout>,
-        /// match: also run every level with this browser (e.g. chromium) watching the
-        /// series live through --watch's viewer, and report the cost against the runs
-        /// without it (alternated, in the same invocation).
-        #[arg(long, value_name = "PROGRAM")]
-        watch_with: Option<String>,
-        /// match with --watch-with: plain and watched runs per level, each (alternated;
-        /// the medians are compared).
-        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
-        repeat: u32,
-    },
+    Bench(BenchArgs),
 }
 
-/// `zebra match`: the series' flags, raw (validated in `main`).
+/// `zebra play`: one game's flags, raw (checked in `cli::play`).
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The White bot's command line (program and arguments, split as a shell would:
+    /// quote a path with spaces, 'my bots/run.sh'; nothing is expanded), or
+    /// `human`: a person plays White in the viewer (implies --watch).
+    #[arg(long)]
+    pub white: Option<String>,
+    /// The Black bot's command line, or `human`.
+    #[arg(long)]
+    pub black: Option<String>,
+    /// The White bot's name in records (default: the program's file name).
+    #[arg(long)]
+    pub white_name: Option<String>,
+    /// The Black bot's name in records (default: the program's file name).
+    #[arg(long)]
+    pub black_name: Option<String>,
+    /// An option for the White bot, NAME=VALUE (repeatable).
+    #[arg(long = "white-option", value_name = "NAME=VALUE")]
+    pub white_options: Vec<String>,
+    /// An option for the Black bot, NAME=VALUE (repeatable).
+    #[arg(long = "black-option", value_name = "NAME=VALUE")]
+    pub black_options: Vec<String>,
+    /// The game: football-chess (the default) or boyer-football.
+    #[arg(long, default_value = "football-chess")]
+    pub rules: String,
+    /// Time control: blitz, standard, unlimited, or items such as
+    /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s (the
+    /// default; with a human seat plays=10,play=60s,reaction=30s). boyer-football:
+    /// a chess clock, rapid (the default, bank=60s,inc=1s), blitz, or items such as
+    /// bank=30s,inc=500ms or turn=2s.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// The game's seed, sent to both bots.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Append the game record to this file (PGN-style, see protocol/RECORD.md).
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Write the protocol transcript of the game into this directory.
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+    /// Invalid or illegal replies a bot may send before it forfeits.
+    #[arg(long, default_value_t = 3)]
+    pub max_illegal: u32,
+    /// Wall-time cap of the game: a duration (25m, 90s) or none. A game that reaches
+    /// it is stopped, even mid-decision, and adjudicated (Football Chess: the team
+    /// ahead on score wins, a tie is a draw; Boyer's Football: a draw). Default: twice
+    /// the most the time control lets one game take, plus a minute.
+    #[arg(long, value_name = "DURATION|none")]
+    pub max_game_time: Option<String>,
+    /// Print only the result line.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the field as every play ends (glyphs and colours on a terminal, plain
+    /// ASCII otherwise).
+    #[arg(long, conflicts_with = "quiet")]
+    pub board: bool,
+    #[command(flatten)]
+    pub watch: WatchArgs,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// `zebra doctor`'s flags.
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `zebra check-bot`: the bot and how it is questioned, raw (checked in `cli::check_bot`).
+#[derive(Debug, clap::Args)]
+pub struct CheckBotArgs {
+    /// The bot's command line, one argument: program and arguments, split as a shell
+    /// would ("'my bots/run.sh' --fast"; quotes keep spaces, nothing is expanded).
+    pub command: String,
+    /// The game: football-chess (the default) or boyer-football.
+    #[arg(long, default_value = "football-chess")]
+    pub rules: String,
+    /// Time the bot has for each decision, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub decision_ms: u64,
+    /// Whole games to play against the bundled random bot after the questions, sides
+    /// alternating (White first); every problem in them is reported with its decision.
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+}
+
+/// `zebra view`: the record file and how to show it, raw (checked in `cli::view`).
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// A record file (one or more games, e.g. a series' games.pgn).
+    pub file: PathBuf,
+    /// Only this game of the file (1 = the first).
+    #[arg(long)]
+    pub game: Option<usize>,
+    /// Write the page to this file.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// Print the field as every play ended, in this terminal (glyphs and colours on a
+    /// terminal, plain ASCII otherwise).
+    #[arg(long)]
+    pub board: bool,
+    /// Without --html or --board the page is served: on this address (default
+    /// 127.0.0.1 and a free port; the server binds to loopback unless told otherwise).
+    #[arg(long, value_name = "ADDR", conflicts_with_all = ["html", "board"])]
+    pub listen: Option<String>,
+}
+
+/// `zebra seat-relay`: where the human seat's desk is, and the token it takes.
+#[derive(Debug, clap::Args)]
+pub struct SeatRelayArgs {
+    pub addr: String,
+    pub token: String,
+}
+
+/// `zebra verify`: the record file, raw (checked in `cli::verify`).
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// A record file (one or more games).
+    pub file: PathBuf,
+    /// The game the records must be (football-chess or boyer-football); by default
+    /// each game is replayed as its Variant tag says.
+    #[arg(long)]
+    pub rules: Option<String>,
+}
+
+/// `zebra demo`: the random game's flags, raw (checked in `cli::demo`).
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// The game: football-chess (the default) or boyer-football.
+    #[arg(long, default_value = "football-chess")]
+    pub rules: String,
+    /// Seed of the random players (same seed, same game).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plays per quarter (quarters measured in plays, rule R18).
+    #[arg(long, default_value_t = 10)]
+    pub plays_per_quarter: u16,
+    /// Print only the final line.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `zebra perft`: the position and depth, raw (checked in `cli::perft`).
+#[derive(Debug, clap::Args)]
+pub struct PerftArgs {
+    /// The game: football-chess or boyer-football.
+    #[arg(long, default_value = "football-chess")]
+    pub rules: String,
+    /// football-chess: a built-in position (shotgun, scramble, motion);
+    /// boyer-football: a FEN (default: the start position).
+    #[arg(long, conflicts_with = "diagram")]
+    pub position: Option<String>,
+    /// A file holding a position diagram (see protocol/RULES.md, "Diagrams").
+    #[arg(long)]
+    pub diagram: Option<PathBuf>,
+    /// Number of actions (boyer-football: whole turns).
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// Print the count below each legal action.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// `zebra bench`: what to measure and how, raw (checked in `cli::bench`).
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    #[arg(value_enum, default_value = "engine")]
+    pub target: BenchTarget,
+    /// The game of `engine` and `movegen`: football-chess (the default) or
+    /// boyer-football.
+    #[arg(long, default_value = "football-chess")]
+    pub rules: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plays per quarter.
+    #[arg(long, default_value_t = 10)]
+    pub plays_per_quarter: u16,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// movegen: how many times each collected position is generated.
+    #[arg(long, default_value_t = 20)]
+    pub rounds: u32,
+    /// referee: split (the referee on one CPU, the bots and the baseline's cat on
+    /// another; the default with two CPUs or more), shared (all on one CPU) or free (not
+    /// pinned).
+    #[arg(long, value_enum)]
+    pub layout: Option<crate::bench::Layout>,
+    /// match: also run every level with this browser (e.g. chromium) watching the
+    /// series live through --watch's viewer, and report the cost against the runs
+    /// without it (alternated, in the same invocation).
+    #[arg(long, value_name = "PROGRAM")]
+    pub watch_with: Option<String>,
+    /// match with --watch-with: plain and watched runs per level, each (alternated;
+    /// the medians are compared).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub repeat: u32,
+}
+
+/// `zebra match`: the series' flags, raw (checked in `cli::match` and `series::setup`).
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// A bot, NAME=COMMAND (program and arguments split as a shell would: quotes keep
@@ -472,6 +511,53 @@ pub struct SandboxArgs {
     /// only).
     #[arg(long)]
     pub network: bool,
+}
+
+impl SandboxArgs {
+    /// The limits given by flags, unparsed (checked with each bot's own).
+    pub fn limits(&self) -> crate::sandbox::LimitSettings {
+        crate::sandbox::LimitSettings {
+            memory: self.memory_limit.clone(),
+            processes: self.process_limit.clone(),
+            cpu: self.cpu_limit.clone(),
+            file_size: self.file_limit.clone(),
+            disk: self.disk_limit.clone(),
+            open_files: self.open_files.clone(),
+            network: self.network.then_some(true),
+        }
+    }
+}
+
+impl MatchArgs {
+    /// What the series' setup reads of these flags ([`crate::series::setup::prepare`]).
+    pub fn request(&self) -> crate::series::setup::MatchRequest {
+        crate::series::setup::MatchRequest {
+            resume: self.resume.clone(),
+            bots: self.bots.clone(),
+            config: self.config.clone(),
+            format: self.format.clone(),
+            games: self.games,
+            rules: self.rules.clone(),
+            tc: self.tc.clone(),
+            seed: self.seed,
+            sprt: self.sprt.clone(),
+            max_illegal: self.max_illegal,
+            max_game_time: self.max_game_time.clone(),
+            out: self.out.clone(),
+            pgn: self.pgn.clone(),
+            events: self.events.clone(),
+            log_dir: self.log_dir.clone(),
+            log_failures: self.log_failures,
+            event: self.event.clone(),
+            replay_suspect: self.replay_suspect,
+            odds: self.odds.clone(),
+            situations: self.situations.clone(),
+            situation_order: self.situation_order.clone(),
+            sandbox: self.sandbox.sandbox.clone(),
+            freeze_idle: self.sandbox.freeze_idle.clone(),
+            limits: self.sandbox.limits(),
+        }
+    }
 }
 
 /// What `zebra bench` measures.

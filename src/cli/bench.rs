@@ -1,0 +1,204 @@
+//! `zebra bench`: the benchmarks (see `crate::bench`), each printed as a line of text or
+//! one JSON object.
+
+use super::args::{BenchArgs, BenchTarget};
+use super::common::{bundled, bundled_dir, print_report, rules_flag};
+use super::failure::Failure;
+use super::runtime::{interruptible, runtime};
+use crate::rules::Rules;
+
+/// Checks the flags, runs the benchmark asked for, prints its report.
+pub(super) fn run(args: BenchArgs) -> Result<(), Failure> {
+    if args.watch_with.is_some() && args.target != BenchTarget::Match {
+        return Err(Failure::Usage(
+            "--watch-with measures the match benchmark: zebra bench match --watch-with chromium"
+                .into(),
+        ));
+    }
+    if args.games == 0 || args.plays_per_quarter == 0 {
+        return Err(Failure::Usage(
+            "--games and --plays-per-quarter must be at least 1".into(),
+        ));
+    }
+    if rules_flag(&args.rules)? == Rules::BoyerFootball {
+        return boyer_bench(&args);
+    }
+    match args.target {
+        BenchTarget::Match => series(&args),
+        BenchTarget::Serve => serve(&args),
+        BenchTarget::Referee => referee(&args),
+        BenchTarget::Flood => flood(&args),
+        BenchTarget::Movegen => movegen(&args),
+        BenchTarget::Engine => {
+            let r = crate::bench::run(args.games, args.seed, args.plays_per_quarter);
+            let text = format!(
+                "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core); a copy of a game: {} bytes, {:.0} ns",
+                r.games, r.actions, r.seconds, r.games_per_second, r.actions_per_second, r.seed, r.plays_per_quarter, r.copy_bytes, r.copy_ns
+            );
+            print_report(args.json, &r, &text);
+            Ok(())
+        }
+    }
+}
+
+/// `bench match`: games per second of a series of instant bots, as `zebra match` plays it
+/// (the coordinator here, each game on its own thread), watched or not.
+fn series(args: &BenchArgs) -> Result<(), Failure> {
+    let bot = bundled("zebra-instant-bot")?;
+    let runtime = runtime()?;
+    let games = args.games.min(10_000) as u32;
+    let r = runtime
+        .block_on(crate::bench::series(
+            &bot,
+            games,
+            args.seed,
+            &[1, 2],
+            args.watch_with.as_deref(),
+            args.repeat,
+        ))
+        .map_err(Failure::Run)?;
+    let runs: Vec<String> = r
+        .runs
+        .iter()
+        .map(|run| {
+            let c = run.cpu;
+            let cpu = if run.watched {
+                format!(
+                    ", busy CPU {:.2} s, of which viewer {:.2} s and browser \
+                     {:.2} s: {:.1}%",
+                    c.machine_busy_seconds, c.viewer_seconds, c.browser_seconds, c.watching_percent,
+                )
+            } else {
+                format!(", busy CPU {:.2} s", c.machine_busy_seconds)
+            };
+            format!(
+                "concurrency {}{}: {:.1} games/s ({:.2} s, {} decisions/s{cpu})",
+                run.concurrency,
+                if run.watched { " watched" } else { "" },
+                run.games_per_second,
+                run.seconds,
+                run.decisions_per_second as u64
+            )
+        })
+        .chain(r.watch_cost.iter().map(|c| {
+            format!(
+                "watching costs concurrency {} {:.1}% of its games/s (medians)",
+                c.concurrency, c.cost_percent
+            )
+        }))
+        .collect();
+    let text = format!("{} games of instant bots; {}", r.games, runs.join("; "));
+    print_report(args.json, &r, &text);
+    Ok(())
+}
+
+/// `bench serve`: the daemon against `zebra match`, its reads while playing, its memory.
+fn serve(args: &BenchArgs) -> Result<(), Failure> {
+    let bot = bundled("zebra-instant-bot")?;
+    let dir = bundled_dir()?;
+    let runtime = runtime()?;
+    let r = interruptible(
+        &runtime,
+        crate::server::bench::run(&bot, &dir, args.games.min(10_000) as u32, 2, args.repeat),
+    )?
+    .map_err(Failure::Run)?;
+    let text = format!(
+        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s: the daemon at {:.1}% (medians)\nreads while playing (series status, leaderboard): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
+        r.games, r.concurrency, r.match_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_percent,
+        r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms, r.submit_10k_seconds, r.restart_seconds
+    );
+    let memory: Vec<String> = r
+        .stored
+        .iter()
+        .map(|m| format!("{} stored games: {} KiB", m.games, m.peak_kib))
+        .collect();
+    let text = format!(
+        "{text}\nzebra serve's peak memory after every read route: {}",
+        memory.join("; ")
+    );
+    print_report(args.json, &r, &text);
+    Ok(())
+}
+
+/// `bench referee`: the referee's own cost per decision, against a bare pipe ping-pong.
+fn referee(args: &BenchArgs) -> Result<(), Failure> {
+    let bot = bundled("zebra-instant-bot")?;
+    let runtime = runtime()?;
+    let r = interruptible(
+        &runtime,
+        crate::bench::referee(&bot, args.games.min(1000) as u32, args.seed, args.layout),
+    )?
+    .map_err(Failure::Run)?;
+    let text = format!(
+        "layout {:?} (referee CPUs {:?}, bots {:?}): {} games, {} decisions in {:.3} s: {:.0} decisions/s, referee CPU {:.1} us/decision, round trip {:.1} us/decision ({:.1} of them on the bot's side), bare pipe round trip {:.1} us (its writer's CPU {:.1} us)\nfreeze-idle off: round trip {:.1} us, referee CPU {:.1} us per decision; on: {:.1} us, {:.1} us ({:.2} freeze + thaw per decision); one freeze + thaw ({}): {:.1} us\n--sandbox none (freeze-idle off): round trip {:.1} us, referee CPU {:.1} us per decision\nbot start to ready (median): {:.2} ms with --sandbox none, {:.2} ms sandboxed ({})",
+        r.layout, r.referee_cpus, r.bot_cpus, r.games, r.decisions, r.seconds, r.decisions_per_second, r.referee_cpu_us_per_decision, r.decision_round_trip_us, r.bot_side_us_per_decision, r.pipe_round_trip_us, r.pipe_cpu_us_per_round_trip,
+        r.freeze_off.decision_round_trip_us, r.freeze_off.referee_cpu_us_per_decision, r.freeze_on.decision_round_trip_us, r.freeze_on.referee_cpu_us_per_decision, r.freeze_on.freezes_per_decision, r.freeze_by, r.freeze_pair_us,
+        r.sandbox_none.decision_round_trip_us, r.sandbox_none.referee_cpu_us_per_decision,
+        r.start_none_ms, r.start_sandboxed_ms, r.sandbox
+    );
+    print_report(args.json, &r, &text);
+    Ok(())
+}
+
+/// `bench flood`: Zebra's peak memory while games at once face bots that flood.
+fn flood(args: &BenchArgs) -> Result<(), Failure> {
+    let bot = bundled("zebra-test-bot")?;
+    let runtime = runtime()?;
+    let r = interruptible(&runtime, crate::bench::flood(&bot))?.map_err(Failure::Run)?;
+    let mut text = format!(
+        "peak RSS {} KiB before, {} KiB after {} flooding games at once in {:.1} s (bound: {} KiB = 64 MiB + 8 MiB per game)",
+        r.peak_rss_before_kib, r.peak_rss_after_kib, r.games_at_once, r.seconds, r.bound_kib
+    );
+    for e in &r.endings {
+        text.push_str(&format!("\n  {e}"));
+    }
+    print_report(args.json, &r, &text);
+    Ok(())
+}
+
+/// `bench movegen`: legal-action generation alone, on one core.
+fn movegen(args: &BenchArgs) -> Result<(), Failure> {
+    let rounds = args.rounds;
+    if rounds == 0 {
+        return Err(Failure::Usage("--rounds must be at least 1".into()));
+    }
+    let r = crate::bench::movegen(args.seed, rounds);
+    let text = format!(
+        "{} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed actions/s (one core)",
+        r.positions, r.generations_per_second, r.actions_listed_per_second
+    );
+    print_report(args.json, &r, &text);
+    Ok(())
+}
+
+/// `zebra bench engine|movegen --rules boyer-football`.
+fn boyer_bench(args: &BenchArgs) -> Result<(), Failure> {
+    let (seed, rounds) = (args.seed, args.rounds);
+    match args.target {
+        BenchTarget::Engine => {
+            let r = crate::bench::boyer_run(args.games, seed);
+            let text = format!(
+                "boyer-football: {} games, {} turns, {} sub-moves in {:.3} s: {:.0} games/s, {:.0} sub-moves/s (seed {}, one core)",
+                r.games, r.turns, r.sub_moves, r.seconds, r.games_per_second, r.sub_moves_per_second, r.seed
+            );
+            print_report(args.json, &r, &text);
+            Ok(())
+        }
+        BenchTarget::Movegen => {
+            if rounds == 0 {
+                return Err(Failure::Usage("--rounds must be at least 1".into()));
+            }
+            let r = crate::bench::boyer_movegen(seed, rounds);
+            let text = format!(
+                "boyer-football: {} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed sub-moves/s (one core)",
+                r.positions, r.generations_per_second, r.actions_listed_per_second
+            );
+            print_report(args.json, &r, &text);
+            Ok(())
+        }
+        other => Err(Failure::Usage(format!(
+            "bench {}: measures Football Chess games; --rules boyer-football benchmarks engine and movegen",
+            clap::ValueEnum::to_possible_value(&other).map_or("?".to_string(), |v| v.get_name().to_string())
+        ))),
+    }
+}
