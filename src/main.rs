@@ -186,12 +186,6 @@ fn run(command: Command) -> Result<(), Failure> {
             sandbox,
         } => {
             let rules = rules_flag(&rules)?;
-            let human_asked = [white.as_deref(), black.as_deref()].contains(&Some(HUMAN));
-            if rules != Rules::FootballChess && human_asked {
-                return Err(Failure::Usage(format!(
-                    "a human seat plays Football Chess only; play {rules} between two bots"
-                )));
-            }
             // A person at the viewer: that side's "bot" is the seat's relay (see web::seat).
             let human = match (white.as_deref(), black.as_deref()) {
                 (Some(HUMAN), Some(HUMAN)) => {
@@ -221,7 +215,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let tc_text = tc.unwrap_or_else(|| {
                 if human.is_some() {
-                    HUMAN_TC
+                    zebra::web::seat::human_clock(rules)
                 } else {
                     GameConfig::default_clock(rules)
                 }
@@ -1040,9 +1034,6 @@ fn play(
 
 /// `--white human`: a person plays that side in the viewer.
 const HUMAN: &str = "human";
-/// `zebra play`'s time control, and the one for a game with a human seat (a person needs
-/// more than a bot's second to react).
-const HUMAN_TC: &str = "plays=10,play=60s,reaction=30s";
 
 /// `--watch` on: the live viewer, on a thread of its own.
 struct Watching {
