@@ -706,6 +706,22 @@ fn a_boyer_series_over_http_plays_after_its_bots_pass_boyers_check_and_rates_on_
     );
     assert_eq!((status, bad["field"].as_str()), (400, Some("game")));
 
+    // The front page: a table per game, each series with its game.
+    if let Some(driver) = webdriver::driver() {
+        driver.open(&format!("{base}/#token={ann}"));
+        let shown = wait_page(
+            &driver,
+            "the leaderboards",
+            "const b = (id) => [...document.querySelectorAll('#' + id + ' tbody tr')].map(r => Number(r.dataset.games)); \
+             const boyer = b('leaderboard-boyer-football'); \
+             return boyer.length === 2 ? [boyer, b('leaderboard'), [...document.querySelectorAll('#series tbody tr')].map(r => r.dataset.game)] : null;",
+        );
+        assert_eq!(
+            shown,
+            json!([[4, 4], [2, 2], ["football-chess", "boyer-football"]])
+        );
+    }
+
     // An upload says its games in its manifest: checked for those alone.
     if daemon.log.lock().unwrap().contains("uploads are refused") {
         eprintln!("uploads skipped: no strict sandbox on this machine (see zebra doctor)");

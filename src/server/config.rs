@@ -494,6 +494,34 @@ mod tests {
     }
 
     #[test]
+    fn a_ladder_runs_each_game_named_with_its_own_clock() {
+        let read = |text: &str| load(text).unwrap().ladder.unwrap();
+        // Clocks are kept canonical.
+        let chess = crate::referee::TimeControl::parse(LADDER_TC)
+            .unwrap()
+            .to_string();
+        // (Each text its own length: `load` names its file by the length.)
+        let one = read("[ladder]\n# a ladder of Football Chess alone, by default\n");
+        assert_eq!(
+            one.games,
+            [(crate::rules::Rules::FootballChess, chess.clone())]
+        );
+        let two = read(
+            "[ladder]\ngames = [\"football-chess\", \"boyer-football\"]\ntc = { boyer-football = \"blitz\" }\n",
+        );
+        assert_eq!(
+            two.games,
+            [
+                (crate::rules::Rules::FootballChess, chess.clone()),
+                (
+                    crate::rules::Rules::BoyerFootball,
+                    "bank=10s,inc=100ms,grace=100ms".to_string()
+                )
+            ]
+        );
+    }
+
+    #[test]
     fn bad_values_are_named_with_their_key() {
         for (text, key) in [
             ("concurrency = 0\n", "concurrency"),
