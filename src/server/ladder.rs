@@ -4,7 +4,8 @@
 //! is queued, played, counted, shown and rated exactly as any submitted series. Each game of
 //! `[ladder] games` is a ladder of its own: its pairs are drawn from the bots admitted to
 //! that game, rated on that game's leaderboard, and up to `games_at_once` of its games are
-//! queued or running at once.
+//! queued or running at once. A bot's earlier versions retire from a game's ladder once a
+//! newer version plays that game.
 //!
 //! Pairing (a heuristic, written down here and in the README): the active bot with the
 //! fewest games (counting those queued) plays the active bot that costs least, where the cost
@@ -99,13 +100,18 @@ async fn schedule(
                 .filter(|g| g.game == game.name() && g.state == BotState::Active)
                 .map(|g| g.bot)
                 .collect();
-            let active: Vec<i64> = s
-                .bots()?
-                .into_iter()
+            let bots = s.bots()?;
+            let playing =
+                |b: &super::store::BotRow| b.state == BotState::Active && admitted.contains(&b.id);
+            // A version retires from this game's ladder once a newer version of its family
+            // plays this game (a newer one entered in other games only does not retire it).
+            let active: Vec<i64> = bots
+                .iter()
                 .filter(|b| {
-                    b.state == BotState::Active
-                        && b.superseded_by.is_none()
-                        && admitted.contains(&b.id)
+                    playing(b)
+                        && !bots
+                            .iter()
+                            .any(|n| n.family == b.family && n.version > b.version && playing(n))
                 })
                 .map(|b| b.id)
                 .collect();
