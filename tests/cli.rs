@@ -197,10 +197,6 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
             &["play", "--rules", "boyer-football", "--tc", "plays=10"][..],
             "unknown chess clock item",
         ),
-        (
-            &["play", "--rules", "boyer-football", "--white", "human"][..],
-            "a human seat plays Football Chess only",
-        ),
         (&["play", "--rules", "boyer"][..], "unknown rules 'boyer'"),
     ] {
         let out = zebra(args);

@@ -421,6 +421,357 @@ fn a_series_through_the_api_equals_zebra_match_and_its_records_verify() {
     the_server_answers_as_its_openapi_document_says(base, &root, id);
 }
 
+/// Boyer's Football's clock for the daemon's tests: a turn has 5 s, whatever the load (the
+/// records hold no times: the same seeds give the same games).
+const BOYER_TC: &str = "turn=5s";
+
+/// One exchange checked against protocol/openapi.json; its status and JSON body.
+fn documented(
+    base: &str,
+    token: &str,
+    method: &str,
+    template: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let text = body.map(Value::to_string);
+    let answer = http(
+        base,
+        method,
+        path,
+        Some(token),
+        &[],
+        text.as_deref().map(str::as_bytes),
+    );
+    check_answer(&openapi(), method, template, &answer);
+    (
+        answer.0,
+        serde_json::from_str(&answer.2).unwrap_or(Value::Null),
+    )
+}
+
+#[test]
+fn a_boyer_series_over_http_plays_after_its_bots_pass_boyers_check_and_rates_on_its_own_board() {
+    let dir = scratch("boyer");
+    let data = dir.join("data");
+    register_pair(&data);
+    let ann = token(&data, "submit", "ann");
+    let root = token(&data, "admin", "root");
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = &daemon.base;
+    let bots = wait_checked(base, &ann);
+    // Registered by an admin: entered in Football Chess, as every bot before games.
+    assert_eq!(
+        bots["bots"][0]["games"],
+        json!({"football-chess": "active"})
+    );
+    let boyer = |bots: &[i64]| json!({"game": "boyer-football", "bots": bots, "games": 4, "tc": BOYER_TC, "seed": 3});
+
+    // A series of a game its bots have not passed the check of is refused, naming them.
+    let (status, problem) = submit(base, &ann, None, &boyer(&[1, 2]));
+    assert_eq!((status, problem["field"].as_str()), (409, Some("bots")));
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not entered in boyer-football"),
+        "{problem}"
+    );
+    // Each bad option names its field: an unknown game (with the games known), a clock of
+    // the other game, Football Chess's drives.
+    for (body, name, says) in [
+        (
+            json!({"game": "chess", "bots": [1, 2]}),
+            "game",
+            "known: football-chess, boyer-football",
+        ),
+        (
+            json!({"game": "boyer-football", "bots": [1, 2], "tc": TC}),
+            "tc",
+            "boyer-football",
+        ),
+        (
+            json!({"game": "boyer-football", "bots": [1, 2], "situations": "builtin"}),
+            "situations",
+            "Football Chess drives",
+        ),
+    ] {
+        let (status, problem) = documented(
+            base,
+            &ann,
+            "POST",
+            "/api/v1/series",
+            "/api/v1/series",
+            Some(&body),
+        );
+        assert_eq!(
+            (status, problem["field"].as_str()),
+            (422, Some(name)),
+            "{problem}"
+        );
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{problem}"
+        );
+    }
+
+    // Entering the bots in Boyer's Football: their owner's (the admin's) to do, not ann's.
+    let enter = json!({"game": "boyer-football"});
+    let (status, _) = documented(
+        base,
+        &ann,
+        "POST",
+        "/api/v1/bots/{id}/games",
+        "/api/v1/bots/1/games",
+        Some(&enter),
+    );
+    assert_eq!(status, 403);
+    let (status, bad) = documented(
+        base,
+        &root,
+        "POST",
+        "/api/v1/bots/{id}/games",
+        "/api/v1/bots/1/games",
+        Some(&json!({"game": "chess"})),
+    );
+    assert_eq!(
+        (status, bad["field"].as_str()),
+        (422, Some("game")),
+        "{bad}"
+    );
+    for id in [1, 2] {
+        let path = format!("/api/v1/bots/{id}/games");
+        let (status, entered) = documented(
+            base,
+            &root,
+            "POST",
+            "/api/v1/bots/{id}/games",
+            &path,
+            Some(&enter),
+        );
+        assert_eq!(
+            (status, entered["state"].as_str()),
+            (202, Some("pending")),
+            "{entered}"
+        );
+    }
+    // Each is checked for Boyer's Football: its questions and a Boyer smoke game.
+    let checked = wait_for("the Boyer checks", Duration::from_secs(300), || {
+        let bots = get_json(base, "/api/v1/bots", &root);
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["games"]["boyer-football"] != "pending")
+            .then_some(bots)
+    });
+    for bot in checked["bots"].as_array().unwrap() {
+        assert_eq!(
+            bot["games"],
+            json!({"football-chess": "active", "boyer-football": "active"}),
+            "{bot}"
+        );
+        let report = &bot["reports"]["boyer-football"];
+        assert_eq!(report["game"], "boyer-football", "{report}");
+        assert_eq!(report["verdict"], "active", "{report}");
+        assert!(report["smoke"]["result"].is_string(), "{report}");
+        assert_eq!(bot["reports"]["football-chess"]["verdict"], "active");
+    }
+    // Entered again: its check stands.
+    let (status, again) = documented(
+        base,
+        &root,
+        "POST",
+        "/api/v1/bots/{id}/games",
+        "/api/v1/bots/1/games",
+        Some(&enter),
+    );
+    assert_eq!((status, again["state"].as_str()), (200, Some("active")));
+
+    // A Boyer series and a Football Chess one, side by side.
+    let (status, created) = documented(
+        base,
+        &ann,
+        "POST",
+        "/api/v1/series",
+        "/api/v1/series",
+        Some(&boyer(&[1, 2])),
+    );
+    assert_eq!(
+        (status, created["game"].as_str()),
+        (201, Some("boyer-football")),
+        "{created}"
+    );
+    let id = created["id"].as_i64().unwrap();
+    let (status, chess) = submit(
+        base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 2, "tc": TC, "seed": 3}),
+    );
+    assert_eq!(
+        (status, chess["game"].as_str()),
+        (201, Some("football-chess"))
+    );
+    let done = wait_series_end(base, &ann, id);
+    assert_eq!(
+        (done["state"].as_str(), done["outcome"].as_str()),
+        (Some("finished"), Some("completed")),
+        "{done}"
+    );
+    assert_eq!(done["game"], "boyer-football");
+    assert_eq!(done["request"]["game"], "boyer-football");
+    assert_eq!(done["progress"]["finished"], 4);
+    wait_series_end(base, &ann, chess["id"].as_i64().unwrap());
+    let (_, status_answer) = documented(
+        base,
+        &ann,
+        "GET",
+        "/api/v1/series/{id}",
+        &format!("/api/v1/series/{id}"),
+        None,
+    );
+    assert_eq!(status_answer["summary"]["games_finished"], 4);
+    let (_, list) = documented(base, &ann, "GET", "/api/v1/series", "/api/v1/series", None);
+    let games: Vec<&str> = list["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, ["football-chess", "boyer-football"]);
+
+    // Stored as Boyer records that verify, and viewable.
+    assert_eq!(verify_records(base, &ann, id, &dir), 4);
+    let first = get_json(base, &format!("/api/v1/series/{id}/games"), &ann)["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, _, pgn) = http(
+        base,
+        "GET",
+        &format!("/api/v1/games/{first}/pgn"),
+        Some(&ann),
+        &[],
+        None,
+    );
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[Variant \"boyer-football\"]"), "{pgn}");
+    let (status, _) = documented(
+        base,
+        &ann,
+        "GET",
+        "/api/v1/games/{id}/view",
+        &format!("/api/v1/games/{first}/view"),
+        None,
+    );
+    assert_eq!(status, 200);
+
+    // Each game its own leaderboard: Boyer's has the four Boyer games, Football Chess's
+    // (the default) the two others.
+    let (status, board) = documented(
+        base,
+        &ann,
+        "GET",
+        "/api/v1/leaderboard",
+        "/api/v1/leaderboard?game=boyer-football",
+        None,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        (board["game"].as_str(), board["games"].as_u64()),
+        (Some("boyer-football"), Some(4))
+    );
+    let ratings = board["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 2);
+    assert!(ratings.iter().all(|r| r["games"] == 4), "{board}");
+    let (_, chess_board) = documented(
+        base,
+        &ann,
+        "GET",
+        "/api/v1/leaderboard",
+        "/api/v1/leaderboard",
+        None,
+    );
+    assert_eq!(
+        (chess_board["game"].as_str(), chess_board["games"].as_u64()),
+        (Some("football-chess"), Some(2))
+    );
+    let (status, bad) = documented(
+        base,
+        &ann,
+        "GET",
+        "/api/v1/leaderboard",
+        "/api/v1/leaderboard?game=chess",
+        None,
+    );
+    assert_eq!((status, bad["field"].as_str()), (400, Some("game")));
+
+    // The front page: a table per game, each series with its game.
+    if let Some(driver) = webdriver::driver() {
+        driver.open(&format!("{base}/#token={ann}"));
+        let shown = wait_page(
+            &driver,
+            "the leaderboards",
+            "const b = (id) => [...document.querySelectorAll('#' + id + ' tbody tr')].map(r => Number(r.dataset.games)); \
+             const boyer = b('leaderboard-boyer-football'); \
+             return boyer.length === 2 ? [boyer, b('leaderboard'), [...document.querySelectorAll('#series tbody tr')].map(r => r.dataset.game)] : null;",
+        );
+        assert_eq!(
+            shown,
+            json!([[4, 4], [2, 2], ["football-chess", "boyer-football"]])
+        );
+    }
+
+    // An upload says its games in its manifest: checked for those alone.
+    if daemon.log.lock().unwrap().contains("uploads are refused") {
+        eprintln!("uploads skipped: no strict sandbox on this machine (see zebra doctor)");
+        return;
+    }
+    let random = std::fs::read(Path::new(ZEBRA).with_file_name("zebra-random-bot")).unwrap();
+    let manifest = |games: &str| {
+        format!("name = \"boyer-only\"\ncommand = \"random\"\ngames = {games}\n").into_bytes()
+    };
+    let wrong = manifest(r#"["chess"]"#);
+    let (status, refused) = upload(
+        base,
+        &ann,
+        &archive(&[
+            ("zebra-bot.toml", FILE, &wrong, 0o644),
+            ("random", FILE, &random, 0o755),
+        ]),
+    );
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["detail"].as_str().unwrap().contains("games"),
+        "{refused}"
+    );
+    let good = manifest(r#"["boyer-football"]"#);
+    let (status, uploaded) = upload(
+        base,
+        &ann,
+        &archive(&[
+            ("zebra-bot.toml", FILE, &good, 0o644),
+            ("random", FILE, &random, 0o755),
+        ]),
+    );
+    assert_eq!(status, 201, "{uploaded}");
+    assert_eq!(uploaded["games"], json!(["boyer-football"]));
+    let up = uploaded["id"].as_i64().unwrap();
+    let bot = wait_for("the upload's check", Duration::from_secs(300), || {
+        let bot = get_json(base, &format!("/api/v1/bots/{up}"), &ann);
+        (bot["state"] != "pending").then_some(bot)
+    });
+    assert_eq!(bot["games"], json!({"boyer-football": "active"}), "{bot}");
+    let (status, problem) = submit(base, &ann, None, &json!({"bots": [1, up], "tc": TC}));
+    assert_eq!(
+        (status, problem["field"].as_str()),
+        (409, Some("bots")),
+        "{problem}"
+    );
+    let (status, _) = submit(base, &ann, None, &boyer(&[1, up]));
+    assert_eq!(status, 201);
+}
+
 /// protocol/openapi.json, read.
 fn openapi() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/protocol/openapi.json");
@@ -512,6 +863,12 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
             Some(bot.as_slice()),
         ),
         ("GET", "/api/v1/bots/{id}", "/api/v1/bots/1".into(), None),
+        (
+            "POST",
+            "/api/v1/bots/{id}/games",
+            "/api/v1/bots/1/games".into(),
+            Some(br#"{"game": "boyer-football"}"#.as_slice()),
+        ),
         ("GET", "/api/v1/series", "/api/v1/series".into(), None),
         (
             "POST",
@@ -901,7 +1258,7 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("schema 3): ok"),
+        text(&out.stdout).contains("schema 4): ok"),
         "{}",
         text(&out.stdout)
     );

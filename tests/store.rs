@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use zebra::rules::Rules;
 use zebra::server::store::{
     BotState, Finished, GameEnd, Lease, NewGame, Store, StoreError, Submitted, DB_FILE,
 };
@@ -58,7 +59,7 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -66,7 +67,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 3);
+    assert_eq!(again.schema_version().unwrap(), 4);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -131,6 +132,162 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
     assert_eq!(store.bots().unwrap().len(), 4);
 }
 
+/// Schema 4 undone: the database as a Zebra of schema 3 left it.
+const DOWN_TO_3: &str = "DROP INDEX series_by_game; DROP TABLE bot_games; \
+     ALTER TABLE series DROP COLUMN game; PRAGMA user_version = 3;";
+
+#[test]
+fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess() {
+    let dir = scratch("schema3");
+    let mut store = Store::open(&dir).unwrap();
+    let active = store.add_bot("north", "{}", "ann", 1).unwrap();
+    let rejected = store.add_bot("south", "{}", "ann", 1).unwrap();
+    let pending = store.add_bot("east", "{}", "ann", 1).unwrap();
+    let suspended = store.add_bot("west", "{}", "ann", 1).unwrap();
+    let report = |verdict: &str| format!(r#"{{"verdict":"{verdict}","check":[]}}"#);
+    store
+        .set_bot_state(active, BotState::Active, Some(&report("active")))
+        .unwrap();
+    store
+        .set_bot_state(rejected, BotState::Rejected, Some(&report("rejected")))
+        .unwrap();
+    // Checked, then suspended after crashes: its check stands.
+    store
+        .set_bot_state(suspended, BotState::Suspended, Some(&report("active")))
+        .unwrap();
+    let games = [NewGame {
+        number: 1,
+        seed: 1,
+        white: active,
+        black: suspended,
+    }];
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
+    conn.execute_batch(DOWN_TO_3).unwrap();
+    conn.execute(
+        "INSERT INTO series (spec, state, owner, created_ms) VALUES ('{}', 'running', 'ann', 1)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.series(1).unwrap().unwrap().game, "football-chess");
+    let state = |store: &Store, id| {
+        let games = store.bot_games(id).unwrap();
+        assert_eq!(games.len(), 1, "{games:?}");
+        assert_eq!(games[0].game, "football-chess");
+        games[0].state
+    };
+    assert_eq!(state(&store, active), BotState::Active);
+    assert_eq!(state(&store, rejected), BotState::Rejected);
+    assert_eq!(state(&store, pending), BotState::Pending);
+    assert_eq!(state(&store, suspended), BotState::Active);
+    // The reports moved along.
+    assert!(store.bot_games(active).unwrap()[0].report.is_some());
+    // A Boyer series wants bots that passed Boyer's check.
+    store
+        .set_bot_state(suspended, BotState::Active, None)
+        .unwrap();
+    assert!(matches!(
+        store.submit_game(None, "{}", Rules::BoyerFootball, "ann", &games, 2),
+        Err(StoreError::NotAdmitted { id, .. }) if id == active
+    ));
+    assert!(store.enter(active, Rules::BoyerFootball).unwrap());
+    assert!(!store.enter(active, Rules::BoyerFootball).unwrap());
+    assert_eq!(
+        store.pending_checks().unwrap().len(),
+        2,
+        "east's and north's"
+    );
+    assert!(matches!(
+        store.submit_game(None, "{}", Rules::BoyerFootball, "ann", &games, 2),
+        Err(StoreError::NotAdmitted { id, ref why }) if id == active && why.contains("not been checked")
+    ));
+    store
+        .set_check(
+            active,
+            Rules::BoyerFootball,
+            BotState::Active,
+            &report("active"),
+        )
+        .unwrap();
+    store.enter(suspended, Rules::BoyerFootball).unwrap();
+    store
+        .set_check(
+            suspended,
+            Rules::BoyerFootball,
+            BotState::Rejected,
+            &report("rejected"),
+        )
+        .unwrap();
+    assert!(matches!(
+        store.submit_game(None, "{}", Rules::BoyerFootball, "ann", &games, 2),
+        Err(StoreError::NotAdmitted { id, ref why }) if id == suspended && why.contains("failed")
+    ));
+    // Its owner's other game is unaffected: a bot failing one game's check stays active.
+    assert_eq!(
+        store.bot(suspended).unwrap().unwrap().state,
+        BotState::Active
+    );
+    // An admin's activation admits it to every game it is entered in.
+    store
+        .set_bot_state(suspended, BotState::Active, None)
+        .unwrap();
+    let Submitted::Created(series) = store
+        .submit_game(None, "{}", Rules::BoyerFootball, "ann", &games, 2)
+        .unwrap()
+    else {
+        panic!("a new series")
+    };
+    assert_eq!(
+        store.series(series).unwrap().unwrap().game,
+        "boyer-football"
+    );
+    // A pending bot that fails its only game's check is rejected; one that passes one of
+    // two is active.
+    store
+        .set_check(
+            pending,
+            Rules::FootballChess,
+            BotState::Rejected,
+            &report("rejected"),
+        )
+        .unwrap();
+    assert_eq!(
+        store.bot(pending).unwrap().unwrap().state,
+        BotState::Rejected
+    );
+    let mut two = entry("both");
+    let both = store
+        .add_version_in(
+            &mut two,
+            "ann",
+            3,
+            &[Rules::FootballChess, Rules::BoyerFootball],
+        )
+        .unwrap()
+        .id;
+    store
+        .set_check(
+            both,
+            Rules::BoyerFootball,
+            BotState::Rejected,
+            &report("rejected"),
+        )
+        .unwrap();
+    assert_eq!(store.bot(both).unwrap().unwrap().state, BotState::Pending);
+    store
+        .set_check(
+            both,
+            Rules::FootballChess,
+            BotState::Active,
+            &report("active"),
+        )
+        .unwrap();
+    assert_eq!(store.bot(both).unwrap().unwrap().state, BotState::Active);
+}
+
 #[test]
 fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     let dir = scratch("schema2");
@@ -139,14 +296,14 @@ fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     drop(store);
     // Back to schema 2 as an older Zebra left it: no family, no version.
     let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
-    conn.execute_batch(
-        "DROP INDEX bots_by_version; ALTER TABLE bots DROP COLUMN family; \
-         ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 2;",
-    )
+    conn.execute_batch(&format!(
+        "{DOWN_TO_3} DROP INDEX bots_by_version; ALTER TABLE bots DROP COLUMN family; \
+         ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 2;"
+    ))
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     let bot = store.bot(north).unwrap().unwrap();
     assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
     let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
@@ -176,7 +333,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 3,
+                known: 4,
                 ..
             }
         ),

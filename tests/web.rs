@@ -1188,6 +1188,175 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
     assert_eq!(watched.interrupt().code(), Some(0));
 }
 
+/// Chebyshev distance between two squares named as `e5` (Boyer's board is 9x9).
+fn squares_apart(a: &str, b: &str) -> u32 {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    (a[0].abs_diff(b[0]) as u32).max(a[1].abs_diff(b[1]) as u32)
+}
+
+#[test]
+fn a_person_plays_boyers_football_through_the_human_seat_by_clicking() {
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
+    let dir = scratch("seat-boyer");
+    let pgn = dir.join("game.pgn");
+    // Two minutes a turn: no loaded machine runs it out.
+    let watched = start_watched(&[
+        "play",
+        "--rules",
+        "boyer-football",
+        "--white",
+        "human",
+        "--black",
+        "zebra-random-bot",
+        "--seed",
+        "5",
+        "--tc",
+        "turn=120s",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "-q",
+    ]);
+    driver.open(&format!("{}/", watched.base));
+    // The person plays for a goal (White scores with the ball on e9): a kick nearest e9
+    // when one is offered, else the move nearest the ball, else pass. Every choice is
+    // made by clicks on the board (or the pass button), as a person would.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
+    let (mut decisions, mut kicks, mut moves_clicked, mut passes) = (0, 0, 0, 0);
+    let mut shot_taken = false;
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        let seat = seat_now(&watched.base);
+        assert!(
+            seat["last_status"].is_null() || seat["last_status"] == "ok",
+            "a reply was refused: {seat}"
+        );
+        if seat["over"] == true {
+            break;
+        }
+        let Some(id) = seat["id"].as_u64() else {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        };
+        assert_eq!(seat["rules"], "boyer-football", "{seat}");
+        // The page shows the same open request, on Boyer's board.
+        let shown = driver.run(
+            "const s = document.getElementById('seat'); const f = document.getElementById('field'); \
+             return s.hidden || f.getAttribute('data-board') !== 'boyer' ? null : [s.dataset.id, f.getAttribute('data-ball-square')];",
+        );
+        if shown[0].as_str() != Some(id.to_string().as_str()) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        }
+        let ball = shown[1].as_str().unwrap_or("e5").to_string();
+        let moves = seat["moves"].as_array().unwrap();
+        let buttons: Vec<&str> = seat["buttons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_str().unwrap())
+            .collect();
+        let best = |kind: &str, goal: &str| {
+            moves
+                .iter()
+                .filter(|m| m["kind"] == kind)
+                .min_by_key(|m| squares_apart(m["to"].as_str().unwrap(), goal))
+        };
+        let chosen = best("kick", "e9").or_else(|| best("move", &ball));
+        match chosen {
+            Some(m) if !(m["kind"] == "move" && buttons.contains(&"pass")) => {
+                // The piece, then its target, on the board.
+                let (from, to) = (m["from"].as_str().unwrap(), m["to"].as_str().unwrap());
+                driver.click(&format!("#hits rect[data-sq='{from}']"));
+                let targets = driver.run("return [...document.querySelectorAll('#marks [data-target]')].map(t => t.getAttribute('data-target'));");
+                assert!(
+                    targets
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|t| t.as_str() == Some(to)),
+                    "{to} is not marked after a click on {from}: {targets}"
+                );
+                driver.click(&format!("#hits rect[data-sq='{to}']"));
+                let same = moves
+                    .iter()
+                    .filter(|o| o["from"] == m["from"] && o["to"] == m["to"])
+                    .count();
+                if same > 1 {
+                    // A move and a kick to one square: the page asks which.
+                    driver.click(&format!(
+                        "#seat button[data-action='{}']",
+                        m["action"].as_str().unwrap()
+                    ));
+                }
+                if m["kind"] == "kick" {
+                    kicks += 1;
+                } else {
+                    moves_clicked += 1;
+                }
+            }
+            _ => {
+                assert!(buttons.contains(&"pass"), "nothing to play: {seat}");
+                driver.click("#seat button[data-action='pass']");
+                passes += 1;
+            }
+        }
+        decisions += 1;
+        if decisions == 6 && !shot_taken {
+            driver.run("window.scrollTo(0, 0); return null;");
+            std::fs::write(
+                shots_dir().join("live-human-seat-boyer.png"),
+                driver.screenshot(),
+            )
+            .unwrap();
+            shot_taken = true;
+        }
+        let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while seat_now(&watched.base)["id"].as_u64() == Some(id) {
+            assert!(
+                std::time::Instant::now() < wait,
+                "request {id} stayed open after the click"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    assert!(
+        moves_clicked > 0 && kicks > 0,
+        "{moves_clicked} moves, {kicks} kicks, {passes} passes"
+    );
+    read_feed(&watched.base, "/api/live", None, |ev| {
+        ev.iter().any(|(_, e)| e["type"] == "game_finished")
+    });
+    // The record: a Boyer game with the person as White, ended by the rules (no forfeit:
+    // every reply was legal and in time), and it verifies.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let record = &read_games(&text).unwrap()[0];
+    assert_eq!(record.tags.get("Variant"), Some("boyer-football"));
+    assert_eq!(record.tags.get("White"), Some("human"));
+    assert_eq!(record.tags.get("Termination"), Some("normal"), "{text}");
+    let out = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // The page says the game is over.
+    let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while driver
+        .run("return document.getElementById('seat').textContent.includes('The game is over.');")
+        != true
+    {
+        assert!(
+            std::time::Instant::now() < wait,
+            "the page never said the game is over"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    drop(driver);
+    assert_eq!(watched.interrupt().code(), Some(0));
+}
+
 #[test]
 fn a_followed_series_moves_on_to_a_running_game_after_one_ends() {
     let Some(driver) = webdriver::driver() else {

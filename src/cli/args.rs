@@ -83,8 +83,8 @@ pub struct PlayArgs {
     /// Time control: blitz, standard, unlimited, or items such as
     /// quarter=20s,play=2s,reaction=500ms or plays=10,play=5s,reaction=1s (the
     /// default; with a human seat plays=10,play=60s,reaction=30s). boyer-football:
-    /// a chess clock, rapid (the default, bank=60s,inc=1s), blitz, or items such as
-    /// bank=30s,inc=500ms or turn=2s.
+    /// a chess clock, rapid (the default, bank=60s,inc=1s; with a human seat
+    /// turn=120s), blitz, or items such as bank=30s,inc=500ms or turn=2s.
     #[arg(long)]
     pub tc: Option<String>,
     /// The game's seed, sent to both bots.

@@ -19,9 +19,6 @@ use crate::series::events::{EventLog, GameRef, SeriesEvent};
 
 /// `--white human`: a person plays that side in the viewer.
 const HUMAN: &str = "human";
-/// `zebra play`'s time control, and the one for a game with a human seat (a person needs
-/// more than a bot's second to react).
-const HUMAN_TC: &str = "plays=10,play=60s,reaction=30s";
 
 /// The game asked for, every flag checked and both bots found.
 struct Plan {
@@ -56,7 +53,7 @@ impl Plan {
     /// a log directory that cannot be made.
     fn new(args: PlayArgs) -> Result<Plan, Failure> {
         let rules = rules_flag(&args.rules)?;
-        let human = human_seat(rules, &args)?;
+        let human = human_seat(&args)?;
         let clock = game_clock(rules, args.tc, human, args.max_game_time.as_deref())?;
         let listener = bind_watch(&args.watch, human.is_some())?;
         let sandbox = crate::sandbox::Settings::from_flags(
@@ -210,14 +207,8 @@ impl Plan {
 }
 
 /// The side `--white human` or `--black human` gives a person, if either does.
-fn human_seat(rules: Rules, args: &PlayArgs) -> Result<Option<Side>, Failure> {
+fn human_seat(args: &PlayArgs) -> Result<Option<Side>, Failure> {
     let (white, black) = (args.white.as_deref(), args.black.as_deref());
-    let human_asked = [white, black].contains(&Some(HUMAN));
-    if rules != Rules::FootballChess && human_asked {
-        return Err(Failure::Usage(format!(
-            "a human seat plays Football Chess only; play {rules} between two bots"
-        )));
-    }
     // A person at the viewer: that side's "bot" is the seat's relay (see web::seat).
     let human = match (white, black) {
         (Some(HUMAN), Some(HUMAN)) => {
@@ -257,7 +248,7 @@ fn game_clock(
     };
     let tc_text = tc.unwrap_or_else(|| {
         if human.is_some() {
-            HUMAN_TC
+            crate::web::seat::human_clock(rules)
         } else {
             GameSetup::default_clock(rules)
         }

@@ -8,9 +8,10 @@
 //!
 //! Routes (scope needed in brackets; `read` routes are open to all with `public_read`):
 //! - `GET /healthz` (none), `GET /metrics` [read]
-//! - `GET /api/v1/bots` [read], `GET /api/v1/bots/{id}` [read; the check report for its
+//! - `GET /api/v1/bots` [read], `GET /api/v1/bots/{id}` [read; the check reports for its
 //!   owner or an admin]; `POST /api/v1/bots` [submit] uploads a bot (an archive, see
-//!   [`super::upload`])
+//!   [`super::upload`]); `POST /api/v1/bots/{id}/games` [submit; its owner or an admin]
+//!   enters it in one more game (`{"game": "boyer-football"}`), pending that game's check
 //! - `POST /api/v1/series` [submit] with an optional `Idempotency-Key` header;
 //!   `GET /api/v1/series` [read]; `GET /api/v1/series/{id}` [read];
 //!   `GET /api/v1/series/{id}/games?after=N&limit=M` [read];
@@ -20,7 +21,7 @@
 //!   the viewer draws) [read], `/log?part=transcript|white|black` (a failed game's protocol
 //!   transcript [read; the owner of either bot, or an admin] or a side's stderr [read; the
 //!   owner of that side's bot, or an admin])
-//! - `GET /api/v1/leaderboard` [read]
+//! - `GET /api/v1/leaderboard?game=NAME` [read]: one game's table (default football-chess)
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -108,7 +109,7 @@ impl From<StoreError> for Problem {
                 format!("there is no bot {id}"),
             )
             .field("bots"),
-            e @ StoreError::BotNotActive { .. } => {
+            e @ (StoreError::BotNotActive { .. } | StoreError::NotAdmitted { .. }) => {
                 Problem::new(StatusCode::CONFLICT, e.to_string()).field("bots")
             }
             e @ StoreError::KeyConflict(_) => Problem::new(StatusCode::CONFLICT, e.to_string()),
@@ -149,6 +150,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
                 .layer(DefaultBodyLimit::max(super::upload::MAX_ARCHIVE)),
         )
         .route("/api/v1/bots/:id", get(get_bot))
+        .route("/api/v1/bots/:id/games", post(enter_game))
         .route("/api/v1/series", get(list_series).post(submit))
         .route("/api/v1/series/:id", get(get_series))
         .route("/api/v1/series/:id/games", get(series_games))
@@ -306,8 +308,20 @@ async fn metrics(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answe
         .into_response())
 }
 
-/// A bot as the API shows it; its check report only to its owner or an admin.
-fn bot_json(bot: &BotRow, caller: &Caller, books: Option<&BotBooks>) -> Value {
+/// A bot as the API shows it: the games it is entered in, each with its check's state
+/// (`pending`, `active`: it plays that game, `rejected`); its check reports (its latest,
+/// and one per game) only to its owner or an admin.
+fn bot_json(
+    bot: &BotRow,
+    caller: &Caller,
+    books: Option<&BotBooks>,
+    games: &[super::store::BotGame],
+) -> Value {
+    let mine: Vec<&super::store::BotGame> = games.iter().filter(|g| g.bot == bot.id).collect();
+    let states: serde_json::Map<String, Value> = mine
+        .iter()
+        .map(|g| (g.game.clone(), json!(g.state)))
+        .collect();
     let mut v = json!({
         "id": bot.id,
         "name": bot.name,
@@ -318,13 +332,19 @@ fn bot_json(bot: &BotRow, caller: &Caller, books: Option<&BotBooks>) -> Value {
         "owner": bot.owner,
         "created_ms": bot.created_ms,
         "books": books.cloned().unwrap_or_default(),
+        "games": states,
     });
     if caller.owns(&bot.owner) {
-        v["report"] = bot
-            .report
-            .as_deref()
-            .and_then(|r| serde_json::from_str(r).ok())
-            .unwrap_or(Value::Null);
+        let read = |r: Option<&str>| {
+            r.and_then(|r| serde_json::from_str(r).ok())
+                .unwrap_or(Value::Null)
+        };
+        v["report"] = read(bot.report.as_deref());
+        v["reports"] = mine
+            .iter()
+            .map(|g| (g.game.clone(), read(g.report.as_deref())))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
     }
     v
 }
@@ -341,11 +361,11 @@ pub async fn pool(daemon: &Arc<Daemon>) -> Result<Arc<Books>, Problem> {
 
 async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
     let who = caller(&daemon, &headers, Scope::Read).await?;
-    let bots = daemon.db(|s| s.bots()).await?;
+    let (bots, games) = daemon.db(|s| Ok((s.bots()?, s.all_bot_games()?))).await?;
     let pool = pool(&daemon).await?;
     let list: Vec<Value> = bots
         .iter()
-        .map(|b| bot_json(b, &who, pool.bots.get(&b.id)))
+        .map(|b| bot_json(b, &who, pool.all.bots.get(&b.id), &games))
         .collect();
     Ok(json_answer(StatusCode::OK, &json!({ "bots": list })))
 }
@@ -357,14 +377,74 @@ async fn get_bot(
 ) -> Answer {
     let who = caller(&daemon, &headers, Scope::Read).await?;
     let id = id_of(&id, "bot")?;
+    let (bot, games) = daemon
+        .db(move |s| Ok((s.bot(id)?, s.bot_games(id)?)))
+        .await?;
+    let bot = bot.ok_or_else(|| Problem::not_found(format!("there is no bot {id}")))?;
+    let pool = pool(&daemon).await?;
+    Ok(json_answer(
+        StatusCode::OK,
+        &bot_json(&bot, &who, pool.all.bots.get(&id), &games),
+    ))
+}
+
+/// The body of `POST /api/v1/bots/{id}/games`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    game: String,
+}
+
+/// `POST /api/v1/bots/{id}/games`: enters a bot in one more game, pending that game's check
+/// (202); a game it is entered in already keeps its check (200). Its owner's or an admin's.
+async fn enter_game(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let who = caller(&daemon, &headers, Scope::Submit).await?;
+    let id = id_of(&id, "bot")?;
+    let body = body.map_err(|e| unread_body(e, "the body", MAX_BODY))?;
+    let entry: Entry = parse_json(&body)?;
+    let game = super::series::game_named(&entry.game).map_err(|e| {
+        Problem::new(StatusCode::UNPROCESSABLE_ENTITY, format!("game: {e}")).field("game")
+    })?;
     let bot = daemon
         .db(move |s| s.bot(id))
         .await?
         .ok_or_else(|| Problem::not_found(format!("there is no bot {id}")))?;
-    let pool = pool(&daemon).await?;
+    if !who.owns(&bot.owner) {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "bot {id} is {}'s: only its owner or an admin enters it in a game",
+                bot.owner
+            ),
+        ));
+    }
+    let (added, games) = daemon
+        .db(move |s| Ok((s.enter(id, game)?, s.bot_games(id)?)))
+        .await?;
+    if added {
+        daemon.wake.notify_waiters();
+    }
+    let state = games
+        .iter()
+        .find(|g| g.game == game.name())
+        .map_or(super::store::BotState::Pending, |g| g.state);
     Ok(json_answer(
-        StatusCode::OK,
-        &bot_json(&bot, &who, pool.bots.get(&id)),
+        if added {
+            StatusCode::ACCEPTED
+        } else {
+            StatusCode::OK
+        },
+        &json!({
+            "id": id,
+            "game": game.name(),
+            "state": state,
+            "url": format!("/api/v1/bots/{id}"),
+        }),
     ))
 }
 
@@ -424,9 +504,10 @@ async fn upload(
             };
             Problem::new(status, e.to_string())
         })?;
-    let mut entry = entry;
+    let (mut entry, games) = entry;
+    let entered: Vec<&'static str> = games.iter().map(|g| g.name()).collect();
     let added = daemon
-        .db(move |s| s.add_version(&mut entry, &owner, super::now_ms()))
+        .db(move |s| s.add_version_in(&mut entry, &owner, super::now_ms(), &games))
         .await;
     let bot = match added {
         Ok(bot) => bot,
@@ -454,6 +535,7 @@ async fn upload(
             "name": bot.name,
             "version": bot.version,
             "state": "pending",
+            "games": entered,
             "url": format!("/api/v1/bots/{id}"),
         }),
     );
@@ -502,9 +584,19 @@ async fn submit(
     let key = key.map(|k| format!("{owner}\n{k}"));
     let planned = checked.games.len();
     let spec = checked.spec.clone();
+    let rules = checked.request.rules();
     let games = checked.games;
     let submitted = daemon
-        .db(move |s| s.submit(key.as_deref(), &spec, &owner, &games, super::now_ms()))
+        .db(move |s| {
+            s.submit_game(
+                key.as_deref(),
+                &spec,
+                rules,
+                &owner,
+                &games,
+                super::now_ms(),
+            )
+        })
         .await?;
     let (status, id) = match submitted {
         Submitted::Created(id) => {
@@ -517,6 +609,7 @@ async fn submit(
         status,
         &json!({
             "id": id,
+            "game": rules.name(),
             "games_planned": planned,
             "url": format!("/api/v1/series/{id}"),
         }),
@@ -565,6 +658,7 @@ async fn list_series(
         .map(|r| {
             json!({
                 "id": r.id,
+                "game": r.game,
                 "state": r.state,
                 "outcome": r.outcome,
                 "owner": r.owner,
@@ -643,6 +737,7 @@ async fn get_series(
         StatusCode::OK,
         &json!({
             "id": row.id,
+            "game": row.game,
             "state": row.state,
             "outcome": row.outcome,
             "owner": row.owner,
@@ -877,12 +972,23 @@ async fn game_log(
         .into_response())
 }
 
-/// Ratings fitted over every finished game (series::rating: Bradley-Terry on the Elo scale,
-/// as Ordo and BayesElo), best first, with each bot's books.
-async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
+/// One game's ratings (`?game=NAME`, default football-chess), fitted over its finished
+/// games (series::rating: Bradley-Terry on the Elo scale, as Ordo and BayesElo), best
+/// first, with each bot's books in that game.
+async fn leaderboard(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Answer {
     caller(&daemon, &headers, Scope::Read).await?;
+    let rules = match query.get("game") {
+        None => crate::rules::Rules::FootballChess,
+        Some(name) => super::series::game_named(name).map_err(|e| {
+            Problem::new(StatusCode::BAD_REQUEST, format!("game: {e}")).field("game")
+        })?,
+    };
     let bots = daemon.db(|s| s.bots()).await?;
-    let pool = pool(&daemon).await?;
+    let pool = pool(&daemon).await?.game(rules);
     let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
     let rated = crate::series::rating::fit_meetings(bots.len(), pool.meetings_among(&index));
     let mut rows: Vec<Value> = bots
@@ -915,6 +1021,7 @@ async fn leaderboard(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> A
     Ok(json_answer(
         StatusCode::OK,
         &json!({
+            "game": rules.name(),
             "model": "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
             "games": pool.games,
             "ratings": rows,

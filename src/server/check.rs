@@ -1,8 +1,10 @@
 //! A new bot's check before it may play: `check-bot`'s questions (handshake, every kind of
 //! decision, from both sides) and one smoke game against Zebra's bundled random bot, both
-//! in the daemon's sandbox with the bot's own limits. A bot that passes becomes `active`;
-//! one that fails is `rejected`. Either way the report is stored with the bot, for its
-//! owner to read (`GET /api/v1/bots/{id}`).
+//! in the daemon's sandbox with the bot's own limits. A bot is checked once for each game
+//! it is entered in, with that game's questions and a smoke game of that game: it plays a
+//! game once it passed that game's check. A bot that passes one game's check becomes
+//! `active`; one that fails every game's is `rejected`. Each report is stored with the
+//! bot, for its owner to read (`GET /api/v1/bots/{id}`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,8 +12,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::bot::BotSpec;
-use crate::referee::check::{check_bot, CheckLimits};
-use crate::referee::{GameConfig, GameSetup, Referee, TimeControl};
+use crate::referee::check::{check_bot_for, CheckLimits};
+use crate::referee::{GameConfig, GameSetup};
+use crate::rules::Rules;
 use crate::series::config::BotEntry;
 
 use super::store::{BotRow, BotState, StoreError};
@@ -20,6 +23,8 @@ use super::Daemon;
 /// What the check found.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
+    /// The game checked (`football-chess`, `boyer-football`).
+    pub game: Rules,
     /// `active` or `rejected`.
     pub verdict: BotState,
     /// check-bot's findings, one line each.
@@ -49,28 +54,27 @@ pub struct SmokeGame {
     pub verdict: Option<String>,
 }
 
-/// The smoke game's time control: short, but with the clocks of a real game.
-const SMOKE_TC: &str = "plays=4,play=5s,reaction=1s";
+/// The smoke game's clock: short, but with the clocks of a real game.
+fn smoke_clock(rules: Rules) -> &'static str {
+    match rules {
+        Rules::FootballChess => "plays=4,play=5s,reaction=1s",
+        // A second a turn: the bot's whole game is bounded, as Football Chess's four plays.
+        Rules::BoyerFootball => "turn=1s",
+    }
+}
 
 /// Checks pending bots as they come, until the daemon stops.
 pub async fn run(daemon: Arc<Daemon>) {
     while !daemon.stopping.is_cancelled() {
         let woken = daemon.wake.notified();
-        let pending = daemon
-            .db(|s| {
-                Ok(s.bots()?
-                    .into_iter()
-                    .filter(|b| b.state == BotState::Pending)
-                    .collect::<Vec<_>>())
-            })
-            .await;
+        let pending = daemon.db(|s| s.pending_checks()).await;
         match pending {
-            Ok(bots) if !bots.is_empty() => {
-                for bot in bots {
+            Ok(checks) if !checks.is_empty() => {
+                for (bot, game) in checks {
                     if daemon.stopping.is_cancelled() {
                         return;
                     }
-                    if let Err(e) = check_one(&daemon, bot).await {
+                    if let Err(e) = check_one(&daemon, bot, game).await {
                         tracing::error!("cannot store a bot's check: {e}");
                     }
                 }
@@ -89,23 +93,24 @@ pub async fn run(daemon: Arc<Daemon>) {
     }
 }
 
-async fn check_one(daemon: &Arc<Daemon>, bot: BotRow) -> Result<(), StoreError> {
+async fn check_one(daemon: &Arc<Daemon>, bot: BotRow, game: Rules) -> Result<(), StoreError> {
     let id = bot.id;
     let report = tokio::select! {
-        report = check(daemon, &bot) => report,
+        report = check(daemon, &bot, game) => report,
         // Stopping: the bot stays pending and is checked after a restart.
         _ = daemon.abandon.cancelled() => return Ok(()),
     };
-    tracing::info!(bot = id, name = bot.name, verdict = %report.verdict, "bot checked");
+    tracing::info!(bot = id, name = bot.name, game = %game, verdict = %report.verdict, "bot checked");
     let json = serde_json::to_string(&report).expect("a report serializes");
     daemon
-        .db(move |s| s.set_bot_state(id, report.verdict, Some(&json)))
+        .db(move |s| s.set_check(id, game, report.verdict, &json))
         .await
 }
 
-/// Runs the check of one bot.
-pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
+/// Runs the check of one bot for one game.
+pub async fn check(daemon: &Daemon, bot: &BotRow, game: Rules) -> CheckReport {
     let rejected = |problem: String| CheckReport {
+        game,
         verdict: BotState::Rejected,
         check: Vec::new(),
         smoke: None,
@@ -129,7 +134,8 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
     if let Err(e) = spec.check_program() {
         return rejected(e);
     }
-    let found = check_bot(
+    let found = check_bot_for(
+        game,
         &spec,
         CheckLimits {
             mode: sandbox.mode,
@@ -153,7 +159,7 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
         }
         .with_check(check);
     }
-    let smoke = smoke_game(daemon, &spec, sandbox).await;
+    let smoke = smoke_game(daemon, &spec, sandbox, game).await;
     let problem = smoke.as_ref().and_then(|g| {
         g.verdict
             .as_ref()
@@ -168,6 +174,7 @@ pub async fn check(daemon: &Daemon, bot: &BotRow) -> CheckReport {
             })
     });
     CheckReport {
+        game,
         verdict: if problem.is_some() {
             BotState::Rejected
         } else {
@@ -186,12 +193,13 @@ impl CheckReport {
     }
 }
 
-/// One short game as White against the bundled random bot (`None` if Zebra's bundled bots
-/// are not installed next to it: the check-bot questions then stand alone).
+/// One short game of `game` as White against the bundled random bot (`None` if Zebra's
+/// bundled bots are not installed next to it: the check-bot questions then stand alone).
 async fn smoke_game(
     daemon: &Daemon,
     spec: &BotSpec,
     sandbox: &crate::sandbox::Settings,
+    game: Rules,
 ) -> Option<SmokeGame> {
     let mut opponent = BotEntry::from_flag("zebra-random-bot=zebra-random-bot")
         .ok()?
@@ -201,9 +209,9 @@ async fn smoke_game(
         tracing::warn!("no bundled random bot next to zebra: smoke games are skipped");
         return None;
     }
-    let config = GameConfig {
+    let mut config = GameConfig {
         game: GameSetup {
-            tc: TimeControl::parse(SMOKE_TC).expect("a valid time control"),
+            rules: game,
             seed: 1,
             ..GameSetup::default()
         },
@@ -211,7 +219,10 @@ async fn smoke_game(
         sandbox: sandbox.policy(),
         ..GameConfig::default()
     };
-    let report = Referee::play(spec, &opponent, &config, |_, _, _| {}).await;
+    config
+        .read_clock(smoke_clock(game))
+        .expect("a valid smoke clock");
+    let report = crate::referee::play_game(spec, &opponent, &config, |_| {}).await;
     Some(SmokeGame {
         result: report
             .result

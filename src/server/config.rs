@@ -27,7 +27,10 @@
 //!
 //! [ladder]                 # present: the daemon keeps scheduling games between active bots
 //! games_at_once = 2        # ladder games queued or running at once (default: concurrency)
-//! tc = "plays=10,play=5s,reaction=1s"
+//! games = ["football-chess"]  # the games it runs, each its own ladder (default: this one)
+//! tc = "plays=10,play=5s,reaction=1s"  # the clock of its one game; with several games a
+//!                          # table: tc = { football-chess = "...", boyer-football = "blitz" }
+//!                          # (a game left out: its default clock)
 //! max_game_time = "10m"    # wall-time cap of each game (default: derived from tc), or "none"
 //! ```
 
@@ -114,18 +117,28 @@ pub struct Tls {
 struct LadderFile {
     enabled: Option<bool>,
     games_at_once: Option<usize>,
-    tc: Option<String>,
+    games: Option<Vec<String>>,
+    tc: Option<LadderClock>,
     max_game_time: Option<String>,
+}
+
+/// `[ladder] tc`: the clock of the ladder's one game, or a clock per game.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+enum LadderClock {
+    One(String),
+    PerGame(std::collections::BTreeMap<String, String>),
 }
 
 /// Ladder mode: the daemon keeps scheduling pairs of games between active bots.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ladder {
-    /// Ladder games queued or being played at once, at most.
+    /// Ladder games queued or being played at once, at most (per game).
     pub games_at_once: usize,
-    /// The ladder games' time control, canonical.
-    pub tc: String,
-    /// Their wall-time cap, canonical (`None`: derived from `tc`).
+    /// The games it runs, each with its clock (canonical): a ladder per game, over the
+    /// bots admitted to it.
+    pub games: Vec<(crate::rules::Rules, String)>,
+    /// Their wall-time cap, canonical (`None`: derived from the clock).
     pub max_game_time: Option<String>,
 }
 
@@ -299,8 +312,57 @@ impl ServeSettings {
                         format!("{games_at_once}: give 1 to 1024"),
                     ));
                 }
-                let tc = crate::referee::TimeControl::parse(l.tc.as_deref().unwrap_or(LADDER_TC))
-                    .map_err(|e| bad("ladder.tc", e.to_string()))?;
+                let mut rules = Vec::new();
+                for name in l
+                    .games
+                    .unwrap_or_else(|| vec![crate::rules::Rules::FootballChess.name().to_string()])
+                {
+                    let game =
+                        super::series::game_named(&name).map_err(|e| bad("ladder.games", e))?;
+                    if !rules.contains(&game) {
+                        rules.push(game);
+                    }
+                }
+                if rules.is_empty() {
+                    return Err(bad("ladder.games", "name at least one game".to_string()));
+                }
+                let given = |game: crate::rules::Rules| -> Result<Option<String>, String> {
+                    Ok(match &l.tc {
+                        None => None,
+                        Some(LadderClock::One(tc)) if rules.len() == 1 => Some(tc.clone()),
+                        Some(LadderClock::One(_)) => {
+                            return Err(bad(
+                                "ladder.tc",
+                                "with several games give a clock per game: tc = { football-chess = \"...\", boyer-football = \"...\" }".to_string(),
+                            ))
+                        }
+                        Some(LadderClock::PerGame(map)) => {
+                            if let Some(other) = map.keys().find(|k| {
+                                !rules.iter().any(|r| r.name() == k.as_str())
+                            }) {
+                                return Err(bad(
+                                    "ladder.tc",
+                                    format!("'{other}' is not one of the ladder's games"),
+                                ));
+                            }
+                            map.get(game.name()).cloned()
+                        }
+                    })
+                };
+                let mut games = Vec::new();
+                for &game in &rules {
+                    let text = given(game)?.unwrap_or_else(|| match game {
+                        crate::rules::Rules::FootballChess => LADDER_TC.to_string(),
+                        _ => crate::referee::GameConfig::default_clock(game).to_string(),
+                    });
+                    let tc = crate::referee::GameSetup {
+                        rules: game,
+                        ..Default::default()
+                    }
+                    .read_clock(&text)
+                    .map_err(|e| bad("ladder.tc", format!("{game}: {e}")))?;
+                    games.push((game, tc));
+                }
                 let max_game_time = match l.max_game_time.as_deref() {
                     None => crate::referee::MaxGameTime::Derived,
                     Some(text) => text
@@ -311,7 +373,7 @@ impl ServeSettings {
                 };
                 Some(Ladder {
                     games_at_once,
-                    tc: tc.to_string(),
+                    games,
                     max_game_time: (max_game_time != crate::referee::MaxGameTime::Derived)
                         .then(|| max_game_time.to_string()),
                 })
@@ -365,9 +427,13 @@ impl ServeSettings {
             self.http.write_timeout,
             self.http.max_connections,
             self.ladder.as_ref().map_or("off".to_string(), |l| format!(
-                "{} games at once, tc {}, max_game_time {}",
+                "{} games at once, {}, max_game_time {}",
                 l.games_at_once,
-                l.tc,
+                l.games
+                    .iter()
+                    .map(|(game, tc)| format!("{game} tc {tc}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 l.max_game_time.as_deref().unwrap_or("auto")
             )),
         )
@@ -428,6 +494,34 @@ mod tests {
     }
 
     #[test]
+    fn a_ladder_runs_each_game_named_with_its_own_clock() {
+        let read = |text: &str| load(text).unwrap().ladder.unwrap();
+        // Clocks are kept canonical.
+        let chess = crate::referee::TimeControl::parse(LADDER_TC)
+            .unwrap()
+            .to_string();
+        // (Each text its own length: `load` names its file by the length.)
+        let one = read("[ladder]\n# a ladder of Football Chess alone, by default\n");
+        assert_eq!(
+            one.games,
+            [(crate::rules::Rules::FootballChess, chess.clone())]
+        );
+        let two = read(
+            "[ladder]\ngames = [\"football-chess\", \"boyer-football\"]\ntc = { boyer-football = \"blitz\" }\n",
+        );
+        assert_eq!(
+            two.games,
+            [
+                (crate::rules::Rules::FootballChess, chess.clone()),
+                (
+                    crate::rules::Rules::BoyerFootball,
+                    "bank=10s,inc=100ms,grace=100ms".to_string()
+                )
+            ]
+        );
+    }
+
+    #[test]
     fn bad_values_are_named_with_their_key() {
         for (text, key) in [
             ("concurrency = 0\n", "concurrency"),
@@ -446,6 +540,15 @@ mod tests {
             ("[sandbox]\nlimits = { memory = \"lots\" }\n", "memory"),
             ("[ladder]\ngames_at_once = 0\n", "ladder.games_at_once"),
             ("[ladder]\ntc = \"fast\"\n", "ladder.tc"),
+            ("[ladder]\ngames = [\"chess\"]\n", "ladder.games"),
+            (
+                "[ladder]\ngames = [\"boyer-football\"]\ntc = \"plays=10\"\n",
+                "ladder.tc",
+            ),
+            (
+                "[ladder]\ngames = [\"football-chess\", \"boyer-football\"]\ntc = \"blitz\"\n",
+                "ladder.tc",
+            ),
             ("[ladder]\nmax_game_time = \"25\"\n", "ladder.max_game_time"),
             ("[ladder]\nmax_game_time = \"0s\"\n", "ladder.max_game_time"),
             ("[ladder]\nspeed = 1\n", "speed"),

@@ -1,7 +1,11 @@
 //! Ladder mode: while `[ladder]` is configured, the daemon keeps games between its active
 //! bots queued, one pair at a time (same seed, sides swapped), so that a competition runs by
 //! itself and the leaderboard fills. Each pair is a two-game series owned by `ladder`, so it
-//! is queued, played, counted, shown and rated exactly as any submitted series.
+//! is queued, played, counted, shown and rated exactly as any submitted series. Each game of
+//! `[ladder] games` is a ladder of its own: its pairs are drawn from the bots admitted to
+//! that game, rated on that game's leaderboard, and up to `games_at_once` of its games are
+//! queued or running at once. A bot's earlier versions retire from a game's ladder once a
+//! newer version plays that game.
 //!
 //! Pairing (a heuristic, written down here and in the README): the active bot with the
 //! fewest games (counting those queued) plays the active bot that costs least, where the cost
@@ -12,6 +16,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
+
+use crate::rules::Rules;
 
 use super::config::Ladder;
 use super::series::SeriesRequest;
@@ -53,10 +59,12 @@ pub async fn run(daemon: Arc<Daemon>) {
     };
     while !daemon.stopping.is_cancelled() {
         let woken = daemon.wake.notified();
-        match schedule(&daemon, &ladder).await {
-            Ok(0) => {}
-            Ok(_) => daemon.wake.notify_waiters(),
-            Err(e) => tracing::error!("ladder: {e}"),
+        for (game, tc) in &ladder.games {
+            match schedule(&daemon, &ladder, *game, tc).await {
+                Ok(0) => {}
+                Ok(_) => daemon.wake.notify_waiters(),
+                Err(e) => tracing::error!("ladder of {game}: {e}"),
+            }
         }
         tokio::select! {
             _ = woken => {}
@@ -66,23 +74,45 @@ pub async fn run(daemon: Arc<Daemon>) {
     }
 }
 
-/// Queues pairs until the ladder's `games_at_once` games are queued or running; returns
-/// the pairs queued.
-async fn schedule(daemon: &Arc<Daemon>, ladder: &Ladder) -> Result<usize, StoreError> {
+/// Queues pairs of `game` until the ladder's `games_at_once` games of it are queued or
+/// running; returns the pairs queued.
+async fn schedule(
+    daemon: &Arc<Daemon>,
+    ladder: &Ladder,
+    game: Rules,
+    tc: &str,
+) -> Result<usize, StoreError> {
     let games_at_once = ladder.games_at_once;
     let pool = super::api::pool(daemon).await.map_err(|e| StoreError::Io {
         what: "read the games for",
         path: "the ladder".into(),
         source: std::io::Error::other(format!("{e:?}")),
     })?;
-    let tc = ladder.tc.clone();
+    let pool = pool.game(game);
+    let tc = tc.to_string();
     let max_game_time = ladder.max_game_time.clone();
     daemon
         .db(move |s| {
-            let active: Vec<i64> = s
-                .bots()?
+            // The bots admitted to this game.
+            let admitted: std::collections::HashSet<i64> = s
+                .all_bot_games()?
                 .into_iter()
-                .filter(|b| b.state == BotState::Active && b.superseded_by.is_none())
+                .filter(|g| g.game == game.name() && g.state == BotState::Active)
+                .map(|g| g.bot)
+                .collect();
+            let bots = s.bots()?;
+            let playing =
+                |b: &super::store::BotRow| b.state == BotState::Active && admitted.contains(&b.id);
+            // A version retires from this game's ladder once a newer version of its family
+            // plays this game (a newer one entered in other games only does not retire it).
+            let active: Vec<i64> = bots
+                .iter()
+                .filter(|b| {
+                    playing(b)
+                        && !bots
+                            .iter()
+                            .any(|n| n.family == b.family && n.version > b.version && playing(n))
+                })
                 .map(|b| b.id)
                 .collect();
             if active.len() < 2 {
@@ -105,7 +135,7 @@ async fn schedule(daemon: &Arc<Daemon>, ladder: &Ladder) -> Result<usize, StoreE
             // The ladder's pairs still queued or running count as played.
             let mut open = 0usize;
             for row in s.running_series()? {
-                if row.owner != OWNER {
+                if row.owner != OWNER || row.game != game.name() {
                     continue;
                 }
                 let p = s.progress(row.id)?;
@@ -119,6 +149,7 @@ async fn schedule(daemon: &Arc<Daemon>, ladder: &Ladder) -> Result<usize, StoreE
                 }
             }
             let mut queued = 0;
+            // Seeds count the ladder's series of every game: each pair has its own.
             let mut seed = s.count_series(OWNER)? + 1;
             while open < games_at_once {
                 let entrants: Vec<Entrant> = active
@@ -136,17 +167,19 @@ async fn schedule(daemon: &Arc<Daemon>, ladder: &Ladder) -> Result<usize, StoreE
                     break;
                 };
                 let request = SeriesRequest {
+                    game: Some(game.name().to_string()),
                     bots: vec![a, b],
                     games: 2,
                     format: "round-robin".to_string(),
-                    tc: tc.clone(),
+                    tc: Some(tc.clone()),
                     max_game_time: max_game_time.clone(),
                     seed,
                     sprt: None,
                     max_illegal: 3,
                     event: Some("Zebra ladder".to_string()),
-                    // The built-in book, shuffled by the pair's own seed: each ladder pair
-                    // starts from its own situation.
+                    // Football Chess: the built-in book, shuffled by the pair's own seed
+                    // (each ladder pair starts from its own situation); other games start
+                    // from their start.
                     situations: None,
                     situation_order: None,
                 };
@@ -155,7 +188,14 @@ async fn schedule(daemon: &Arc<Daemon>, ladder: &Ladder) -> Result<usize, StoreE
                     path: "a ladder pair".into(),
                     source: std::io::Error::other(e.message),
                 })?;
-                s.submit(None, &checked.spec, OWNER, &checked.games, super::now_ms())?;
+                s.submit_game(
+                    None,
+                    &checked.spec,
+                    game,
+                    OWNER,
+                    &checked.games,
+                    super::now_ms(),
+                )?;
                 *games.entry(a).or_default() += 2;
                 *games.entry(b).or_default() += 2;
                 *met.entry(pair(a, b)).or_default() += 1;

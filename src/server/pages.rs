@@ -53,12 +53,30 @@ async fn to_slash_live(Path(id): Path<String>) -> Response {
     .into_response()
 }
 
-/// The viewer, listing the series' games (`api/games`, relative to the page).
-async fn viewer(Path(id): Path<String>) -> Result<Response, Problem> {
+/// The viewer, listing the series' games (`api/games`, relative to the page); its title
+/// names the series' game for a caller who may read it (the page itself is open to all:
+/// its scripts read the API, which asks for the token).
+async fn viewer(
+    State(daemon): State<Arc<Daemon>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, Problem> {
     let id = id_of(&id, "series")?;
+    let game = if caller(&daemon, &headers, Scope::Read).await.is_ok() {
+        daemon
+            .db(move |s| Ok(s.series(id)?.map(|r| r.game)))
+            .await?
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let title = if game.is_empty() {
+        format!("Zebra series {id}")
+    } else {
+        format!("Zebra series {id} ({game})")
+    };
     Ok(crate::web::server::html(crate::web::page_with(
-        None,
-        &format!("Zebra series {id}"),
+        None, &title,
     )))
 }
 

@@ -1,5 +1,6 @@
-//! Every bot's books over every finished game, and the per-pair sums the leaderboard's
-//! ratings are fitted from. They are read from the store once, at the first request that
+//! Every bot's books over every finished game, and, per game (Football Chess, Boyer's
+//! Football: each has its own leaderboard), each bot's books and the per-pair sums the
+//! leaderboard's ratings are fitted from. They are read from the store once, at the first request that
 //! needs them, and then kept up to date by the workers as each game is stored: a read
 //! never scans the games table, and the memory they take grows with the bots and the
 //! pairs that met, not with the games stored.
@@ -10,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::store::{Store, StoreError};
+use crate::rules::Rules;
 use crate::series::rating::Meeting;
 
 /// One bot's books over every finished game: what an organiser reads to see who is broken.
@@ -23,9 +25,46 @@ pub struct BotBooks {
     pub verdicts: BTreeMap<String, u64>,
 }
 
-/// The books of every bot and the sums of every pair's games.
+/// The books of every game, and of all games together.
 #[derive(Clone, Debug, Default)]
 pub struct Books {
+    /// Over every game: each bot's books (the bots' list shows them).
+    pub all: Table,
+    /// Per game.
+    pub by_game: HashMap<Rules, Table>,
+}
+
+impl Books {
+    /// Folds every finished game of the store in, one row at a time.
+    pub fn read(store: &Store) -> Result<Books, StoreError> {
+        let mut books = Books::default();
+        store.each_finished(|game, white, black, result, conduct| {
+            books.count(game, white, black, result, conduct)
+        })?;
+        Ok(books)
+    }
+
+    /// Counts one finished game of the game named `game` (a name this Zebra does not know
+    /// counts in the total only).
+    pub fn count(&mut self, game: &str, white: i64, black: i64, result: &str, conduct: &str) {
+        self.all.count(white, black, result, conduct);
+        if let Ok(rules) = game.parse::<Rules>() {
+            self.by_game
+                .entry(rules)
+                .or_default()
+                .count(white, black, result, conduct);
+        }
+    }
+
+    /// The books of one game (empty if none of its games has finished).
+    pub fn game(&self, rules: Rules) -> Table {
+        self.by_game.get(&rules).cloned().unwrap_or_default()
+    }
+}
+
+/// The books of every bot and the sums of every pair's games (of one game, or of all).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
     pub bots: HashMap<i64, BotBooks>,
     /// Per pair (lower id, higher id): games and the lower id's points.
     pub meetings: HashMap<(i64, i64), (u64, f64)>,
@@ -33,16 +72,7 @@ pub struct Books {
     pub games: u64,
 }
 
-impl Books {
-    /// Folds every finished game of the store in, one row at a time.
-    pub fn read(store: &Store) -> Result<Books, StoreError> {
-        let mut books = Books::default();
-        store.each_finished(|white, black, result, conduct| {
-            books.count(white, black, result, conduct)
-        })?;
-        Ok(books)
-    }
-
+impl Table {
     /// Counts one finished game: White's and Black's bot ids, its result as stored and
     /// its conduct JSON. A game without a result (`*`) counts for nothing.
     pub fn count(&mut self, white: i64, black: i64, result: &str, conduct: &str) {
@@ -128,10 +158,10 @@ impl Pool {
 
     /// Counts a game the caller has just stored, still holding the store. Nothing to do
     /// while the books are unread: their first read will find it.
-    pub fn count(&self, white: i64, black: i64, result: &str, conduct: &str) {
+    pub fn count(&self, game: &str, white: i64, black: i64, result: &str, conduct: &str) {
         if let Some(books) = self.lock().as_mut() {
             // Readers holding the last books keep them; the next reader gets these.
-            Arc::make_mut(books).count(white, black, result, conduct);
+            Arc::make_mut(books).count(game, white, black, result, conduct);
         }
     }
 
@@ -154,7 +184,7 @@ mod tests {
 
     #[test]
     fn games_fold_into_one_sum_per_pair_whatever_the_colours() {
-        let mut books = Books::default();
+        let mut books = Table::default();
         books.count(1, 2, "1-0", &conduct(None));
         books.count(2, 1, "1-0", &conduct(None));
         books.count(2, 1, "1/2-1/2", &conduct(None));
@@ -175,12 +205,26 @@ mod tests {
     #[test]
     fn unread_books_count_nothing_and_read_ones_count_each_game() {
         let pool = Pool::default();
-        pool.count(1, 2, "1-0", "[]");
+        pool.count("football-chess", 1, 2, "1-0", "[]");
         assert!(pool.current().is_none());
         *pool.lock() = Some(Arc::new(Books::default()));
         let before = pool.current().unwrap();
-        pool.count(1, 2, "1-0", "[]");
-        assert_eq!(before.games, 0, "a reader's books stay as they were");
-        assert_eq!(pool.current().unwrap().games, 1);
+        pool.count("football-chess", 1, 2, "1-0", "[]");
+        assert_eq!(before.all.games, 0, "a reader's books stay as they were");
+        assert_eq!(pool.current().unwrap().all.games, 1);
+    }
+
+    #[test]
+    fn each_game_has_its_own_table_and_the_total_counts_them_all() {
+        let mut books = Books::default();
+        books.count("football-chess", 1, 2, "1-0", "[]");
+        books.count("boyer-football", 1, 2, "0-1", "[]");
+        books.count("boyer-football", 2, 3, "1-0", "[]");
+        assert_eq!(books.all.games, 3);
+        assert_eq!(books.game(Rules::FootballChess).games, 1);
+        let boyer = books.game(Rules::BoyerFootball);
+        assert_eq!(boyer.games, 2);
+        assert_eq!(boyer.meetings[&(1, 2)], (1, 0.0));
+        assert!(!books.game(Rules::FootballChess).bots.contains_key(&3));
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::referee::{MaxGameTime, MaxGameTimeError, TimeControl};
+use crate::referee::{MaxGameTime, MaxGameTimeError};
 use crate::series::book::{Book, SituationOrder};
 use crate::series::config::{BotEntry, SeriesConfig, SERIES_FILE_VERSION};
 use crate::series::events::{GameRef, SeriesEvent};
@@ -59,6 +59,11 @@ impl Ending {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeriesRequest {
+    /// The game played: `football-chess` (left out: the default, stored as left out, so
+    /// that a series submitted before games were named reads the same) or
+    /// `boyer-football`. Every bot must have passed that game's check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
     /// Registered bot ids, at least two; with `gauntlet` the first meets each other one.
     pub bots: Vec<i64>,
     /// Games per encounter (two bots: the whole match); even.
@@ -67,9 +72,11 @@ pub struct SeriesRequest {
     /// `round-robin` or `gauntlet`.
     #[serde(default = "default_format")]
     pub format: String,
-    /// Time control, as `zebra match --tc`.
-    #[serde(default = "default_tc")]
-    pub tc: String,
+    /// The game's clock, as `zebra match --tc` reads it for that game (Football Chess:
+    /// `plays=10,play=5s,reaction=1s`; Boyer's Football: a chess clock such as `blitz` or
+    /// `bank=60s,inc=1s`); left out: the game's default. Stored in its canonical form.
+    #[serde(default)]
+    pub tc: Option<String>,
     /// Wall-time cap of each game, as `zebra match --max-game-time`: a duration (`25m`) or
     /// `none`; left out (or `auto`): derived from `tc`. Stored in its canonical form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,9 +108,6 @@ fn default_games() -> u32 {
 fn default_format() -> String {
     "round-robin".to_string()
 }
-fn default_tc() -> String {
-    "plays=10,play=5s,reaction=1s".to_string()
-}
 fn default_seed() -> u64 {
     1
 }
@@ -134,9 +138,43 @@ pub struct Checked {
     pub games: Vec<NewGame>,
 }
 
+/// The games the daemon plays, for messages.
+fn known_games() -> String {
+    crate::rules::Rules::ALL
+        .iter()
+        .map(|r| r.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A game's name as the API takes it (`game` of a series, an upload, a leaderboard).
+pub fn game_named(name: &str) -> Result<crate::rules::Rules, String> {
+    name.parse::<crate::rules::Rules>().map_err(|_| {
+        format!(
+            "unknown game '{}'; known: {}",
+            crate::bot::text::clean(name, 40),
+            known_games()
+        )
+    })
+}
+
 impl SeriesRequest {
+    /// The game the series plays.
+    pub fn rules(&self) -> crate::rules::Rules {
+        self.game
+            .as_deref()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or_default()
+    }
+
     /// Checks every option as `zebra match` does, and lists the games to queue.
     pub fn check(mut self) -> Result<Checked, FieldError> {
+        let rules = match self.game.as_deref() {
+            None => crate::rules::Rules::FootballChess,
+            Some(name) => game_named(name).map_err(|e| field("game", e))?,
+        };
+        // Football Chess is the default: stored as left out (see `game`).
+        self.game = (rules != crate::rules::Rules::FootballChess).then(|| rules.name().to_string());
         let format = Format::parse(&self.format)
             .ok_or_else(|| field("format", "use round-robin or gauntlet"))?;
         self.format = format.to_string();
@@ -153,8 +191,17 @@ impl SeriesRequest {
                 "give an even number of at least 2 (games come in pairs with sides swapped)",
             ));
         }
-        let tc = TimeControl::parse(&self.tc).map_err(|e| field("tc", e.to_string()))?;
-        self.tc = tc.to_string();
+        let tc = crate::referee::GameSetup {
+            rules,
+            ..Default::default()
+        }
+        .read_clock(
+            self.tc
+                .as_deref()
+                .unwrap_or_else(|| crate::referee::GameConfig::default_clock(rules)),
+        )
+        .map_err(|e| field("tc", format!("{e} (the clock of {rules})")))?;
+        self.tc = Some(tc);
         if let Some(text) = &self.max_game_time {
             let cap: MaxGameTime = text
                 .parse()
@@ -175,12 +222,22 @@ impl SeriesRequest {
         if let Some(event) = &self.event {
             crate::bot::text::check_user_name(event).map_err(|e| field("event", e))?;
         }
-        // Filled in, so that the stored request says what was played.
-        let situations = self.situations.get_or_insert_with(|| "builtin".to_string());
+        // Filled in, so that the stored request says what was played. Start situations
+        // are Football Chess drives: another game starts every game from its start.
+        let situations = self.situations.get_or_insert_with(|| match rules {
+            crate::rules::Rules::FootballChess => "builtin".to_string(),
+            _ => "none".to_string(),
+        });
         if situations != "builtin" && situations != "none" {
             return Err(field(
                 "situations",
                 "use builtin or none (a server plays only its own book)",
+            ));
+        }
+        if situations == "builtin" && rules != crate::rules::Rules::FootballChess {
+            return Err(field(
+                "situations",
+                format!("start situations are Football Chess drives; a {rules} series starts every game from the start position (leave situations out or give none)"),
             ));
         }
         let order = self
@@ -243,6 +300,11 @@ impl SeriesRequest {
                 let mut entry: BotEntry = serde_json::from_str(&row.spec)
                     .map_err(|e| format!("bot {id}'s registration: {e}"))?;
                 entry.name = row.name.clone();
+                // Time odds set Football Chess's play and reaction clocks: in another game
+                // both sides have the series' clock.
+                if self.rules() != crate::rules::Rules::FootballChess {
+                    entry.time = None;
+                }
                 Ok(entry)
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -250,11 +312,12 @@ impl SeriesRequest {
             version: SERIES_FILE_VERSION,
             format: Format::parse(&self.format).unwrap_or(Format::RoundRobin),
             bots: entries,
-            // The daemon referees Football Chess (its API names no other game yet).
-            rules: crate::rules::Rules::FootballChess,
+            rules: self.rules(),
             rounds: self.games / 2,
             seed: self.seed,
-            tc: self.tc.clone(),
+            tc: self.tc.clone().unwrap_or_else(|| {
+                crate::referee::GameConfig::default_clock(self.rules()).to_string()
+            }),
             max_game_time: self.max_game_time.clone(),
             max_illegal: self.max_illegal,
             sprt: self.sprt.as_deref().and_then(|s| SprtParams::parse(s).ok()),
@@ -542,5 +605,54 @@ mod tests {
             assert_eq!(err.field, name, "{json}: {}", err.message);
         }
         assert!(serde_json::from_str::<SeriesRequest>(r#"{"bots": [1, 2], "game": 4}"#).is_err());
+        for (json, name) in [
+            (r#"{"bots": [1, 2], "game": "chess"}"#, "game"),
+            // Football Chess's clock is not Boyer's, and Boyer's has no drives.
+            (
+                r#"{"bots": [1, 2], "game": "boyer-football", "tc": "plays=10"}"#,
+                "tc",
+            ),
+            (
+                r#"{"bots": [1, 2], "game": "boyer-football", "situations": "builtin"}"#,
+                "situations",
+            ),
+        ] {
+            let err = request(json).unwrap_err();
+            assert_eq!(err.field, name, "{json}: {}", err.message);
+        }
+        let err = request(r#"{"bots": [1, 2], "game": "chess"}"#).unwrap_err();
+        assert!(
+            err.message.contains("football-chess, boyer-football"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn a_game_brings_its_own_clock_and_football_chess_reads_as_before() {
+        let boyer = request(r#"{"bots": [1, 2], "game": "boyer-football"}"#).unwrap();
+        assert_eq!(boyer.request.rules(), crate::rules::Rules::BoyerFootball);
+        // The default clock, canonical.
+        assert_eq!(
+            boyer.request.tc.as_deref(),
+            Some("bank=60s,inc=1s,grace=100ms")
+        );
+        assert_eq!(boyer.request.situations.as_deref(), Some("none"));
+        let blitz =
+            request(r#"{"bots": [1, 2], "game": "boyer-football", "tc": "blitz"}"#).unwrap();
+        assert_eq!(
+            blitz.request.tc.as_deref(),
+            Some("bank=10s,inc=100ms,grace=100ms")
+        );
+        // Named or not, Football Chess is the same series as before games were named.
+        let named = request(r#"{"bots": [1, 2], "game": "football-chess"}"#).unwrap();
+        let plain = request(r#"{"bots": [1, 2]}"#).unwrap();
+        assert_eq!(named.spec, plain.spec);
+        assert!(!plain.spec.contains("game\""), "{}", plain.spec);
+        assert!(
+            boyer.spec.contains(r#""game":"boyer-football""#),
+            "{}",
+            boyer.spec
+        );
     }
 }

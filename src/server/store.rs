@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use sha2::{Digest, Sha256};
 
+use crate::rules::Rules;
+
 /// The database file in the data directory.
 pub const DB_FILE: &str = "zebra.db";
 /// The directory of record files in the data directory.
@@ -96,6 +98,36 @@ ALTER TABLE bots ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
 UPDATE bots SET family = name;
 CREATE UNIQUE INDEX bots_by_version ON bots (family, version);
 "#,
+    // Games: a series plays one game (football-chess, boyer-football), and a bot is
+    // entered in one or more, each with its own check. A bot plays a game only once it
+    // passed that game's check (or an admin activated it). Every series and bot before
+    // this migration was Football Chess's: a series keeps the game, a bot its check.
+    r#"
+ALTER TABLE series ADD COLUMN game TEXT NOT NULL DEFAULT 'football-chess';
+CREATE TABLE bot_games (
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    game TEXT NOT NULL,
+    -- pending (not checked yet), active (passed, or admitted by an admin), rejected.
+    state TEXT NOT NULL CHECK (state IN ('pending', 'active', 'rejected')),
+    -- JSON: what this game's check found, once checked.
+    report TEXT,
+    PRIMARY KEY (bot_id, game)
+);
+INSERT INTO bot_games (bot_id, game, state, report)
+SELECT id, 'football-chess',
+    CASE
+        WHEN state IN ('pending', 'active', 'rejected') THEN state
+        -- Suspended: as its check left it (an admin's suspension of an unchecked bot:
+        -- pending, checked when it is made active again).
+        WHEN report IS NOT NULL AND json_extract(report, '$.verdict') IN ('active', 'rejected')
+            THEN json_extract(report, '$.verdict')
+        WHEN report IS NOT NULL THEN 'active'
+        ELSE 'pending'
+    END,
+    report
+FROM bots;
+CREATE INDEX series_by_game ON series (game, state);
+"#,
 ];
 
 /// Why the store cannot do what was asked.
@@ -121,6 +153,10 @@ pub enum StoreError {
     UnknownBot(i64),
     #[error("bot {id} is {state}, not active: only active bots play")]
     BotNotActive { id: i64, state: BotState },
+    /// The bot is active but not admitted to this game: not entered in it, its check is
+    /// pending, or it failed it.
+    #[error("bot {id} {why}")]
+    NotAdmitted { id: i64, why: String },
     #[error("there is already a bot named {0}")]
     BotExists(String),
     #[error("{0}")]
@@ -282,7 +318,8 @@ impl Store {
             .query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
-    /// Registers a bot, pending until its check makes it active (or rejected).
+    /// Registers a bot entered in Football Chess, pending until its check makes it active
+    /// (or rejected).
     pub fn add_bot(
         &mut self,
         name: &str,
@@ -290,18 +327,31 @@ impl Store {
         owner: &str,
         now_ms: i64,
     ) -> Result<i64, StoreError> {
-        self.insert_bot(name, name, 1, spec, owner, now_ms)
+        self.insert_bot(name, name, 1, spec, owner, now_ms, &[Rules::FootballChess])
     }
 
     /// Registers `entry` (pending its check) as the first bot of its name's family, or,
     /// if `owner` already has bots of that family, as its next version: named
     /// `NAME vK` (the entry is renamed, so records name the version). Another owner's
-    /// family is refused as [`StoreError::BotExists`].
+    /// family is refused as [`StoreError::BotExists`]. The bot is entered in Football
+    /// Chess, pending its check.
     pub fn add_version(
         &mut self,
         entry: &mut crate::series::BotEntry,
         owner: &str,
         now_ms: i64,
+    ) -> Result<AddedBot, StoreError> {
+        self.add_version_in(entry, owner, now_ms, &[Rules::FootballChess])
+    }
+
+    /// [`Store::add_version`], the bot entered in `games` (none: Football Chess), each
+    /// pending its own check.
+    pub fn add_version_in(
+        &mut self,
+        entry: &mut crate::series::BotEntry,
+        owner: &str,
+        now_ms: i64,
+        games: &[Rules],
     ) -> Result<AddedBot, StoreError> {
         let family = entry.name.clone();
         let last: Option<(String, i64)> = self
@@ -326,7 +376,7 @@ impl Store {
             })?;
         }
         let spec = serde_json::to_string(&*entry).expect("a bot entry serializes");
-        let id = self.insert_bot(&entry.name, &family, version, &spec, owner, now_ms)?;
+        let id = self.insert_bot(&entry.name, &family, version, &spec, owner, now_ms, games)?;
         Ok(AddedBot {
             id,
             name: entry.name.clone(),
@@ -334,6 +384,7 @@ impl Store {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn insert_bot(
         &mut self,
         name: &str,
@@ -342,37 +393,154 @@ impl Store {
         spec: &str,
         owner: &str,
         now_ms: i64,
+        games: &[Rules],
     ) -> Result<i64, StoreError> {
-        let done = self.conn.execute(
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let done = tx.execute(
             "INSERT INTO bots (name, spec, state, owner, created_ms, family, version) \
              VALUES (?1, ?2, 'pending', ?3, ?4, ?5, ?6)",
             params![name, spec, owner, now_ms, family, version],
         );
-        match done {
-            Ok(_) => Ok(self.conn.last_insert_rowid()),
+        let id = match done {
+            Ok(_) => tx.last_insert_rowid(),
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.code == rusqlite::ErrorCode::ConstraintViolation =>
             {
-                Err(StoreError::BotExists(name.to_string()))
+                return Err(StoreError::BotExists(name.to_string()))
             }
-            Err(e) => Err(e.into()),
+            Err(e) => return Err(e.into()),
+        };
+        let games = if games.is_empty() {
+            &[Rules::FootballChess][..]
+        } else {
+            games
+        };
+        for game in games {
+            tx.execute(
+                "INSERT OR IGNORE INTO bot_games (bot_id, game, state) VALUES (?1, ?2, 'pending')",
+                params![id, game.name()],
+            )?;
         }
+        tx.commit()?;
+        Ok(id)
     }
 
-    /// Sets a bot's state, with what its check found when there was one.
+    /// Enters bot `id` in `game`, pending that game's check; `false` if it was entered
+    /// already (its check stands).
+    pub fn enter(&mut self, id: i64, game: Rules) -> Result<bool, StoreError> {
+        if self.bot(id)?.is_none() {
+            return Err(StoreError::UnknownBot(id));
+        }
+        let n = self.conn.execute(
+            "INSERT OR IGNORE INTO bot_games (bot_id, game, state) VALUES (?1, ?2, 'pending')",
+            params![id, game.name()],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// The games of bot `id`, by name.
+    pub fn bot_games(&self, id: i64) -> Result<Vec<BotGame>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT bot_id, game, state, report FROM bot_games WHERE bot_id = ?1 ORDER BY game",
+        )?;
+        let rows = stmt.query_map([id], BotGame::read)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The games of every bot, by bot id then name.
+    pub fn all_bot_games(&self) -> Result<Vec<BotGame>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT bot_id, game, state, report FROM bot_games ORDER BY bot_id, game",
+        )?;
+        let rows = stmt.query_map([], BotGame::read)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The checks to run: each bot (not suspended) and game whose check is pending, oldest
+    /// bot first.
+    pub fn pending_checks(&self) -> Result<Vec<(BotRow, Rules)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT g.bot_id, g.game FROM bot_games g JOIN bots b ON b.id = g.bot_id \
+             WHERE g.state = 'pending' AND b.state != 'suspended' ORDER BY g.bot_id, g.game",
+        )?;
+        let pairs: Vec<(i64, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::new();
+        for (id, game) in pairs {
+            // A game this Zebra does not know (a newer one's row) is left pending.
+            let (Some(bot), Ok(game)) = (self.bot(id)?, game.parse::<Rules>()) else {
+                continue;
+            };
+            out.push((bot, game));
+        }
+        Ok(out)
+    }
+
+    /// Stores the check of bot `id` for `game`: its verdict (active or rejected) and
+    /// report. The report becomes the bot's latest; a bot pending or rejected becomes
+    /// active once it passed one game's check, rejected once it failed all of them.
+    pub fn set_check(
+        &mut self,
+        id: i64,
+        game: Rules,
+        verdict: BotState,
+        report: &str,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let changed = tx.execute(
+            "UPDATE bot_games SET state = ?3, report = ?4 WHERE bot_id = ?1 AND game = ?2",
+            params![id, game.name(), verdict.as_str(), report],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::UnknownBot(id));
+        }
+        tx.execute(
+            "UPDATE bots SET report = ?2, state = CASE \
+                 WHEN state NOT IN ('pending', 'rejected') THEN state \
+                 WHEN EXISTS (SELECT 1 FROM bot_games WHERE bot_id = ?1 AND state = 'active') \
+                     THEN 'active' \
+                 WHEN EXISTS (SELECT 1 FROM bot_games WHERE bot_id = ?1 AND state = 'pending') \
+                     THEN state \
+                 ELSE 'rejected' END \
+             WHERE id = ?1",
+            params![id, report],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Sets a bot's state (an admin's `bot activate` and `bot suspend`, a suspension after
+    /// crashes), with a report to keep when there is one. Made active, the bot is admitted
+    /// to every game it is entered in, whatever their checks said (an admin's override;
+    /// the reports stay).
     pub fn set_bot_state(
         &mut self,
         id: i64,
         state: BotState,
         report: Option<&str>,
     ) -> Result<(), StoreError> {
-        let changed = self.conn.execute(
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let changed = tx.execute(
             "UPDATE bots SET state = ?2, report = COALESCE(?3, report) WHERE id = ?1",
             params![id, state.as_str(), report],
         )?;
         if changed == 0 {
             return Err(StoreError::UnknownBot(id));
         }
+        if state == BotState::Active {
+            tx.execute(
+                "UPDATE bot_games SET state = 'active' WHERE bot_id = ?1",
+                [id],
+            )?;
+        }
+        tx.commit()?;
         Ok(())
     }
 
@@ -396,10 +564,25 @@ impl Store {
 
     /// Queues a series and its games in one transaction. With a key already used: the
     /// same spec is the same series (nothing queued again), another spec is refused.
+    /// A Football Chess series; [`Store::submit_game`] names the game.
     pub fn submit(
         &mut self,
         key: Option<&str>,
         spec: &str,
+        owner: &str,
+        games: &[NewGame],
+        now_ms: i64,
+    ) -> Result<Submitted, StoreError> {
+        self.submit_game(key, spec, Rules::FootballChess, owner, games, now_ms)
+    }
+
+    /// Queues a series of `game`: each bot must be active and admitted to that game (its
+    /// check for it passed, or an admin activated it).
+    pub fn submit_game(
+        &mut self,
+        key: Option<&str>,
+        spec: &str,
+        game: Rules,
         owner: &str,
         games: &[NewGame],
         now_ms: i64,
@@ -424,13 +607,15 @@ impl Store {
             }
         }
         tx.execute(
-            "INSERT INTO series (idempotency_key, spec, state, owner, created_ms) \
-             VALUES (?1, ?2, 'running', ?3, ?4)",
-            params![key, spec, owner, now_ms],
+            "INSERT INTO series (idempotency_key, spec, state, owner, created_ms, game) \
+             VALUES (?1, ?2, 'running', ?3, ?4, ?5)",
+            params![key, spec, owner, now_ms, game.name()],
         )?;
         let series = tx.last_insert_rowid();
         {
             let mut bot = tx.prepare_cached("SELECT state FROM bots WHERE id = ?1")?;
+            let mut entered =
+                tx.prepare_cached("SELECT state FROM bot_games WHERE bot_id = ?1 AND game = ?2")?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO games (series_id, number, seed, white, black, state) \
                  VALUES (?1, ?2, ?3, ?4, ?5, 'queued')",
@@ -444,6 +629,24 @@ impl Store {
                             None => return Err(StoreError::UnknownBot(id)),
                             Some(BotState::Active) => {}
                             Some(state) => return Err(StoreError::BotNotActive { id, state }),
+                        }
+                        let check: Option<String> = entered
+                            .query_row(params![id, game.name()], |r| r.get(0))
+                            .optional()?;
+                        let why = match check.as_deref() {
+                            Some("active") => None,
+                            None => Some(format!(
+                                "is not entered in {game}: enter it with POST /api/v1/bots/{id}/games (its check for {game} runs first)"
+                            )),
+                            Some("pending") => Some(format!(
+                                "has not been checked for {game} yet: wait for its check"
+                            )),
+                            Some(_) => Some(format!(
+                                "failed its check for {game}: it plays {game} once it passes (or an admin activates it)"
+                            )),
+                        };
+                        if let Some(why) = why {
+                            return Err(StoreError::NotAdmitted { id, why });
                         }
                     }
                 }
@@ -760,22 +963,24 @@ impl Store {
         )?)
     }
 
-    /// Every finished game with a result, for ratings and per-bot books: White's and
-    /// Black's bot ids, the result, the conduct JSON. Read through `each`, one at a time.
+    /// Every finished game with a result, for ratings and per-bot books: its game's name,
+    /// White's and Black's bot ids, the result, the conduct JSON. Read through `each`, one
+    /// at a time.
     pub fn each_finished(
         &self,
-        mut each: impl FnMut(i64, i64, &str, &str),
+        mut each: impl FnMut(&str, i64, i64, &str, &str),
     ) -> Result<(), StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT white, black, result, COALESCE(conduct, '') FROM games \
-             WHERE state = 'finished' ORDER BY id",
+            "SELECT s.game, g.white, g.black, g.result, COALESCE(g.conduct, '') FROM games g \
+             JOIN series s ON s.id = g.series_id WHERE g.state = 'finished' ORDER BY g.id",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
-            let (white, black): (i64, i64) = (row.get(0)?, row.get(1)?);
-            let result: String = row.get(2)?;
-            let conduct: String = row.get(3)?;
-            each(white, black, &result, &conduct);
+            let game: String = row.get(0)?;
+            let (white, black): (i64, i64) = (row.get(1)?, row.get(2)?);
+            let result: String = row.get(3)?;
+            let conduct: String = row.get(4)?;
+            each(&game, white, black, &result, &conduct);
         }
         Ok(())
     }
@@ -920,6 +1125,27 @@ impl std::fmt::Display for BotState {
     }
 }
 
+/// A bot's entry in one game: its check's state (pending, active or rejected) and report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotGame {
+    pub bot: i64,
+    pub game: String,
+    pub state: BotState,
+    /// JSON: what the game's check found, once checked.
+    pub report: Option<String>,
+}
+
+impl BotGame {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<BotGame> {
+        Ok(BotGame {
+            bot: r.get(0)?,
+            game: r.get(1)?,
+            state: BotState::parse(&r.get::<_, String>(2)?),
+            report: r.get(3)?,
+        })
+    }
+}
+
 const BOT_ROW: &str = "SELECT id, name, spec, state, owner, report, created_ms, \
      COALESCE(family, name), version, \
      (SELECT MIN(n.id) FROM bots n WHERE n.family = bots.family \
@@ -972,7 +1198,7 @@ impl BotRow {
 }
 
 const SERIES_ROW: &str =
-    "SELECT id, idempotency_key, spec, state, owner, outcome, created_ms FROM series";
+    "SELECT id, idempotency_key, spec, state, owner, outcome, created_ms, game FROM series";
 
 /// A submitted series.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -986,6 +1212,8 @@ pub struct SeriesRow {
     pub owner: String,
     pub outcome: Option<String>,
     pub created_ms: i64,
+    /// The game it plays (`football-chess`, `boyer-football`).
+    pub game: String,
 }
 
 impl SeriesRow {
@@ -998,6 +1226,7 @@ impl SeriesRow {
             owner: r.get(4)?,
             outcome: r.get(5)?,
             created_ms: r.get(6)?,
+            game: r.get(7)?,
         })
     }
 }

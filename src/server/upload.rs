@@ -6,8 +6,12 @@
 //! command = "bin/my-bot"      # the program, relative to the archive's root
 //! args = ["--fast"]           # optional
 //! options = { depth = 3 }     # optional, sent in game_start
-//! time = "play=2s"            # optional time odds
+//! time = "play=2s"            # optional time odds (Football Chess's clocks)
+//! games = ["football-chess", "boyer-football"]  # optional: the games it plays
 //! ```
+//!
+//! `games` enters the bot in those games (left out: `["football-chess"]`); it is checked
+//! for each, and plays each game whose check it passed.
 //!
 //! The archive is unpacked by this module alone, entry by entry, never by a library's
 //! "unpack all": every path is relative with no `..` (nor a root, nor a prefix), only files,
@@ -28,6 +32,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::rules::Rules;
 use crate::series::config::BotEntry;
 
 /// The largest archive accepted (compressed), in bytes.
@@ -51,6 +56,8 @@ struct Manifest {
     options: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
     time: Option<String>,
+    #[serde(default)]
+    games: Option<Vec<String>>,
 }
 
 /// Why an upload is refused: one line for the uploader.
@@ -73,8 +80,9 @@ pub enum UploadError {
 }
 
 /// Unpacks `archive` into `dir` (which must not exist) and returns the bot it describes,
-/// its program inside `dir`. On any refusal `dir` is removed again.
-pub fn unpack(archive: &[u8], dir: &Path) -> Result<BotEntry, UploadError> {
+/// its program inside `dir`, and the games it is entered in. On any refusal `dir` is
+/// removed again.
+pub fn unpack(archive: &[u8], dir: &Path) -> Result<(BotEntry, Vec<Rules>), UploadError> {
     let result = unpack_into(archive, dir).and_then(|()| bot_of(dir));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(dir);
@@ -299,8 +307,8 @@ fn inside(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// The bot the unpacked manifest describes.
-fn bot_of(dir: &Path) -> Result<BotEntry, UploadError> {
+/// The bot the unpacked manifest describes, and its games.
+fn bot_of(dir: &Path) -> Result<(BotEntry, Vec<Rules>), UploadError> {
     let path = dir.join(MANIFEST);
     if std::fs::symlink_metadata(&path).map_or(true, |m| !m.is_file()) {
         return Err(UploadError::NoManifest);
@@ -309,6 +317,22 @@ fn bot_of(dir: &Path) -> Result<BotEntry, UploadError> {
         std::fs::read_to_string(&path).map_err(|e| UploadError::BadManifest(e.to_string()))?;
     let m: Manifest = toml::from_str(&text)
         .map_err(|e| UploadError::BadManifest(e.to_string().trim().replace('\n', " ")))?;
+    let mut games = Vec::new();
+    for name in m
+        .games
+        .unwrap_or_else(|| vec![Rules::FootballChess.name().to_string()])
+    {
+        let game = super::series::game_named(&name)
+            .map_err(|e| UploadError::BadManifest(format!("games: {e}")))?;
+        if !games.contains(&game) {
+            games.push(game);
+        }
+    }
+    if games.is_empty() {
+        return Err(UploadError::BadManifest(
+            "games: name at least one game, e.g. games = [\"football-chess\"]".into(),
+        ));
+    }
     let program = inside(Path::new(&m.command))
         .filter(|p| !p.as_os_str().is_empty())
         .ok_or_else(|| {
@@ -350,7 +374,7 @@ fn bot_of(dir: &Path) -> Result<BotEntry, UploadError> {
         .spec()
         .check_program()
         .map_err(UploadError::BadManifest)?;
-    Ok(entry)
+    Ok((entry, games))
 }
 
 #[cfg(test)]

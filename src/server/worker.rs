@@ -198,13 +198,19 @@ async fn count(
     };
     let series = lease.series;
     let (white, black) = (lease.white, lease.black);
+    let game = books
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .config
+        .rules
+        .name();
     // The pool's books count the game while the store is still held (server::pool).
     let d = Arc::clone(daemon);
     let finished = daemon
         .db(move |s| {
             let finished = s.finish(&lease, &end, now_ms())?;
             if finished != Finished::Stale {
-                d.pool.count(white, black, &end.result, &end.conduct);
+                d.pool.count(game, white, black, &end.result, &end.conduct);
             }
             Ok(finished)
         })

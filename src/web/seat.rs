@@ -1,5 +1,5 @@
 //! A human seat: `zebra play --white human` (or `--black human`) lets a person play in the
-//! viewer against a bot.
+//! viewer against a bot, in any game (`--rules boyer-football` too).
 //!
 //! To the referee the person is a bot like any other: a process it starts, talks to over
 //! stdio, and times with the same clocks. That process is `zebra seat-relay ADDR TOKEN`,
@@ -11,6 +11,11 @@
 //! person's draft against the formation rules (the engine judges; the page never runs the
 //! rules). The person's choice goes back to the referee as the reply to that request; a
 //! request that timed out is the referee's to judge, as for any bot.
+//!
+//! The game is the one `game_start` names (`rules`). In Boyer's Football every sub-move is
+//! offered the same way: a piece's move (`d1d5`) from its square to its target, a kick
+//! (`Kd4>f6`) from the kicking piece's square to where the ball goes (kind `kick`), and
+//! `pass` as a button.
 //!
 //! Routes (added to the live viewer's): `/api/seat` (server-sent events: the seat's state
 //! on every change), `POST /api/seat/action` (`{"id":N,"action":"..."}`), `POST
@@ -29,13 +34,15 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
 use super::live::Hub;
-use crate::rules::{Action, Game, Side};
+use crate::rules::{Action, Game, Rules, Side};
 
 /// What the page shows of the seat.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SeatState {
     /// The person's team.
     pub side: Option<Side>,
+    /// The game (`football-chess`, `boyer-football`), once `game_start` has named it.
+    pub rules: Option<Rules>,
     /// The relay is connected (the game has started).
     pub connected: bool,
     /// The open request: its id, the decision, and the time given in milliseconds.
@@ -43,7 +50,7 @@ pub struct SeatState {
     pub decision: Option<String>,
     pub deadline_ms: Option<u64>,
     /// Legal actions that name squares: notation, from, to, the knight's corner, and kind
-    /// (`move`, `throw`, `shift`).
+    /// (`move`, `throw`, `shift`; Boyer's Football: `move`, `kick`, from the kicker).
     pub moves: Vec<SeatMove>,
     /// Legal actions without squares (`snap`, `pass`, `timeout`, `accept`, `decline`...).
     pub buttons: Vec<String>,
@@ -195,6 +202,11 @@ impl Desk {
                 .to_string(),
             ),
             "ping" => Some(serde_json::json!({"type": "pong", "id": msg["id"]}).to_string()),
+            "game_start" => {
+                let rules = msg["rules"].as_str().and_then(|r| r.parse::<Rules>().ok());
+                self.change(|s| s.rules = Some(rules.unwrap_or_default()));
+                None
+            }
             "request" => {
                 self.open(&msg);
                 None
@@ -234,23 +246,11 @@ impl Desk {
                     .collect()
             })
             .unwrap_or_default();
-        let mut moves = Vec::new();
-        let mut buttons = Vec::new();
-        for text in legal {
-            let Ok(action) = text.parse::<Action>() else {
-                continue;
-            };
-            match super::feed::arrow_of(&action) {
-                (Some(from), Some(to), corner, Some(kind)) => moves.push(SeatMove {
-                    action: text,
-                    from,
-                    to,
-                    corner,
-                    kind,
-                }),
-                _ => buttons.push(text),
-            }
-        }
+        let rules = self.state.borrow().rules.unwrap_or_default();
+        let (moves, buttons) = match rules {
+            Rules::FootballChess => football_chess_offer(legal),
+            Rules::BoyerFootball => boyer_offer(legal),
+        };
         let decision = msg["decision"].as_str().map(str::to_string);
         let suggestion = (decision.as_deref() == Some("formation"))
             .then(|| self.game())
@@ -270,6 +270,67 @@ impl Desk {
     /// The game as it stands (the hub's record of it, replayed).
     fn game(&self) -> Option<Game> {
         self.hub.game_now(self.number)
+    }
+}
+
+/// Football Chess's legal actions as the page offers them: with squares, and buttons.
+fn football_chess_offer(legal: Vec<String>) -> (Vec<SeatMove>, Vec<String>) {
+    let mut moves = Vec::new();
+    let mut buttons = Vec::new();
+    for text in legal {
+        let Ok(action) = text.parse::<Action>() else {
+            continue;
+        };
+        match super::feed::arrow_of(&action) {
+            (Some(from), Some(to), corner, Some(kind)) => moves.push(SeatMove {
+                action: text,
+                from,
+                to,
+                corner,
+                kind,
+            }),
+            _ => buttons.push(text),
+        }
+    }
+    (moves, buttons)
+}
+
+/// Boyer's Football's legal sub-moves as the page offers them: a piece's move and a kick
+/// (from the kicker to where the ball goes) on the board, `pass` as a button.
+fn boyer_offer(legal: Vec<String>) -> (Vec<SeatMove>, Vec<String>) {
+    use crate::rules::boyer::SubMove;
+    let mut moves = Vec::new();
+    let mut buttons = Vec::new();
+    for text in legal {
+        let Ok(sub) = text.parse::<SubMove>() else {
+            continue;
+        };
+        let (from, to, kind) = match sub {
+            SubMove::Move { from, to } => (from, to, "move"),
+            SubMove::Kick { by, to } => (by, to, "kick"),
+            SubMove::Pass => {
+                buttons.push(text);
+                continue;
+            }
+        };
+        moves.push(SeatMove {
+            action: text,
+            from: from.to_string(),
+            to: to.to_string(),
+            corner: None,
+            kind,
+        });
+    }
+    (moves, buttons)
+}
+
+/// The clock a game with a human seat gets when none is named: a person needs more than a
+/// bot's second to react. Football Chess: ten plays a quarter, a minute a play, half a
+/// minute a reaction; Boyer's Football: two minutes a turn (its sub-moves share them).
+pub fn human_clock(rules: Rules) -> &'static str {
+    match rules {
+        Rules::FootballChess => "plays=10,play=60s,reaction=30s",
+        Rules::BoyerFootball => "turn=120s",
     }
 }
 
@@ -390,6 +451,19 @@ async fn act(State(desk): State<Arc<Desk>>, Json(reply): Json<Reply>) -> Respons
 }
 
 async fn check(State(desk): State<Arc<Desk>>, Json(draft): Json<Draft>) -> Response {
+    let state = desk.state.borrow().clone();
+    if state.rules == Some(Rules::BoyerFootball) {
+        // No drafts to judge in this game: a sub-move is legal when the open request
+        // offers it.
+        let offered = state.moves.iter().any(|m| m.action == draft.action)
+            || state.buttons.contains(&draft.action);
+        return Json(Verdict {
+            legal: offered,
+            flag: None,
+            problem: (!offered).then(|| format!("{} is not a legal sub-move now", draft.action)),
+        })
+        .into_response();
+    }
     let verdict = match (desk.game(), draft.action.parse::<Action>()) {
         (_, Err(e)) => Verdict {
             legal: false,

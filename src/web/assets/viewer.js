@@ -228,6 +228,16 @@
     }
     const layer = svg("g", { id: "layer" });
     root.appendChild(layer);
+    // As on the field: the human seat's marks, and one transparent square per square to
+    // click.
+    root.appendChild(svg("g", { id: "marks" }));
+    const hits = svg("g", { id: "hits" });
+    for (let r = 1; r <= 9; r++) {
+      for (let i = 0; i < 9; i++) {
+        hits.appendChild(svg("rect", { x: i * B, y: (9 - r) * B, width: B, height: B, fill: "transparent", "data-sq": BFILES[i] + r }));
+      }
+    }
+    root.appendChild(hits);
     return layer;
   }
 
@@ -777,7 +787,9 @@
   // ---- the human seat (zebra play --white human) ----
   // The seat's state comes from api/seat: the open request with each legal action's
   // squares and the actions without squares. A click on one of the person's pieces shows
-  // where it may go; a click on a target sends the action. Formations are drafted on the
+  // where it may go; a click on a target sends the action. In Boyer's Football a piece's
+  // targets are its moves and, next to the ball, its kicks (ringed white: where the ball
+  // goes); pass is a button. Formations are drafted on the
   // field (pick a role, click or drop on squares) and checked by the engine as they change.
   let seat = null;
   let selected = null; // the square of the piece picked on the field
@@ -877,25 +889,34 @@
       });
   }
 
+  // The squares' geometry of the board drawn: Football Chess's field or Boyer's 9x9 board.
+  function geometry() {
+    if ($("field").getAttribute("data-board") === "boyer") {
+      return { size: B, left: (s) => BFILES.indexOf(s[0]) * B, top: (s) => (9 - Number(s[1])) * B, cx: bx, cy: by };
+    }
+    return { size: SQ, left: (s) => fileOf(s) * SQ, top: (s) => (8 - rankOf(s)) * SQ, cx, cy };
+  }
+
   function drawMarks() {
     const marks = $("marks");
+    if (!marks) return;
     while (marks.firstChild) marks.removeChild(marks.firstChild);
     if (!seat || seat.id === null) return;
     const mine = seat.side === "white" ? "w" : "b";
+    const g = geometry();
+    const square = (sq, inset, cls) => svg("rect", { x: g.left(sq) + inset, y: g.top(sq) + inset, width: g.size - 2 * inset, height: g.size - 2 * inset, class: cls });
     for (const [sq, role] of draft) {
-      marks.appendChild(svg("rect", { x: fileOf(sq) * SQ + 3, y: (8 - rankOf(sq)) * SQ + 3, width: SQ - 6, height: SQ - 6, class: "draft-sq" }));
-      marks.appendChild(svg("text", { class: "piece draft " + mine, x: cx(sq), y: cy(sq) + 2, "data-draft": sq }, GLYPH[role]));
+      marks.appendChild(square(sq, 3, "draft-sq"));
+      marks.appendChild(svg("text", { class: "piece draft " + mine, x: g.cx(sq), y: g.cy(sq) + 2, "data-draft": sq }, GLYPH[role]));
     }
     if (selected) {
-      marks.appendChild(svg("rect", { x: fileOf(selected) * SQ + 2, y: (8 - rankOf(selected)) * SQ + 2, width: SQ - 4, height: SQ - 4, class: "sel-sq" }));
+      marks.appendChild(square(selected, 2, "sel-sq"));
       for (const m of movesFrom(selected)) {
-        marks.appendChild(svg("circle", { cx: cx(m.to), cy: cy(m.to), r: 11, class: "target " + m.kind, "data-target": m.to }));
-        if (m.corner) marks.appendChild(svg("circle", { cx: cx(m.corner), cy: cy(m.corner), r: 4, class: "corner" }));
+        marks.appendChild(svg("circle", { cx: g.cx(m.to), cy: g.cy(m.to), r: 11, class: "target " + m.kind, "data-target": m.to }));
+        if (m.corner) marks.appendChild(svg("circle", { cx: g.cx(m.corner), cy: g.cy(m.corner), r: 4, class: "corner" }));
       }
     } else {
-      for (const from of new Set(seat.moves.map((m) => m.from))) {
-        marks.appendChild(svg("rect", { x: fileOf(from) * SQ + 2, y: (8 - rankOf(from)) * SQ + 2, width: SQ - 4, height: SQ - 4, class: "can-sq" }));
-      }
+      for (const from of new Set(seat.moves.map((m) => m.from))) marks.appendChild(square(from, 2, "can-sq"));
     }
   }
 
@@ -949,7 +970,9 @@
         box.appendChild(el("div", { class: "muted" }, "From " + selected + ": click a marked square, or"));
         for (const m of movesFrom(selected)) button(m.action, m.action, { class: "move" });
       } else if (seat.moves.length) {
-        box.appendChild(el("div", { class: "muted" }, "Click one of your marked pieces."));
+        box.appendChild(el("div", { class: "muted" }, seat.rules === "boyer-football"
+          ? "Click one of your marked pieces: then where it moves, or where it kicks the ball (ringed white)."
+          : "Click one of your marked pieces."));
       }
       for (const b of seat.buttons) button(b, b);
       box.appendChild(row);
