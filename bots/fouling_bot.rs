@@ -10,9 +10,9 @@
 
 use clap::Parser;
 
-use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra::protocol::ToBot;
-use zebra::rules::{DecisionKind, Formation, Game, Role, Side};
+use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
+use zebra_engine::protocol::ToBot;
+use zebra_engine::rules::{DecisionKind, Formation, Game, Role, Side};
 
 #[path = "greedy_bot.rs"]
 #[allow(dead_code)]

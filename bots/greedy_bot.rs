@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
-use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra::protocol::{OptionDecl, OptionKind, ToBot};
-use zebra::rules::game::drive_start;
-use zebra::rules::penalty::EnforceFrom;
-use zebra::rules::{
+use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
+use zebra_engine::protocol::{OptionDecl, OptionKind, ToBot};
+use zebra_engine::rules::game::drive_start;
+use zebra_engine::rules::penalty::EnforceFrom;
+use zebra_engine::rules::{
     Action, Ball, Bitboard, DecisionKind, Dir, Event, Formation, Foul, FoulKind, Game, GameResult,
     Phase, Rank, Role, Side, Square,
 };
@@ -530,7 +530,7 @@ impl Bot for GreedyBot {
     /// Boyer's Football: the sub-move after which the ball stands nearest the goal this
     /// side attacks (a goal at once first, an own goal never), ties to the earliest listed.
     fn decide_boyer(&mut self, req: &botkit::BoyerRequest) -> String {
-        use zebra::rules::boyer::{self, SubMove};
+        use zebra_engine::rules::boyer::{self, SubMove};
         let Ok(pos) = req.state.position() else {
             return req.legal.first().cloned().unwrap_or_else(|| "pass".into());
         };

@@ -18,9 +18,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
-use zebra::botkit;
-use zebra::rules::playout::RandomPlayer;
-use zebra::rules::{Game, Side};
+use zebra_engine::botkit;
+use zebra_engine::rules::playout::RandomPlayer;
+use zebra_engine::rules::{Game, Side};
 
 #[derive(Parser)]
 #[command(

@@ -13,9 +13,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra::rules::playout::RandomPlayer;
-use zebra::rules::{Action, DecisionKind, Side};
+use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
+use zebra_engine::rules::playout::RandomPlayer;
+use zebra_engine::rules::{Action, DecisionKind, Side};
 
 #[derive(Parser)]
 #[command(

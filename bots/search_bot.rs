@@ -57,9 +57,11 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
-use zebra::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra::protocol::{OptionDecl, OptionKind, ToBot};
-use zebra::rules::{Action, ActionList, Ball, Board, DecisionKind, Event, Game, Side, Square};
+use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
+use zebra_engine::protocol::{OptionDecl, OptionKind, ToBot};
+use zebra_engine::rules::{
+    Action, ActionList, Ball, Board, DecisionKind, Event, Game, Side, Square,
+};
 
 #[path = "sparring_bot.rs"]
 #[allow(dead_code)]

@@ -48,9 +48,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
-use zebra::botkit::{self, Bot, BotInfo, Request};
-use zebra::rules::game::drive_start;
-use zebra::rules::{
+use zebra_engine::botkit::{self, Bot, BotInfo, Request};
+use zebra_engine::rules::game::drive_start;
+use zebra_engine::rules::{
     Action, ActionList, Ball, Bitboard, DecisionKind, Dir, Formation, Game, GameResult, Phase,
     QuarterLength, Rank, Role, Side, Square,
 };
@@ -175,7 +175,7 @@ fn scoring_threats(game: &Game, side: Side, carrier: Square) -> u32 {
     let mut threats = 0;
     let mut seen = Bitboard::EMPTY;
     for file in 0..8 {
-        let Some(f) = zebra::rules::File::new(file) else {
+        let Some(f) = zebra_engine::rules::File::new(file) else {
             continue;
         };
         let sq = Square::new(f, goal);

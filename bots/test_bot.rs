@@ -57,10 +57,10 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use zebra::botkit::{self, Request};
-use zebra::protocol::boyer::BoyerToBot;
-use zebra::protocol::{FromBot, ToBot};
-use zebra::rules::Square;
+use zebra_engine::botkit::{self, Request};
+use zebra_engine::protocol::boyer::BoyerToBot;
+use zebra_engine::protocol::{FromBot, ToBot};
+use zebra_engine::rules::Square;
 
 #[path = "test_bot_attacks.rs"]
 mod attacks;
@@ -517,10 +517,7 @@ fn main() {
         }
     }
     if args.report_cpus {
-        let cpus: Vec<String> = zebra::bench::allowed_cpus()
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
+        let cpus: Vec<String> = allowed_cpus().iter().map(|c| c.to_string()).collect();
         eprintln!("cpus: {}", cpus.join(","));
     }
     if args.fork {
@@ -650,5 +647,22 @@ fn main() {
             }
             _ => {}
         }
+    }
+}
+
+/// The CPUs this process may run on (its affinity mask), as the kernel reports it. Asked of
+/// the kernel here rather than through the zebra library: like every bundled bot, the test
+/// bot links the engine crate alone, which keeps it small enough to upload in the daemon's
+/// tests.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: sched_getaffinity writes into the set passed, of the size passed.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
     }
 }
