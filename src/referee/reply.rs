@@ -134,7 +134,7 @@ mod tests {
     }
 
     fn a_legal_action() -> Action {
-        boyer::Game::new(boyer::Position::start()).legal()[0].clone()
+        boyer::Game::new(boyer::Position::start()).legal()[0]
     }
 
     #[test]
