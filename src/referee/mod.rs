@@ -69,7 +69,7 @@ pub use transcript::KeepLogs;
 use transcript::Transcript;
 pub use zebra_engine::seam::{
     cap, chess_clock, clock, Budget, Clocks, GameSetup, MaxGameTime, MaxGameTimeError, Miss,
-    Missed, QuarterMode, Refereed, TimeControl, TimeControlError, TimeOdds,
+    Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl, TimeControlError, TimeOdds,
 };
 
 /// Everything about one game that is not the bots: what decides the game ([`GameSetup`],
@@ -513,7 +513,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                     }
                     all_events.extend(more);
                 }
-                Err(why) => return Some(internal(why)),
+                Err(refused) => return Some(internal(refused)),
             }
             self.game.follow(&mut self.clocks, &all_events);
             let line = R::events_line(&all_events);
@@ -839,7 +839,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 ),
                 verdict: Some(Verdict::Timeout),
             }),
-            Err(why) => Err(internal(why)),
+            Err(refused) => Err(internal(refused)),
         }
     }
 
@@ -1037,11 +1037,11 @@ pub fn sandbox_tag(policy: Policy, network: bool) -> String {
 }
 
 /// The end of a game the engine refused to go on with: the referee's own fault, no side's.
-fn internal(why: String) -> Forfeit {
+fn internal(refused: RefusedExpiry) -> Forfeit {
     Forfeit {
         termination: Termination::Unterminated,
         loser: None,
-        reason: format!("internal error: {why}"),
+        reason: format!("internal error: {refused}"),
         verdict: None,
     }
 }
