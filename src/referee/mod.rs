@@ -8,6 +8,7 @@
 //! - `handshake`: `hello` and `ready`, judged the same for a game, a preflight, `check-bot`
 //!   and `zebra bench`
 //! - `preflight`: each bot started once before play, its option values checked
+//! - `reply`: what one line from a bot means while its request is pending (pure)
 //! - `transcript`: the optional per-game log of every line sent and received
 //!
 //! The referee runs any game through [`Refereed`] (implemented per game in
@@ -25,6 +26,7 @@
 pub mod check;
 pub mod handshake;
 pub mod preflight;
+pub mod reply;
 pub mod transcript;
 
 use std::path::PathBuf;
@@ -33,10 +35,11 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
-use crate::protocol::{self, FromBot, ReplyStatus, ScoreMsg, ToBot};
+use crate::protocol::{self, ReplyStatus, ScoreMsg, ToBot};
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Event, Game, GameResult, Rules, Side};
 use crate::sandbox::{Exit, Policy, Verdict};
+use reply::Heard;
 
 /// Someone following games as they are played (the live viewer of `--watch`): told each
 /// game's record after every decision, when it ends, and the lines of a series' event
@@ -66,7 +69,7 @@ pub use transcript::KeepLogs;
 use transcript::Transcript;
 pub use zebra_engine::seam::{
     cap, chess_clock, clock, Budget, Clocks, GameSetup, MaxGameTime, MaxGameTimeError, Miss,
-    Missed, QuarterMode, Refereed, TimeControl, TimeControlError, TimeOdds,
+    Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl, TimeControlError, TimeOdds,
 };
 
 /// Everything about one game that is not the bots: what decides the game ([`GameSetup`],
@@ -186,6 +189,16 @@ enum Reply<A> {
     Gone { why: String },
     Flood,
     Limit(Verdict),
+}
+
+/// What the wait for a reply does after one thing read ([`Referee::hear`]).
+enum Next<A> {
+    /// Keeps waiting for the reply.
+    Wait,
+    /// Ends with this reply.
+    Reply(Reply<A>),
+    /// The bot's output closed: whether it exited tells a crash from a closed output.
+    Closed,
 }
 
 /// How long a decision runs before the other bot is stopped (`--freeze-idle`).
@@ -500,7 +513,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                     }
                     all_events.extend(more);
                 }
-                Err(why) => return Some(internal(why)),
+                Err(refused) => return Some(internal(refused)),
             }
             self.game.follow(&mut self.clocks, &all_events);
             let line = R::events_line(&all_events);
@@ -701,13 +714,10 @@ impl<'a, R: Refereed> Referee<'a, R> {
             let Some(incoming) = incoming else {
                 return Reply::Timeout { elapsed: patience };
             };
-            self.log_in(side, &incoming);
-            if self.seats[side.index()].output.take(&incoming) {
-                return Reply::Flood;
-            }
-            let elapsed = incoming.at().saturating_duration_since(sent_at);
-            let text = match incoming {
-                Incoming::Closed { .. } => {
+            match self.hear(side, id, sent_at, &incoming) {
+                Next::Wait => {}
+                Next::Reply(reply) => return reply,
+                Next::Closed => {
                     // A crashing bot's output closes as it exits; one that lives on has
                     // closed its output on purpose.
                     let bot = self.seats[side.index()].bot.as_mut().expect("spawned");
@@ -718,84 +728,66 @@ impl<'a, R: Refereed> Referee<'a, R> {
                     }
                     return Reply::Limit(Verdict::ClosedOutput);
                 }
-                Incoming::TooLong { len, .. } => {
-                    return Reply::Invalid {
-                        why: format!(
-                            "sent a line of {len} bytes, over the limit of {}",
-                            self.cfg.max_line
-                        ),
-                        elapsed,
-                    }
-                }
-                Incoming::NotUtf8 { .. } => {
-                    return Reply::Invalid {
-                        why: "sent a line that is not UTF-8".to_string(),
-                        elapsed,
-                    }
-                }
-                Incoming::Line { text, .. } => text,
-            };
-            match protocol::parse_from_bot(&text) {
-                Err(e) => {
-                    return Reply::Invalid {
-                        why: format!(
-                            "sent an invalid reply ({}): {}",
-                            abbreviate(&e.to_string()),
-                            abbreviate(&text)
-                        ),
-                        elapsed,
-                    }
-                }
-                Ok(FromBot::Action { id: got, action }) if got == id => {
-                    self.seats[side.index()].answered = Some(id);
-                    return match action.parse::<R::Action>() {
-                        Ok(action) => Reply::Action { action, elapsed },
-                        Err(e) => Reply::Invalid {
-                            why: format!(
-                                "sent '{}', which is not an action: {e}",
-                                abbreviate(&action)
-                            ),
-                            elapsed,
-                        },
-                    };
-                }
-                Ok(FromBot::Action { id: got, .. }) => {
-                    // A late answer to an expired request, a second answer, or a made-up id.
-                    let seat = self.seat(side);
-                    seat.report.discarded += 1;
-                    tracing::info!(
-                        "{side} replied to request {got} while {id} was pending: discarded"
-                    );
-                    let (status, reason) = if seat.answered == Some(got) {
-                        (
-                            ReplyStatus::Duplicate,
-                            format!("request {got} was already answered; this second reply is discarded"),
-                        )
-                    } else {
-                        (
-                            ReplyStatus::Late,
-                            format!("request {got} is no longer pending"),
-                        )
-                    };
-                    if got < id {
-                        self.post(
-                            side,
-                            &ToBot::Result {
-                                id: got,
-                                status,
-                                elapsed_ms: 0,
-                                cpu_ms: None,
-                                applied: None,
-                                reason: Some(reason),
-                            },
-                        );
-                    }
-                }
-                Ok(FromBot::Log { message }) => {
-                    tracing::debug!("{side} log: {}", abbreviate(&message))
-                }
-                Ok(FromBot::Pong { .. } | FromBot::Ready { .. }) => {}
             }
+        }
+    }
+
+    /// One thing read from `side` while request `id` (flushed at `sent_at`) is pending:
+    /// written to the transcript, counted against the flood limits, classified
+    /// ([`reply::classify`]), and its bookkeeping done (the request answered, a stale
+    /// reply counted and answered, a log line logged).
+    fn hear(
+        &mut self,
+        side: Side,
+        id: u64,
+        sent_at: Instant,
+        incoming: &Incoming,
+    ) -> Next<R::Action> {
+        self.log_in(side, incoming);
+        let seat = &mut self.seats[side.index()];
+        if seat.output.take(incoming) {
+            return Next::Reply(Reply::Flood);
+        }
+        let elapsed = incoming.at().saturating_duration_since(sent_at);
+        match reply::classify(incoming, id, seat.answered, self.cfg.max_line) {
+            Heard::Closed => Next::Closed,
+            Heard::Action(action) => {
+                seat.answered = Some(id);
+                Next::Reply(Reply::Action { action, elapsed })
+            }
+            Heard::NotAnAction(why) => {
+                seat.answered = Some(id);
+                Next::Reply(Reply::Invalid { why, elapsed })
+            }
+            Heard::Invalid(why) => Next::Reply(Reply::Invalid { why, elapsed }),
+            Heard::Stale {
+                id: got,
+                status,
+                reason,
+                tell,
+            } => {
+                seat.report.discarded += 1;
+                tracing::info!("{side} replied to request {got} while {id} was pending: discarded");
+                if tell {
+                    self.post(
+                        side,
+                        &ToBot::Result {
+                            id: got,
+                            status,
+                            elapsed_ms: 0,
+                            cpu_ms: None,
+                            applied: None,
+                            reason: Some(reason),
+                        },
+                    );
+                }
+                Next::Wait
+            }
+            Heard::Log(message) => {
+                tracing::debug!("{side} log: {}", abbreviate(&message));
+                Next::Wait
+            }
+            Heard::Ignored => Next::Wait,
         }
     }
 
@@ -847,7 +839,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 ),
                 verdict: Some(Verdict::Timeout),
             }),
-            Err(why) => Err(internal(why)),
+            Err(refused) => Err(internal(refused)),
         }
     }
 
@@ -1045,11 +1037,11 @@ pub fn sandbox_tag(policy: Policy, network: bool) -> String {
 }
 
 /// The end of a game the engine refused to go on with: the referee's own fault, no side's.
-fn internal(why: String) -> Forfeit {
+fn internal(refused: RefusedExpiry) -> Forfeit {
     Forfeit {
         termination: Termination::Unterminated,
         loser: None,
-        reason: format!("internal error: {why}"),
+        reason: format!("internal error: {refused}"),
         verdict: None,
     }
 }

@@ -79,7 +79,7 @@ pub trait Refereed: Recorded {
         clocks: &mut Self::Clocks,
         budget: &Self::Budget,
         miss: Miss,
-    ) -> Result<Missed<Self::Event>, String>;
+    ) -> Result<Missed<Self::Event>, RefusedExpiry>;
     /// Charges a decision's time (and what its `events` cost on the clocks); the events of
     /// a clock that ran out because of it (and that clock, for the record).
     fn charge(
@@ -88,11 +88,23 @@ pub trait Refereed: Recorded {
         budget: &Self::Budget,
         elapsed: Duration,
         events: &[Self::Event],
-    ) -> Result<(Vec<Self::Event>, Option<Clock>), String>;
+    ) -> Result<(Vec<Self::Event>, Option<Clock>), RefusedExpiry>;
     /// Moves the clocks on as the events say (a new play, a new turn).
     fn follow(&self, clocks: &mut Self::Clocks, events: &[Self::Event]);
     /// Why a game that reached its end ended, in words.
     fn end_reason(&self) -> String;
+}
+
+/// The game refused to apply a clock's expiry it had itself called for: the referee's
+/// fault, not a bot's, so the referee ends the game unterminated rather than blame a side.
+/// Typed so that the referee can tell it from a bot's doing without reading its words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the engine refused the {clock} expiry: {reason}")]
+pub struct RefusedExpiry {
+    /// The clock whose expiry was refused.
+    pub clock: Clock,
+    /// Why, in the game's words.
+    pub reason: String,
 }
 
 /// A decision not taken.
@@ -193,5 +205,26 @@ pub trait Checked: Refereed {
     /// What is wrong with a legal reply (Football Chess: a formation that draws a flag).
     fn advice(&self, _action: &Self::Action) -> Option<String> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The referee quotes it in a game's reason (`internal error: ...`): the words stay.
+    #[test]
+    fn a_refused_expiry_reads_as_before() {
+        let refused = RefusedExpiry {
+            clock: Clock::Play,
+            reason: "no play is running".to_string(),
+        };
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "the engine refused the {} expiry: no play is running",
+                Clock::Play
+            )
+        );
     }
 }

@@ -67,7 +67,7 @@ mod referee {
     use crate::rules::boyer::{Event, Game, Position, TURN_LIMIT};
     use crate::rules::{Clock, Side};
     use crate::seam::chess_clock::{ChessClocks, ChessTimeControl};
-    use crate::seam::{GameSetup, Miss, Missed, Refereed, TimeControlError};
+    use crate::seam::{GameSetup, Miss, Missed, Refereed, RefusedExpiry, TimeControlError};
 
     /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
     /// side's 8 pieces (B15), and a `pass` (B14).
@@ -210,7 +210,7 @@ mod referee {
             clocks: &mut ChessClocks,
             budget: &Turn,
             miss: Miss,
-        ) -> Result<Missed<Event>, String> {
+        ) -> Result<Missed<Event>, RefusedExpiry> {
             Ok(match miss {
                 Miss::Timeout => {
                     clocks.charge(budget.side, budget.limit);
@@ -226,7 +226,7 @@ mod referee {
             budget: &Turn,
             elapsed: Duration,
             _events: &[Event],
-        ) -> Result<(Vec<Event>, Option<Clock>), String> {
+        ) -> Result<(Vec<Event>, Option<Clock>), RefusedExpiry> {
             clocks.charge(budget.side, elapsed);
             Ok((Vec::new(), None))
         }

@@ -59,7 +59,7 @@ mod referee {
     use crate::record::GameRecord;
     use crate::rules::{Clock, Event, Game, Side};
     use crate::seam::{
-        Budget, Clocks, GameSetup, Miss, Missed, QuarterMode, Refereed, TimeControl,
+        Budget, Clocks, GameSetup, Miss, Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl,
         TimeControlError,
     };
 
@@ -195,7 +195,7 @@ mod referee {
             clocks: &mut Clocks,
             budget: &Budget,
             miss: Miss,
-        ) -> Result<Missed<Event>, String> {
+        ) -> Result<Missed<Event>, RefusedExpiry> {
             let clock = match (miss, budget.expires) {
                 // The game clock is not the decision's own: an illegal pre-snap reply is a
                 // delay of game.
@@ -215,7 +215,7 @@ mod referee {
             budget: &Budget,
             elapsed: Duration,
             events: &[Event],
-        ) -> Result<(Vec<Event>, Option<Clock>), String> {
+        ) -> Result<(Vec<Event>, Option<Clock>), RefusedExpiry> {
             // Dead-ball fouls: before the snap every enforcement is one (R70's runoff).
             let fouls = if budget.pre_snap {
                 events
@@ -251,10 +251,13 @@ mod referee {
     }
 
     /// A clock's consequence, applied; the engine refusing it is the referee's fault.
-    fn expire(game: &mut Game, clock: Clock) -> Result<Vec<Event>, String> {
+    fn expire(game: &mut Game, clock: Clock) -> Result<Vec<Event>, RefusedExpiry> {
         game.expire(clock)
             .map(|events| events.to_vec())
-            .map_err(|e| format!("the engine refused the {clock} expiry: {e}"))
+            .map_err(|e| RefusedExpiry {
+                clock,
+                reason: e.to_string(),
+            })
     }
 
     /// The request for the decision `game` asks for now, exactly as a bot receives it.
