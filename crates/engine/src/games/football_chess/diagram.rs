@@ -39,11 +39,14 @@
 //! the play is not kept either.
 
 use std::fmt::Write;
+use std::ops::RangeBounds;
 
 use thiserror::Error;
 
-use super::board::MAX_PILE;
-use super::game::{line_to_gain, Ball, Game, Phase, PlayState, QuarterLength, Settings, Throw};
+use super::board::{Board, MAX_PILE};
+use super::game::{
+    line_to_gain, Ball, Game, Phase, PlayState, QuarterLength, Settings, Throw, MAX_PLAY_TURNS,
+};
 use super::types::{Bitboard, Piece, Rank, Role, Side, Square};
 
 /// A diagram that does not describe a position.
@@ -75,300 +78,383 @@ fn pair(s: &str) -> Option<(u16, u16)> {
     Some((a.parse().ok()?, b.parse().ok()?))
 }
 
-impl Game {
-    /// Builds a game from a diagram (see the module docs), for tests, perft and tools.
-    pub fn from_diagram(text: &str) -> Result<Game, DiagramError> {
-        let mut game = Game::new(Settings::timed());
-        let mut keys: Vec<(usize, String, String)> = Vec::new();
-        let mut rows_seen = [false; 8];
-        let mut carried = None;
-        let mut loose = None;
-        let mut contested = None;
-        let mut ball_markers = 0;
-        for (i, raw) in text.lines().enumerate() {
-            let n = i + 1;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if let Some((k, v)) = line.split_once(':') {
-                keys.push((n, k.trim().to_string(), v.trim().to_string()));
-                continue;
-            }
-            let mut tokens = line.split_whitespace();
-            let rank = tokens
-                .next()
-                .and_then(|t| t.parse::<u8>().ok())
-                .filter(|r| (1..=8).contains(r))
-                .ok_or_else(|| {
-                    err(
-                        n,
-                        format!("expected 'key: value' or a board row, got '{line}'"),
-                    )
-                })?;
-            if rows_seen[rank as usize - 1] {
-                return Err(err(n, format!("rank {rank} given twice")));
-            }
-            rows_seen[rank as usize - 1] = true;
-            let tokens: Vec<&str> = tokens.collect();
-            if tokens.len() != 8 {
-                return Err(err(
-                    n,
-                    format!("rank {rank} has {} squares, expected 8", tokens.len()),
-                ));
-            }
-            for (file, tok) in tokens.iter().enumerate() {
-                let sq = Square((rank - 1) * 8 + file as u8);
-                let put = |c: char, board: &mut super::board::Board, stack: bool| {
-                    let p = Piece::from_char(c)
-                        .ok_or_else(|| err(n, format!("'{c}' is not a piece on {sq}")))?;
-                    if stack {
-                        board.stack(sq, p);
-                    } else {
-                        board.put(sq, p);
-                    }
-                    Ok::<(), DiagramError>(())
-                };
-                let chars: Vec<char> = tok.chars().collect();
-                match chars.as_slice() {
-                    ['.'] => {}
-                    ['.', 'o'] => {
-                        loose = Some(sq);
-                        ball_markers += 1;
-                    }
-                    [c] => put(*c, &mut game.board, false)?,
-                    [c, '*'] => {
-                        put(*c, &mut game.board, false)?;
-                        carried = Some(sq);
-                        ball_markers += 1;
-                    }
-                    [c, 'o'] => {
-                        put(*c, &mut game.board, false)?;
-                        contested = Some(sq);
-                        ball_markers += 1;
-                    }
-                    ['(', inner @ .., ')'] if inner.len() >= 2 => {
-                        if inner.len() > MAX_PILE {
-                            return Err(err(
-                                n,
-                                format!(
-                                    "the pile on {sq} has {} pieces; at most {MAX_PILE} fit",
-                                    inner.len()
-                                ),
-                            ));
-                        }
-                        if game.board.pile_square().is_some() {
-                            return Err(err(n, "only one pile: the one ball is in it"));
-                        }
-                        ball_markers += 1;
-                        for c in inner {
-                            put(*c, &mut game.board, true)?;
-                        }
-                        contested = Some(sq);
-                    }
-                    _ => return Err(err(n, format!("'{tok}' is not a square token"))),
-                }
-                if ball_markers > 1 {
-                    return Err(err(n, format!("more than one ball (a second one on {sq})")));
-                }
-            }
-        }
-        for side in Side::ALL {
-            for role in Role::ALL {
-                if game.board.count(side, role) > role.sideline_count() {
-                    return Err(err(
-                        0,
-                        format!("{side} has more {role}s than its sideline holds"),
-                    ));
-                }
-            }
-        }
+/// How a header key's value is applied to the game being read, or `None` when the value is
+/// bad (the caller names the key and the value).
+type Apply = fn(&str, &mut Game, &mut Header) -> Option<()>;
 
-        let mut phase_name = "action".to_string();
-        let mut turn = None;
-        let mut spot = None;
-        let mut to_gain = None;
-        let mut throw = None;
-        let mut throw_stage_offense = false;
-        let mut possession = None;
-        let mut clock = None;
-        let mut flags = (false, false, false);
-        let mut thrown = false;
-        let mut last_push = None;
-        let mut turns = 0;
-        let mut moved = Bitboard::EMPTY;
-        for (n, k, v) in &keys {
-            let n = *n;
-            let bad = || err(n, format!("bad value '{v}' for '{k}'"));
-            let side = || v.parse::<Side>().map_err(|_| bad());
-            let square = || v.parse::<Square>().map_err(|_| bad());
-            let flag = || yes_no(v).ok_or_else(bad);
-            match k.as_str() {
-                "offense" => game.offense = side()?,
-                "phase" => phase_name = v.clone(),
-                "turn" => turn = Some(side()?),
-                "possession" => possession = Some(side()?),
-                "down" => {
-                    game.down = v
-                        .parse()
-                        .ok()
-                        .filter(|d| (1..=4).contains(d))
-                        .ok_or_else(bad)?;
-                }
-                "spot" => spot = Some(square()?),
-                "to-gain" => {
-                    let r: u8 = v
-                        .parse()
-                        .ok()
-                        .filter(|r| (1..=8).contains(r))
-                        .ok_or_else(bad)?;
-                    to_gain = Some(Rank(r - 1));
-                }
-                "quarter" => {
-                    game.quarter = v
-                        .parse()
-                        .ok()
-                        .filter(|q| (1..=4).contains(q))
-                        .ok_or_else(bad)?;
-                }
-                "score" => {
-                    let (w, b) = pair(v).ok_or_else(bad)?;
-                    game.score = [w, b];
-                }
-                "timeouts" => {
-                    let (w, b) = pair(v).filter(|&(w, b)| w <= 3 && b <= 3).ok_or_else(bad)?;
-                    game.timeouts = [w as u8, b as u8];
-                }
-                "plays" => game.plays = v.parse().map_err(|_| bad())?,
-                "fouls-in-row" => {
-                    let (w, b) = pair(v)
-                        .filter(|&(w, b)| w < 256 && b < 256)
-                        .ok_or_else(bad)?;
-                    game.fouls_in_row = [w as u8, b as u8];
-                }
-                "untimed" => game.untimed = yes_no(v).ok_or_else(bad)?,
-                "last-foul" => {
-                    game.extend_period = match v.as_str() {
-                        "defense" => true,
-                        "none" => false,
-                        _ => return Err(bad()),
-                    }
-                }
-                "quarter-length" => {
-                    game.settings.quarter = match v.as_str() {
-                        "timed" => QuarterLength::Timed,
-                        _ => {
-                            QuarterLength::Plays(v.parse().ok().filter(|&p| p > 0).ok_or_else(bad)?)
-                        }
-                    }
-                }
-                "clock" => {
-                    clock = Some(match v.as_str() {
-                        "running" => true,
-                        "stopped" => false,
-                        _ => return Err(bad()),
-                    })
-                }
-                "forward-pass" => flags.0 = flag()?,
-                "crossed" => flags.1 = flag()?,
-                "changed" => flags.2 = flag()?,
-                "thrown" => thrown = flag()?,
-                "turns" => turns = v.parse().ok().filter(|&t| t < 64).ok_or_else(bad)?,
-                "last-push" => {
-                    let parts: Vec<&str> = v.split_whitespace().collect();
-                    let [a, b, side] = parts[..] else {
-                        return Err(bad());
-                    };
-                    last_push = Some((
-                        a.parse().map_err(|_| bad())?,
-                        b.parse().map_err(|_| bad())?,
-                        side.parse().map_err(|_| bad())?,
+/// The header keys, in the order [`Game::to_diagram`] prints them: one line per key, so a
+/// new key is one line here (and one in the writer). Left unformatted: rustfmt would break
+/// the longer entries over three lines and the table would no longer read as one.
+#[rustfmt::skip]
+const KEYS: &[(&str, Apply)] = &[
+    ("offense",        |v, g, _| set(&mut g.offense, v.parse().ok())),
+    ("phase",          |v, _, h| set(&mut h.phase, Some(v.to_string()))),
+    ("turn",           |v, _, h| set(&mut h.turn, v.parse().ok().map(Some))),
+    ("down",           |v, g, _| set(&mut g.down, number(v, 1..=4))),
+    ("spot",           |v, _, h| set(&mut h.spot, v.parse().ok().map(Some))),
+    ("to-gain",        |v, _, h| set(&mut h.to_gain, rank(v).map(Some))),
+    ("quarter",        |v, g, _| set(&mut g.quarter, number(v, 1..=4))),
+    ("score",          |v, g, _| set(&mut g.score, pair(v).map(|(w, b)| [w, b]))),
+    ("timeouts",       |v, g, _| set(&mut g.timeouts, small_pair(v, 3))),
+    ("plays",          |v, g, _| set(&mut g.plays, v.parse().ok())),
+    ("fouls-in-row",   |v, g, _| set(&mut g.fouls_in_row, small_pair(v, 255))),
+    ("untimed",        |v, g, _| set(&mut g.untimed, yes_no(v))),
+    ("last-foul",      |v, g, _| set(&mut g.extend_period, word(v, LAST_FOUL))),
+    ("quarter-length", |v, g, _| set(&mut g.settings.quarter, quarter_length(v))),
+    ("clock",          |v, _, h| set(&mut h.clock, word(v, CLOCK).map(Some))),
+    ("possession",     |v, _, h| set(&mut h.possession, v.parse().ok().map(Some))),
+    ("forward-pass",   |v, _, h| set(&mut h.forward_pass, yes_no(v))),
+    ("crossed",        |v, _, h| set(&mut h.crossed, yes_no(v))),
+    ("changed",        |v, _, h| set(&mut h.changed, yes_no(v))),
+    ("thrown",         |v, _, h| set(&mut h.thrown, yes_no(v))),
+    ("turns",          |v, _, h| set(&mut h.turns, number(v, ..MAX_PLAY_TURNS))),
+    ("last-push",      |v, _, h| set(&mut h.last_push, last_push(v).map(Some))),
+    ("moved",          |v, _, h| add_moved(v, &mut h.moved)),
+    ("throw",          |v, _, h| set(&mut h.throw, throw(v).map(Some))),
+    ("throw-stage",    |v, _, h| set(&mut h.throw_stage_offense, word(v, THROW_STAGE))),
+];
+
+/// The words of the keys that take one of a few, and what each means.
+const LAST_FOUL: &[(&str, bool)] = &[("defense", true), ("none", false)];
+const CLOCK: &[(&str, bool)] = &[("running", true), ("stopped", false)];
+/// `offense`: the defense has had its turn to reach an indirect pass.
+const THROW_STAGE: &[(&str, bool)] = &[("defense", false), ("offense", true)];
+
+/// What the header says that is settled against the board and the phase only once every
+/// key is read (the keys come in any order, and most have defaults that depend on others).
+struct Header {
+    phase: String,
+    turn: Option<Side>,
+    spot: Option<Square>,
+    to_gain: Option<Rank>,
+    possession: Option<Side>,
+    clock: Option<bool>,
+    forward_pass: bool,
+    crossed: bool,
+    changed: bool,
+    thrown: bool,
+    turns: u8,
+    last_push: Option<(Square, Square, Side)>,
+    moved: Bitboard,
+    throw: Option<(Square, Square)>,
+    throw_stage_offense: bool,
+}
+
+impl Default for Header {
+    fn default() -> Self {
+        Header {
+            phase: "action".to_string(),
+            turn: None,
+            spot: None,
+            to_gain: None,
+            possession: None,
+            clock: None,
+            forward_pass: false,
+            crossed: false,
+            changed: false,
+            thrown: false,
+            turns: 0,
+            last_push: None,
+            moved: Bitboard::EMPTY,
+            throw: None,
+            throw_stage_offense: false,
+        }
+    }
+}
+
+/// Where the board rows put the ball: one of the three, at most.
+#[derive(Default)]
+struct BallMarkers {
+    carried: Option<Square>,
+    loose: Option<Square>,
+    contested: Option<Square>,
+    count: usize,
+}
+
+/// The lines of a diagram once read: the board is placed, the keys wait to be applied.
+struct Lines<'a> {
+    /// Line number, key and value.
+    keys: Vec<(usize, &'a str, &'a str)>,
+    ranks_given: [bool; 8],
+    ball: BallMarkers,
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) -> Option<()> {
+    *slot = value?;
+    Some(())
+}
+
+fn number<T: std::str::FromStr + PartialOrd>(v: &str, range: impl RangeBounds<T>) -> Option<T> {
+    v.parse().ok().filter(|n| range.contains(n))
+}
+
+fn rank(v: &str) -> Option<Rank> {
+    number(v, 1..=8u8).map(|r| Rank(r - 1))
+}
+
+fn word<T: Copy>(v: &str, words: &[(&str, T)]) -> Option<T> {
+    words.iter().find(|(w, _)| *w == v).map(|&(_, t)| t)
+}
+
+/// A pair of counts that each fit in `max`.
+fn small_pair(v: &str, max: u16) -> Option<[u8; 2]> {
+    pair(v)
+        .filter(|&(w, b)| w <= max && b <= max)
+        .map(|(w, b)| [w as u8, b as u8])
+}
+
+fn quarter_length(v: &str) -> Option<QuarterLength> {
+    match v {
+        "timed" => Some(QuarterLength::Timed),
+        _ => number(v, 1..).map(QuarterLength::Plays),
+    }
+}
+
+fn last_push(v: &str) -> Option<(Square, Square, Side)> {
+    let parts: Vec<&str> = v.split_whitespace().collect();
+    let [a, b, side] = parts[..] else {
+        return None;
+    };
+    Some((a.parse().ok()?, b.parse().ok()?, side.parse().ok()?))
+}
+
+/// Adds to what an earlier `moved` line gave: the key may be split over lines.
+fn add_moved(v: &str, moved: &mut Bitboard) -> Option<()> {
+    for s in v.split_whitespace() {
+        moved.insert(s.parse().ok()?);
+    }
+    Some(())
+}
+
+fn throw(v: &str) -> Option<(Square, Square)> {
+    let (a, b) = v.split_once('^')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// Sorts the lines into header keys and board rows, placing the rows on `board` as they
+/// come: a bad row is reported before any bad key, wherever it stands.
+fn read_lines<'a>(text: &'a str, board: &mut Board) -> Result<Lines<'a>, DiagramError> {
+    let mut lines = Lines {
+        keys: Vec::new(),
+        ranks_given: [false; 8],
+        ball: BallMarkers::default(),
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            lines.keys.push((n, k.trim(), v.trim()));
+            continue;
+        }
+        read_row(n, line, board, &mut lines)?;
+    }
+    Ok(lines)
+}
+
+/// One board row (`5 . . . P K* . . .`), line `n`.
+fn read_row(
+    n: usize,
+    line: &str,
+    board: &mut Board,
+    lines: &mut Lines,
+) -> Result<(), DiagramError> {
+    let mut tokens = line.split_whitespace();
+    let rank = tokens
+        .next()
+        .and_then(|t| t.parse::<u8>().ok())
+        .filter(|r| (1..=8).contains(r))
+        .ok_or_else(|| {
+            err(
+                n,
+                format!("expected 'key: value' or a board row, got '{line}'"),
+            )
+        })?;
+    if lines.ranks_given[rank as usize - 1] {
+        return Err(err(n, format!("rank {rank} given twice")));
+    }
+    lines.ranks_given[rank as usize - 1] = true;
+    let tokens: Vec<&str> = tokens.collect();
+    if tokens.len() != 8 {
+        return Err(err(
+            n,
+            format!("rank {rank} has {} squares, expected 8", tokens.len()),
+        ));
+    }
+    let ball = &mut lines.ball;
+    for (file, tok) in tokens.iter().enumerate() {
+        let sq = Square((rank - 1) * 8 + file as u8);
+        let put = |c: char, board: &mut Board, stack: bool| {
+            let p = Piece::from_char(c)
+                .ok_or_else(|| err(n, format!("'{c}' is not a piece on {sq}")))?;
+            if stack {
+                board.stack(sq, p);
+            } else {
+                board.put(sq, p);
+            }
+            Ok::<(), DiagramError>(())
+        };
+        let chars: Vec<char> = tok.chars().collect();
+        match chars.as_slice() {
+            ['.'] => {}
+            ['.', 'o'] => {
+                ball.loose = Some(sq);
+                ball.count += 1;
+            }
+            [c] => put(*c, board, false)?,
+            [c, '*'] => {
+                put(*c, board, false)?;
+                ball.carried = Some(sq);
+                ball.count += 1;
+            }
+            [c, 'o'] => {
+                put(*c, board, false)?;
+                ball.contested = Some(sq);
+                ball.count += 1;
+            }
+            ['(', inner @ .., ')'] if inner.len() >= 2 => {
+                if inner.len() > MAX_PILE {
+                    return Err(err(
+                        n,
+                        format!(
+                            "the pile on {sq} has {} pieces; at most {MAX_PILE} fit",
+                            inner.len()
+                        ),
                     ));
                 }
-                "moved" => {
-                    for s in v.split_whitespace() {
-                        moved.insert(s.parse().map_err(|_| bad())?);
-                    }
+                if board.pile_square().is_some() {
+                    return Err(err(n, "only one pile: the one ball is in it"));
                 }
-                "throw" => {
-                    let (a, b) = v.split_once('^').ok_or_else(bad)?;
-                    let from: Square = a.parse().map_err(|_| bad())?;
-                    let to: Square = b.parse().map_err(|_| bad())?;
-                    throw = Some((from, to));
+                ball.count += 1;
+                for c in inner {
+                    put(*c, board, true)?;
                 }
-                "throw-stage" => {
-                    throw_stage_offense = match v.as_str() {
-                        "defense" => false,
-                        "offense" => true,
-                        _ => return Err(bad()),
-                    }
-                }
-                _ => return Err(err(n, format!("unknown key '{k}'"))),
+                ball.contested = Some(sq);
             }
+            _ => return Err(err(n, format!("'{tok}' is not a square token"))),
         }
-        if let Some(r) = rows_seen.iter().position(|s| !s) {
-            return Err(err(0, format!("rank {} is missing", r + 1)));
+        if ball.count > 1 {
+            return Err(err(n, format!("more than one ball (a second one on {sq})")));
         }
-        let offense = game.offense;
-        let turn = turn.unwrap_or(match phase_name.as_str() {
-            "reaction" => offense.other(),
-            _ => offense,
-        });
-        let ball_square = carried.or(loose).or(contested);
-        let pre_snap = matches!(phase_name.as_str(), "formation" | "motion" | "reaction");
-        let spot = match (spot, ball_square) {
-            (Some(s), _) => s,
-            (None, Some(b)) if !pre_snap => b,
-            _ => return Err(err(0, "give the ball spot with 'spot: <square>'")),
-        };
-        if spot.rank().is_end_zone() {
-            return Err(err(0, format!("the ball spot {spot} is in an end zone")));
-        }
-        game.spot = spot;
-        game.to_gain = to_gain.unwrap_or_else(|| line_to_gain(offense, spot));
-        game.play = PlayState {
-            moved,
-            turns,
-            possession: possession.unwrap_or(offense),
-            changed: flags.2,
-            forward_pass: flags.0,
-            thrown: thrown || flags.0 || throw.is_some(),
-            crossed: flags.1,
-            last_push,
-            fouls: Default::default(),
-            after_change: 0,
-            unheld: 0,
-        };
-        game.clock_running = clock.unwrap_or(!pre_snap);
-        game.phase = match phase_name.as_str() {
-            "formation" => Phase::Formation(turn),
-            "motion" => Phase::Motion,
-            "reaction" => Phase::Reaction,
-            "action" => Phase::Action(turn),
-            "contention" => Phase::Contention(turn),
-            other => return Err(err(0, format!("unknown phase '{other}'"))),
-        };
-        let decider = match game.phase {
-            Phase::Motion => offense,
-            Phase::Reaction => offense.other(),
-            _ => turn,
-        };
-        if decider != turn {
-            return Err(err(
-                0,
-                format!("in the {phase_name} phase {decider} decides, not {turn}"),
-            ));
-        }
-        if let QuarterLength::Plays(n) = game.settings.quarter {
-            // Only an untimed down (R62) is played after the quarter's plays ran out.
-            if game.plays >= n && !game.untimed {
+    }
+    Ok(())
+}
+
+fn check_sidelines(board: &Board) -> Result<(), DiagramError> {
+    for side in Side::ALL {
+        for role in Role::ALL {
+            if board.count(side, role) > role.sideline_count() {
                 return Err(err(
                     0,
-                    format!("{} plays already played in a quarter of {n}", game.plays),
+                    format!("{side} has more {role}s than its sideline holds"),
                 ));
             }
         }
-        game.ball = match (game.phase, carried, loose, contested, throw) {
+    }
+    Ok(())
+}
+
+/// Applies the keys in the order given (a repeated key's last value counts), setting on
+/// `game` what needs nothing else and returning the rest.
+fn apply_keys(keys: &[(usize, &str, &str)], game: &mut Game) -> Result<Header, DiagramError> {
+    let mut header = Header::default();
+    for &(n, k, v) in keys {
+        let (_, apply) = KEYS
+            .iter()
+            .find(|(name, _)| *name == k)
+            .ok_or_else(|| err(n, format!("unknown key '{k}'")))?;
+        apply(v, game, &mut header).ok_or_else(|| err(n, format!("bad value '{v}' for '{k}'")))?;
+    }
+    Ok(header)
+}
+
+/// Settles the spot, line to gain, play, clock and phase from the header and its
+/// defaults; returns who decides.
+fn settle(game: &mut Game, header: &Header, ball: &BallMarkers) -> Result<Side, DiagramError> {
+    let offense = game.offense;
+    let phase_name = header.phase.as_str();
+    let turn = header.turn.unwrap_or(match phase_name {
+        "reaction" => offense.other(),
+        _ => offense,
+    });
+    let ball_square = ball.carried.or(ball.loose).or(ball.contested);
+    let pre_snap = matches!(phase_name, "formation" | "motion" | "reaction");
+    let spot = match (header.spot, ball_square) {
+        (Some(s), _) => s,
+        (None, Some(b)) if !pre_snap => b,
+        _ => return Err(err(0, "give the ball spot with 'spot: <square>'")),
+    };
+    if spot.rank().is_end_zone() {
+        return Err(err(0, format!("the ball spot {spot} is in an end zone")));
+    }
+    game.spot = spot;
+    game.to_gain = header
+        .to_gain
+        .unwrap_or_else(|| line_to_gain(offense, spot));
+    game.play = PlayState {
+        moved: header.moved,
+        turns: header.turns,
+        possession: header.possession.unwrap_or(offense),
+        changed: header.changed,
+        forward_pass: header.forward_pass,
+        thrown: header.thrown || header.forward_pass || header.throw.is_some(),
+        crossed: header.crossed,
+        last_push: header.last_push,
+        fouls: Default::default(),
+        after_change: 0,
+        unheld: 0,
+    };
+    game.clock_running = header.clock.unwrap_or(!pre_snap);
+    game.phase = match phase_name {
+        "formation" => Phase::Formation(turn),
+        "motion" => Phase::Motion,
+        "reaction" => Phase::Reaction,
+        "action" => Phase::Action(turn),
+        "contention" => Phase::Contention(turn),
+        other => return Err(err(0, format!("unknown phase '{other}'"))),
+    };
+    Ok(turn)
+}
+
+/// The side the header says decides must be the one the phase gives the decision to.
+fn check_turn(game: &Game, turn: Side, phase_name: &str) -> Result<(), DiagramError> {
+    let decider = match game.phase {
+        Phase::Motion => game.offense,
+        Phase::Reaction => game.offense.other(),
+        _ => turn,
+    };
+    if decider != turn {
+        return Err(err(
+            0,
+            format!("in the {phase_name} phase {decider} decides, not {turn}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_plays(game: &Game) -> Result<(), DiagramError> {
+    if let QuarterLength::Plays(n) = game.settings.quarter {
+        // Only an untimed down (R62) is played after the quarter's plays ran out.
+        if game.plays >= n && !game.untimed {
+            return Err(err(
+                0,
+                format!("{} plays already played in a quarter of {n}", game.plays),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The ball, from the markers on the board (or the `throw` key) checked against the phase;
+/// a carrier or a thrower also settles who has possession.
+fn place_ball(game: &mut Game, header: &Header, ball: &BallMarkers) -> Result<Ball, DiagramError> {
+    let offense = game.offense;
+    let spot = game.spot;
+    let (carried, loose, contested) = (ball.carried, ball.loose, ball.contested);
+    Ok(
+        match (game.phase, carried, loose, contested, header.throw) {
             (Phase::Formation(_) | Phase::Motion | Phase::Reaction, None, None, None, None) => {
                 if game.phase != Phase::Formation(offense)
                     && game.board.piece_at(spot) != Some(Piece::new(offense, Role::Pawn))
@@ -390,7 +476,7 @@ impl Game {
             (Phase::Action(_), None, None, None, Some((from, to))) => {
                 // The thrower may have been pushed off its square since: the throwing team
                 // is the possession key, else the piece on the square thrown from.
-                let thrower = match possession {
+                let thrower = match header.possession {
                     Some(side) => side,
                     None => {
                         game.board
@@ -412,20 +498,36 @@ impl Game {
                     side: thrower,
                     forward: thrower.ahead(to.rank(), from.rank()),
                     direct,
-                    defense_done: throw_stage_offense && !direct,
+                    defense_done: header.throw_stage_offense && !direct,
                 })
             }
             (Phase::Contention(_), None, None, Some(c), None) => Ball::Contested(c),
             _ => {
                 return Err(err(
                     0,
-                    format!("the ball markers do not fit the phase '{phase_name}'"),
+                    format!("the ball markers do not fit the phase '{}'", header.phase),
                 ))
             }
-        };
+        },
+    )
+}
+
+impl Game {
+    /// Builds a game from a diagram (see the module docs), for tests, perft and tools.
+    pub fn from_diagram(text: &str) -> Result<Game, DiagramError> {
+        let mut game = Game::new(Settings::timed());
+        let lines = read_lines(text, &mut game.board)?;
+        check_sidelines(&game.board)?;
+        let header = apply_keys(&lines.keys, &mut game)?;
+        if let Some(r) = lines.ranks_given.iter().position(|given| !given) {
+            return Err(err(0, format!("rank {} is missing", r + 1)));
+        }
+        let turn = settle(&mut game, &header, &lines.ball)?;
+        check_turn(&game, turn, &header.phase)?;
+        check_plays(&game)?;
+        game.ball = place_ball(&mut game, &header, &lines.ball)?;
         Ok(game)
     }
-
     /// The game as a diagram that [`Game::from_diagram`] reads back.
     pub fn to_diagram(&self) -> String {
         // Headers take ~300 bytes and the board 150-250: one allocation for the whole.
