@@ -409,7 +409,7 @@ fn play_by_turns(
                     out!("{line}");
                     line.clear();
                     if show.board {
-                        out!("{}", crate::web::frame_text(&step.frame, style));
+                        out!("{}", step.frame.text(style));
                     }
                 }
             }
@@ -442,10 +442,7 @@ fn play_by_plays(
             }
             // The field as the play ended (before the next situation line).
             if show.board && game.field_at_play_end().is_some() {
-                out!(
-                    "{}",
-                    crate::web::board_text(&crate::web::Frame::of(game), style)
-                );
+                out!("{}", crate::web::Frame::of(game).text(style));
             }
             for e in events {
                 match e {

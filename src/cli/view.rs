@@ -55,11 +55,7 @@ fn print_boards(chosen: &[(usize, GameView)]) {
             v.termination
         );
         for step in v.steps.iter().filter(|s| s.play_end) {
-            out!(
-                "{}\n{}",
-                step.events.join("; "),
-                crate::web::frame_text(&step.frame, style)
-            );
+            out!("{}\n{}", step.events.join("; "), step.frame.text(style));
         }
         if let Some(e) = &v.error {
             out!("this record stops replaying here: {e}");

@@ -146,10 +146,11 @@ impl Hub {
         self.tell();
     }
 
-    /// Game `number` as it stands now (`None` if it is not held or has not started).
-    pub fn game_now(&self, number: u32) -> Option<crate::rules::Game> {
+    /// Game `number` as it stands now, whatever the game (`None` if it is not held, has not
+    /// started or does not replay).
+    pub fn replay_now(&self, number: u32) -> Option<Replay> {
         let held = self.snapshot(number)?;
-        replay_to(&held.record, held.record.entries.len()).and_then(Replay::into_game)
+        replay_to(&held.record, held.record.entries.len())
     }
 
     /// A copy of game `number` (once started): its attempt, its record so far, and whether

@@ -12,7 +12,6 @@ pub mod live;
 pub mod page;
 pub mod seat;
 pub mod server;
-pub mod terminal;
 
 pub use feed::{
     view_game, view_games, AnyFrame, BallView, BoyerFrame, Frame, GameView, Step, VIEW_VERSION,
@@ -20,4 +19,4 @@ pub use feed::{
 pub use live::Hub;
 pub use page::{chosen_games, export_html, page_for, page_live, page_with, PageError};
 pub use server::{router, serve, Library};
-pub use terminal::{board_text, boyer_board_text, frame_text, TermStyle};
+pub use zebra_engine::view::terminal::TermStyle;

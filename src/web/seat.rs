@@ -33,8 +33,9 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
+use super::feed::{offer, Replay, Verdict, Viewed};
 use super::live::Hub;
-use crate::rules::{Action, Game, Rules, Side};
+use crate::rules::{Rules, Side};
 
 /// What the page shows of the seat.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -247,16 +248,22 @@ impl Desk {
             })
             .unwrap_or_default();
         let rules = self.state.borrow().rules.unwrap_or_default();
-        let (moves, buttons) = match rules {
-            Rules::FootballChess => football_chess_offer(legal),
-            Rules::BoyerFootball => boyer_offer(legal),
-        };
+        let (moves, buttons) = crate::with_rules!(rules, G => offer::<G>(legal));
+        let moves = moves
+            .into_iter()
+            .map(|(action, a)| SeatMove {
+                action,
+                from: a.from,
+                to: a.to,
+                corner: a.corner,
+                kind: a.kind,
+            })
+            .collect();
         let decision = msg["decision"].as_str().map(str::to_string);
-        let suggestion = (decision.as_deref() == Some("formation"))
-            .then(|| self.game())
-            .flatten()
-            .map(|g| crate::botkit::formation(&g, self.side, msg["id"].as_u64().unwrap_or(0)))
-            .map(|f| f.to_string());
+        let suggestion = decision.as_deref().and_then(|d| {
+            let seed = msg["id"].as_u64().unwrap_or(0);
+            self.replay()?.suggestion(self.side, d, seed)
+        });
         self.change(|s| {
             s.id = msg["id"].as_u64();
             s.decision = decision;
@@ -268,70 +275,15 @@ impl Desk {
     }
 
     /// The game as it stands (the hub's record of it, replayed).
-    fn game(&self) -> Option<Game> {
-        self.hub.game_now(self.number)
+    fn replay(&self) -> Option<Replay> {
+        self.hub.replay_now(self.number)
     }
-}
-
-/// Football Chess's legal actions as the page offers them: with squares, and buttons.
-fn football_chess_offer(legal: Vec<String>) -> (Vec<SeatMove>, Vec<String>) {
-    let mut moves = Vec::new();
-    let mut buttons = Vec::new();
-    for text in legal {
-        let Ok(action) = text.parse::<Action>() else {
-            continue;
-        };
-        match super::feed::arrow_of(&action) {
-            (Some(from), Some(to), corner, Some(kind)) => moves.push(SeatMove {
-                action: text,
-                from,
-                to,
-                corner,
-                kind,
-            }),
-            _ => buttons.push(text),
-        }
-    }
-    (moves, buttons)
-}
-
-/// Boyer's Football's legal sub-moves as the page offers them: a piece's move and a kick
-/// (from the kicker to where the ball goes) on the board, `pass` as a button.
-fn boyer_offer(legal: Vec<String>) -> (Vec<SeatMove>, Vec<String>) {
-    use crate::rules::boyer::SubMove;
-    let mut moves = Vec::new();
-    let mut buttons = Vec::new();
-    for text in legal {
-        let Ok(sub) = text.parse::<SubMove>() else {
-            continue;
-        };
-        let (from, to, kind) = match sub {
-            SubMove::Move { from, to } => (from, to, "move"),
-            SubMove::Kick { by, to } => (by, to, "kick"),
-            SubMove::Pass => {
-                buttons.push(text);
-                continue;
-            }
-        };
-        moves.push(SeatMove {
-            action: text,
-            from: from.to_string(),
-            to: to.to_string(),
-            corner: None,
-            kind,
-        });
-    }
-    (moves, buttons)
 }
 
 /// The clock a game with a human seat gets when none is named: a person needs more than a
-/// bot's second to react. Football Chess: ten plays a quarter, a minute a play, half a
-/// minute a reaction; Boyer's Football: two minutes a turn (its sub-moves share them).
+/// bot's second to react (each game's own, `Viewed::HUMAN_CLOCK`).
 pub fn human_clock(rules: Rules) -> &'static str {
-    match rules {
-        Rules::FootballChess => "plays=10,play=60s,reaction=30s",
-        Rules::BoyerFootball => "turn=120s",
-    }
+    crate::with_rules!(rules, G => <G as Viewed>::HUMAN_CLOCK)
 }
 
 /// A token nobody else can guess from outside this process.
@@ -397,17 +349,6 @@ struct Draft {
     action: String,
 }
 
-/// The verdict on a draft.
-#[derive(Serialize)]
-struct Verdict {
-    /// The referee would apply it.
-    legal: bool,
-    /// It is legal and draws this flag (a formation fault, a false start...).
-    flag: Option<String>,
-    /// Why it is not legal.
-    problem: Option<String>,
-}
-
 async fn seat_feed(State(desk): State<Arc<Desk>>) -> Response {
     let rx = desk.state.subscribe();
     let stream = futures_util::stream::unfold((rx, true), |(mut rx, first)| async move {
@@ -452,61 +393,19 @@ async fn act(State(desk): State<Arc<Desk>>, Json(reply): Json<Reply>) -> Respons
 
 async fn check(State(desk): State<Arc<Desk>>, Json(draft): Json<Draft>) -> Response {
     let state = desk.state.borrow().clone();
-    if state.rules == Some(Rules::BoyerFootball) {
-        // No drafts to judge in this game: a sub-move is legal when the open request
-        // offers it.
-        let offered = state.moves.iter().any(|m| m.action == draft.action)
-            || state.buttons.contains(&draft.action);
-        return Json(Verdict {
-            legal: offered,
-            flag: None,
-            problem: (!offered).then(|| format!("{} is not a legal sub-move now", draft.action)),
-        })
-        .into_response();
-    }
-    let verdict = match (desk.game(), draft.action.parse::<Action>()) {
-        (_, Err(e)) => Verdict {
-            legal: false,
-            flag: None,
-            problem: Some(e.to_string()),
-        },
-        (None, _) => Verdict {
-            legal: false,
-            flag: None,
-            problem: Some("the game has not started".to_string()),
-        },
-        (Some(game), Ok(Action::Formation(f))) => match game.validate_formation(&f) {
-            Ok(()) => Verdict {
-                legal: true,
-                flag: None,
-                problem: None,
-            },
-            Err(crate::rules::FormationCheck::Fault(fault)) => Verdict {
-                legal: true,
-                flag: Some(fault.to_string()),
-                problem: None,
-            },
-            Err(e) => Verdict {
-                legal: false,
-                flag: None,
-                problem: Some(e.to_string()),
-            },
-        },
-        (Some(game), Ok(action)) => {
-            let foul = game.presnap_foul(&action);
-            match game.clone().apply(&action) {
-                Ok(_) => Verdict {
-                    legal: true,
-                    flag: foul.map(|f| f.to_string()),
-                    problem: None,
-                },
-                Err(e) => Verdict {
-                    legal: false,
-                    flag: None,
-                    problem: Some(e.to_string()),
-                },
+    // The game judges the draft; a game without drafts to judge (every sub-move of Boyer's
+    // Football is offered as is) goes by what the open request offers.
+    let verdict = match desk.replay() {
+        None => Verdict::illegal("the game has not started"),
+        Some(replay) => replay.judge_draft(&draft.action).unwrap_or_else(|| {
+            let offered = state.moves.iter().any(|m| m.action == draft.action)
+                || state.buttons.contains(&draft.action);
+            if offered {
+                Verdict::legal(None)
+            } else {
+                Verdict::illegal(format!("{} is not a legal action now", draft.action))
             }
-        }
+        }),
     };
     Json(verdict).into_response()
 }

@@ -11,6 +11,7 @@
 //! - [`protocol`]: the bot protocol's messages, line framing and state snapshot
 //! - [`record`]: PGN-style game records: writer, reader (any `BufRead`), verifier
 //! - [`text`]: text from a bot made safe to show and store
+//! - [`view`]: games replayed into what a viewer draws, and boards as text
 //! - [`botkit`]: a small synchronous client for bots written in Rust on the engine
 
 pub mod botkit;
@@ -20,3 +21,4 @@ pub mod record;
 pub mod rules;
 pub mod seam;
 pub mod text;
+pub mod view;

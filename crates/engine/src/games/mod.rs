@@ -10,6 +10,60 @@
 pub mod boyer;
 pub mod football_chess;
 
+use serde::Serialize;
+
+use crate::view::terminal::TermStyle;
+use crate::view::Viewed;
+
+/// The frame of whichever game a view shows (see [`crate::view`]): one variant per game,
+/// serialised as the game's own frame (the page tells them apart by the view's `rules`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyFrame {
+    /// Football Chess's field.
+    Field(football_chess::view::Frame),
+    /// Boyer's Football's board.
+    Board(boyer::view::Frame),
+}
+
+impl From<football_chess::view::Frame> for AnyFrame {
+    fn from(frame: football_chess::view::Frame) -> AnyFrame {
+        AnyFrame::Field(frame)
+    }
+}
+
+impl From<boyer::view::Frame> for AnyFrame {
+    fn from(frame: boyer::view::Frame) -> AnyFrame {
+        AnyFrame::Board(frame)
+    }
+}
+
+impl AnyFrame {
+    /// Occupied squares and what stands there, as the page draws them.
+    pub fn pieces(&self) -> &[(String, String)] {
+        match self {
+            AnyFrame::Field(f) => &f.pieces,
+            AnyFrame::Board(b) => &b.pieces,
+        }
+    }
+
+    /// The Football Chess field, if this is one.
+    pub fn field(&self) -> Option<&football_chess::view::Frame> {
+        match self {
+            AnyFrame::Field(f) => Some(f),
+            AnyFrame::Board(_) => None,
+        }
+    }
+
+    /// The board as text, drawn by its game.
+    pub fn text(&self, style: TermStyle) -> String {
+        match self {
+            AnyFrame::Field(f) => football_chess::Game::board_text(f, style),
+            AnyFrame::Board(b) => boyer::rules::Game::board_text(b, style),
+        }
+    }
+}
+
 /// Runs `$body` with `$R` standing for the engine type of the game `$rules` names: the
 /// registry's dispatch, written once. The body must compile for every game.
 ///

@@ -42,6 +42,7 @@
 //! - `wire`: the state and penalty options sent to bots (`protocol/PROTOCOL.md`)
 //! - `seam`: the game behind the engine's seam: its records, its referee side (clocks and
 //!   requests), check-bot's positions
+//! - `view`: the field as a viewer and a terminal draw it, and what the human seat offers
 
 pub mod action;
 pub mod board;
@@ -59,6 +60,7 @@ pub mod situation;
 mod tables;
 pub mod tally;
 pub mod types;
+pub mod view;
 pub mod wire;
 
 pub use seam::request;
