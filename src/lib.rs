@@ -29,4 +29,4 @@ pub mod web;
 
 // The engine's modules under the paths they had before the engine became its own crate,
 // so that `zebra::rules::Game` and `crate::record::GameRecord` still name them.
-pub use zebra_engine::{botkit, games, protocol, record, rules, text, with_rules};
+pub use zebra_engine::{botkit, games, perft, protocol, record, rules, text, view, with_rules};

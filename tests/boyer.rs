@@ -1,58 +1,14 @@
-//! Boyer's Football: seeded random games that must end with the invariants kept, and perft
-//! counts pinned in `tests/data/boyer-perft.txt` (one `depth count
-//! FEN` line each, `#` comments): whole turns from positions that exercise the start, the
-//! corner exception, reverse kicks, two knights at the ball and a ball on the goal rank
-//! (protocol/BOYER.md). The project owner checks them against the reference
-//! implementation; a change of count is a change of rules.
-//!
-//! With `ZEBRA_REGENERATE=1` the test rewrites the counts from the engine:
-//! ZEBRA_REGENERATE=1 cargo test --release --test boyer
+//! Boyer's Football: seeded random games that must end with the invariants kept, FENs
+//! refused with their reason, and the engine's own consistency. Its perft counts (whole
+//! turns from positions that exercise the start, the corner exception, reverse kicks, two
+//! knights at the ball and a ball on the goal rank, checked against the reference
+//! implementation) are pinned in `tests/data/perft/boyer-football.txt` and checked by
+//! `tests/perft.rs` with every game's.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zebra::rules::boyer::{perft, Game, Position, Sq, SubMove, BLACK_GOAL, TURN_LIMIT, WHITE_GOAL};
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/boyer-perft.txt");
-
-#[test]
-fn boyer_perft_counts_match_the_pinned_data() {
-    let text = std::fs::read_to_string(DATA).expect("the pinned counts exist");
-    let regenerate = std::env::var("ZEBRA_REGENERATE").as_deref() == Ok("1");
-    let mut out = String::new();
-    let mut wrong = Vec::new();
-    let mut cases = 0;
-    for line in text.lines() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut words = line.splitn(3, ' ');
-        let (Some(depth), Some(count), Some(fen)) = (words.next(), words.next(), words.next())
-        else {
-            panic!("{DATA}: '{line}' is not `depth count FEN`");
-        };
-        let depth: u32 = depth.parse().unwrap();
-        let pos: Position = fen.parse().unwrap_or_else(|e| panic!("{DATA}: {e}"));
-        let got = perft(&pos, depth);
-        if count != got.to_string() {
-            wrong.push(format!("{fen} depth {depth}: pinned {count}, now {got}"));
-        }
-        out.push_str(&format!("{depth} {got} {fen}\n"));
-        cases += 1;
-    }
-    if regenerate {
-        std::fs::write(DATA, out).unwrap();
-        return;
-    }
-    assert!(cases >= 10, "{cases} pinned counts");
-    assert!(
-        wrong.is_empty(),
-        "perft counts changed (if intended, rerun with ZEBRA_REGENERATE=1 and review the diff):\n{}",
-        wrong.join("\n")
-    );
-}
 
 /// A refused FEN says why in one line.
 #[test]

@@ -98,8 +98,12 @@ fn boyer_perft_counts_whole_turns_from_the_start_or_a_fen() {
             "--position: ",
         ),
         (
-            &["perft", "--rules", "boyer-football", "--diagram", "x.txt"][..],
-            "--diagram is for football-chess",
+            &["perft", "--rules", "boyer-football", "--depth", "6"][..],
+            "--depth 6 is too deep; use 5 or less",
+        ),
+        (
+            &["perft", "--position", "nowhere"][..],
+            "--position: 'nowhere' is not a built-in position (shotgun, scramble, motion)",
         ),
     ] {
         let out = zebra(args);
@@ -231,6 +235,25 @@ fn perft_reads_a_diagram_file() {
     let missing = dir.join("missing.txt");
     let out = zebra(&["perft", "--diagram", missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
+
+    // Boyer's Football's position file holds a FEN.
+    let fen = dir.join("boyer.fen");
+    std::fs::write(&fen, "rnbq1knbr/9/9/9/4a4/9/9/9/RNBQ1KNBR w 0\n").unwrap();
+    let args = [
+        "perft",
+        "--rules",
+        "boyer-football",
+        "--depth",
+        "1",
+        "--diagram",
+    ];
+    let out = zebra(&[&args[..], &[fen.to_str().unwrap()]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out).trim(), "88");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1,128 +1,76 @@
-//! Pinned perft counts for the built-in positions of `zebra::rules::perft`, read from
-//! `tests/data/perft.txt` (one `position depth count` line each, `#` comments).
+//! Pinned perft counts of every game, read from `tests/data/perft/<game>.txt` by the
+//! engine's one runner (`zebra::perft`: one `depth count position` line per case, `#`
+//! comments), and Football Chess's perft checked for consistency.
 //!
 //! A count that changes means the legal actions changed. If the change is intended (a rule
-//! fixed on purpose), regenerate the data file and review its diff before committing:
+//! fixed on purpose), regenerate the data files and review their diff before committing:
 //!
 //! ```text
 //! ZEBRA_REGENERATE=1 cargo test --release --test perft
 //! ```
 //!
-//! With `ZEBRA_REGENERATE=1` the pinned-count test rewrites the file with the current counts
-//! (same positions and depths, plus depths 1..=3 of any built-in position it lacks) instead of
-//! asserting. The other tests here check perft's own consistency: `divide` sums to `perft`,
-//! every generated action is accepted by `Game::apply`, lists hold no duplicates, and counts
-//! are deterministic.
+//! With `ZEBRA_REGENERATE=1` the pinned-count test rewrites each file's counts in place
+//! (comments and order kept) instead of asserting. The other tests here check perft's own
+//! consistency: `divide` sums to `perft`, every generated action is accepted by
+//! `Game::apply`, lists hold no duplicates, and counts are deterministic.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 
+use zebra::perft::{self as runner, Perft};
 use zebra::rules::perft::{divide, perft, position, POSITIONS};
-use zebra::rules::{Action, Game};
+use zebra::rules::{Action, Game, Rules};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
-
-const HEADER: &str = "\
-# Pinned perft counts for the built-in positions of crates/engine/src/games/football_chess/perft.rs, checked by tests/perft.rs.
-# One line per `position depth count`; `#` starts a comment.
-#
-# Regenerate after an intended rules change, then review the diff:
-#   ZEBRA_REGENERATE=1 cargo test --release --test perft
-";
-
-/// Deepest depth pinned for a position added on regeneration.
-const DEFAULT_DEPTH: u32 = 3;
-
-struct Case {
-    name: String,
-    depth: u32,
-    count: u64,
-}
-
-fn read_cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(DATA).unwrap_or_else(|e| panic!("cannot read {DATA}: {e}"));
-    let mut cases = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let bad = || {
-            panic!(
-                "{DATA}:{}: expected 'position depth count', got '{raw}'",
-                i + 1
-            )
-        };
-        let [name, depth, count] = fields.as_slice() else {
-            bad()
-        };
-        let (Ok(depth), Ok(count)) = (depth.parse(), count.parse()) else {
-            bad()
-        };
-        cases.push(Case {
-            name: name.to_string(),
-            depth,
-            count,
-        });
-    }
-    cases
+/// The data file of a game's pinned counts.
+fn data_file(rules: Rules) -> String {
+    format!(
+        "{}/tests/data/perft/{}.txt",
+        env!("CARGO_MANIFEST_DIR"),
+        rules.name()
+    )
 }
 
 fn game(name: &str) -> Game {
     position(name).unwrap_or_else(|| panic!("'{name}' is not a built-in perft position"))
 }
 
-fn regenerate(mut cases: Vec<Case>) {
-    for (name, _) in POSITIONS {
-        if !cases.iter().any(|c| c.name == *name) {
-            for depth in 1..=DEFAULT_DEPTH {
-                cases.push(Case {
-                    name: name.to_string(),
-                    depth,
-                    count: 0,
-                });
-            }
-        }
-    }
-    let mut out = HEADER.to_string();
-    for c in &cases {
-        let count = perft(&game(&c.name), c.depth);
-        writeln!(out, "{} {} {}", c.name, c.depth, count).unwrap();
-    }
-    std::fs::write(DATA, out).unwrap_or_else(|e| panic!("cannot write {DATA}: {e}"));
-    eprintln!("ZEBRA_REGENERATE=1: rewrote {DATA}");
-}
-
 #[test]
-fn perft_counts_match_the_pinned_data() {
-    let cases = read_cases();
-    if std::env::var("ZEBRA_REGENERATE").as_deref() == Ok("1") {
-        regenerate(cases);
-        return;
-    }
-    assert!(!cases.is_empty(), "{DATA} pins no counts");
-    for (name, _) in POSITIONS {
+fn perft_counts_of_every_game_match_the_pinned_data() {
+    let regenerate = std::env::var("ZEBRA_REGENERATE").as_deref() == Ok("1");
+    for rules in Rules::ALL {
+        let path = data_file(rules);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+        if regenerate {
+            let fresh = zebra::with_rules!(rules, G => runner::regenerate_file::<G>(&text))
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            std::fs::write(&path, fresh).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+            eprintln!("ZEBRA_REGENERATE=1: rewrote {path}");
+            continue;
+        }
+        let wrong = zebra::with_rules!(rules, G => runner::check_file::<G>(&text));
         assert!(
-            cases.iter().any(|c| c.name == *name),
-            "built-in position '{name}' has no pinned count in {DATA} (run with ZEBRA_REGENERATE=1)"
+            wrong.is_empty(),
+            "{path}: perft counts changed (if intended, rerun with ZEBRA_REGENERATE=1 and review the diff):\n{}",
+            wrong.join("\n")
         );
     }
-    let mut wrong = Vec::new();
-    for c in &cases {
-        let got = perft(&game(&c.name), c.depth);
-        if got != c.count {
-            wrong.push(format!(
-                "{} {}: pinned {}, now {}",
-                c.name, c.depth, c.count, got
-            ));
+}
+
+/// Every built-in position has pinned counts.
+#[test]
+fn every_built_in_position_is_pinned() {
+    for rules in Rules::ALL {
+        let path = data_file(rules);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cases = runner::read_cases(&text).unwrap();
+        let names = zebra::with_rules!(rules, G => <G as Perft>::names());
+        for name in names {
+            assert!(
+                cases.iter().any(|c| c.position == name),
+                "{path}: built-in position '{name}' has no pinned count"
+            );
         }
     }
-    assert!(
-        wrong.is_empty(),
-        "perft counts changed (if intended, rerun with ZEBRA_REGENERATE=1 and review the diff):\n{}",
-        wrong.join("\n")
-    );
 }
 
 #[test]

@@ -206,11 +206,12 @@ pub struct PerftArgs {
     /// The game: football-chess or boyer-football.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
-    /// football-chess: a built-in position (shotgun, scramble, motion);
-    /// boyer-football: a FEN (default: the start position).
+    /// A built-in position (football-chess: shotgun, scramble, motion; boyer-football:
+    /// start, the default) or boyer-football: a FEN.
     #[arg(long, conflicts_with = "diagram")]
     pub position: Option<String>,
-    /// A file holding a position diagram (see protocol/RULES.md, "Diagrams").
+    /// A file holding a position: football-chess a diagram (see protocol/RULES.md,
+    /// "Diagrams"), boyer-football a FEN.
     #[arg(long)]
     pub diagram: Option<PathBuf>,
     /// Number of actions (boyer-football: whole turns).

@@ -6,6 +6,7 @@
 //!   [`rules::Rules`], the games by name
 //! - [`games`]: each game's side of the seam (records, referee, check-bot), and
 //!   [`with_rules!`], the registry's dispatch
+//! - [`perft`]: legal sequences counted for every game, and the counts' data-file format
 //! - [`seam`]: the small pure traits a game implements for the referee and check-bot,
 //!   the clocks as arithmetic, and one game's setup
 //! - [`protocol`]: the bot protocol's messages, line framing and state snapshot
@@ -16,6 +17,7 @@
 
 pub mod botkit;
 pub mod games;
+pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod rules;

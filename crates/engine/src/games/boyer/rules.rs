@@ -973,6 +973,41 @@ impl RandomPlayer {
     }
 }
 
+/// Perft counts whole turns from a position between turns (see [`perft`]); the built-in
+/// position is `start`.
+impl crate::perft::Perft for Game {
+    const MAX_DEPTH: u32 = 5;
+    const DEFAULT_POSITION: Option<&'static str> = Some("start");
+    const STEP: &'static str = "turns";
+
+    fn names() -> Vec<&'static str> {
+        vec!["start"]
+    }
+
+    fn named(name: &str) -> Option<Game> {
+        (name == "start").then(|| Game::new(Position::start()))
+    }
+
+    fn from_text(text: &str) -> Result<Game, String> {
+        let pos: Position = text.trim().parse().map_err(|e: BoyerError| e.to_string())?;
+        if !pos.at_turn_start() {
+            return Err("perft counts whole turns; give a position between turns".into());
+        }
+        Ok(Game::new(pos))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self.position(), depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        divide(self.position(), depth)
+            .into_iter()
+            .map(|(sub, n)| (sub.to_string(), n))
+            .collect()
+    }
+}
+
 /// Whole turns to `depth`, counted as the reference enumerates them: a turn is one path
 /// of sub-moves from its first to the change of turn; a turn that ends with a goal is a
 /// leaf at any depth. `pos` must be at a turn boundary.

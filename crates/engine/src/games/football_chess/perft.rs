@@ -103,3 +103,36 @@ pub fn position(name: &str) -> Option<Game> {
         .find(|(n, _)| *n == name)
         .map(|(_, d)| Game::from_diagram(d).expect("the built-in perft positions are valid"))
 }
+
+impl crate::perft::Perft for Game {
+    const MAX_DEPTH: u32 = 6;
+    /// None: a position is chosen on purpose (`--position NAME` or `--diagram FILE`).
+    const DEFAULT_POSITION: Option<&'static str> = None;
+    const STEP: &'static str = "actions";
+
+    fn names() -> Vec<&'static str> {
+        POSITIONS.iter().map(|(n, _)| *n).collect()
+    }
+
+    fn named(name: &str) -> Option<Game> {
+        position(name)
+    }
+
+    /// A diagram, given as lines (a text of one line is a mistyped name, not a diagram).
+    fn from_text(text: &str) -> Result<Game, String> {
+        if !text.contains('\n') {
+            return Err(
+                "a Football Chess position is a diagram of several lines (in a file)".into(),
+            );
+        }
+        Game::from_diagram(text).map_err(|e| e.to_string())
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        divide(self, depth)
+    }
+}
