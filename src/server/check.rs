@@ -54,13 +54,10 @@ pub struct SmokeGame {
     pub verdict: Option<String>,
 }
 
-/// The smoke game's clock: short, but with the clocks of a real game.
+/// The smoke game's clock: short, but with the clocks of a real game (each game's own,
+/// `Checked::SMOKE_CLOCK`).
 fn smoke_clock(rules: Rules) -> &'static str {
-    match rules {
-        Rules::FootballChess => "plays=4,play=5s,reaction=1s",
-        // A second a turn: the bot's whole game is bounded, as Football Chess's four plays.
-        Rules::BoyerFootball => "turn=1s",
-    }
+    crate::with_rules!(rules, G => <G as zebra_engine::seam::Checked>::SMOKE_CLOCK)
 }
 
 /// Checks pending bots as they come, until the daemon stops.

@@ -142,9 +142,6 @@ pub struct Ladder {
     pub max_game_time: Option<String>,
 }
 
-/// The time control of ladder games unless `[ladder] tc` says otherwise.
-pub const LADDER_TC: &str = "plays=10,play=5s,reaction=1s";
-
 /// The daemon's settings, checked.
 #[derive(Clone, Debug)]
 pub struct ServeSettings {
@@ -351,9 +348,8 @@ impl ServeSettings {
                 };
                 let mut games = Vec::new();
                 for &game in &rules {
-                    let text = given(game)?.unwrap_or_else(|| match game {
-                        crate::rules::Rules::FootballChess => LADDER_TC.to_string(),
-                        _ => crate::referee::GameConfig::default_clock(game).to_string(),
+                    let text = given(game)?.unwrap_or_else(|| {
+                        crate::referee::GameConfig::default_clock(game).to_string()
                     });
                     let tc = crate::referee::GameSetup {
                         rules: game,
@@ -497,9 +493,11 @@ mod tests {
     fn a_ladder_runs_each_game_named_with_its_own_clock() {
         let read = |text: &str| load(text).unwrap().ladder.unwrap();
         // Clocks are kept canonical.
-        let chess = crate::referee::TimeControl::parse(LADDER_TC)
-            .unwrap()
-            .to_string();
+        let chess = crate::referee::TimeControl::parse(crate::referee::GameConfig::default_clock(
+            crate::rules::Rules::FootballChess,
+        ))
+        .unwrap()
+        .to_string();
         // (Each text its own length: `load` names its file by the length.)
         let one = read("[ladder]\n# a ladder of Football Chess alone, by default\n");
         assert_eq!(

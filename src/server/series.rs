@@ -224,17 +224,18 @@ impl SeriesRequest {
         }
         // Filled in, so that the stored request says what was played. Start situations
         // are Football Chess drives: another game starts every game from its start.
-        let situations = self.situations.get_or_insert_with(|| match rules {
-            crate::rules::Rules::FootballChess => "builtin".to_string(),
-            _ => "none".to_string(),
-        });
+        let drives =
+            crate::with_rules!(rules, G => <G as zebra_engine::seam::Refereed>::SITUATIONS);
+        let situations = self
+            .situations
+            .get_or_insert_with(|| if drives { "builtin" } else { "none" }.to_string());
         if situations != "builtin" && situations != "none" {
             return Err(field(
                 "situations",
                 "use builtin or none (a server plays only its own book)",
             ));
         }
-        if situations == "builtin" && rules != crate::rules::Rules::FootballChess {
+        if situations == "builtin" && !drives {
             return Err(field(
                 "situations",
                 format!("start situations are Football Chess drives; a {rules} series starts every game from the start position (leave situations out or give none)"),
@@ -302,7 +303,7 @@ impl SeriesRequest {
                 entry.name = row.name.clone();
                 // Time odds set Football Chess's play and reaction clocks: in another game
                 // both sides have the series' clock.
-                if self.rules() != crate::rules::Rules::FootballChess {
+                if !crate::with_rules!(self.rules(), G => <G as zebra_engine::seam::Refereed>::TIME_ODDS) {
                     entry.time = None;
                 }
                 Ok(entry)

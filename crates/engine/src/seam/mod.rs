@@ -35,8 +35,15 @@ pub trait Refereed: Recorded {
     /// What binds one decision: its time limit, and what runs out if it is missed.
     type Budget: Copy + Send;
 
-    /// The clock a game gets when none is named (`--tc`'s default).
+    /// The clock a game gets when none is named (`--tc`'s default; the daemon's series and
+    /// ladder too).
     const DEFAULT_CLOCK: &'static str;
+    /// Whether the game has start situations (Football Chess's drives, the built-in book):
+    /// another game starts every game from its start position.
+    const SITUATIONS: bool = false;
+    /// Whether a bot's time odds (its own decision clocks) apply: in a game without them
+    /// both sides have the series' clock.
+    const TIME_ODDS: bool = false;
     /// Reads `text` as this game's clock into `cfg`; its canonical form.
     fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError>;
     /// The game, its record (the game's tags and the time control) and its clocks, before
@@ -197,6 +204,9 @@ impl GameSetup {
 pub trait Checked: Refereed {
     /// The clock of check-bot's whole games (`--tc` text of the game).
     const GAME_CLOCK: &'static str;
+    /// The clock of the daemon's admission smoke game: short, with the clocks of a real
+    /// game, so that a bot's whole game is bounded.
+    const SMOKE_CLOCK: &'static str;
     /// The clock of the questions, as `--tc` text: every decision gets `decision`.
     fn question_clock(decision: Duration) -> String;
     /// Positions where `side` must decide, one per kind of decision it meets, each with

@@ -295,6 +295,8 @@ mod check {
     impl Checked for Game {
         // Quick games: a bot that thinks needs little of it.
         const GAME_CLOCK: &'static str = "bank=30s,inc=1s";
+        /// A second a turn: the bot's whole game is bounded, as Football Chess's four plays.
+        const SMOKE_CLOCK: &'static str = "turn=1s";
 
         fn question_clock(decision: Duration) -> String {
             format!("turn={}ms", decision.as_millis())

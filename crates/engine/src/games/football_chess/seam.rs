@@ -68,6 +68,8 @@ mod referee {
         type Budget = Budget;
         // Plays per quarter: the game is a count of plays, its record reproducible.
         const DEFAULT_CLOCK: &'static str = "plays=10,play=5s,reaction=1s";
+        const SITUATIONS: bool = true;
+        const TIME_ODDS: bool = true;
 
         fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError> {
             setup.tc = TimeControl::parse(text)?;
@@ -313,6 +315,7 @@ mod check {
     impl Checked for Game {
         // Short games with the clocks of a real one.
         const GAME_CLOCK: &'static str = "plays=4,play=5s,reaction=1s";
+        const SMOKE_CLOCK: &'static str = "plays=4,play=5s,reaction=1s";
 
         fn question_clock(decision: Duration) -> String {
             let ms = decision.as_millis();
