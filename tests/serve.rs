@@ -6,35 +6,22 @@
 //!
 //! Every wait has a generous deadline and no assertion depends on how fast the machine is.
 
+mod common;
 #[path = "common/webdriver.rs"]
 #[allow(dead_code)] // the driver's clicks are for the viewer's tests
 mod webdriver;
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
+use common::run::{scratch, text, zebra, ZEBRA};
+
 /// Short play-count games: reproducible, and quick whatever the machine's load.
 const TC: &str = "plays=6,play=5s,reaction=2s";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn zebra(args: &[&str]) -> Output {
-    Command::new(ZEBRA).args(args).output().unwrap()
-}
-
-fn text(out: &[u8]) -> String {
-    String::from_utf8_lossy(out).into_owned()
-}
 
 /// `zebra serve --data DIR ARGS...` that must succeed; its stdout.
 fn admin(data: &Path, args: &[&str]) -> String {
