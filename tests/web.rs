@@ -517,27 +517,12 @@ fn start_server(file: &Path, extra: &[&str]) -> Server {
 
 /// A plain HTTP/1.1 GET: (status, content type, body).
 fn get(base: &str, path: &str) -> (u16, String, String) {
-    use std::io::{Read, Write};
-    let host = base.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(host).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let (status, head, body) = common::http::http(base, "GET", path, None, &[], None);
     let kind = head
         .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-type: ")
-                .map(str::to_string)
-        })
+        .find_map(|l| l.strip_prefix("content-type: ").map(str::to_string))
         .unwrap_or_default();
-    (status, kind, body.to_string())
+    (status, kind, body)
 }
 
 #[test]
