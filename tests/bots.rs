@@ -4,6 +4,7 @@
 //! Every subprocess runs in its own process group, killed with the group when its handle
 //! drops, so that no test leaves a process behind (also the test bot's `--fork` child).
 
+mod common;
 #[allow(dead_code)]
 #[path = "../bots/greedy_bot.rs"]
 mod greedy;
@@ -13,6 +14,9 @@ mod random;
 #[allow(dead_code)]
 #[path = "../bots/search_bot.rs"]
 mod search;
+
+use common::run::scratch;
+
 // The search bot carries the sparring bot's code (its football outside the action phase).
 use search::sparring;
 
@@ -872,8 +876,7 @@ fn python_helper_builds_shaped_formations_and_its_fallback_is_always_legal() {
     let Some(py) = python() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("zebra-py-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("python");
     let script = dir.join("my_bot.py");
     std::fs::write(
         &script,
@@ -991,8 +994,7 @@ fn js_helper_fallback_is_always_legal() {
     let Some(node) = node() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("zebra-js-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("js");
     let script = dir.join("my_bot.js");
     std::fs::write(
         &script,

@@ -1,15 +1,10 @@
 //! The `zebra` binary end to end: output, determinism, JSON and exit codes.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
 
-fn zebra(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zebra"))
-        .args(args)
-        .output()
-        .expect("the zebra binary runs")
-}
+use common::run::{scratch, zebra, zebra_command, INSTANT_BOT, RANDOM_BOT, TEST_BOT};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 output")
@@ -116,8 +111,7 @@ fn boyer_perft_counts_whole_turns_from_the_start_or_a_fen() {
 
 #[test]
 fn boyer_games_are_played_recorded_reproducibly_and_verified() {
-    let dir = std::env::temp_dir().join(format!("zebra-cli-boyer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("boyer");
     let mut texts = Vec::new();
     for k in 0..2 {
         let pgn = dir.join(format!("b{k}.pgn"));
@@ -213,8 +207,7 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
 
 #[test]
 fn perft_reads_a_diagram_file() {
-    let dir = std::env::temp_dir().join(format!("zebra-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("diagram");
     let good = dir.join("good.txt");
     std::fs::write(&good, zebra::rules::perft::POSITIONS[0].1).unwrap();
     let out = zebra(&["perft", "--diagram", good.to_str().unwrap(), "--depth", "1"]);
@@ -291,10 +284,6 @@ fn bench_json_reports_rates() {
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
     assert!(v["generations_per_second"].as_f64().unwrap() > 0.0);
 }
-
-const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
-const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
-const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_zebra-instant-bot");
 
 #[test]
 fn referee_bench_plays_instant_bots_and_reports_every_figure() {
@@ -445,8 +434,7 @@ fn instant_bot_passes_the_protocol_checklist() {
 
 #[test]
 fn play_referees_the_bundled_bots_and_appends_a_verifiable_record() {
-    let dir = std::env::temp_dir().join(format!("zebra-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("play");
     let pgn = dir.join("games.pgn");
     let logs = dir.join("logs");
     for seed in ["1", "2"] {
@@ -650,7 +638,7 @@ fn check_bot_plays_whole_games_and_names_each_problem_with_its_decision() {
 fn a_closed_stdout_is_not_a_panic() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+    let mut child = zebra_command(&[])
         .args(["demo", "--seed", "4", "--plays-per-quarter", "400"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -670,23 +658,15 @@ fn a_closed_stdout_is_not_a_panic() {
 
 /// Processes whose command line contains `token` (the bots of one test).
 fn processes_with(token: &str) -> Vec<i32> {
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let zombie = common::is_zombie(&entry.path());
+    common::command_lines()
+        .into_iter()
         // Only the bots: their program is the test bot (zebra's own arguments hold the token too).
-        let program = cmd.split(|&b| b == 0).next().unwrap_or_default();
-        let is_bot = String::from_utf8_lossy(program).ends_with("zebra-test-bot");
-        if !zombie && is_bot && String::from_utf8_lossy(&cmd).contains(token) {
-            pids.push(pid);
-        }
-    }
-    pids
+        .filter(|(_, args)| {
+            args.first().is_some_and(|p| p.ends_with("zebra-test-bot"))
+                && args.iter().any(|a| a.contains(token))
+        })
+        .map(|(pid, _)| pid)
+        .collect()
 }
 
 #[test]
@@ -694,7 +674,7 @@ fn ctrl_c_stops_the_game_and_every_bot() {
     let token = format!("ctrl-c-{}", std::process::id());
     let white = format!("{TEST_BOT} --name {token} --sleep-ms 50");
     let black = format!("{TEST_BOT} --name {token}");
-    let child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+    let child = zebra_command(&[])
         .args([
             "play",
             "--white",
@@ -729,13 +709,6 @@ fn ctrl_c_stops_the_game_and_every_bot() {
     assert_eq!(processes_with(&token), Vec::<i32>::new(), "no bot survives");
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn one_zebra_line(out: &Output) -> String {
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(err.lines().count(), 1, "one line: {err}");
@@ -745,7 +718,7 @@ fn one_zebra_line(out: &Output) -> String {
 
 #[test]
 fn play_checks_every_program_first_and_writes_nothing() {
-    let dir = temp("missing");
+    let dir = scratch("missing");
     let pgn = dir.join("g.pgn");
     let out = zebra(&[
         "play",
@@ -780,7 +753,7 @@ fn play_accepts_the_bare_names_of_the_bundled_bots() {
 
 #[test]
 fn play_checks_pgn_and_log_dir_before_the_game() {
-    let dir = temp("paths");
+    let dir = scratch("paths");
     let file = dir.join("a-file");
     std::fs::write(&file, b"").unwrap();
     let under_a_file = file.join("sub");
@@ -827,7 +800,7 @@ fn a_duplicate_time_control_key_is_a_usage_error() {
 /// tests/series.rs, which checks them with real SPRT runs and a real Ctrl-C).
 #[test]
 fn every_documented_exit_code_happens_as_documented() {
-    let dir = temp("exit-codes");
+    let dir = scratch("exit-codes");
     let crash = format!("{TEST_BOT} --crash-after 1");
     let garbage = format!("{TEST_BOT} --garbage");
     let missing = dir.join("missing.pgn");
@@ -971,9 +944,7 @@ fn check_bot_for_boyer_asks_every_moment_of_a_turn_and_names_problems() {
 /// again on the running clock; a reply that never comes loses on time.
 #[test]
 fn boyer_asks_again_after_a_bad_reply_and_a_timeout_loses_on_time() {
-    let dir = std::env::temp_dir().join(format!("zebra-cli-b3x-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("b3x");
     let logs = dir.to_str().unwrap();
 
     // Two illegal replies (below --max-illegal 3), then legal play: the game goes on.
@@ -1188,7 +1159,7 @@ fn boyer_demo_replays_and_its_benchmark_counts_every_sub_move() {
 /// forfeited), and no bot process is left.
 #[test]
 fn a_game_at_its_wall_time_cap_is_stopped_mid_decision_and_adjudicated() {
-    let dir = temp("cap");
+    let dir = scratch("cap");
     for (rules, tc) in [
         ("football-chess", "plays=10,play=30s,reaction=30s"),
         ("boyer-football", "turn=30s"),
@@ -1197,7 +1168,7 @@ fn a_game_at_its_wall_time_cap_is_stopped_mid_decision_and_adjudicated() {
         let pgn = dir.join(format!("{rules}.pgn"));
         let white = format!("{TEST_BOT} --sleep-ms 20000 --sleep-after 3");
         let started = std::time::Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_zebra"))
+        let out = zebra_command(&[])
             .args([
                 "play",
                 "--rules",

@@ -10,9 +10,9 @@
 
 mod common;
 
-use common::marked;
+use common::game::{marked_bot as bot, needs, stderr_of};
+use common::{assert_none_left, mark};
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use zebra::bot::BotSpec;
@@ -20,27 +20,6 @@ use zebra::record::{verify, write_game, Termination};
 use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
 use zebra::rules::{GameResult, Side};
 use zebra::sandbox::{self, Exit, Mode, Policy, Verdict};
-
-const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
-
-static NEXT_MARK: AtomicU32 = AtomicU32::new(1);
-
-/// A mark for one test's bots.
-fn mark() -> String {
-    format!(
-        "hostile-{}-{}",
-        std::process::id(),
-        NEXT_MARK.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-fn bot(name: &str, mark: &str, args: &[&str]) -> BotSpec {
-    let mut s = BotSpec::from_command(name, TEST_BOT).unwrap();
-    s.args = args.iter().map(|a| a.to_string()).collect();
-    s.env
-        .push(("ZEBRA_TEST_MARK".to_string(), mark.to_string()));
-    s
-}
 
 fn config(tc: &str) -> GameConfig {
     GameConfig {
@@ -75,34 +54,6 @@ fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig, mark: &str) -> GameRep
     verify(&report.record).unwrap_or_else(|d| panic!("record does not verify: {d}\n{text}"));
     assert_none_left(mark);
     report
-}
-
-fn assert_none_left(mark: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = marked(mark);
-        if left.is_empty() {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "processes outlived their game: {left:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn stderr_of(r: &GameReport, side: Side) -> String {
-    let exit = r.bots[side.index()].exit.as_ref().expect("reaped");
-    String::from_utf8_lossy(&exit.stderr).into_owned()
-}
-
-/// Stops a test that needs a level this machine does not have, saying so.
-fn needs(what: &str, available: bool) -> bool {
-    if !available {
-        eprintln!("skipped: this machine has no {what}");
-    }
-    available
 }
 
 #[test]

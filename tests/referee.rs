@@ -15,9 +15,7 @@ use zebra::record::{verify, write_game, Termination};
 use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
 use zebra::rules::{GameResult, Side};
 
-const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
-const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
-const GREEDY_BOT: &str = env!("CARGO_BIN_EXE_zebra-greedy-bot");
+use common::run::{scratch, GREEDY_BOT, RANDOM_BOT, TEST_BOT};
 
 fn spec(name: &str, program: &str, args: &[&str]) -> BotSpec {
     let mut s = BotSpec::from_command(name, program).unwrap();
@@ -422,7 +420,7 @@ fn a_program_that_does_not_exist_forfeits_without_stopping_zebra() {
 
 #[test]
 fn the_transcript_holds_every_line_both_ways() {
-    let dir = std::env::temp_dir().join(format!("zebra-transcript-{}", std::process::id()));
+    let dir = scratch("transcript");
     let mut cfg = fast();
     let path = dir.join("game.log");
     cfg.transcript = Some(path.clone());
@@ -445,7 +443,7 @@ fn the_transcript_holds_every_line_both_ways() {
 
 #[test]
 fn a_duplicate_reply_is_named_a_duplicate_not_late() {
-    let dir = std::env::temp_dir().join(format!("zebra-duplicate-{}", std::process::id()));
+    let dir = scratch("duplicate");
     let mut cfg = fast();
     let path = dir.join("game.log");
     cfg.transcript = Some(path.clone());

@@ -9,23 +9,22 @@
 
 mod common;
 
-use common::marked;
+use common::run::{scratch, wait_until, zebra_command, TEST_BOT, ZEBRA};
+use common::{assert_none_left, marked};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
-const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
-
+/// A mark named after its test (a test here needs one only).
 fn mark(name: &str) -> String {
     format!("sandbox-cli-{name}-{}", std::process::id())
 }
 
-/// `zebra ARGS` with the mark in its environment (and so in its bots').
+/// `zebra ARGS` with the mark in its environment (and so in its bots'), not yet run.
 fn zebra(args: &[&str], mark: &str, env: &[(&str, &str)]) -> Command {
-    let mut cmd = Command::new(ZEBRA);
-    cmd.args(args).env("ZEBRA_TEST_MARK", mark);
+    let mut cmd = zebra_command(args);
+    cmd.env("ZEBRA_TEST_MARK", mark);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -34,29 +33,6 @@ fn zebra(args: &[&str], mark: &str, env: &[(&str, &str)]) -> Command {
 
 fn run(cmd: &mut Command) -> Output {
     cmd.output().expect("zebra runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-sandbox-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let end = Instant::now() + limit;
-    while Instant::now() < end {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    done()
-}
-
-fn assert_none_left(mark: &str) {
-    let ok = wait_until(Duration::from_secs(15), || marked(mark).is_empty());
-    assert!(ok, "processes outlived their game: {:?}", marked(mark));
 }
 
 fn namespaces_here() -> bool {
@@ -171,7 +147,7 @@ fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
         eprintln!("skipped: no namespaces here (the fallback cannot outlive a kill -9 of Zebra; README \"Sandbox\")");
         return;
     }
-    let dir = temp_dir("kill9");
+    let dir = scratch("kill9");
     let tmp = dir.join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let m = mark("kill9");
@@ -199,7 +175,7 @@ fn a_zebra_killed_as_pid_2_of_a_namespace_leaves_nothing_the_next_one_takes_for_
         eprintln!("skipped: needs namespaces, root and unshare");
         return;
     }
-    let dir = temp_dir("pid2");
+    let dir = scratch("pid2");
     let tmp = dir.join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let m = mark("pid2");
@@ -238,7 +214,7 @@ fn a_zebra_killed_as_pid_2_of_a_namespace_leaves_nothing_the_next_one_takes_for_
 #[test]
 fn without_namespaces_cgroups_or_the_subreaper_still_end_every_process_with_its_game() {
     for disable in ["namespaces", "namespaces,cgroups"] {
-        let dir = temp_dir(&format!("fallback-{}", disable.replace(',', "-")));
+        let dir = scratch(&format!("fallback-{}", disable.replace(',', "-")));
         let m = mark(&disable.replace(',', "-"));
         let pgn = dir.join("g.pgn");
         let out = run(&mut forking_game(
@@ -263,7 +239,7 @@ fn without_namespaces_cgroups_or_the_subreaper_still_end_every_process_with_its_
 
 #[test]
 fn hostile_text_never_reaches_the_terminal_raw_and_the_record_is_written() {
-    let dir = temp_dir("text");
+    let dir = scratch("text");
     let m = mark("text");
     let pgn = dir.join("g.pgn");
     let white = format!("{TEST_BOT} --control-chars --name evil");
@@ -293,7 +269,7 @@ fn hostile_text_never_reaches_the_terminal_raw_and_the_record_is_written() {
 
 #[test]
 fn a_series_with_a_hostile_bot_runs_to_its_end_and_resumes() {
-    let dir = temp_dir("series");
+    let dir = scratch("series");
     let m = mark("series");
     let out_dir = dir.join("s");
     let nasty = format!("nasty={TEST_BOT} --control-chars");
@@ -469,7 +445,7 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
         eprintln!("skipped: --affinity needs two CPUs; this process may use {allowed:?}");
         return;
     }
-    let dir = temp_dir("affinity");
+    let dir = scratch("affinity");
     let m = mark("affinity");
     let a = format!("a={TEST_BOT} --report-cpus");
     let b = format!("b={TEST_BOT} --report-cpus");
@@ -528,7 +504,7 @@ fn a_user_without_root_gets_a_user_namespace_and_an_address_space_limit() {
         eprintln!("skipped: needs root (to become 'nobody') and setpriv");
         return;
     }
-    let dir = temp_dir("nobody");
+    let dir = scratch("nobody");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     let pgn = dir.join("g.pgn");
@@ -576,7 +552,7 @@ fn in_a_real_terminal_a_hostile_bot_s_text_arrives_escaped() {
         eprintln!("skipped: no 'script' to give Zebra a terminal");
         return;
     }
-    let dir = temp_dir("tty");
+    let dir = scratch("tty");
     let m = mark("tty");
     let typescript = dir.join("typescript");
     // A bot with escape sequences in its ready, its log line, its replies and its stderr,

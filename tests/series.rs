@@ -7,7 +7,7 @@
 //! be compared with one never interrupted, record by record.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,29 +15,7 @@ use zebra::record::{read_games, write_game, GameRecord};
 
 mod common;
 
-const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
-const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
-const RANDOM_BOT: &str = env!("CARGO_BIN_EXE_zebra-random-bot");
-const GREEDY_BOT: &str = env!("CARGO_BIN_EXE_zebra-greedy-bot");
-
-fn zebra(args: &[&str]) -> Output {
-    Command::new(ZEBRA)
-        .args(args)
-        .output()
-        .expect("the zebra binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-series-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::run::{scratch, text, wait_until, zebra, GREEDY_BOT, RANDOM_BOT, TEST_BOT, ZEBRA};
 
 fn records(pgn: &Path) -> Vec<GameRecord> {
     read_games(&std::fs::read_to_string(pgn).unwrap_or_default()).expect("a readable PGN")
@@ -66,31 +44,13 @@ fn json(out: &Output) -> serde_json::Value {
     })
 }
 
-/// Processes whose command line holds `marker`.
+/// Processes whose command line holds `marker`, their arguments joined by spaces.
 fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = text(&cmdline).replace('\0', " ");
-        if cmdline.contains(marker) && !common::is_zombie(&entry.path()) {
-            found.push(cmdline);
-        }
-    }
-    found
-}
-
-/// Waits until `check` holds, up to `limit`.
-fn wait_for(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if check() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    false
+    common::command_lines()
+        .into_iter()
+        .map(|(_, args)| args.join(" "))
+        .filter(|cmdline| cmdline.contains(marker))
+        .collect()
 }
 
 fn games_in(pgn: &Path) -> usize {
@@ -101,7 +61,7 @@ fn games_in(pgn: &Path) -> usize {
 
 #[test]
 fn a_twenty_game_series_verifies_and_its_pairs_share_seeds_with_sides_swapped() {
-    let dir = temp_dir("twenty");
+    let dir = scratch("twenty");
     let out = zebra(&[
         "match",
         "--games",
@@ -180,11 +140,11 @@ fn a_series_killed_with_sigkill_resumes_to_the_same_result_without_losing_a_game
     };
 
     // The reference: the same series, never interrupted.
-    let whole = temp_dir("kill-reference");
+    let whole = scratch("kill-reference");
     let reference = Command::new(ZEBRA).args(series(&whole)).output().unwrap();
     assert!(reference.status.success(), "{}", text(&reference.stderr));
 
-    let dir = temp_dir("kill");
+    let dir = scratch("kill");
     let pgn = dir.join("games.pgn");
     let mut child: Child = Command::new(ZEBRA)
         .args(series(&dir))
@@ -193,7 +153,7 @@ fn a_series_killed_with_sigkill_resumes_to_the_same_result_without_losing_a_game
         .spawn()
         .unwrap();
     assert!(
-        wait_for(Duration::from_secs(60), || games_in(&pgn) >= 4),
+        wait_until(Duration::from_secs(60), || games_in(&pgn) >= 4),
         "the series never got going"
     );
     // A real SIGKILL: Zebra gets no chance to clean up.
@@ -206,7 +166,7 @@ fn a_series_killed_with_sigkill_resumes_to_the_same_result_without_losing_a_game
     );
     // Its bots die with it (the kernel's parent-death signal), none is left running.
     assert!(
-        wait_for(Duration::from_secs(10), || processes_with(&marker)
+        wait_until(Duration::from_secs(10), || processes_with(&marker)
             .is_empty()),
         "bots outlived a killed Zebra: {:?}",
         processes_with(&marker)
@@ -295,7 +255,7 @@ fn assert_sleepy_conduct(summary: &serde_json::Value) {
 
 #[test]
 fn timeouts_and_suspect_timeouts_are_counted_per_bot_and_survive_a_resume() {
-    let dir = temp_dir("conduct");
+    let dir = scratch("conduct");
     let out = sleepy_series(&dir, false, true);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let summary = json(&out);
@@ -360,7 +320,7 @@ fn timeouts_and_suspect_timeouts_are_counted_per_bot_and_survive_a_resume() {
 
 #[test]
 fn replay_suspect_plays_suspect_games_again_up_to_the_cap_and_resumes_exactly() {
-    let dir = temp_dir("replay");
+    let dir = scratch("replay");
     let out = sleepy_series(&dir, true, true);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let summary = json(&out);
@@ -443,7 +403,7 @@ fn replay_suspect_plays_suspect_games_again_up_to_the_cap_and_resumes_exactly() 
 
 #[test]
 fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
-    let dir = temp_dir("sprt-h1");
+    let dir = scratch("sprt-h1");
     let out = zebra(&[
         "match",
         "--games",
@@ -465,7 +425,7 @@ fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
 
     // The verdict is judged over whole pairs in schedule order: one game at a time gives
     // the very same decision, at the very same pair.
-    let serial = temp_dir("sprt-h1-serial");
+    let serial = scratch("sprt-h1-serial");
     let one = zebra(&[
         "match",
         "--games",
@@ -485,7 +445,7 @@ fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
 
 #[test]
 fn a_bot_against_itself_ends_with_h0_or_no_decision() {
-    let dir = temp_dir("sprt-self");
+    let dir = scratch("sprt-self");
     let a = format!("a={RANDOM_BOT}");
     let b = format!("b={RANDOM_BOT}");
     let out = zebra(&[
@@ -523,7 +483,7 @@ fn a_bot_against_itself_ends_with_h0_or_no_decision() {
 #[test]
 fn ctrl_c_finishes_the_running_games_then_resume_completes_the_series() {
     let marker = format!("int{}", std::process::id());
-    let dir = temp_dir("interrupt");
+    let dir = scratch("interrupt");
     // Bots that take ~20 ms per decision: each game lasts a second or more.
     let slow = |name: &str| format!("{name}={TEST_BOT} --sleep-ms 10 --name {name}-{marker}");
     let (a, b) = (slow("a"), slow("b"));
@@ -550,7 +510,7 @@ fn ctrl_c_finishes_the_running_games_then_resume_completes_the_series() {
         .spawn()
         .unwrap();
     let events = dir.join("events.jsonl");
-    assert!(wait_for(Duration::from_secs(30), || {
+    assert!(wait_until(Duration::from_secs(30), || {
         std::fs::read_to_string(&events)
             .map(|t| t.matches("\"game_started\"").count() >= 2)
             .unwrap_or(false)
@@ -593,7 +553,7 @@ fn ctrl_c_finishes_the_running_games_then_resume_completes_the_series() {
 #[test]
 fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
     let marker = format!("twice{}", std::process::id());
-    let dir = temp_dir("twice");
+    let dir = scratch("twice");
     let slow = |name: &str| format!("{name}={TEST_BOT} --sleep-ms 50 --name {name}-{marker}");
     let (a, b) = (slow("a"), slow("b"));
     let child = Command::new(ZEBRA)
@@ -618,7 +578,7 @@ fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
     // Four bots running (their own command lines: a sandboxed bot's keeper and init are
     // copies of Zebra, whose command line holds the marker too, and exist as early as the
     // preflight, before Zebra watches for Ctrl-C).
-    assert!(wait_for(Duration::from_secs(30), || processes_with(
+    assert!(wait_until(Duration::from_secs(30), || processes_with(
         &marker
     )
     .iter()
@@ -635,7 +595,7 @@ fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     assert!(start.elapsed() < Duration::from_secs(20));
     assert!(
-        wait_for(Duration::from_secs(5), || processes_with(&marker)
+        wait_until(Duration::from_secs(5), || processes_with(&marker)
             .is_empty()),
         "{:?}",
         processes_with(&marker)
@@ -646,7 +606,7 @@ fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
 
 #[test]
 fn round_robin_and_gauntlet_over_three_bots() {
-    let dir = temp_dir("tournament");
+    let dir = scratch("tournament");
     let bots = [
         format!("alpha={RANDOM_BOT}"),
         format!("beta={RANDOM_BOT}"),
@@ -699,7 +659,7 @@ fn round_robin_and_gauntlet_over_three_bots() {
 
 #[test]
 fn bots_from_a_config_file_with_options_environment_and_time_odds() {
-    let dir = temp_dir("config");
+    let dir = scratch("config");
     let config = dir.join("bots.toml");
     std::fs::write(
         &config,
@@ -756,7 +716,7 @@ args = ["--name", "rand"]
 
 #[test]
 fn log_failures_keeps_transcripts_of_failed_games_only() {
-    let dir = temp_dir("logs");
+    let dir = scratch("logs");
     let a = format!("calm={RANDOM_BOT}");
     let b = format!("steady={RANDOM_BOT}");
     let c = format!("rogue={TEST_BOT} --illegal");
@@ -802,7 +762,7 @@ fn log_failures_keeps_transcripts_of_failed_games_only() {
 
 #[test]
 fn a_series_appends_to_an_existing_pgn_and_reads_back_only_its_own_games() {
-    let dir = temp_dir("append");
+    let dir = scratch("append");
     let pgn = dir.join("all.pgn");
     let pgn_arg = pgn.to_str().unwrap();
     let first = zebra(&[
@@ -844,7 +804,7 @@ fn a_series_appends_to_an_existing_pgn_and_reads_back_only_its_own_games() {
 
 #[test]
 fn a_record_cut_short_at_the_end_is_dropped_and_its_game_played_again() {
-    let dir = temp_dir("torn");
+    let dir = scratch("torn");
     let out = zebra(&[
         "match",
         "--games",
@@ -945,7 +905,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
 
     // Every bot is started once before the series: options it does not declare, or a bot
     // that never completes the handshake, stop everything before a directory is written.
-    let pre = temp_dir("preflight");
+    let pre = scratch("preflight");
     let greedy = format!("g={GREEDY_BOT}");
     let mute = format!("mute={TEST_BOT} --no-ready");
     let out_dir = pre.join("s");
@@ -982,7 +942,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("series.json"));
 
-    let dir = temp_dir("exists");
+    let dir = scratch("exists");
     let first = zebra(&[
         "match",
         "--games",
@@ -1011,7 +971,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
 
     // A directory whose lock is held but whose series.json is not written yet (a series in
     // its first moment) is in use, not missing.
-    let starting = temp_dir("starting");
+    let starting = scratch("starting");
     std::fs::create_dir_all(&starting).unwrap();
     let held = starting.join("held");
     let mut holder = Command::new("flock")
@@ -1021,7 +981,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         .stdin(Stdio::piped())
         .spawn()
         .unwrap();
-    assert!(wait_for(Duration::from_secs(30), || held.exists()));
+    assert!(wait_until(Duration::from_secs(30), || held.exists()));
     let refused = zebra(&["match", "--resume", starting.to_str().unwrap()]);
     drop(holder.stdin.take());
     holder.wait().unwrap();
@@ -1033,7 +993,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
     );
 
     // One run per series directory: a second run waits its turn, it does not interleave.
-    let dir = temp_dir("busy");
+    let dir = scratch("busy");
     let slow = format!("slow={TEST_BOT} --sleep-ms 20");
     let quick = format!("quick={RANDOM_BOT}");
     let mut first = Command::new(ZEBRA)
@@ -1056,7 +1016,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
         .spawn()
         .unwrap();
     // series.json is written under the lock (the lock file alone appears a moment earlier).
-    assert!(wait_for(Duration::from_secs(30), || dir
+    assert!(wait_until(Duration::from_secs(30), || dir
         .join("series.json")
         .exists()));
     let second = zebra(&["match", "--resume", dir.to_str().unwrap()]);
@@ -1075,7 +1035,7 @@ fn bad_series_flags_are_usage_errors_with_a_reason() {
 /// and no bot is left running.
 #[test]
 fn series_games_at_their_wall_time_cap_are_adjudicated_and_counted() {
-    let dir = temp_dir("cap");
+    let dir = scratch("cap");
     let mark = format!("series-cap-{}", std::process::id());
     let slow = format!("slow={TEST_BOT} --sleep-ms 20000 --sleep-after 3");
     let quick = format!("quick={RANDOM_BOT}");
@@ -1151,7 +1111,7 @@ fn series_games_at_their_wall_time_cap_are_adjudicated_and_counted() {
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("series.json")).unwrap()).unwrap();
     assert_eq!(saved["max_game_time"], "3s", "{saved}");
-    assert!(wait_for(Duration::from_secs(5), || common::marked(&mark).is_empty()));
+    assert!(wait_until(Duration::from_secs(5), || common::marked(&mark).is_empty()));
 }
 
 /// `cp -r FROM TO`, as a user copies a series directory.
@@ -1224,7 +1184,7 @@ fn fixtures_of(pgn: &Path) -> BTreeMap<u32, [String; 3]> {
 #[test]
 fn a_moved_or_copied_series_directory_resumes_into_its_own_files() {
     let marker = format!("move{}", std::process::id());
-    let root = temp_dir("relocate");
+    let root = scratch("relocate");
     let original = root.join("original");
     let slow = |name: &str| format!("{name}={TEST_BOT} --sleep-ms 5 --name {name}-{marker}");
     let (a, b) = (slow("a"), slow("b"));
@@ -1253,13 +1213,13 @@ fn a_moved_or_copied_series_directory_resumes_into_its_own_files() {
         .unwrap();
     let pgn = original.join("games.pgn");
     assert!(
-        wait_for(Duration::from_secs(60), || games_in(&pgn) >= 2),
+        wait_until(Duration::from_secs(60), || games_in(&pgn) >= 2),
         "the series never got going"
     );
     // A real SIGKILL mid-series.
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(wait_for(Duration::from_secs(10), || processes_with(
+    assert!(wait_until(Duration::from_secs(10), || processes_with(
         &marker
     )
     .is_empty()));
@@ -1307,7 +1267,7 @@ fn a_moved_or_copied_series_directory_resumes_into_its_own_files() {
 
 #[test]
 fn a_series_file_of_version_1_with_absolute_paths_resumes_where_its_directory_is_now() {
-    let root = temp_dir("relocate-v1");
+    let root = scratch("relocate-v1");
     let original = root.join("original");
     finished_series(&original, "4");
     let pgn = original.join("games.pgn");
@@ -1348,7 +1308,7 @@ fn a_series_file_of_version_1_with_absolute_paths_resumes_where_its_directory_is
 
 #[test]
 fn two_series_appending_to_one_pgn_at_once_the_second_refuses() {
-    let root = temp_dir("shared-pgn");
+    let root = scratch("shared-pgn");
     let shared = root.join("same.pgn");
     let slow = format!("slow={TEST_BOT} --sleep-ms 20");
     let quick = format!("quick={RANDOM_BOT}");
@@ -1377,7 +1337,7 @@ fn two_series_appending_to_one_pgn_at_once_the_second_refuses() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    assert!(wait_for(Duration::from_secs(30), || first_dir
+    assert!(wait_until(Duration::from_secs(30), || first_dir
         .join("series.json")
         .exists()));
     let second_dir = root.join("second");
@@ -1403,7 +1363,7 @@ fn two_series_appending_to_one_pgn_at_once_the_second_refuses() {
 
 #[test]
 fn four_billion_games_are_scheduled_lazily_and_more_than_can_be_numbered_are_refused() {
-    let root = temp_dir("huge");
+    let root = scratch("huge");
     // Three bots make three encounters: twelve billion games do not fit a game number. One
     // line, exit 2, and nothing is created.
     let three = root.join("three");
@@ -1439,7 +1399,7 @@ fn four_billion_games_are_scheduled_lazily_and_more_than_can_be_numbered_are_ref
         let pgn = dir.join("games.pgn");
         let start = games_in(&pgn);
         assert!(
-            wait_for(Duration::from_secs(60), || games_in(&pgn) >= start + 2),
+            wait_until(Duration::from_secs(60), || games_in(&pgn) >= start + 2),
             "no game was played"
         );
         let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
@@ -1505,7 +1465,7 @@ fn four_billion_games_are_scheduled_lazily_and_more_than_can_be_numbered_are_ref
 
 #[test]
 fn a_record_that_lost_its_closing_blank_line_gets_it_back_before_the_next_game() {
-    let root = temp_dir("unsealed");
+    let root = scratch("unsealed");
     let template = root.join("template");
     finished_series(&template, "4");
     let whole = by_game(&template.join("games.pgn"));
@@ -1529,7 +1489,7 @@ fn a_record_that_lost_its_closing_blank_line_gets_it_back_before_the_next_game()
 
 #[test]
 fn a_torn_fragment_after_a_whole_record_drops_only_the_fragment() {
-    let root = temp_dir("fragment");
+    let root = scratch("fragment");
     let template = root.join("template");
     finished_series(&template, "4");
     let whole = by_game(&template.join("games.pgn"));
@@ -1567,7 +1527,7 @@ fn junk(mut seed: u64, n: usize) -> Vec<u8> {
 /// whose records are not whole, and the file ends byte for byte as one never torn.
 #[test]
 fn a_torn_tail_of_zero_bytes_or_junk_drops_only_itself_not_the_record_before_it() {
-    let root = temp_dir("torn-tail");
+    let root = scratch("torn-tail");
     let template = root.join("template");
     finished_series(&template, "4");
     let original = std::fs::read(template.join("games.pgn")).unwrap();
@@ -1664,7 +1624,7 @@ fn finished_lines(path: &Path) -> BTreeMap<u64, serde_json::Value> {
 /// times the record does not keep, before the resumed run's own lines.
 #[test]
 fn a_game_finished_line_lost_to_a_crash_is_written_back_once_on_resume() {
-    let dir = temp_dir("lost-event");
+    let dir = scratch("lost-event");
     finished_series(&dir, "4");
     let path = dir.join("events.jsonl");
     let full = std::fs::read_to_string(&path).unwrap();
@@ -1714,7 +1674,7 @@ fn a_game_finished_line_lost_to_a_crash_is_written_back_once_on_resume() {
 /// from its record is the one the game wrote, but for the times the record does not keep.
 #[test]
 fn every_lost_game_finished_line_is_rebuilt_from_its_record_as_the_game_wrote_it() {
-    let root = temp_dir("rebuilt-events");
+    let root = scratch("rebuilt-events");
     let football = [
         format!("quick={RANDOM_BOT}"),
         format!("sleepy={TEST_BOT} --sleep-ms 400"),
@@ -1799,7 +1759,7 @@ fn every_lost_game_finished_line_is_rebuilt_from_its_record_as_the_game_wrote_it
 
 #[test]
 fn a_config_dir_that_does_not_exist_is_named_not_called_a_missing_program() {
-    let dir = temp_dir("missing-dir");
+    let dir = scratch("missing-dir");
     let config = dir.join("bots.toml");
     std::fs::write(
         &config,
@@ -1828,7 +1788,7 @@ fn a_config_dir_that_does_not_exist_is_named_not_called_a_missing_program() {
 
 #[test]
 fn a_series_of_another_rulings_edition_is_not_resumed_and_its_files_are_left_alone() {
-    let root = temp_dir("edition");
+    let root = scratch("edition");
     let template = root.join("template");
     finished_series(&template, "4");
     let tag = "[Rulings \"3\"]\n";
@@ -1914,15 +1874,15 @@ fn a_book_makes_deterministic_bots_play_distinct_games_at_any_concurrency() {
             })
             .collect()
     };
-    let booked = series(&temp_dir("book-2"), "builtin", "2");
+    let booked = series(&scratch("book-2"), "builtin", "2");
     let distinct = games(&booked).len();
     assert!(distinct >= 30, "{distinct} distinct games with the book");
-    let plain = series(&temp_dir("book-none"), "none", "2");
+    let plain = series(&scratch("book-none"), "none", "2");
     assert_eq!(games(&plain).len(), 2, "without a book: one game per side");
     assert!(!std::fs::read_to_string(&plain)
         .unwrap()
         .contains("[Situation "));
-    let one_at_a_time = series(&temp_dir("book-1"), "builtin", "1");
+    let one_at_a_time = series(&scratch("book-1"), "builtin", "1");
     assert_eq!(by_game(&booked), by_game(&one_at_a_time));
     // Both games of a pair start from the same situation, the bots' sides swapped.
     let recs = records(&booked);
@@ -1953,7 +1913,7 @@ fn a_book_makes_deterministic_bots_play_distinct_games_at_any_concurrency() {
 
 #[test]
 fn a_bad_book_stops_the_series_before_it_starts_naming_line_and_field() {
-    let dir = temp_dir("bad-book");
+    let dir = scratch("bad-book");
     let book = dir.join("book.txt");
     std::fs::write(
         &book,
@@ -1989,7 +1949,7 @@ fn a_bad_book_stops_the_series_before_it_starts_naming_line_and_field() {
 /// unclosed quote is one usage line.
 #[test]
 fn a_quoted_bot_path_with_spaces_plays_and_an_open_quote_is_one_line() {
-    let dir = temp_dir("quoted");
+    let dir = scratch("quoted");
     let bots = dir.join("my bots");
     std::fs::create_dir_all(&bots).unwrap();
     let copy = bots.join("random bot");
@@ -2035,7 +1995,7 @@ fn a_quoted_bot_path_with_spaces_plays_and_an_open_quote_is_one_line() {
 /// A series that ended leaves no lock; resuming a complete one says so and plays nothing.
 #[test]
 fn an_ended_series_leaves_no_lock_and_resuming_it_says_it_is_complete() {
-    let dir = temp_dir("ended");
+    let dir = scratch("ended");
     let out = zebra(&[
         "match",
         "--games",
@@ -2086,7 +2046,7 @@ fn a_finished_series_is_extended_with_more_pairs_as_if_played_whole() {
         ]);
         assert!(out.status.success(), "{}", text(&out.stderr));
     };
-    let grown = temp_dir("extend");
+    let grown = scratch("extend");
     series(&grown, "2");
     let first = by_game(&grown.join("games.pgn"));
     let out = zebra(&[
@@ -2105,7 +2065,7 @@ fn a_finished_series_is_extended_with_more_pairs_as_if_played_whole() {
         extended[&1], first[&1],
         "the games played stay as they were"
     );
-    let whole = temp_dir("extend-whole");
+    let whole = scratch("extend-whole");
     series(&whole, "6");
     assert_eq!(extended, by_game(&whole.join("games.pgn")));
     let out = zebra(&["match", "--resume", grown.to_str().unwrap(), "--games", "4"]);
@@ -2121,7 +2081,7 @@ fn a_finished_series_is_extended_with_more_pairs_as_if_played_whole() {
 /// `--odds NAME=ODDS` gives one bot its own clocks, as `time` in a config file does.
 #[test]
 fn time_odds_on_the_command_line_reach_the_records() {
-    let dir = temp_dir("odds");
+    let dir = scratch("odds");
     let out = zebra(&[
         "match",
         "--bot",
@@ -2176,7 +2136,7 @@ fn time_odds_on_the_command_line_reach_the_records() {
 /// follow, and a resumed series keeps the names.
 #[test]
 fn unnamed_bots_take_their_ready_names_made_unique() {
-    let dir = temp_dir("ready-names");
+    let dir = scratch("ready-names");
     let out_dir = dir.join("s");
     let out = zebra(&[
         "match",
@@ -2234,7 +2194,7 @@ fn unnamed_bots_take_their_ready_names_made_unique() {
 #[test]
 fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_chess_has() {
     // (Watching a Boyer series live: tests/web.rs.)
-    let dir = temp_dir("boyer");
+    let dir = scratch("boyer");
     let out = zebra(&[
         "match",
         "--rules",
@@ -2276,7 +2236,7 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
     assert_eq!(resume_json(&dir)["games_played_now"], 1);
     assert_eq!(by_game(&pgn), whole, "the same four records again");
 
-    let other = temp_dir("boyer-refused");
+    let other = scratch("boyer-refused");
     let out_dir = other.join("s");
     for (extra, needle) in [
         (
@@ -2316,7 +2276,7 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
 /// handshake time), and a crash gives its exit code and the end of its stderr.
 #[test]
 fn a_preflight_refusal_in_match_names_a_flood_and_a_crash_like_a_game_does() {
-    let dir = temp_dir("preflight-words");
+    let dir = scratch("preflight-words");
     let out_dir = dir.join("s");
     let random = format!("r={RANDOM_BOT}");
     // `--no-flush`: its `ready` stays in a buffer that the exit with code 3 drops.

@@ -6,35 +6,23 @@
 //!
 //! Every wait has a generous deadline and no assertion depends on how fast the machine is.
 
+mod common;
 #[path = "common/webdriver.rs"]
 #[allow(dead_code)] // the driver's clicks are for the viewer's tests
 mod webdriver;
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
+use common::http::http;
+use common::run::{scratch, text, zebra, ZEBRA};
+
 /// Short play-count games: reproducible, and quick whatever the machine's load.
 const TC: &str = "plays=6,play=5s,reaction=2s";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn zebra(args: &[&str]) -> Output {
-    Command::new(ZEBRA).args(args).output().unwrap()
-}
-
-fn text(out: &[u8]) -> String {
-    String::from_utf8_lossy(out).into_owned()
-}
 
 /// `zebra serve --data DIR ARGS...` that must succeed; its stdout.
 fn admin(data: &Path, args: &[&str]) -> String {
@@ -132,44 +120,6 @@ fn start_command(
         sink.lock().unwrap().push_str(&rest);
     });
     Daemon { child, base, log }
-}
-
-/// One HTTP/1.1 exchange: (status, headers in lower case, body).
-fn http(
-    base: &str,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    headers: &[(&str, &str)],
-    body: Option<&[u8]>,
-) -> (u16, String, String) {
-    let host = base.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(host).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
-    if let Some(t) = token {
-        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
-    }
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    let body = body.unwrap_or_default();
-    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-    stream.write_all(head.as_bytes()).unwrap();
-    // A server may answer (413) before reading a body it refuses: a write error then is fine.
-    let _ = stream.write_all(body);
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in: {head}"));
-    (status, head.to_ascii_lowercase(), body.to_string())
 }
 
 fn get_json(base: &str, path: &str, token: &str) -> Value {

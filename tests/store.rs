@@ -8,11 +8,9 @@ use zebra::server::store::{
     BotState, Finished, GameEnd, Lease, NewGame, Store, StoreError, Submitted, DB_FILE,
 };
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-store-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+mod common;
+
+use common::run::scratch;
 
 /// Stores a game's end: its record file first, then the result if the lease holds.
 fn finish(store: &mut Store, lease: &Lease, result: &str, record: &str, now: i64) -> Finished {

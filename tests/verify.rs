@@ -7,15 +7,18 @@
 //! tests/record.rs, and games the bundled bots play.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use zebra::record::{read::MAX_LINE, GameReader, RecordError, QUOTE_MAX};
 
+mod common;
+
+use common::run::{scratch, text, zebra_command};
+
 /// The golden multi-game file (three games, written by the record writer).
 fn golden() -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records/golden.pgn"))
-        .unwrap()
+    std::fs::read(common::golden_path()).unwrap()
 }
 
 /// `game 4: line N: `, N the first line after the golden file: where text appended to it
@@ -53,13 +56,6 @@ fn in_third_movetext(file: &[u8]) -> usize {
     movetext + 1
 }
 
-/// A scratch directory of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-verify-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// `zebra verify` on a file holding `bytes`.
 fn verify_bytes(name: &str, bytes: &[u8]) -> Output {
     let dir = scratch(name);
@@ -71,15 +67,10 @@ fn verify_bytes(name: &str, bytes: &[u8]) -> Output {
 }
 
 fn verify_path(path: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zebra"))
-        .arg("verify")
+    zebra_command(&["verify"])
         .arg(path)
         .output()
         .expect("the zebra binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A failed verification: exit code 1 and exactly one `zebra:` line on stderr, returned.

@@ -14,10 +14,11 @@
 
 mod common;
 
-use common::marked;
+use common::game::{marked_bot as bot, needs, stderr_of};
+use common::run::{scratch, TEST_BOT, ZEBRA};
+use common::{assert_none_left, mark, marked};
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use zebra::bot::BotSpec;
@@ -26,27 +27,7 @@ use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
 use zebra::rules::Side;
 use zebra::sandbox::{self, Verdict};
 
-const TEST_BOT: &str = env!("CARGO_BIN_EXE_zebra-test-bot");
-const ZEBRA: &str = env!("CARGO_BIN_EXE_zebra");
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
-
-static NEXT_MARK: AtomicU32 = AtomicU32::new(1);
-
-fn mark() -> String {
-    format!(
-        "wall-{}-{}",
-        std::process::id(),
-        NEXT_MARK.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-fn bot(name: &str, mark: &str, args: &[&str]) -> BotSpec {
-    let mut s = BotSpec::from_command(name, TEST_BOT).unwrap();
-    s.args = args.iter().map(|a| a.to_string()).collect();
-    s.env
-        .push(("ZEBRA_TEST_MARK".to_string(), mark.to_string()));
-    s
-}
 
 /// Clocks far above what the attacks take, even on a busy machine.
 fn config() -> GameConfig {
@@ -69,21 +50,8 @@ fn play(white: BotSpec, black: BotSpec, mark: &str) -> GameReport {
         .unwrap();
     let report = rt.block_on(Referee::play(&white, &black, &config(), |_, _, _| {}));
     verify(&report.record).unwrap_or_else(|d| panic!("record does not verify: {d}"));
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !marked(mark).is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "processes outlived their game: {:?}",
-            marked(mark)
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert_none_left(mark);
     report
-}
-
-fn stderr_of(r: &GameReport, side: Side) -> String {
-    let exit = r.bots[side.index()].exit.as_ref().expect("reaped");
-    String::from_utf8_lossy(&exit.stderr).into_owned()
 }
 
 /// The line `PREFIX...` the attacker printed.
@@ -116,14 +84,6 @@ fn attack(args: &[&str]) -> String {
     );
     assert_eq!(victim.verdict, None);
     text
-}
-
-/// Stops a test that needs a layer this machine does not have, saying so.
-fn needs(what: &str, available: bool) -> bool {
-    if !available {
-        eprintln!("skipped: this machine has no {what}");
-    }
-    available
 }
 
 fn walled() -> bool {
@@ -336,9 +296,7 @@ fn the_whole_catalogue_fails_for_an_unprivileged_user_too() {
         eprintln!("skipped: needs root (to become 'nobody') and setpriv");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("zebra-wall-nobody-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("nobody");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     let m = mark();

@@ -6,6 +6,7 @@
 //! failure. Screenshots are kept under the system temp dir (`zebra-web-shots-PID/`), never
 //! in the repository.
 
+mod common;
 #[path = "common/schema.rs"]
 mod schema;
 #[path = "common/webdriver.rs"]
@@ -19,25 +20,11 @@ use zebra::rules::playout::play_random_game;
 use zebra::rules::{Game, Settings, Side};
 use zebra::web::{export_html, view_game, view_games, Frame};
 
+use common::run::{scratch, zebra, zebra_command, TEST_BOT};
+
+/// The golden multi-game record file's text.
 fn golden() -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records/golden.pgn"),
-    )
-    .unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zebra-web-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn zebra(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zebra"))
-        .args(args)
-        .output()
-        .unwrap()
+    std::fs::read_to_string(common::golden_path()).unwrap()
 }
 
 /// A whole seeded random game as a record.
@@ -505,7 +492,7 @@ impl Drop for Server {
 
 fn start_server(file: &Path, extra: &[&str]) -> Server {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+    let mut child = zebra_command(&[])
         .arg("view")
         .arg(file)
         .args(["--listen", "127.0.0.1:0"])
@@ -530,27 +517,12 @@ fn start_server(file: &Path, extra: &[&str]) -> Server {
 
 /// A plain HTTP/1.1 GET: (status, content type, body).
 fn get(base: &str, path: &str) -> (u16, String, String) {
-    use std::io::{Read, Write};
-    let host = base.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(host).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let (status, head, body) = common::http::http(base, "GET", path, None, &[], None);
     let kind = head
         .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-type: ")
-                .map(str::to_string)
-        })
+        .find_map(|l| l.strip_prefix("content-type: ").map(str::to_string))
         .unwrap_or_default();
-    (status, kind, body.to_string())
+    (status, kind, body)
 }
 
 #[test]
@@ -734,7 +706,7 @@ impl Watched {
 /// Starts `zebra ARGS --watch` and reads the viewer's address from its stderr.
 fn start_watched(args: &[&str]) -> Watched {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zebra"))
+    let mut child = zebra_command(&[])
         .args(args)
         .args(["--watch", "--listen", "127.0.0.1:0"])
         .stdout(std::process::Stdio::null())
@@ -878,7 +850,7 @@ fn a_live_game_resumes_from_last_event_id_with_no_gap_and_no_repeat() {
     let pgn = dir.join("game.pgn");
     // Each bot sleeps 30 ms per decision: the game lasts several seconds at the least, so
     // the browser below reconnects while it runs (a busier machine only makes it longer).
-    let slow = format!("{} --sleep-ms 30", env!("CARGO_BIN_EXE_zebra-test-bot"));
+    let slow = format!("{} --sleep-ms 30", TEST_BOT);
     let watched = start_watched(&[
         "play",
         "--white",
@@ -1366,12 +1338,7 @@ fn a_followed_series_moves_on_to_a_running_game_after_one_ends() {
     // Bots that sleep 60 ms a decision: a game lasts some 8 s (longer on a busy machine),
     // four games one at a time; the page opens during the first, and when that one has
     // ended and the page has dwelt 3 s on it, the second runs.
-    let slow = |name: &str| {
-        format!(
-            "{name}={} --sleep-ms 60",
-            env!("CARGO_BIN_EXE_zebra-test-bot")
-        )
-    };
+    let slow = |name: &str| format!("{name}={} --sleep-ms 60", TEST_BOT);
     let watched = start_watched(&[
         "match",
         "--bot",

@@ -3,6 +3,7 @@
 //! positions from text diagrams.
 
 mod ball_carrier;
+mod cases;
 mod clocks;
 mod edition2;
 mod edition3;
