@@ -1,6 +1,6 @@
 //! Plays the games of a series, several at once, and keeps the books.
 //!
-//! One coordinator (this module's [`run`]) starts up to `concurrency` games, each a
+//! One coordinator (this module's [`run`], a `Coordinator`) starts up to `concurrency` games, each a
 //! [`Referee`] with its own two bot processes, on a thread of its own with a single-threaded
 //! runtime: a game's reader, writer and referee never wake each other across threads (which
 //! on a virtual machine costs more than the referee's own work), and a busy game never
@@ -127,284 +127,431 @@ pub async fn run(
 ) -> Result<SeriesOutcome, DiskError> {
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let schedule = Schedule::new(config.format, names.len(), config.rounds, config.seed)?;
-    let planned = schedule.len();
-    let replay = config.replay_suspect.as_ref();
-    let max_attempts = replay.map(|r| r.max_attempts);
-    let mut standings = Standings::new(config.format, &names).replaying(replay);
-    // Attempts voided so far, per game: a resumed series continues counting them, so the
-    // cap holds across a stop and resume.
-    let mut attempts_voided: std::collections::BTreeMap<u32, u32> = Default::default();
-    for g in &voided {
-        standings.add_voided(g);
-        *attempts_voided.entry(g.game).or_default() += 1;
-    }
-    let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
-    let mut gate = config
-        .sprt
-        .filter(|_| standings.encounters.len() == 1)
-        .map(SprtGate::new);
-    for g in &done {
-        standings.add(g);
-        if let Some(gate) = gate.as_mut() {
-            gate.add(g);
+    let mut series = Coordinator::start(config, &schedule, names, done, voided, options)?;
+    loop {
+        series.dispatch();
+        if series.running.is_empty() {
+            break;
+        }
+        match series.wait().await {
+            Wait::Finished(finished) => series.take(finished).await?,
+            Wait::Again => continue,
+            Wait::Stop => break,
         }
     }
-    // The games still to play: taken from the schedule as they start, never listed whole
-    // (a series may be billions of games long); a voided attempt goes to `again` and is
-    // played before any new game.
-    let mut fresh = schedule
-        .iter()
-        .filter(|f| !done_numbers.contains(&f.game))
-        .map(|f| (f, attempts_voided.get(&f.game).map_or(1, |n| n + 1)))
-        .peekable();
-    let mut again: std::collections::VecDeque<(Fixture, u32)> = Default::default();
-    // Records on disk are games of the schedule, each once (see `disk::load_finished`).
-    let left = planned.saturating_sub(done_numbers.len() as u32) as usize;
+    Ok(series.finish())
+}
 
-    let entrants = Entrants::of(config);
-    let mut pgn = PgnFile::open(&config.pgn)?;
-    let mut events = match &config.events {
-        Some(path) => open_events(path, config, &schedule, &names, &done)?,
-        None => EventLog::none(),
-    }
-    .with_spectator(options.spectator.clone());
-    let mut voided_pgn = match replay {
-        Some(r) => Some(PgnFile::open(&r.voided_pgn)?),
-        None => None,
-    };
-    if let Some(dir) = &config.log_dir {
-        std::fs::create_dir_all(dir).map_err(|source| DiskError::Io {
-            what: "create the log directory",
-            path: dir.clone(),
-            source,
-        })?;
-    }
-    let progress = options.progress;
-    progress.start(planned as u64, standings.finished);
-    // Games at once, as many as there are games left to play.
-    let at_once = options.concurrency.max(1).min(left);
-    let warnings: Vec<Warning> = options
-        .cpus
-        .and_then(|cpus| overload_warning(at_once, cpus))
-        .map(|message| Warning {
-            code: WarningCode::Overload,
-            message,
-        })
-        .into_iter()
-        .collect();
-    for w in &warnings {
-        progress.note(&format!("warning: {}", w.message));
-    }
-    events.emit(&SeriesEvent::SeriesStarted {
-        bots: names.clone(),
-        format: config.format.to_string(),
-        rules: config.rules,
-        games_planned: planned,
-        games_done: done_numbers.len() as u32,
-        seed: config.seed,
-        time_control: config.tc.clone(),
-        sprt: config.sprt.map(|s| s.to_string()),
-        concurrency: options.concurrency,
-        cpus: options.cpus,
-        replay_suspect: max_attempts,
-        warnings,
-    });
+/// What waiting on the running games gave.
+enum Wait {
+    Finished(Finished),
+    /// Nothing to record (a first Ctrl-C, a game abandoned or whose task failed).
+    Again,
+    /// Stop now: every game is done with, or abandoned.
+    Stop,
+}
 
-    // A resumed series starts from the books on disk: say where it stands.
-    if !done.is_empty() {
-        events.emit(&SeriesEvent::StatsUpdated {
-            games_finished: standings.finished,
-            standings: standings.bots.clone(),
-            head_to_head: head_to_head(&standings, gate.as_ref()),
+/// One run of a series: its schedule, games, books and stop signals, held together so that
+/// each step of [`run`] is a method of its own.
+struct Coordinator<'a> {
+    config: &'a SeriesConfig,
+    options: RunOptions,
+    names: Vec<String>,
+    planned: u32,
+    max_attempts: Option<u32>,
+    standings: Standings,
+    gate: Option<SprtGate>,
+    /// The games still to play: taken from the schedule as they start, never listed whole
+    /// (a series may be billions of games long).
+    fresh: std::iter::Peekable<Box<dyn Iterator<Item = (Fixture, u32)> + 'a>>,
+    /// Voided attempts, played before any new game.
+    again: std::collections::VecDeque<(Fixture, u32)>,
+    entrants: Entrants,
+    pgn: PgnFile,
+    voided_pgn: Option<PgnFile>,
+    events: EventLog,
+    progress: Progress,
+    stopping: bool,
+    interrupted: bool,
+    played_now: u32,
+    running: JoinSet<Option<Finished>>,
+    /// Stops every game thread at once (a second Ctrl-C, SIGTERM).
+    cancel: CancellationToken,
+    /// One stream per signal for the whole series, so that no Ctrl-C falls between two
+    /// waits.
+    int: tokio::signal::unix::Signal,
+    term: tokio::signal::unix::Signal,
+    /// The CPU slots not in use by a running game (`--affinity`).
+    free_slots: Vec<usize>,
+}
+
+impl<'a> Coordinator<'a> {
+    /// Reads the books on disk into the standings, opens the files, says the series
+    /// started (and where a resumed one stands), and watches for signals.
+    fn start(
+        config: &'a SeriesConfig,
+        schedule: &'a Schedule,
+        names: Vec<String>,
+        done: Vec<GameOutcome>,
+        voided: Vec<GameOutcome>,
+        options: RunOptions,
+    ) -> Result<Self, DiskError> {
+        let planned = schedule.len();
+        let replay = config.replay_suspect.as_ref();
+        let max_attempts = replay.map(|r| r.max_attempts);
+        let mut standings = Standings::new(config.format, &names).replaying(replay);
+        // Attempts voided so far, per game: a resumed series continues counting them, so the
+        // cap holds across a stop and resume.
+        let mut attempts_voided: std::collections::BTreeMap<u32, u32> = Default::default();
+        for g in &voided {
+            standings.add_voided(g);
+            *attempts_voided.entry(g.game).or_default() += 1;
+        }
+        let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
+        let mut gate = config
+            .sprt
+            .filter(|_| standings.encounters.len() == 1)
+            .map(SprtGate::new);
+        for g in &done {
+            standings.add(g);
+            if let Some(gate) = gate.as_mut() {
+                gate.add(g);
+            }
+        }
+        // Records on disk are games of the schedule, each once (see `disk::load_finished`).
+        let left = planned.saturating_sub(done_numbers.len() as u32) as usize;
+        let games_done = done_numbers.len() as u32;
+        let fresh: Box<dyn Iterator<Item = (Fixture, u32)> + 'a> = Box::new(
+            schedule
+                .iter()
+                .filter(move |f| !done_numbers.contains(&f.game))
+                .map(move |f| (f, attempts_voided.get(&f.game).map_or(1, |n| n + 1))),
+        );
+
+        let entrants = Entrants::of(config);
+        let pgn = PgnFile::open(&config.pgn)?;
+        let mut events = match &config.events {
+            Some(path) => open_events(path, config, schedule, &names, &done)?,
+            None => EventLog::none(),
+        }
+        .with_spectator(options.spectator.clone());
+        let voided_pgn = match replay {
+            Some(r) => Some(PgnFile::open(&r.voided_pgn)?),
+            None => None,
+        };
+        if let Some(dir) = &config.log_dir {
+            std::fs::create_dir_all(dir).map_err(|source| DiskError::Io {
+                what: "create the log directory",
+                path: dir.clone(),
+                source,
+            })?;
+        }
+        let progress = options.progress.clone();
+        progress.start(planned as u64, standings.finished);
+        // Games at once, as many as there are games left to play.
+        let at_once = options.concurrency.max(1).min(left);
+        let warnings: Vec<Warning> = options
+            .cpus
+            .and_then(|cpus| overload_warning(at_once, cpus))
+            .map(|message| Warning {
+                code: WarningCode::Overload,
+                message,
+            })
+            .into_iter()
+            .collect();
+        for w in &warnings {
+            progress.note(&format!("warning: {}", w.message));
+        }
+        events.emit(&SeriesEvent::SeriesStarted {
+            bots: names.clone(),
+            format: config.format.to_string(),
+            rules: config.rules,
+            games_planned: planned,
+            games_done,
+            seed: config.seed,
+            time_control: config.tc.clone(),
+            sprt: config.sprt.map(|s| s.to_string()),
+            concurrency: options.concurrency,
+            cpus: options.cpus,
+            replay_suspect: max_attempts,
+            warnings,
         });
-    }
-    // A series already decided before this run (resumed after the SPRT stopped it).
-    let decided = gate.as_ref().and_then(SprtGate::decided);
-    if let (Some(sprt), Some(gate)) = (decided, gate.as_ref()) {
-        events.emit(&SeriesEvent::SprtDecision {
-            games_finished: gate.games(),
-            sprt,
-        });
-    }
-    let mut stopping = decided.is_some();
-    let mut interrupted = false;
-    let mut played_now = 0u32;
-    let mut running: JoinSet<Option<Finished>> = JoinSet::new();
-    // Stops every game thread at once (a second Ctrl-C, SIGTERM).
-    let cancel = CancellationToken::new();
-    // One stream per signal for the whole series, so that no Ctrl-C falls between two
-    // waits.
-    let watch = |kind| {
-        tokio::signal::unix::signal(kind).map_err(|source| DiskError::Io {
-            what: "watch for signals in",
-            path: PathBuf::from("this process"),
-            source,
-        })
-    };
-    let mut int = watch(tokio::signal::unix::SignalKind::interrupt())?;
-    let mut term = watch(tokio::signal::unix::SignalKind::terminate())?;
 
-    // The CPU slots not in use by a running game (`--affinity`).
-    let mut free_slots: Vec<usize> = match &options.affinity {
-        Some(slots) => (0..slots.len()).rev().collect(),
-        None => Vec::new(),
-    };
-    loop {
-        while !stopping && running.len() < options.concurrency.max(1) {
-            let Some((fixture, attempt)) = again.pop_front().or_else(|| fresh.next()) else {
+        // A resumed series starts from the books on disk: say where it stands.
+        if !done.is_empty() {
+            events.emit(&SeriesEvent::StatsUpdated {
+                games_finished: standings.finished,
+                standings: standings.bots.clone(),
+                head_to_head: head_to_head(&standings, gate.as_ref()),
+            });
+        }
+        // A series already decided before this run (resumed after the SPRT stopped it).
+        let decided = gate.as_ref().and_then(SprtGate::decided);
+        if let (Some(sprt), Some(gate)) = (decided, gate.as_ref()) {
+            events.emit(&SeriesEvent::SprtDecision {
+                games_finished: gate.games(),
+                sprt,
+            });
+        }
+        let int = watch(tokio::signal::unix::SignalKind::interrupt())?;
+        let term = watch(tokio::signal::unix::SignalKind::terminate())?;
+        let free_slots = match &options.affinity {
+            Some(slots) => (0..slots.len()).rev().collect(),
+            None => Vec::new(),
+        };
+        Ok(Coordinator {
+            config,
+            names,
+            planned,
+            max_attempts,
+            standings,
+            gate,
+            fresh: fresh.peekable(),
+            again: Default::default(),
+            entrants,
+            pgn,
+            voided_pgn,
+            events,
+            progress,
+            stopping: decided.is_some(),
+            interrupted: false,
+            played_now: 0,
+            running: JoinSet::new(),
+            cancel: CancellationToken::new(),
+            int,
+            term,
+            free_slots,
+            options,
+        })
+    }
+
+    /// Starts games, a voided attempt before any new one, until `concurrency` run, the
+    /// schedule is done, or the series is stopping.
+    fn dispatch(&mut self) {
+        while !self.stopping && self.running.len() < self.options.concurrency.max(1) {
+            let Some((fixture, attempt)) = self.again.pop_front().or_else(|| self.fresh.next())
+            else {
                 break;
             };
-            let mut game = entrants.game(config, fixture, attempt);
-            let slot = free_slots.pop();
-            if let (Some(s), Some(slots)) = (slot, &options.affinity) {
+            let mut game = self.entrants.game(self.config, fixture, attempt);
+            let slot = self.free_slots.pop();
+            if let (Some(s), Some(slots)) = (slot, &self.options.affinity) {
                 game.pin(slots[s]);
             }
             // Held before it is said to have started: a browser told opens its feed.
-            if let Some(s) = &options.spectator {
+            if let Some(s) = &self.options.spectator {
                 s.announce(fixture.game);
             }
-            events.emit(&SeriesEvent::GameStarted {
-                game: GameRef::of(&fixture, &names),
+            self.events.emit(&SeriesEvent::GameStarted {
+                game: GameRef::of(&fixture, &self.names),
                 attempt,
             });
-            let token = cancel.child_token();
-            let spectator = options.spectator.clone();
-            running.spawn(async move {
+            let token = self.cancel.child_token();
+            let spectator = self.options.spectator.clone();
+            self.running.spawn(async move {
                 super::game::play(game, token, spectator)
                     .await
                     .map(|played| Finished { slot, played })
             });
         }
-        if running.is_empty() {
-            break;
-        }
+    }
+
+    /// Waits for a running game to end, or a signal: a first Ctrl-C stops new games, a
+    /// second one or SIGTERM abandons the running ones.
+    async fn wait(&mut self) -> Wait {
         let finished = tokio::select! {
-            joined = running.join_next() => joined,
-            _ = int.recv() => {
-                if stopping && interrupted {
-                    progress.note("stopping now: the running games are abandoned");
-                    cancel.cancel();
-                    while running.join_next().await.is_some() {}
-                    break;
+            joined = self.running.join_next() => joined,
+            _ = self.int.recv() => {
+                if self.stopping && self.interrupted {
+                    self.progress.note("stopping now: the running games are abandoned");
+                    self.abandon().await;
+                    return Wait::Stop;
                 }
-                interrupted = true;
-                stopping = true;
-                progress.note(&format!(
+                self.interrupted = true;
+                self.stopping = true;
+                self.progress.note(&format!(
                     "stopping after the {} running game(s); Ctrl-C again to stop at once",
-                    running.len()
+                    self.running.len()
                 ));
-                continue;
+                return Wait::Again;
             }
-            _ = term.recv() => {
-                progress.note("terminated: the running games are abandoned");
-                cancel.cancel();
-                while running.join_next().await.is_some() {}
-                break;
+            _ = self.term.recv() => {
+                self.progress.note("terminated: the running games are abandoned");
+                self.abandon().await;
+                return Wait::Stop;
             }
         };
-        let Some(joined) = finished else { break };
-        let Finished {
-            slot,
-            played:
-                PlayedGame {
-                    fixture,
-                    attempt,
-                    report,
-                    conduct,
-                    outcome,
-                    duration,
-                },
-        } = match joined {
-            Ok(Some(f)) => f,
-            Ok(None) => continue,
-            Err(e) => {
+        match finished {
+            None => Wait::Stop,
+            Some(Ok(Some(f))) => Wait::Finished(f),
+            Some(Ok(None)) => Wait::Again,
+            Some(Err(e)) => {
                 tracing::error!("a game task failed: {e}");
-                continue;
+                Wait::Again
             }
-        };
-        free_slots.extend(slot);
-        if let (ReplayDecision::Void, Some(file), Some(max)) = (
-            replay_decision(&conduct, attempt, max_attempts),
-            voided_pgn.as_mut(),
-            max_attempts,
-        ) {
-            // On disk first too: a resumed series counts this attempt against the cap.
-            file.append(&report.record).await?;
-            if let Some(s) = &options.spectator {
-                s.game_over(fixture.game, &report.record, &report.reason);
-            }
-            standings.add_voided(&outcome);
-            events.emit(&voided_event(
-                &fixture, attempt, max, &report, &names, duration,
-            ));
-            progress.voided(&fixture, attempt, max, &report, &names);
-            // Played again next (its pair is waited for by the SPRT); unless the series
-            // is stopping, in which case a resume plays it.
-            if !stopping {
-                again.push_front((fixture, attempt + 1));
-            }
-            continue;
-        }
-        // On disk before anything is said about it.
-        pgn.append(&report.record).await?;
-        if let Some(s) = &options.spectator {
-            s.game_over(fixture.game, &report.record, &report.reason);
-        }
-        played_now += 1;
-        standings.add(&outcome);
-        events.emit(&finished_event(
-            &fixture, attempt, &report, &names, duration,
-        ));
-        let newly_decided = gate.as_mut().and_then(|g| g.add(&outcome));
-        let head_to_head = head_to_head(&standings, gate.as_ref());
-        events.emit(&SeriesEvent::StatsUpdated {
-            games_finished: standings.finished,
-            standings: standings.bots.clone(),
-            head_to_head: head_to_head.clone(),
-        });
-        progress.game(&fixture, &report, &names, &standings, head_to_head.as_ref());
-        if let (Some(report), Some(gate)) = (newly_decided, gate.as_ref()) {
-            stopping = true;
-            events.emit(&SeriesEvent::SprtDecision {
-                games_finished: gate.games(),
-                sprt: report,
-            });
-            progress.note(&format!(
-                "SPRT: {} after {} games (whole pairs in schedule order); finishing the running games",
-                match report.decision {
-                    SprtDecision::AcceptH1 => "H1 accepted",
-                    _ => "H0 accepted",
-                },
-                gate.games()
-            ));
         }
     }
-    let all_played =
-        again.is_empty() && fresh.peek().is_none() && standings.finished >= u64::from(planned);
-    let end = match gate
-        .as_ref()
-        .and_then(SprtGate::decided)
-        .map(|r| r.decision)
-    {
-        Some(SprtDecision::AcceptH1) => SeriesEnd::H1Accepted,
-        Some(SprtDecision::AcceptH0) => SeriesEnd::H0Accepted,
-        _ if !all_played => SeriesEnd::Interrupted,
-        _ if config.sprt.is_some() => SeriesEnd::Inconclusive,
-        _ => SeriesEnd::Completed,
-    };
-    progress.finish();
-    events.emit(&SeriesEvent::SeriesFinished {
-        outcome: end.code().to_string(),
-        games_finished: standings.finished,
-        conduct: standings.conduct.clone(),
-        replays: standings.replays.clone(),
-    });
-    Ok(SeriesOutcome {
-        end,
-        standings,
-        planned,
-        played_now,
-        sprt: gate.map(|g| g.report()),
+
+    /// Drops every running game, which kills their bots' process groups.
+    async fn abandon(&mut self) {
+        self.cancel.cancel();
+        while self.running.join_next().await.is_some() {}
+    }
+
+    /// Records a finished game (voided, or counted) and frees its CPU slot.
+    async fn take(&mut self, finished: Finished) -> Result<(), DiskError> {
+        let Finished { slot, played } = finished;
+        self.free_slots.extend(slot);
+        if let (ReplayDecision::Void, Some(max)) = (
+            replay_decision(&played.conduct, played.attempt, self.max_attempts),
+            self.max_attempts,
+        ) {
+            if self.voided_pgn.is_some() {
+                return self.void(played, max).await;
+            }
+        }
+        self.count(played).await
+    }
+
+    /// A voided attempt (`--replay-suspect`): kept in `voided.pgn`, counted nowhere, played
+    /// again.
+    async fn void(&mut self, played: PlayedGame, max: u32) -> Result<(), DiskError> {
+        let PlayedGame {
+            fixture,
+            attempt,
+            report,
+            outcome,
+            duration,
+            ..
+        } = played;
+        let file = self.voided_pgn.as_mut().expect("checked by take");
+        // On disk first too: a resumed series counts this attempt against the cap.
+        file.append(&report.record).await?;
+        if let Some(s) = &self.options.spectator {
+            s.game_over(fixture.game, &report.record, &report.reason);
+        }
+        self.standings.add_voided(&outcome);
+        self.events.emit(&voided_event(
+            &fixture,
+            attempt,
+            max,
+            &report,
+            &self.names,
+            duration,
+        ));
+        self.progress
+            .voided(&fixture, attempt, max, &report, &self.names);
+        // Played again next (its pair is waited for by the SPRT); unless the series
+        // is stopping, in which case a resume plays it.
+        if !self.stopping {
+            self.again.push_front((fixture, attempt + 1));
+        }
+        Ok(())
+    }
+
+    /// A counted game: on disk, then in the standings, the events and the progress.
+    async fn count(&mut self, played: PlayedGame) -> Result<(), DiskError> {
+        let PlayedGame {
+            fixture,
+            attempt,
+            report,
+            outcome,
+            duration,
+            ..
+        } = played;
+        // On disk before anything is said about it.
+        self.pgn.append(&report.record).await?;
+        if let Some(s) = &self.options.spectator {
+            s.game_over(fixture.game, &report.record, &report.reason);
+        }
+        self.played_now += 1;
+        self.standings.add(&outcome);
+        self.events.emit(&finished_event(
+            &fixture,
+            attempt,
+            &report,
+            &self.names,
+            duration,
+        ));
+        let newly_decided = self.gate.as_mut().and_then(|g| g.add(&outcome));
+        let head_to_head = head_to_head(&self.standings, self.gate.as_ref());
+        self.events.emit(&SeriesEvent::StatsUpdated {
+            games_finished: self.standings.finished,
+            standings: self.standings.bots.clone(),
+            head_to_head: head_to_head.clone(),
+        });
+        self.progress.game(
+            &fixture,
+            &report,
+            &self.names,
+            &self.standings,
+            head_to_head.as_ref(),
+        );
+        if let Some(report) = newly_decided {
+            self.sprt_decided(report);
+        }
+        Ok(())
+    }
+
+    /// The SPRT crossed a bound with the last game: no new games, the running ones finish.
+    fn sprt_decided(&mut self, report: SprtReport) {
+        let Some(gate) = self.gate.as_ref() else {
+            return;
+        };
+        self.stopping = true;
+        self.events.emit(&SeriesEvent::SprtDecision {
+            games_finished: gate.games(),
+            sprt: report,
+        });
+        self.progress.note(&format!(
+            "SPRT: {} after {} games (whole pairs in schedule order); finishing the running games",
+            match report.decision {
+                SprtDecision::AcceptH1 => "H1 accepted",
+                _ => "H0 accepted",
+            },
+            gate.games()
+        ));
+    }
+
+    /// How the series ended, said last.
+    fn finish(mut self) -> SeriesOutcome {
+        let all_played = self.again.is_empty()
+            && self.fresh.peek().is_none()
+            && self.standings.finished >= u64::from(self.planned);
+        let end = match self
+            .gate
+            .as_ref()
+            .and_then(SprtGate::decided)
+            .map(|r| r.decision)
+        {
+            Some(SprtDecision::AcceptH1) => SeriesEnd::H1Accepted,
+            Some(SprtDecision::AcceptH0) => SeriesEnd::H0Accepted,
+            _ if !all_played => SeriesEnd::Interrupted,
+            _ if self.config.sprt.is_some() => SeriesEnd::Inconclusive,
+            _ => SeriesEnd::Completed,
+        };
+        self.progress.finish();
+        self.events.emit(&SeriesEvent::SeriesFinished {
+            outcome: end.code().to_string(),
+            games_finished: self.standings.finished,
+            conduct: self.standings.conduct.clone(),
+            replays: self.standings.replays.clone(),
+        });
+        SeriesOutcome {
+            end,
+            standings: self.standings,
+            planned: self.planned,
+            played_now: self.played_now,
+            sprt: self.gate.map(|g| g.report()),
+        }
+    }
+}
+
+fn watch(kind: tokio::signal::unix::SignalKind) -> Result<tokio::signal::unix::Signal, DiskError> {
+    tokio::signal::unix::signal(kind).map_err(|source| DiskError::Io {
+        what: "watch for signals in",
+        path: PathBuf::from("this process"),
+        source,
     })
 }
 
