@@ -1,5 +1,9 @@
 //! `zebra bench`: seeded random playouts on one core, measured in whole games and applied
 //! actions per second. Each step generates the legal actions, picks one and applies it.
+//!
+//! - [`serve`]: `zebra bench serve`, the daemon measured against `zebra match`
+
+pub mod serve;
 
 use std::time::Instant;
 

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zebra::series::config::{read_config, validate_bots};
+use zebra_referee::series::config::{read_config, validate_bots};
 
 fuzz_target!(|data: &[u8]| {
     let dir = std::env::temp_dir().join(format!("zebra-fuzz-config-{}", std::process::id()));
@@ -15,12 +15,12 @@ fuzz_target!(|data: &[u8]| {
                 let _ = validate_bots(&bots);
                 for b in &bots {
                     let _ = b.odds();
-                    let _ = zebra::sandbox::Settings::default().limits_for(&b.limits);
+                    let _ = zebra_referee::sandbox::Settings::default().limits_for(&b.limits);
                 }
             }
         }
     }
     if std::fs::write(dir.join("series.json"), data).is_ok() {
-        let _ = zebra::series::disk::load_series(&dir);
+        let _ = zebra_referee::series::disk::load_series(&dir);
     }
 });

@@ -99,7 +99,7 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
     let runtime = runtime()?;
     let r = interruptible(
         &runtime,
-        crate::server::bench::run(&bot, &dir, args.games.min(10_000) as u32, 2, args.repeat),
+        crate::bench::serve::run(&bot, &dir, args.games.min(10_000) as u32, 2, args.repeat),
     )?
     .map_err(Failure::Run)?;
     let text = format!(

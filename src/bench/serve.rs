@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use super::config::{Overrides, ServeSettings};
-use super::store::{BotState, Store};
+use crate::server::config::{Overrides, ServeSettings};
+use crate::server::store::{BotState, Store};
 
 /// What `zebra bench serve` measured.
 #[derive(Clone, Debug, Serialize)]
@@ -156,7 +156,7 @@ fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u
         for (k, (a, b)) in pairs.iter().enumerate() {
             let last = k + 1 == pairs.len();
             let n = if last { games - queued } else { per_pair };
-            let request: super::series::SeriesRequest = serde_json::from_value(
+            let request: crate::server::series::SeriesRequest = serde_json::from_value(
                 serde_json::json!({"bots": [a, b], "games": n, "tc": TC, "seed": k + 1}),
             )
             .map_err(|e| e.to_string())?;
@@ -167,7 +167,7 @@ fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u
                     &checked.spec,
                     "bench",
                     &checked.games,
-                    super::now_ms(),
+                    crate::server::now_ms(),
                 )
                 .map_err(|e| e.to_string())?;
             queued += n;
@@ -183,8 +183,8 @@ fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u
         crate::series::conduct::GameConduct::default(),
     ])
     .map_err(|e| e.to_string())?;
-    let db =
-        rusqlite::Connection::open(data.join(super::store::DB_FILE)).map_err(|e| e.to_string())?;
+    let db = rusqlite::Connection::open(data.join(crate::server::store::DB_FILE))
+        .map_err(|e| e.to_string())?;
     db.execute(
         "UPDATE games SET state = 'finished', attempts = 1, termination = ?3, \
          result = CASE id % 3 WHEN 0 THEN '1-0' WHEN 1 THEN '0-1' ELSE '1/2-1/2' END, \
@@ -297,13 +297,13 @@ fn prepare(bot: &crate::bot::BotSpec, data: &Path, names: &[&str]) -> Result<Str
         };
         let spec = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
         let id = store
-            .add_bot(name, &spec, "admin", super::now_ms())
+            .add_bot(name, &spec, "admin", crate::server::now_ms())
             .map_err(|e| e.to_string())?;
         store
             .set_bot_state(id, BotState::Active, None)
             .map_err(|e| e.to_string())?;
     }
-    super::admin::create_token(&mut store, "submit", "bench")
+    crate::server::admin::create_token(&mut store, "submit", "bench")
 }
 
 fn settings(data: &Path, concurrency: usize) -> Result<ServeSettings, String> {
@@ -322,7 +322,7 @@ fn settings(data: &Path, concurrency: usize) -> Result<ServeSettings, String> {
 struct Running {
     addr: SocketAddr,
     stop: CancellationToken,
-    task: tokio::task::JoinHandle<Result<(), super::ServeError>>,
+    task: tokio::task::JoinHandle<Result<(), crate::server::ServeError>>,
     started: Instant,
     ready: Instant,
 }
@@ -332,7 +332,7 @@ async fn start(data: &Path, bundled: &Path, concurrency: usize) -> Result<Runnin
     let stop = CancellationToken::new();
     let (tx, rx) = tokio::sync::oneshot::channel();
     let started = Instant::now();
-    let task = tokio::spawn(super::serve(
+    let task = tokio::spawn(crate::server::serve(
         settings,
         bundled.to_path_buf(),
         move |addr| {

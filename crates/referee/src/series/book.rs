@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::{File, Rank, Side, Situation, SituationError, Square};
 
 /// The built-in book.
-pub const BUILTIN: &str = include_str!("../../protocol/situations/builtin.txt");
+pub const BUILTIN: &str = include_str!("../../../../protocol/situations/builtin.txt");
 
 /// How pairs take their situations from a book.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -365,7 +365,7 @@ mod tests {
         let made = generate_builtin();
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/protocol/situations/builtin.txt"
+            "/../../protocol/situations/builtin.txt"
         );
         if std::env::var_os("ZEBRA_BLESS").is_some() {
             std::fs::write(path, &made).unwrap();

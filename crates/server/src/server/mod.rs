@@ -17,7 +17,6 @@
 //! - [`upload`]: bots uploaded as archives, unpacked with every check
 //! - [`metrics`]: the counters `/metrics` shows
 //! - [`pages`]: the web pages: the front page, and per series the viewer (stored and live)
-//! - [`bench`]: `zebra bench serve`, the daemon measured against `zebra match`
 //!
 //! Every bot runs under the strict sandbox (its own user, view, fresh `/proc`, seccomp,
 //! memory and pids limits, no network): where it cannot hold, the daemon does not start
@@ -30,7 +29,6 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
-pub mod bench;
 pub mod check;
 pub mod config;
 pub mod http;
