@@ -7,6 +7,7 @@
 //! - [`games`]: each game's side of the seam (records, referee, check-bot), and
 //!   [`with_rules!`], the registry's dispatch
 //! - [`perft`]: legal sequences counted for every game, and the counts' data-file format
+//! - [`playout`]: seeded random games of any game, and `zebra demo`'s lines
 //! - [`seam`]: the small pure traits a game implements for the referee and check-bot,
 //!   the clocks as arithmetic, and one game's setup
 //! - [`protocol`]: the bot protocol's messages, line framing and state snapshot
@@ -18,6 +19,7 @@
 pub mod botkit;
 pub mod games;
 pub mod perft;
+pub mod playout;
 pub mod protocol;
 pub mod record;
 pub mod rules;

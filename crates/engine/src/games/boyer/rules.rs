@@ -973,6 +973,23 @@ impl RandomPlayer {
     }
 }
 
+/// Random games start from the start position (Boyer's Football has no quarters).
+impl crate::playout::Playout for Game {
+    fn settings_of(_plays: u16) -> Position {
+        Position::start()
+    }
+
+    fn play_random(mut self, seed: u64, mut visit: impl FnMut(&Game, &SubMove)) -> Game {
+        let mut player = RandomPlayer::new(seed);
+        while let Some(sub) = player.choose(&self) {
+            visit(&self, &sub);
+            self.apply(sub)
+                .expect("the random player picks legal sub-moves");
+        }
+        self
+    }
+}
+
 /// Perft counts whole turns from a position between turns (see [`perft`]); the built-in
 /// position is `start`.
 impl crate::perft::Perft for Game {

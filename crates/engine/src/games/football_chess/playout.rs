@@ -193,6 +193,16 @@ pub fn play_random_game(mut game: Game, seed: u64, mut visit: impl FnMut(&Game, 
     game
 }
 
+impl crate::playout::Playout for Game {
+    fn settings_of(plays: u16) -> crate::rules::Settings {
+        crate::rules::Settings::plays(plays)
+    }
+
+    fn play_random(self, seed: u64, visit: impl FnMut(&Game, &Action)) -> Game {
+        play_random_game(self, seed, visit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
