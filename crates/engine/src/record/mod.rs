@@ -99,7 +99,7 @@ pub fn rules_of(tags: &Tags) -> Result<Rules, RecordError> {
         Some(value) => value.parse().map_err(|_| RecordError::BadTagValue {
             name: tags::VARIANT.to_string(),
             value: error::quote(value),
-            expected: "football-chess or boyer-football",
+            expected: Rules::NAMES,
         }),
     }
 }

@@ -21,6 +21,8 @@ pub enum Rules {
 
 impl Rules {
     pub const ALL: [Rules; 2] = [Rules::FootballChess, Rules::BoyerFootball];
+    /// Every game's name, for messages that say what is expected.
+    pub const NAMES: &'static str = "football-chess or boyer-football";
 
     /// The name on the command line, in records (`Variant`) and in `game_start.rules`.
     pub const fn name(self) -> &'static str {

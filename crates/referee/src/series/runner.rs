@@ -134,7 +134,7 @@ pub async fn run(
             break;
         }
         match series.wait().await {
-            Wait::Finished(finished) => series.take(finished).await?,
+            Wait::Finished(finished) => series.take(*finished).await?,
             Wait::Again => continue,
             Wait::Stop => break,
         }
@@ -144,7 +144,8 @@ pub async fn run(
 
 /// What waiting on the running games gave.
 enum Wait {
-    Finished(Finished),
+    /// A game ended (boxed: a played game is large beside the other variants).
+    Finished(Box<Finished>),
     /// Nothing to record (a first Ctrl-C, a game abandoned or whose task failed).
     Again,
     /// Stop now: every game is done with, or abandoned.
@@ -383,7 +384,7 @@ impl<'a> Coordinator<'a> {
         };
         match finished {
             None => Wait::Stop,
-            Some(Ok(Some(f))) => Wait::Finished(f),
+            Some(Ok(Some(f))) => Wait::Finished(Box::new(f)),
             Some(Ok(None)) => Wait::Again,
             Some(Err(e)) => {
                 tracing::error!("a game task failed: {e}");

@@ -330,13 +330,21 @@ impl ServeSettings {
                         Some(LadderClock::One(_)) => {
                             return Err(bad(
                                 "ladder.tc",
-                                "with several games give a clock per game: tc = { football-chess = \"...\", boyer-football = \"...\" }".to_string(),
+                                format!(
+                                    "with several games give a clock per game: tc = {{ {} }}",
+                                    rules
+                                        .iter()
+                                        .map(|r| format!("{} = \"...\"", r.name()))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
                             ))
                         }
                         Some(LadderClock::PerGame(map)) => {
-                            if let Some(other) = map.keys().find(|k| {
-                                !rules.iter().any(|r| r.name() == k.as_str())
-                            }) {
+                            if let Some(other) = map
+                                .keys()
+                                .find(|k| !rules.iter().any(|r| r.name() == k.as_str()))
+                            {
                                 return Err(bad(
                                     "ladder.tc",
                                     format!("'{other}' is not one of the ladder's games"),

@@ -13,9 +13,7 @@ pub mod page;
 pub mod seat;
 pub mod server;
 
-pub use feed::{
-    view_game, view_games, AnyFrame, BallView, BoyerFrame, Frame, GameView, Step, VIEW_VERSION,
-};
+pub use feed::{view_game, view_games, AnyFrame, BallView, Frame, GameView, Step, VIEW_VERSION};
 pub use live::Hub;
 pub use page::{chosen_games, export_html, page_for, page_live, page_with, PageError};
 pub use server::{router, serve, Library};
