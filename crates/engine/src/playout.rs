@@ -14,6 +14,9 @@ pub trait Playout: Recorded {
     /// Plays from here to the end with the random player of `seed`, calling `visit` before
     /// every action; the game at its end.
     fn play_random(self, seed: u64, visit: impl FnMut(&Self, &Self::Action)) -> Self;
+    /// Whether `event` ends a block of the demo (a play, a turn, the game). A play's header
+    /// shows again after a timeout (both formations start over), but the play goes on.
+    fn ends_block(event: &Self::Event) -> bool;
 }
 
 /// A seeded random game from the start, told line by line to `line`: each block of actions
@@ -23,10 +26,8 @@ pub fn demo<G: Playout>(seed: u64, plays: u16, mut line: impl FnMut(&str)) {
     let mut text = String::new();
     let mut replay = G::new_game(&G::settings_of(plays));
     let end = G::new_game(&G::settings_of(plays)).play_random(seed, |game, action| {
-        if let Some(header) = game.header() {
-            if !text.is_empty() {
-                line(&text);
-            }
+        if text.is_empty() {
+            let header = game.header().unwrap_or_default();
             text = format!("{header}, {}:", tags::score_value(game));
         }
         text.push(' ');
@@ -36,6 +37,9 @@ pub fn demo<G: Playout>(seed: u64, plays: u16, mut line: impl FnMut(&str)) {
             .expect("the random player picks legal actions");
         for e in events.iter().filter(|e| G::notable(e)) {
             text.push_str(&format!(" {{{e}}}"));
+        }
+        if events.iter().any(G::ends_block) {
+            line(&std::mem::take(&mut text));
         }
     });
     if !text.is_empty() {

@@ -988,6 +988,10 @@ impl crate::playout::Playout for Game {
         }
         self
     }
+
+    fn ends_block(event: &Event) -> bool {
+        matches!(event, Event::TurnOver { .. } | Event::GameOver { .. })
+    }
 }
 
 /// Perft counts whole turns from a position between turns (see [`perft`]); the built-in

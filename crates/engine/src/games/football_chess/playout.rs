@@ -8,6 +8,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::action::{Action, Formation};
+use super::event::Event;
 use super::game::{Game, Phase};
 use super::play::ActionList;
 use super::tally::ActionTally;
@@ -200,6 +201,10 @@ impl crate::playout::Playout for Game {
 
     fn play_random(self, seed: u64, visit: impl FnMut(&Game, &Action)) -> Game {
         play_random_game(self, seed, visit)
+    }
+
+    fn ends_block(event: &Event) -> bool {
+        matches!(event, Event::NextPlay { .. } | Event::GameOver { .. })
     }
 }
 
