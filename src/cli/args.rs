@@ -35,7 +35,7 @@ pub enum Command {
     /// with no server), or print the field play by play in the terminal (--board).
     View(ViewArgs),
     /// The human seat's relay, started by the referee as that side's bot (see
-    /// src/web/seat.rs); not for people to run.
+    /// crates/server/src/web/seat.rs); not for people to run.
     #[command(hide = true)]
     SeatRelay(SeatRelayArgs),
     /// Verify game records: replay every action of every game through the engine.

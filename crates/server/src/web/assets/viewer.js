@@ -1,4 +1,4 @@
-// Zebra's viewer: draws the view stream (src/web/feed.rs, protocol/schemas/view.json).
+// Zebra's viewer: draws the view stream (crates/engine/src/view/, protocol/schemas/view.json).
 // It never runs the rules: every position comes from the stream. Text that came from a
 // record or a bot is only ever written with textContent.
 "use strict";
