@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::referee::GameSetup;
 use crate::rules::Rules;
 use crate::sandbox::LimitSettings;
 
@@ -182,24 +181,15 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         };
         validate_bots(&config.bots)?;
         check_limits(&config).map_err(SetupError::Usage)?;
-        GameSetup {
-            rules: config.rules,
-            ..GameSetup::default()
+        // Pairs, counted as games by the spec.
+        if config.rounds == 0 || config.rounds > u32::MAX / 2 {
+            return Err(bad(format!(
+                "rounds must be from 1 to {} (pairs per encounter)",
+                u32::MAX / 2
+            )));
         }
-        .read_clock(&config.tc)
-        .map_err(|e| bad(format!("tc: {e}")))?;
-        config
-            .max_game_time()
-            .map_err(|e| bad(format!("max_game_time: {e}")))?;
-        check_for_game(&config).map_err(bad)?;
-        if let Some(sprt) = &config.sprt {
-            sprt.validate().map_err(|e| bad(format!("sprt: {e}")))?;
-        }
-        if config.rounds == 0 || config.max_illegal == 0 {
-            return Err(bad("rounds and max_illegal must be at least 1".to_string()));
-        }
-        Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
-            .map_err(|e| bad(e.to_string()))?;
+        spec_of(&config).validate().map_err(|e| bad(e.as_key()))?;
+        check_odds(&config).map_err(bad)?;
         let planned = config.rounds * 2;
         let extend = match args.games {
             None => None,
@@ -344,7 +334,7 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
     };
     let mut config = config;
     check_limits(&config).map_err(SetupError::Usage)?;
-    check_for_game(&config).map_err(SetupError::Usage)?;
+    check_odds(&config).map_err(SetupError::Usage)?;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     if dir.join(disk::SERIES_FILE).exists() {
         return Err(DiskError::Exists { dir }.into());
@@ -358,6 +348,31 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         lock: None,
         unnamed,
     })
+}
+
+/// The options of a saved series, as a new one gives them (a file edited by hand is
+/// checked as the flags were).
+fn spec_of(config: &SeriesConfig) -> SeriesSpec {
+    SeriesSpec {
+        game: Some(config.rules.name().to_string()),
+        format: config.format.to_string(),
+        bots: config.bots.len(),
+        // Checked to fit by `prepare`.
+        games: config.rounds * 2,
+        tc: Some(config.tc.clone()),
+        max_game_time: config.max_game_time.clone(),
+        seed: config.seed,
+        sprt: config.sprt.map(|s| s.to_string()),
+        max_illegal: config.max_illegal,
+        situations: Some(
+            config
+                .situations
+                .as_ref()
+                .map_or("none", |b| b.source.as_str())
+                .to_string(),
+        ),
+        situation_order: config.situations.as_ref().map(|b| b.order.to_string()),
+    }
 }
 
 /// Names every bot the user did not name after its command (made unique among all the
@@ -391,17 +406,11 @@ fn check_limits(config: &SeriesConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// What only Football Chess has: start situations (its drives) and time odds (its play
-/// and reaction clocks). A series of another game has neither.
-fn check_for_game(config: &SeriesConfig) -> Result<(), String> {
+/// Time odds set Football Chess's play and reaction clocks: a series of another game has
+/// none (its start situations, the other thing only Football Chess has, are the spec's).
+fn check_odds(config: &SeriesConfig) -> Result<(), String> {
     if config.rules == Rules::FootballChess {
         return Ok(());
-    }
-    if config.situations.is_some() {
-        return Err(format!(
-            "situations: start situations are Football Chess drives; a {} series starts every game from the start position (leave --situations out or give none)",
-            config.rules
-        ));
     }
     if let Some(bot) = config.bots.iter().find(|b| b.time.is_some()) {
         return Err(format!(
