@@ -31,6 +31,7 @@ pub mod rating;
 pub mod runner;
 pub mod schedule;
 pub mod setup;
+pub mod spec;
 pub mod standings;
 pub mod stats;
 

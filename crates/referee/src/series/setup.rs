@@ -4,16 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::referee::{GameConfig, GameSetup, MaxGameTime};
 use crate::rules::Rules;
 use crate::sandbox::LimitSettings;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
 use super::disk::{self, DiskError, VOIDED_FILE};
 use super::overload::{ReplaySuspect, DEFAULT_MAX_ATTEMPTS};
-use super::schedule::{Format, Schedule};
+use super::schedule::Schedule;
+use super::spec::SeriesSpec;
 use super::standings::GameOutcome;
-use super::stats::SprtParams;
 
 /// What `zebra match` asks for, as given (the command line's flags, unparsed): [`prepare`]
 /// checks it. The command line builds it; nothing here knows how flags are parsed.
@@ -182,24 +181,15 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         };
         validate_bots(&config.bots)?;
         check_limits(&config).map_err(SetupError::Usage)?;
-        GameSetup {
-            rules: config.rules,
-            ..GameSetup::default()
+        // Pairs, counted as games by the spec.
+        if config.rounds == 0 || config.rounds > u32::MAX / 2 {
+            return Err(bad(format!(
+                "rounds must be from 1 to {} (pairs per encounter)",
+                u32::MAX / 2
+            )));
         }
-        .read_clock(&config.tc)
-        .map_err(|e| bad(format!("tc: {e}")))?;
-        config
-            .max_game_time()
-            .map_err(|e| bad(format!("max_game_time: {e}")))?;
-        check_for_game(&config).map_err(bad)?;
-        if let Some(sprt) = &config.sprt {
-            sprt.validate().map_err(|e| bad(format!("sprt: {e}")))?;
-        }
-        if config.rounds == 0 || config.max_illegal == 0 {
-            return Err(bad("rounds and max_illegal must be at least 1".to_string()));
-        }
-        Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
-            .map_err(|e| bad(e.to_string()))?;
+        spec_of(&config).validate().map_err(|e| bad(e.as_key()))?;
+        check_odds(&config).map_err(bad)?;
         let planned = config.rounds * 2;
         let extend = match args.games {
             None => None,
@@ -247,41 +237,6 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         });
     }
     let usage = |m: String| SetupError::Usage(m);
-    let format = Format::parse(&args.format).ok_or_else(|| {
-        usage(format!(
-            "--format '{}': use round-robin or gauntlet",
-            args.format
-        ))
-    })?;
-    let games = args.games.unwrap_or(20);
-    if games < 2 || games % 2 == 1 {
-        return Err(usage(format!(
-            "--games {games}: give an even number of at least 2 (games come in pairs with sides swapped)"
-        )));
-    }
-    let rules = args
-        .rules
-        .parse::<Rules>()
-        .map_err(|e| usage(format!("--rules: {e}")))?;
-    let tc = GameSetup {
-        rules,
-        ..GameSetup::default()
-    }
-    .read_clock(
-        args.tc
-            .as_deref()
-            .unwrap_or_else(|| GameConfig::default_clock(rules)),
-    )
-    .map_err(|e| usage(format!("--tc: {e}")))?;
-    let max_game_time = match &args.max_game_time {
-        None => MaxGameTime::Derived,
-        Some(text) => text
-            .parse::<MaxGameTime>()
-            .map_err(|e| usage(format!("--max-game-time: {e}")))?,
-    };
-    if args.max_illegal == 0 {
-        return Err(usage("--max-illegal must be at least 1".to_string()));
-    }
     let mut bots = Vec::new();
     if let Some(path) = &args.config {
         bots.extend(read_config(path)?);
@@ -309,33 +264,24 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         bot.time = Some(odds.to_string());
     }
     validate_bots(&bots)?;
-    // Before anything is written: the games must fit their numbers (they are computed one
-    // by one as the series goes, so a long series costs no memory up front).
-    Schedule::new(format, bots.len(), games / 2, args.seed)
-        .map_err(|e| usage(format!("--games {games}: {e}")))?;
-    let sprt = match &args.sprt {
-        None => None,
-        Some(text) => Some(SprtParams::parse(text).map_err(|e| usage(format!("--sprt: {e}")))?),
-    };
-    if sprt.is_some() && bots.len() != 2 {
-        return Err(usage(format!(
-            "--sprt tests one bot against one other; this series has {} bots",
-            bots.len()
-        )));
+    let spec = SeriesSpec {
+        game: Some(args.rules.clone()),
+        format: args.format.clone(),
+        bots: bots.len(),
+        games: args.games.unwrap_or(20),
+        tc: args.tc.clone(),
+        max_game_time: args.max_game_time.clone(),
+        seed: args.seed,
+        sprt: args.sprt.clone(),
+        max_illegal: args.max_illegal,
+        situations: args.situations.clone(),
+        situation_order: Some(args.situation_order.clone()),
     }
-    let order = super::book::SituationOrder::parse(&args.situation_order).ok_or_else(|| {
-        usage(format!(
-            "--situation-order '{}': use random or sequential",
-            args.situation_order
-        ))
-    })?;
-    // Start situations are Football Chess drives: another game starts from its start.
-    let book = match (&args.situations, rules) {
-        (Some(given), _) => given.as_str(),
-        (None, Rules::FootballChess) => "builtin",
-        (None, _) => "none",
-    };
-    let situations = super::book::Book::load(book, order).map_err(usage)?;
+    .validate()
+    .map_err(|e| usage(e.as_flag()))?;
+    // A book file is read here, where files are: the spec only names it.
+    let situations =
+        super::book::Book::load(&spec.situations, spec.situation_order).map_err(usage)?;
     for bot in &mut bots {
         resolve_command(bot, bundled);
         check_program(bot)?;
@@ -353,16 +299,16 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
     };
     let config = SeriesConfig {
         version: super::config::SERIES_FILE_VERSION,
-        format,
+        format: spec.format,
         bots,
-        rules,
-        rounds: games / 2,
-        seed: args.seed,
-        tc,
+        rules: spec.rules,
+        rounds: spec.games / 2,
+        seed: spec.seed,
+        tc: spec.tc.clone(),
         // Saved only when set: a series file without it derives the cap from the clock.
-        max_game_time: (max_game_time != MaxGameTime::Derived).then(|| max_game_time.to_string()),
-        max_illegal: args.max_illegal,
-        sprt,
+        max_game_time: spec.max_game_time_text(),
+        max_illegal: spec.max_illegal,
+        sprt: spec.sprt,
         pgn: absolute(&args.pgn.clone().unwrap_or_else(|| dir.join("games.pgn"))),
         pgn_start: 0,
         events: Some(absolute(
@@ -388,7 +334,7 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
     };
     let mut config = config;
     check_limits(&config).map_err(SetupError::Usage)?;
-    check_for_game(&config).map_err(SetupError::Usage)?;
+    check_odds(&config).map_err(SetupError::Usage)?;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     if dir.join(disk::SERIES_FILE).exists() {
         return Err(DiskError::Exists { dir }.into());
@@ -402,6 +348,31 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         lock: None,
         unnamed,
     })
+}
+
+/// The options of a saved series, as a new one gives them (a file edited by hand is
+/// checked as the flags were).
+fn spec_of(config: &SeriesConfig) -> SeriesSpec {
+    SeriesSpec {
+        game: Some(config.rules.name().to_string()),
+        format: config.format.to_string(),
+        bots: config.bots.len(),
+        // Checked to fit by `prepare`.
+        games: config.rounds * 2,
+        tc: Some(config.tc.clone()),
+        max_game_time: config.max_game_time.clone(),
+        seed: config.seed,
+        sprt: config.sprt.map(|s| s.to_string()),
+        max_illegal: config.max_illegal,
+        situations: Some(
+            config
+                .situations
+                .as_ref()
+                .map_or("none", |b| b.source.as_str())
+                .to_string(),
+        ),
+        situation_order: config.situations.as_ref().map(|b| b.order.to_string()),
+    }
 }
 
 /// Names every bot the user did not name after its command (made unique among all the
@@ -435,17 +406,11 @@ fn check_limits(config: &SeriesConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// What only Football Chess has: start situations (its drives) and time odds (its play
-/// and reaction clocks). A series of another game has neither.
-fn check_for_game(config: &SeriesConfig) -> Result<(), String> {
+/// Time odds set Football Chess's play and reaction clocks: a series of another game has
+/// none (its start situations, the other thing only Football Chess has, are the spec's).
+fn check_odds(config: &SeriesConfig) -> Result<(), String> {
     if config.rules == Rules::FootballChess {
         return Ok(());
-    }
-    if config.situations.is_some() {
-        return Err(format!(
-            "situations: start situations are Football Chess drives; a {} series starts every game from the start position (leave --situations out or give none)",
-            config.rules
-        ));
     }
     if let Some(bot) = config.bots.iter().find(|b| b.time.is_some()) {
         return Err(format!(

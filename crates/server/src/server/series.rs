@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::referee::{MaxGameTime, MaxGameTimeError};
 use crate::series::book::{Book, SituationOrder};
 use crate::series::config::{BotEntry, SeriesConfig, SERIES_FILE_VERSION};
 use crate::series::events::{GameRef, SeriesEvent};
 use crate::series::schedule::{Format, Schedule};
+use crate::series::spec::SeriesSpec;
 use crate::series::standings::{GameOutcome, SprtGate, Standings};
 use crate::series::stats::{SprtDecision, SprtParams};
 use crate::series::{Entrants, SeriesEnd, SeriesOutcome, Summary};
@@ -167,17 +167,10 @@ impl SeriesRequest {
             .unwrap_or_default()
     }
 
-    /// Checks every option as `zebra match` does, and lists the games to queue.
+    /// Checks every option as `zebra match` does ([`SeriesSpec::validate`]), and what only
+    /// the daemon has (bot ids, its own book, the size of one submission); lists the games
+    /// to queue.
     pub fn check(mut self) -> Result<Checked, FieldError> {
-        let rules = match self.game.as_deref() {
-            None => crate::rules::Rules::FootballChess,
-            Some(name) => game_named(name).map_err(|e| field("game", e))?,
-        };
-        // Football Chess is the default: stored as left out (see `game`).
-        self.game = (rules != crate::rules::Rules::FootballChess).then(|| rules.name().to_string());
-        let format = Format::parse(&self.format)
-            .ok_or_else(|| field("format", "use round-robin or gauntlet"))?;
-        self.format = format.to_string();
         if self.bots.len() < 2 {
             return Err(field("bots", "give at least two bot ids"));
         }
@@ -185,69 +178,34 @@ impl SeriesRequest {
         if let Some(twice) = self.bots.iter().find(|id| !seen.insert(**id)) {
             return Err(field("bots", format!("bot {twice} is listed twice")));
         }
-        if self.games < 2 || self.games % 2 == 1 {
-            return Err(field(
-                "games",
-                "give an even number of at least 2 (games come in pairs with sides swapped)",
-            ));
-        }
-        let tc = crate::referee::GameSetup {
-            rules,
-            ..Default::default()
-        }
-        .read_clock(
-            self.tc
-                .as_deref()
-                .unwrap_or_else(|| crate::referee::GameConfig::default_clock(rules)),
-        )
-        .map_err(|e| field("tc", format!("{e} (the clock of {rules})")))?;
-        self.tc = Some(tc);
-        if let Some(text) = &self.max_game_time {
-            let cap: MaxGameTime = text
-                .parse()
-                .map_err(|e: MaxGameTimeError| field("max_game_time", e.to_string()))?;
-            // `auto` is the same series as none given: stored (and compared) as none.
-            self.max_game_time = (cap != MaxGameTime::Derived).then(|| cap.to_string());
-        }
-        if self.max_illegal == 0 {
-            return Err(field("max_illegal", "give at least 1"));
-        }
-        if let Some(text) = &self.sprt {
-            let params = SprtParams::parse(text).map_err(|e| field("sprt", e.to_string()))?;
-            if self.bots.len() != 2 {
-                return Err(field("sprt", "the SPRT tests one bot against one other"));
+        if let Some(situations) = &self.situations {
+            if situations != "builtin" && situations != "none" {
+                return Err(field(
+                    "situations",
+                    "use builtin or none (a server plays only its own book)",
+                ));
             }
-            self.sprt = Some(params.to_string());
         }
         if let Some(event) = &self.event {
             crate::bot::text::check_user_name(event).map_err(|e| field("event", e))?;
         }
-        // Filled in, so that the stored request says what was played. Start situations
-        // are Football Chess drives: another game starts every game from its start.
-        let drives =
-            crate::with_rules!(rules, G => <G as zebra_engine::seam::Refereed>::SITUATIONS);
-        let situations = self
-            .situations
-            .get_or_insert_with(|| if drives { "builtin" } else { "none" }.to_string());
-        if situations != "builtin" && situations != "none" {
-            return Err(field(
-                "situations",
-                "use builtin or none (a server plays only its own book)",
-            ));
-        }
-        if situations == "builtin" && !drives {
-            return Err(field(
-                "situations",
-                format!("start situations are Football Chess drives; a {rules} series starts every game from the start position (leave situations out or give none)"),
-            ));
-        }
-        let order = self
-            .situation_order
-            .get_or_insert_with(|| "random".to_string());
-        if SituationOrder::parse(order).is_none() {
-            return Err(field("situation_order", "use random or sequential"));
-        }
-        let schedule = self.schedule().map_err(|e| field("games", e.to_string()))?;
+        let valid = self
+            .spec()
+            .validate()
+            .map_err(|e| field(e.field().key(), e.to_string()))?;
+        // Filled in and canonical, so that the stored request says what was played and the
+        // same series reads the same. Football Chess is the default: stored as left out
+        // (see `game`).
+        self.game = (valid.rules != crate::rules::Rules::FootballChess)
+            .then(|| valid.rules.name().to_string());
+        self.format = valid.format.to_string();
+        self.tc = Some(valid.tc.clone());
+        // `auto` is the same series as none given: stored (and compared) as none.
+        self.max_game_time = valid.max_game_time_text();
+        self.sprt = valid.sprt.map(|p| p.to_string());
+        self.situations = Some(valid.situations.clone());
+        self.situation_order = Some(valid.situation_order.to_string());
+        let schedule = valid.schedule;
         if schedule.len() > MAX_SERIES_GAMES {
             return Err(field(
                 "games",
@@ -272,6 +230,23 @@ impl SeriesRequest {
             spec,
             games,
         })
+    }
+
+    /// The options `zebra match` shares, as given.
+    pub fn spec(&self) -> SeriesSpec {
+        SeriesSpec {
+            game: self.game.clone(),
+            format: self.format.clone(),
+            bots: self.bots.len(),
+            games: self.games,
+            tc: self.tc.clone(),
+            max_game_time: self.max_game_time.clone(),
+            seed: self.seed,
+            sprt: self.sprt.clone(),
+            max_illegal: self.max_illegal,
+            situations: self.situations.clone(),
+            situation_order: self.situation_order.clone(),
+        }
     }
 
     /// The schedule `zebra match` would play with these options.
