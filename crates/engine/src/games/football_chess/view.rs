@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{Action, Ball, Event, FormationCheck, Game, KnightRoute, Phase, Side, Square};
+use super::{Action, Ball, Event, FormationCheck, Game, KnightRoute, Side, Square};
 use crate::record::{notes, Entry, ReplayError};
 use crate::view::terminal::{cell, TermStyle};
 use crate::view::{Arrow, Step, Verdict, Viewed};
@@ -116,15 +116,7 @@ impl Frame {
                 forward: t.forward,
             },
         };
-        let phase = match game.phase() {
-            Phase::Formation(_) => "formation",
-            Phase::Motion => "motion",
-            Phase::Reaction => "reaction",
-            Phase::Action(_) => "action",
-            Phase::Contention(_) => "contention",
-            Phase::PenaltyChoice(_) => "penalty",
-            Phase::GameOver => "over",
-        };
+        let phase = super::wire::state::phase_name(game.phase());
         Frame {
             pieces,
             ball,
