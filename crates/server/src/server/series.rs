@@ -138,24 +138,10 @@ pub struct Checked {
     pub games: Vec<NewGame>,
 }
 
-/// The games the daemon plays, for messages.
-fn known_games() -> String {
-    crate::rules::Rules::ALL
-        .iter()
-        .map(|r| r.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A game's name as the API takes it (`game` of a series, an upload, a leaderboard).
+/// A game's name as the API takes it (`game` of a series, an upload, a leaderboard), or the
+/// engine's line naming it and the games known (the same words as a series spec's `game`).
 pub fn game_named(name: &str) -> Result<crate::rules::Rules, String> {
-    name.parse::<crate::rules::Rules>().map_err(|_| {
-        format!(
-            "unknown game '{}'; known: {}",
-            crate::bot::text::clean(name, 40),
-            known_games()
-        )
-    })
+    name.parse::<crate::rules::Rules>().map_err(|e| e.to_string())
 }
 
 impl SeriesRequest {
