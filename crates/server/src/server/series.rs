@@ -141,7 +141,8 @@ pub struct Checked {
 /// A game's name as the API takes it (`game` of a series, an upload, a leaderboard), or the
 /// engine's line naming it and the games known (the same words as a series spec's `game`).
 pub fn game_named(name: &str) -> Result<crate::rules::Rules, String> {
-    name.parse::<crate::rules::Rules>().map_err(|e| e.to_string())
+    name.parse::<crate::rules::Rules>()
+        .map_err(|e| e.to_string())
 }
 
 impl SeriesRequest {
