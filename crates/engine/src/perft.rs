@@ -22,8 +22,6 @@ pub trait Perft: RuleSet + Sized {
     const MAX_DEPTH: u32;
     /// The position `zebra perft` counts from when none is given, if the game has one.
     const DEFAULT_POSITION: Option<&'static str>;
-    /// What one step of the count is (`actions`, `turns`), for messages.
-    const STEP: &'static str;
 
     /// The names of the game's built-in positions.
     fn names() -> Vec<&'static str>;

@@ -19,7 +19,6 @@
 
 pub mod terminal;
 
-use std::any::Any;
 use std::fmt;
 
 use serde::Serialize;
@@ -192,7 +191,6 @@ trait Replaying: Send {
     fn step(&mut self, entry: &Entry) -> Result<Step, ReplayError>;
     fn suggestion(&self, side: Side, decision: &str, seed: u64) -> Option<String>;
     fn judge_draft(&self, draft: &str) -> Option<Verdict>;
-    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 impl<G: Viewed> Replaying for G {
@@ -215,10 +213,6 @@ impl<G: Viewed> Replaying for G {
     fn judge_draft(&self, draft: &str) -> Option<Verdict> {
         Viewed::judge_draft(self, draft)
     }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
 }
 
 impl Replay {
@@ -234,11 +228,6 @@ impl Replay {
     /// The frame before the first entry (or where the replay stands now).
     pub fn frame(&self) -> AnyFrame {
         self.game.frame()
-    }
-
-    /// The game where the replay stands, if it is a `G`.
-    pub fn into_game<G: Viewed>(self) -> Option<G> {
-        self.game.into_any().downcast::<G>().ok().map(|g| *g)
     }
 
     /// Entries applied so far.

@@ -999,7 +999,6 @@ impl crate::playout::Playout for Game {
 impl crate::perft::Perft for Game {
     const MAX_DEPTH: u32 = 5;
     const DEFAULT_POSITION: Option<&'static str> = Some("start");
-    const STEP: &'static str = "turns";
 
     fn names() -> Vec<&'static str> {
         vec!["start"]

@@ -108,7 +108,6 @@ impl crate::perft::Perft for Game {
     const MAX_DEPTH: u32 = 6;
     /// None: a position is chosen on purpose (`--position NAME` or `--diagram FILE`).
     const DEFAULT_POSITION: Option<&'static str> = None;
-    const STEP: &'static str = "actions";
 
     fn names() -> Vec<&'static str> {
         POSITIONS.iter().map(|(n, _)| *n).collect()
