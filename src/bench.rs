@@ -322,7 +322,8 @@ pub async fn referee(
     seed: u64,
     layout: Option<Layout>,
 ) -> Result<RefereeReport, String> {
-    use crate::referee::{GameConfig, GameSetup, Referee, TimeControl};
+    use crate::referee::{GameClock, GameConfig, GameSetup, Referee};
+    use crate::rules::Rules;
     let allowed = allowed_cpus();
     let layout = layout.unwrap_or(if allowed.len() >= 2 {
         Layout::Split
@@ -347,7 +348,8 @@ pub async fn referee(
     let bot = &bot;
     let cfg = GameConfig {
         game: GameSetup {
-            tc: TimeControl::parse("plays=10,play=10s,reaction=10s").expect("a valid time control"),
+            clock: GameClock::read(Rules::FootballChess, "plays=10,play=10s,reaction=10s")
+                .expect("a valid time control"),
             ..GameSetup::default()
         },
         ..GameConfig::default()
@@ -397,7 +399,7 @@ pub async fn referee(
     }
     let seconds = wall.as_secs_f64().max(1e-9);
     let per_decision = |total: f64| total / decisions.max(1) as f64;
-    let request_build_us = request_build(seed, &cfg.game.tc);
+    let request_build_us = request_build(seed, cfg.game.clock.get::<Game>());
     let figures =
         |(n, cpu, wall): (u64, std::time::Duration, std::time::Duration), f: u64| FreezeFigures {
             decisions: n,
@@ -1001,7 +1003,8 @@ pub fn peak_rss_kib() -> u64 {
 /// `ready` while the opponent thinks for seconds, a 64 MiB line without a newline, and
 /// 64 MiB of stderr. `test_bot` is `zebra-test-bot`.
 pub async fn flood(test_bot: &crate::bot::BotSpec) -> Result<FloodReport, String> {
-    use crate::referee::{GameConfig, GameSetup, Referee, TimeControl};
+    use crate::referee::{GameClock, GameConfig, GameSetup, Referee};
+    use crate::rules::Rules;
     let with = |args: &[&str]| {
         let mut b = test_bot.clone();
         b.args = args.iter().map(|a| a.to_string()).collect();
@@ -1009,7 +1012,8 @@ pub async fn flood(test_bot: &crate::bot::BotSpec) -> Result<FloodReport, String
     };
     let cfg = GameConfig {
         game: GameSetup {
-            tc: TimeControl::parse("plays=1,play=5s,reaction=5s").expect("a valid time control"),
+            clock: GameClock::read(Rules::FootballChess, "plays=1,play=5s,reaction=5s")
+                .expect("a valid time control"),
             ..GameSetup::default()
         },
         handshake: std::time::Duration::from_secs(5),

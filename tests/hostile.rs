@@ -17,14 +17,14 @@ use std::time::{Duration, Instant};
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify, write_game, Termination};
-use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
+use zebra::referee::{GameClock, GameConfig, GameReport, GameSetup, Referee};
 use zebra::rules::{GameResult, Side};
 use zebra::sandbox::{self, Exit, Mode, Policy, Verdict};
 
 fn config(tc: &str) -> GameConfig {
     GameConfig {
         game: GameSetup {
-            tc: TimeControl::parse(tc).unwrap(),
+            clock: GameClock::read(zebra::rules::Rules::FootballChess, tc).unwrap(),
             seed: 7,
             ..GameSetup::default()
         },

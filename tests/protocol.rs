@@ -2373,10 +2373,7 @@ const BOYER_SCHEMAS: [&str; 4] = [
 
 /// The setup of a Boyer game on the chess clock `clock`.
 fn boyer_config(clock: &str) -> zebra::referee::GameSetup {
-    let mut cfg = zebra::referee::GameSetup {
-        rules: zebra::rules::Rules::BoyerFootball,
-        ..zebra::referee::GameSetup::default()
-    };
+    let mut cfg = zebra::referee::GameSetup::of(zebra::rules::Rules::BoyerFootball);
     cfg.read_clock(clock).unwrap();
     cfg
 }

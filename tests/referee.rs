@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify, write_game, Termination};
-use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
+use zebra::referee::{GameClock, GameConfig, GameReport, GameSetup, Referee};
 use zebra::rules::{GameResult, Side};
 
 use common::run::{scratch, GREEDY_BOT, RANDOM_BOT, TEST_BOT};
@@ -26,7 +26,7 @@ fn spec(name: &str, program: &str, args: &[&str]) -> BotSpec {
 fn config(tc: &str) -> GameConfig {
     GameConfig {
         game: GameSetup {
-            tc: TimeControl::parse(tc).unwrap(),
+            clock: GameClock::read(zebra::rules::Rules::FootballChess, tc).unwrap(),
             seed: 7,
             ..GameSetup::default()
         },
@@ -475,7 +475,7 @@ fn r70_a_defense_sleeping_250ms_on_every_decision_cannot_stall_a_timed_game() {
     // Every decision of the sleeper's defense is legal (250 ms under its 300 ms reaction
     // clock), and costs the game clock nothing; the ticks of its turns still end the game.
     let cfg = config("quarter=250ms,play=1s,reaction=300ms,grace=200ms");
-    let bound = cfg.game.tc.bound();
+    let bound = cfg.game.clock.get::<zebra::rules::Game>().bound();
     let start = std::time::Instant::now();
     let r = game(
         spec("sleeper", TEST_BOT, &["--sleep-on-defense-ms", "250"]),

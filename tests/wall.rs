@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use zebra::bot::BotSpec;
 use zebra::record::{verify, Termination};
-use zebra::referee::{GameConfig, GameReport, GameSetup, Referee, TimeControl};
+use zebra::referee::{GameClock, GameConfig, GameReport, GameSetup, Referee};
 use zebra::rules::Side;
 use zebra::sandbox::{self, Verdict};
 
@@ -33,7 +33,11 @@ const REPO: &str = env!("CARGO_MANIFEST_DIR");
 fn config() -> GameConfig {
     GameConfig {
         game: GameSetup {
-            tc: TimeControl::parse("plays=1,play=20s,reaction=20s,grace=200ms").unwrap(),
+            clock: GameClock::read(
+                zebra::rules::Rules::FootballChess,
+                "plays=1,play=20s,reaction=20s,grace=200ms",
+            )
+            .unwrap(),
             seed: 11,
             ..GameSetup::default()
         },

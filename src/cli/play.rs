@@ -242,10 +242,7 @@ fn game_clock(
     human: Option<Side>,
     max_game_time: Option<&str>,
 ) -> Result<GameSetup, Failure> {
-    let mut clock = GameSetup {
-        rules,
-        ..GameSetup::default()
-    };
+    let mut clock = GameSetup::of(rules);
     let tc_text = tc.unwrap_or_else(|| {
         if human.is_some() {
             crate::web::seat::human_clock(rules)
@@ -340,7 +337,7 @@ fn play_game(
     });
     let started = std::time::Instant::now();
     let runtime = runtime()?;
-    let report = if cfg.game.rules != Rules::FootballChess {
+    let report = if cfg.game.rules() != Rules::FootballChess {
         play_by_turns(&runtime, white, black, cfg, show, spectator.as_ref())?
     } else {
         play_by_plays(&runtime, white, black, cfg, show, spectator.as_ref())?
@@ -378,7 +375,7 @@ fn play_by_turns(
     if !show.quiet {
         out!(
             "{}: {} (white) vs {} (black)",
-            cfg.game.rules,
+            cfg.game.rules(),
             white.name,
             black.name
         );
@@ -429,7 +426,10 @@ fn play_by_plays(
 ) -> Result<GameReport, Failure> {
     let style = crate::web::TermStyle::for_stdout();
     if !show.quiet {
-        out!("{}", situation(&Game::new(cfg.game.tc.settings())));
+        out!(
+            "{}",
+            situation(&Game::new(cfg.game.clock.get::<Game>().settings()))
+        );
     }
     interruptible(
         runtime,

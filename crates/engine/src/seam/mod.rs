@@ -6,6 +6,7 @@
 //!   decision costs
 //! - [`Checked`]: the positions and clocks of `check-bot`'s questions
 //! - [`GameSetup`]: what decides a game besides its bots (game, clock, seed, start)
+//! - `game_clock`: a game's clock as its game parsed it, one type for every game
 //! - `chess_clock`: a chess clock, for games without clocks of their own
 //! - `cap`: the wall-time cap of one game and its default
 //!
@@ -14,6 +15,7 @@
 
 pub mod cap;
 pub mod chess_clock;
+pub mod game_clock;
 // Football Chess's clocks, whose `--tc` every setup still carries (see `GameSetup`).
 pub use crate::games::football_chess::clock;
 
@@ -21,6 +23,7 @@ use std::time::Duration;
 
 pub use cap::{MaxGameTime, MaxGameTimeError};
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
+pub use game_clock::GameClock;
 
 use crate::record::{GameRecord, Recorded};
 use crate::rules::{Clock, Rules, Side, Situation};
@@ -44,8 +47,15 @@ pub trait Refereed: Recorded {
     /// Whether a bot's time odds (its own decision clocks) apply: in a game without them
     /// both sides have the series' clock.
     const TIME_ODDS: bool = false;
-    /// Reads `text` as this game's clock into `cfg`; its canonical form.
-    fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError>;
+    /// The game's clock, as `--tc` text parses (its `Display` is the canonical text, which
+    /// parses back the same; the record's `TimeControl` tag).
+    type TimeControl: std::fmt::Display + Send + Sync + 'static;
+    /// Reads `text` as this game's clock.
+    fn parse_clock(text: &str) -> Result<Self::TimeControl, TimeControlError>;
+    /// The clock of `setup`, which is a game of this kind.
+    fn time_control(setup: &GameSetup) -> &Self::TimeControl {
+        setup.clock.get::<Self>()
+    }
     /// The game, its record (the game's tags and the time control) and its clocks, before
     /// the first decision.
     fn set_up(setup: &GameSetup) -> (Self, GameRecord, Self::Clocks);
@@ -139,19 +149,18 @@ pub enum Missed<E> {
 /// game's worst-case length depends on. The referee's own settings (transport, sandbox,
 /// logs, tags) are the referee's `GameConfig`, which holds one of these.
 ///
-/// The clock fields of both games stand side by side here (`tc` for Football Chess,
-/// `chess_clock` for Boyer's Football): a game reads only its own.
+/// The game and its clock are one value ([`GameClock`]: the game's own clock type, parsed
+/// once by the game): a setup cannot name one game and hold another's clock, and a new kind
+/// of clock adds no field here. Time odds and start situations are Football Chess's (the
+/// games that have them say so: [`Refereed::TIME_ODDS`], [`Refereed::SITUATIONS`]); another
+/// game leaves them at their defaults.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
-    /// The game played.
-    pub rules: Rules,
-    /// Football Chess's clock (`--tc`).
-    pub tc: TimeControl,
+    /// The game played and its clock (`--tc`).
+    pub clock: GameClock,
     /// Each side's own play and reaction clocks, if it plays with time odds
     /// (index: [`Side::index`]).
     pub odds: [TimeOdds; 2],
-    /// The clock of a game without clocks of its own (Boyer's Football).
-    pub chess_clock: chess_clock::ChessClock,
     /// The game's seed (its random events and the bots' `game_start`).
     pub seed: u64,
     /// Where the game starts, if not from the opening drive.
@@ -165,10 +174,8 @@ pub struct GameSetup {
 impl Default for GameSetup {
     fn default() -> GameSetup {
         GameSetup {
-            rules: Rules::FootballChess,
-            tc: TimeControl::blitz(),
+            clock: GameClock::new::<crate::games::football_chess::Game>(TimeControl::blitz()),
             odds: [TimeOdds::default(); 2],
-            chess_clock: chess_clock::ChessClock::default(),
             seed: 1,
             situation: None,
             max_illegal: 3,
@@ -178,10 +185,24 @@ impl Default for GameSetup {
 }
 
 impl GameSetup {
-    /// Reads `text` as a clock of the game `self.rules` names and sets it; the clock in its
-    /// canonical form, which reads back the same.
+    /// The default setup of a game of `rules`, on that game's default clock.
+    pub fn of(rules: Rules) -> GameSetup {
+        GameSetup {
+            clock: GameClock::default_of(rules),
+            ..GameSetup::default()
+        }
+    }
+
+    /// The game played.
+    pub fn rules(&self) -> Rules {
+        self.clock.rules()
+    }
+
+    /// Reads `text` as a clock of the game played and sets it; the clock in its canonical
+    /// form, which reads back the same.
     pub fn read_clock(&mut self, text: &str) -> Result<String, TimeControlError> {
-        crate::with_rules!(self.rules, R => <R as Refereed>::read_clock(self, text))
+        self.clock = GameClock::read(self.rules(), text)?;
+        Ok(self.clock.to_string())
     }
 
     /// The clock a game of `rules` gets when none is named.
@@ -193,7 +214,7 @@ impl GameSetup {
     /// one derived from the game's clock.
     pub fn game_time_cap(&self) -> Option<Duration> {
         self.max_game_time
-            .resolve(|| crate::with_rules!(self.rules, R => <R as Refereed>::wall_bound(self)))
+            .resolve(|| crate::with_rules!(self.rules(), R => <R as Refereed>::wall_bound(self)))
     }
 }
 

@@ -15,7 +15,7 @@ use crate::protocol::{self, FromBot, ScoreMsg, ToBot};
 use crate::rules::{Rules, Side};
 
 use super::handshake::Failed;
-use super::{GameConfig, GameSetup};
+use super::{GameClock, GameConfig, GameSetup};
 pub use zebra_engine::seam::Checked;
 
 /// How a check went: one line per step, and whether any was a problem.
@@ -145,12 +145,12 @@ async fn session<R: Checked>(
             return;
         }
     }
-    let mut setup = GameSetup {
+    let setup = GameSetup {
+        clock: GameClock::read(R::RULES, &R::question_clock(limits.decision))
+            .expect("check-bot's question clock reads"),
         seed: 1,
         ..GameSetup::default()
     };
-    R::read_clock(&mut setup, &R::question_clock(limits.decision))
-        .expect("check-bot's question clock reads");
     let (start, _, clocks) = R::set_up(&setup);
     let _ = bot.send(start.game_start(
         &setup,
@@ -334,9 +334,8 @@ pub async fn check_games(
             std::env::temp_dir().join(format!("zebra-check-bot-{}-{k}.log", std::process::id()));
         let mut config = GameConfig {
             game: GameSetup {
-                rules,
                 seed: u64::from(k) + 1,
-                ..GameSetup::default()
+                ..GameSetup::of(rules)
             },
             event: "zebra check-bot".to_string(),
             transcript: Some(transcript.clone()),

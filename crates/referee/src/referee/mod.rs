@@ -68,8 +68,8 @@ impl std::fmt::Debug for dyn Spectator {
 pub use transcript::KeepLogs;
 use transcript::Transcript;
 pub use zebra_engine::seam::{
-    cap, chess_clock, clock, Budget, Clocks, GameSetup, MaxGameTime, MaxGameTimeError, Miss,
-    Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl, TimeControlError, TimeOdds,
+    cap, chess_clock, clock, Budget, Clocks, GameClock, GameSetup, MaxGameTime, MaxGameTimeError,
+    Miss, Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl, TimeControlError, TimeOdds,
 };
 
 /// Everything about one game that is not the bots: what decides the game ([`GameSetup`],
@@ -118,7 +118,7 @@ impl Default for GameConfig {
 }
 
 impl GameConfig {
-    /// Reads `text` as a clock of the game `self.game.rules` names and sets it; the clock
+    /// Reads `text` as a clock of the game played and sets it; the clock
     /// in its canonical form, which reads back the same.
     pub fn read_clock(&mut self, text: &str) -> Result<String, TimeControlError> {
         self.game.read_clock(text)
@@ -299,7 +299,7 @@ pub async fn play_game(
     cfg: &GameConfig,
     mut watch: impl FnMut(&GameRecord),
 ) -> GameReport {
-    crate::with_rules!(cfg.game.rules, R => {
+    crate::with_rules!(cfg.game.rules(), R => {
         Referee::<R>::play_as(white, black, cfg, |_: &R, _: &[<R as crate::rules::ruleset::RuleSet>::Event], rec: &GameRecord| watch(rec)).await
     })
 }

@@ -318,10 +318,9 @@ impl SeriesConfig {
     pub fn game_config(&self) -> GameConfig {
         let mut cfg = GameConfig {
             game: GameSetup {
-                rules: self.rules,
                 // Validated when the series was set up.
                 max_game_time: self.max_game_time().unwrap_or_default(),
-                ..GameSetup::default()
+                ..GameSetup::of(self.rules)
             },
             ..GameConfig::default()
         };

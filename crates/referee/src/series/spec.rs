@@ -7,7 +7,7 @@
 //! [`Field`] and says what is wrong in words, once: the command line shows it as a flag
 //! (`--games: ...`), the HTTP API as a field (`games: ...`).
 
-use crate::referee::{GameSetup, MaxGameTime, MaxGameTimeError, TimeControlError};
+use crate::referee::{GameClock, GameSetup, MaxGameTime, MaxGameTimeError, TimeControlError};
 use crate::rules::Rules;
 
 use super::book::SituationOrder;
@@ -204,16 +204,14 @@ impl SeriesSpec {
         if self.games < 2 || self.games % 2 == 1 {
             return Err(SpecError::Games(self.games));
         }
-        let tc = GameSetup {
+        let tc = GameClock::read(
             rules,
-            ..GameSetup::default()
-        }
-        .read_clock(
             self.tc
                 .as_deref()
                 .unwrap_or_else(|| GameSetup::default_clock(rules)),
         )
-        .map_err(|error| SpecError::Tc { error, rules })?;
+        .map_err(|error| SpecError::Tc { error, rules })?
+        .to_string();
         let max_game_time = match &self.max_game_time {
             None => MaxGameTime::Derived,
             Some(text) => text.parse().map_err(SpecError::MaxGameTime)?,

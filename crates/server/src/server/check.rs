@@ -208,9 +208,8 @@ async fn smoke_game(
     }
     let mut config = GameConfig {
         game: GameSetup {
-            rules: game,
             seed: 1,
-            ..GameSetup::default()
+            ..GameSetup::of(game)
         },
         event: "Zebra serve smoke game".to_string(),
         sandbox: sandbox.policy(),

@@ -359,12 +359,9 @@ impl ServeSettings {
                     let text = given(game)?.unwrap_or_else(|| {
                         crate::referee::GameConfig::default_clock(game).to_string()
                     });
-                    let tc = crate::referee::GameSetup {
-                        rules: game,
-                        ..Default::default()
-                    }
-                    .read_clock(&text)
-                    .map_err(|e| bad("ladder.tc", format!("{game}: {e}")))?;
+                    let tc = crate::referee::GameClock::read(game, &text)
+                        .map_err(|e| bad("ladder.tc", format!("{game}: {e}")))?
+                        .to_string();
                     games.push((game, tc));
                 }
                 let max_game_time = match l.max_game_time.as_deref() {

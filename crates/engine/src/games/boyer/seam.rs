@@ -66,7 +66,7 @@ mod referee {
     use crate::record::GameRecord;
     use crate::rules::boyer::{Event, Game, Position, TURN_LIMIT};
     use crate::rules::{Clock, Side};
-    use crate::seam::chess_clock::{ChessClocks, ChessTimeControl};
+    use crate::seam::chess_clock::{ChessClock, ChessClocks, ChessTimeControl};
     use crate::seam::{GameSetup, Miss, Missed, Refereed, RefusedExpiry, TimeControlError};
 
     /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
@@ -85,22 +85,18 @@ mod referee {
         type Budget = Turn;
         const DEFAULT_CLOCK: &'static str = "rapid";
 
-        fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError> {
-            setup.chess_clock = text.parse()?;
-            Ok(setup.chess_clock.to_string())
+        type TimeControl = ChessClock;
+
+        fn parse_clock(text: &str) -> Result<ChessClock, TimeControlError> {
+            text.parse()
         }
 
         fn set_up(setup: &GameSetup) -> (Game, GameRecord, ChessClocks) {
             let start = Position::start();
             let mut record = GameRecord::of::<Game>(&start);
-            record
-                .tags
-                .set("TimeControl", setup.chess_clock.to_string());
-            (
-                Game::new(start),
-                record,
-                ChessClocks::starting(setup.chess_clock),
-            )
+            let clock = *Self::time_control(setup);
+            record.tags.set("TimeControl", clock.to_string());
+            (Game::new(start), record, ChessClocks::starting(clock))
         }
 
         /// A Boyer record holds no times (thinking times are in the transcript), so the
@@ -110,7 +106,7 @@ mod referee {
         }
 
         fn grace(setup: &GameSetup) -> Duration {
-            setup.chess_clock.grace
+            Self::time_control(setup).grace
         }
 
         /// A game lasts at most [`TURN_LIMIT`] turns (B34). With a bank, both banks and
@@ -119,7 +115,7 @@ mod referee {
         /// before it counts as missed): [`SUB_MOVES_PER_TURN`] a turn, and the asks again
         /// after bad replies below the forfeit limit (B38), for both sides.
         fn wall_bound(setup: &GameSetup) -> Duration {
-            let c = setup.chess_clock;
+            let c = *Self::time_control(setup);
             let asks = TURN_LIMIT
                 .saturating_mul(SUB_MOVES_PER_TURN)
                 .saturating_add(setup.max_illegal.saturating_mul(2));
@@ -141,7 +137,7 @@ mod referee {
             options: serde_json::Map<String, serde_json::Value>,
         ) -> String {
             let ms = |d: Duration| Some(d.as_millis() as u64);
-            let c = setup.chess_clock;
+            let c = *Self::time_control(setup);
             let (bank_ms, increment_ms, turn_ms) = match c.control {
                 ChessTimeControl::Bank { bank, increment } => (ms(bank), ms(increment), None),
                 ChessTimeControl::PerTurn(t) => (None, None, ms(t)),
@@ -369,10 +365,7 @@ mod tests {
     #[test]
     fn the_default_cap_comes_from_the_chess_clock_and_the_turn_limit() {
         let cap = |clock: &str| {
-            let mut cfg = GameSetup {
-                rules: Rules::BoyerFootball,
-                ..GameSetup::default()
-            };
+            let mut cfg = GameSetup::of(Rules::BoyerFootball);
             cfg.read_clock(clock).unwrap();
             cfg.game_time_cap().unwrap()
         };

@@ -71,56 +71,60 @@ mod referee {
         const SITUATIONS: bool = true;
         const TIME_ODDS: bool = true;
 
-        fn read_clock(setup: &mut GameSetup, text: &str) -> Result<String, TimeControlError> {
-            setup.tc = TimeControl::parse(text)?;
-            Ok(setup.tc.to_string())
+        type TimeControl = TimeControl;
+
+        fn parse_clock(text: &str) -> Result<TimeControl, TimeControlError> {
+            TimeControl::parse(text)
         }
 
         fn set_up(setup: &GameSetup) -> (Game, GameRecord, Clocks) {
-            let settings = setup.tc.settings();
+            let tc = *Self::time_control(setup);
+            let settings = tc.settings();
             let mut record = GameRecord::new(settings);
             if let Some(situation) = &setup.situation {
                 record.set_situation(situation);
             }
-            record.tags.set("TimeControl", setup.tc.to_string());
+            record.tags.set("TimeControl", tc.to_string());
             let game = match &setup.situation {
                 Some(s) => Game::from_situation(settings, s),
                 None => Game::new(settings),
             };
-            let clocks = Clocks::starting(setup.tc, setup.odds, setup.situation.as_ref());
+            let clocks = Clocks::starting(tc, setup.odds, setup.situation.as_ref());
             (game, record, clocks)
         }
 
         fn late_tags(setup: &GameSetup, record: &mut GameRecord) {
+            let tc = *Self::time_control(setup);
             for (side, odds) in Side::ALL.into_iter().zip(setup.odds) {
                 if !odds.is_none() {
                     let tag = match side {
                         Side::White => "WhiteTimeControl",
                         Side::Black => "BlackTimeControl",
                     };
-                    record.tags.set(tag, odds.apply_to(setup.tc).to_string());
+                    record.tags.set(tag, odds.apply_to(tc).to_string());
                 }
             }
         }
 
         // Quarters counted in plays make a game reproducible.
         fn reproducible(setup: &GameSetup) -> bool {
-            matches!(setup.tc.quarter, QuarterMode::Plays(_))
+            matches!(Self::time_control(setup).quarter, QuarterMode::Plays(_))
         }
 
         fn grace(setup: &GameSetup) -> Duration {
-            setup.tc.grace
+            Self::time_control(setup).grace
         }
 
         /// The time control's own bound ([`TimeControl::wall_bound`], GAME.md), for the
         /// slower of each clock when the sides have time odds: a bound for either side
         /// bounds the game.
         fn wall_bound(setup: &GameSetup) -> Duration {
-            let [w, b] = setup.odds.map(|odds| odds.apply_to(setup.tc));
+            let tc = *Self::time_control(setup);
+            let [w, b] = setup.odds.map(|odds| odds.apply_to(tc));
             TimeControl {
                 play: w.play.max(b.play),
                 reaction: w.reaction.max(b.reaction),
-                ..setup.tc
+                ..tc
             }
             .wall_bound()
         }
@@ -384,7 +388,7 @@ mod tests {
 
     use crate::record::Recorded;
     use crate::rules::{Game, GameResult, Side};
-    use crate::seam::{cap, GameSetup, TimeControl, TimeOdds};
+    use crate::seam::{cap, GameClock, GameSetup, TimeControl, TimeOdds};
 
     fn at_score(score: &str) -> Game {
         Game::from_diagram(&format!(
@@ -405,7 +409,7 @@ mod tests {
     fn the_default_cap_is_twice_the_time_controls_wall_bound_plus_a_minute() {
         let tc = TimeControl::parse("quarter=60s,play=5s,reaction=1s").unwrap();
         let cfg = GameSetup {
-            tc,
+            clock: GameClock::new::<Game>(tc),
             ..GameSetup::default()
         };
         let bound = tc.wall_bound();
@@ -420,10 +424,8 @@ mod tests {
         let default = GameSetup::default_clock(crate::rules::Rules::FootballChess);
         let tc = TimeControl::parse(default).unwrap();
         assert_eq!(tc.wall_bound(), Duration::from_millis(17_017_600));
-        let cfg_default = GameSetup {
-            tc,
-            ..GameSetup::default()
-        };
+        let cfg_default = GameSetup::of(crate::rules::Rules::FootballChess);
+        assert_eq!(cfg_default.clock, GameClock::new::<Game>(tc));
         assert_eq!(
             cfg_default.game_time_cap(),
             Some(Duration::from_millis(34_095_200))
