@@ -55,8 +55,8 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::Run(e.to_string()))?;
     // A series that ended (not one stopped to resume later) leaves no lock behind.
     if outcome.end != SeriesEnd::Interrupted {
-        if let Some(lock) = &prepared.lock {
-            lock.remove_file(&prepared.dir);
+        if let Some(held) = prepared.held {
+            held.finish();
         }
     }
     let summary = Summary::of(config, &outcome);

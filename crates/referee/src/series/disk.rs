@@ -53,6 +53,121 @@ impl SeriesLock {
     }
 }
 
+/// A series' directory held by this run: its lock, and its PGN file's, for as long as the
+/// value lives. The disk side of setting a series up: [`SeriesDir::create`] for a new
+/// series, [`SeriesDir::read`] and [`SeriesDir::resume`] for a saved one; what the settings
+/// mean is checked apart from them (`super::spec`, `super::setup`).
+pub struct SeriesDir {
+    path: PathBuf,
+    lock: SeriesLock,
+}
+
+/// A saved series taken hold of again, with the games it has played.
+pub struct Resumed {
+    pub dir: SeriesDir,
+    /// Games already recorded.
+    pub done: Vec<GameOutcome>,
+    /// Attempts already voided by `--replay-suspect`, one per attempt.
+    pub voided: Vec<GameOutcome>,
+}
+
+impl SeriesDir {
+    /// Creates a new series' directory, locks it and the PGN file, and writes the settings
+    /// (with `config.pgn_start`, measured under the lock: another series may have appended
+    /// to the file since the settings were planned). When a lock is held by another series
+    /// or the directory already holds one, a directory made here is removed again: nothing
+    /// is left behind.
+    pub fn create(path: &Path, config: &mut SeriesConfig) -> Result<SeriesDir, DiskError> {
+        let created = !path.exists();
+        let made = (|| {
+            std::fs::create_dir_all(path).map_err(io("create the directory", path))?;
+            let lock = lock_series(path)?;
+            if path.join(SERIES_FILE).exists() {
+                return Err(DiskError::Exists {
+                    dir: path.to_path_buf(),
+                });
+            }
+            let lock = lock.and(lock_pgn(&config.pgn)?);
+            config.pgn_start = seal_pgn(&config.pgn)?;
+            save_series(path, config)?;
+            Ok(lock)
+        })();
+        match made {
+            Ok(lock) => Ok(SeriesDir {
+                path: path.to_path_buf(),
+                lock,
+            }),
+            Err(e) => {
+                if created {
+                    // Only what this run made: the lock file, an empty PGN, the directory.
+                    let _ = std::fs::remove_file(path.join(LOCK_FILE));
+                    let pgn = &config.pgn;
+                    if pgn.starts_with(path) && std::fs::metadata(pgn).is_ok_and(|m| m.len() == 0) {
+                        let _ = std::fs::remove_file(pgn);
+                    }
+                    let _ = std::fs::remove_dir(path);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// The settings saved in `path` (see [`load_series`]). A series being started holds
+    /// its lock a moment before its settings are written: that reads as "in use", not as
+    /// "no series here".
+    pub fn read(path: &Path) -> Result<SeriesConfig, DiskError> {
+        load_series(path).map_err(|error| {
+            if path.join(LOCK_FILE).exists() {
+                if let Err(busy) = lock_series(path) {
+                    return busy;
+                }
+            }
+            error
+        })
+    }
+
+    /// Takes hold of the saved series in `path` (its settings `config`, already checked)
+    /// to continue it: locks the directory and the PGN file, writes the settings again if
+    /// the series was `extended` with more games, and reads the games already played.
+    pub fn resume(
+        path: &Path,
+        config: &SeriesConfig,
+        schedule: &Schedule,
+        extended: bool,
+    ) -> Result<Resumed, DiskError> {
+        let lock = lock_series(path)?.and(lock_pgn(&config.pgn)?);
+        if extended {
+            // Later pairs follow the earlier ones in the schedule (round by round, seeds and
+            // situations by pair number), so the games already played keep their numbers.
+            rewrite_series(path, config)?;
+        }
+        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+        let done = load_finished(&config.pgn, config.pgn_start, schedule, &names)?;
+        let voided = match &config.replay_suspect {
+            Some(replay) => load_voided(&replay.voided_pgn, schedule, &names)?,
+            None => Vec::new(),
+        };
+        Ok(Resumed {
+            dir: SeriesDir {
+                path: path.to_path_buf(),
+                lock,
+            },
+            done,
+            voided,
+        })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The series ended (not stopped to resume later): it leaves no lock file behind.
+    pub fn finish(self) {
+        self.lock.remove_file(&self.path);
+    }
+}
+
 /// Takes the series directory's lock, or says who holds it.
 pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
     use std::os::unix::fs::MetadataExt;

@@ -4,11 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::rules::Rules;
 use crate::sandbox::LimitSettings;
 
 use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesConfig};
-use super::disk::{self, DiskError, VOIDED_FILE};
+use super::disk::{self, DiskError, SeriesDir, VOIDED_FILE};
 use super::overload::{ReplaySuspect, DEFAULT_MAX_ATTEMPTS};
 use super::schedule::Schedule;
 use super::spec::SeriesSpec;
@@ -66,7 +65,7 @@ pub struct Prepared {
     pub resumed: bool,
     /// Held for the whole run: one run per series directory, and one series per PGN file,
     /// at a time (taken by [`Prepared::save`] for a new series).
-    pub lock: Option<disk::SeriesLock>,
+    pub held: Option<SeriesDir>,
     /// Bots the user did not name (indices into `config.bots`): named for now by their
     /// command, then by the name they send in `ready` ([`Prepared::name_by_ready`]).
     pub unnamed: Vec<usize>,
@@ -93,52 +92,13 @@ impl Prepared {
         }
     }
 
-    /// Creates a new series' directory, locks it and its PGN file, and writes its settings;
-    /// a resumed series is already on disk and locked. When a lock is held by another
-    /// series, a directory made here is removed again: nothing is left behind.
+    /// Creates a new series' directory, locks it and its PGN file, and writes its settings
+    /// ([`SeriesDir::create`]); a resumed series is already on disk and held.
     pub fn save(&mut self) -> Result<(), SetupError> {
-        if self.lock.is_some() {
-            return Ok(());
+        if self.held.is_none() {
+            self.held = Some(SeriesDir::create(&self.dir, &mut self.config)?);
         }
-        let created = !self.dir.exists();
-        let saved = (|| {
-            std::fs::create_dir_all(&self.dir).map_err(|source| DiskError::Io {
-                what: "create the directory",
-                path: self.dir.clone(),
-                source,
-            })?;
-            let lock = disk::lock_series(&self.dir)?;
-            if self.dir.join(disk::SERIES_FILE).exists() {
-                return Err(DiskError::Exists {
-                    dir: self.dir.clone(),
-                });
-            }
-            let lock = lock.and(disk::lock_pgn(&self.config.pgn)?);
-            // Measured under the lock: another series may have appended since `prepare`.
-            self.config.pgn_start = disk::seal_pgn(&self.config.pgn)?;
-            disk::save_series(&self.dir, &self.config)?;
-            Ok(lock)
-        })();
-        match saved {
-            Ok(lock) => {
-                self.lock = Some(lock);
-                Ok(())
-            }
-            Err(e) => {
-                if created {
-                    // Only what this run made: the lock file, an empty PGN, the directory.
-                    let _ = std::fs::remove_file(self.dir.join(disk::LOCK_FILE));
-                    let pgn = &self.config.pgn;
-                    if pgn.starts_with(&self.dir)
-                        && std::fs::metadata(pgn).is_ok_and(|m| m.len() == 0)
-                    {
-                        let _ = std::fs::remove_file(pgn);
-                    }
-                    let _ = std::fs::remove_dir(&self.dir);
-                }
-                Err(e.into())
-            }
-        }
+        Ok(())
     }
 }
 
@@ -163,79 +123,77 @@ pub enum SetupError {
 /// `bundled` is the directory of Zebra's own bots (next to the executable): a bot command
 /// that names one of them (`zebra-greedy-bot`) runs it from there.
 pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
-    if let Some(dir) = &args.resume {
-        let mut config = match disk::load_series(dir) {
-            Ok(config) => config,
-            Err(error) => {
-                // A series being started holds its lock a moment before its settings are
-                // written: that is "in use", not "no series here".
-                if dir.join(disk::LOCK_FILE).exists() {
-                    disk::lock_series(dir)?;
-                }
-                return Err(error.into());
-            }
-        };
-        // A hand-edited series file gets the checks a new series gets.
-        let bad = |what: String| {
-            SetupError::Usage(format!("{}: {what}", dir.join(disk::SERIES_FILE).display()))
-        };
-        validate_bots(&config.bots)?;
-        check_limits(&config).map_err(SetupError::Usage)?;
-        // Pairs, counted as games by the spec.
-        if config.rounds == 0 || config.rounds > u32::MAX / 2 {
-            return Err(bad(format!(
-                "rounds must be from 1 to {} (pairs per encounter)",
-                u32::MAX / 2
-            )));
-        }
-        spec_of(&config).validate().map_err(|e| bad(e.as_key()))?;
-        check_odds(&config).map_err(bad)?;
-        let planned = config.rounds * 2;
-        let extend = match args.games {
-            None => None,
-            Some(n) if n < planned || n % 2 == 1 => {
-                return Err(SetupError::Usage(format!(
-                    "--games {n}: this series plans {planned} games per encounter; give an even number of at least {planned} to extend it (a series grows, it does not shrink)"
-                )))
-            }
-            Some(n) => Some(n / 2).filter(|&rounds| rounds > config.rounds),
-        };
-        if let Some(rounds) = extend {
-            config.rounds = rounds;
-        }
-        let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
-            .map_err(|e| SetupError::Usage(format!("--games: {e}")))?;
-        if config
-            .replay_suspect
-            .as_ref()
-            .is_some_and(|r| r.max_attempts == 0)
-        {
-            return Err(bad(
-                "replay_suspect.max_attempts must be at least 1".to_string()
-            ));
-        }
-        let lock = disk::lock_series(dir)?.and(disk::lock_pgn(&config.pgn)?);
-        if extend.is_some() {
-            // Later pairs follow the earlier ones in the schedule (round by round, seeds and
-            // situations by pair number), so the games already played keep their numbers.
-            disk::rewrite_series(dir, &config)?;
-        }
-        let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-        let done = disk::load_finished(&config.pgn, config.pgn_start, &schedule, &names)?;
-        let voided = match &config.replay_suspect {
-            Some(replay) => disk::load_voided(&replay.voided_pgn, &schedule, &names)?,
-            None => Vec::new(),
-        };
-        return Ok(Prepared {
-            config,
-            dir: dir.clone(),
-            done,
-            voided,
-            resumed: true,
-            lock: Some(lock),
-            unnamed: Vec::new(),
-        });
+    match &args.resume {
+        Some(dir) => resume(dir, args.games),
+        None => plan(args, bundled, stamp),
     }
+}
+
+/// The series saved in `dir`, checked as a new one is, extended to `games` per encounter if
+/// that is more than it plans, and held for this run with the games it has played.
+fn resume(dir: &Path, games: Option<u32>) -> Result<Prepared, SetupError> {
+    let mut config = SeriesDir::read(dir)?;
+    let extend = check_saved(&config, dir, games)?;
+    if let Some(rounds) = extend {
+        config.rounds = rounds;
+    }
+    let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
+        .map_err(|e| SetupError::Usage(format!("--games: {e}")))?;
+    let resumed = SeriesDir::resume(dir, &config, &schedule, extend.is_some())?;
+    Ok(Prepared {
+        config,
+        dir: dir.to_path_buf(),
+        done: resumed.done,
+        voided: resumed.voided,
+        resumed: true,
+        held: Some(resumed.dir),
+        unnamed: Vec::new(),
+    })
+}
+
+/// A saved series (a file perhaps edited by hand) gets the checks a new series gets; the
+/// rounds it grows to with `--games`, if that is more than it plans (a series grows, it
+/// never shrinks).
+fn check_saved(
+    config: &SeriesConfig,
+    dir: &Path,
+    games: Option<u32>,
+) -> Result<Option<u32>, SetupError> {
+    let bad = |what: String| {
+        SetupError::Usage(format!("{}: {what}", dir.join(disk::SERIES_FILE).display()))
+    };
+    validate_bots(&config.bots)?;
+    check_limits(config).map_err(SetupError::Usage)?;
+    // Pairs, counted as games by the spec.
+    if config.rounds == 0 || config.rounds > u32::MAX / 2 {
+        return Err(bad(format!(
+            "rounds must be from 1 to {} (pairs per encounter)",
+            u32::MAX / 2
+        )));
+    }
+    spec_of(config).validate().map_err(|e| bad(e.as_key()))?;
+    check_odds(config).map_err(bad)?;
+    if config
+        .replay_suspect
+        .as_ref()
+        .is_some_and(|r| r.max_attempts == 0)
+    {
+        return Err(bad(
+            "replay_suspect.max_attempts must be at least 1".to_string()
+        ));
+    }
+    let planned = config.rounds * 2;
+    match games {
+        None => Ok(None),
+        Some(n) if n < planned || n % 2 == 1 => Err(SetupError::Usage(format!(
+            "--games {n}: this series plans {planned} games per encounter; give an even number of at least {planned} to extend it (a series grows, it does not shrink)"
+        ))),
+        Some(n) => Ok(Some(n / 2).filter(|&rounds| rounds > config.rounds)),
+    }
+}
+
+/// A new series from the flags: bots, spec, files; checked, nothing written.
+fn plan(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, SetupError> {
     let usage = |m: String| SetupError::Usage(m);
     let mut bots = Vec::new();
     if let Some(path) = &args.config {
@@ -345,7 +303,7 @@ pub fn prepare(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepa
         done: Vec::new(),
         voided: Vec::new(),
         resumed: false,
-        lock: None,
+        held: None,
         unnamed,
     })
 }
@@ -409,12 +367,12 @@ fn check_limits(config: &SeriesConfig) -> Result<(), String> {
 /// Time odds set Football Chess's play and reaction clocks: a series of another game has
 /// none (its start situations, the other thing only Football Chess has, are the spec's).
 fn check_odds(config: &SeriesConfig) -> Result<(), String> {
-    if config.rules == Rules::FootballChess {
+    if crate::with_rules!(config.rules, G => <G as crate::referee::Refereed>::TIME_ODDS) {
         return Ok(());
     }
     if let Some(bot) = config.bots.iter().find(|b| b.time.is_some()) {
         return Err(format!(
-            "bot '{}': time odds set Football Chess's play and reaction clocks; in a {} series both sides have the same chess clock (leave out --odds and time)",
+            "bot '{}': time odds set Football Chess's play and reaction clocks; in a {} series both sides have the same clock (leave out --odds and time)",
             bot.name, config.rules
         ));
     }
