@@ -1,5 +1,7 @@
 //! `zebra bench`: seeded random playouts on one core, measured in whole games and applied
-//! actions per second. Each step generates the legal actions, picks one and applies it.
+//! actions per second, for any game (each game says how it is played fast and where it lists
+//! its actions: `playout::Benched`, in its folder); and the referee, a series, the daemon
+//! and a flooding bot measured as processes.
 //!
 //! - [`serve`]: `zebra bench serve`, the daemon measured against `zebra match`
 
@@ -9,63 +11,87 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::rules::playout::RandomPlayer;
-use crate::rules::{ActionList, Events, Game, Phase, Settings};
+use crate::playout::Benched;
+use crate::rules::Game;
 
-/// What a benchmark run measured.
+/// What an engine benchmark run measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchReport {
+    /// The game played.
+    pub rules: &'static str,
     pub games: u64,
+    /// Actions applied (Boyer's Football: sub-moves).
     pub actions: u64,
     pub seconds: f64,
     pub games_per_second: f64,
     pub actions_per_second: f64,
     pub seed: u64,
-    pub plays_per_quarter: u16,
-    /// Bytes of one game value: a search's copy of a position is this one memcpy.
+    /// Plays per quarter, in a game with quarters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plays_per_quarter: Option<u16>,
+    /// Bytes of one game value: a search's copy of a position is this one memcpy (or, for
+    /// a game holding its history on the heap, this plus that copy).
     pub copy_bytes: u64,
     /// Nanoseconds to copy a game, over the positions of the first games played.
     pub copy_ns: f64,
 }
 
-/// Plays `games` random games from consecutive seeds and times them.
-pub fn run(games: u64, seed: u64, plays_per_quarter: u16) -> BenchReport {
-    let mut list = ActionList::new();
-    // As a search would: one list of events, refilled by every action.
-    let mut events = Events::new();
+impl BenchReport {
+    /// The report as a line of text, in the game's words for its actions.
+    pub fn text<G: Benched>(&self) -> String {
+        format!(
+            "{}: {} games, {} {actions} in {:.3} s: {:.0} games/s, {:.0} {actions}/s (seed {}{}, one core); a copy of a game: {} bytes, {:.0} ns",
+            self.rules,
+            self.games,
+            self.actions,
+            self.seconds,
+            self.games_per_second,
+            self.actions_per_second,
+            self.seed,
+            self.plays_per_quarter
+                .map(|n| format!(", {n} plays per quarter"))
+                .unwrap_or_default(),
+            self.copy_bytes,
+            self.copy_ns,
+            actions = G::ACTIONS,
+        )
+    }
+}
+
+/// Plays `games` random games of `G` from consecutive seeds and times them.
+pub fn run<G: Benched>(games: u64, seed: u64, plays_per_quarter: u16) -> BenchReport {
+    let settings = G::settings_of(plays_per_quarter);
     let mut actions = 0u64;
     let start = Instant::now();
     for i in 0..games {
-        let mut game = Game::new(Settings::plays(plays_per_quarter));
-        let mut player = RandomPlayer::new(seed.wrapping_add(i));
-        while let Some(action) = player.choose(&game, &mut list) {
-            if game.apply_into(&action, &mut events).is_err() {
-                // A random player only picks legal actions; stop the game rather than spin.
-                break;
-            }
-            actions += 1;
-        }
+        actions += G::bench_game(&settings, seed.wrapping_add(i));
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     BenchReport {
+        rules: G::NAME,
         games,
         actions,
         seconds,
         games_per_second: games as f64 / seconds,
         actions_per_second: actions as f64 / seconds,
         seed,
-        plays_per_quarter,
-        copy_bytes: std::mem::size_of::<Game>() as u64,
-        copy_ns: copy_cost(seed, plays_per_quarter),
+        plays_per_quarter: G::QUARTERS.then_some(plays_per_quarter),
+        copy_bytes: std::mem::size_of::<G>() as u64,
+        copy_ns: copy_cost::<G>(seed, plays_per_quarter),
     }
 }
 
 /// Nanoseconds per copy of a game, averaged over every position of a few random games
 /// copied many times over (a search copies a position for each action it tries).
-fn copy_cost(seed: u64, plays_per_quarter: u16) -> f64 {
-    let positions = random_positions(seed, 4, Settings::plays(plays_per_quarter), |_| true);
+fn copy_cost<G: Benched>(seed: u64, plays_per_quarter: u16) -> f64 {
+    let settings = G::settings_of(plays_per_quarter);
+    let mut positions = Vec::new();
+    for i in 0..4 {
+        G::new_game(&settings)
+            .play_random(seed.wrapping_add(i), |game, _| positions.push(game.clone()));
+    }
     const ROUNDS: u32 = 50;
-    let mut copy = Game::new(Settings::plays(plays_per_quarter));
+    let mut copy = G::new_game(&settings);
     let start = Instant::now();
     for _ in 0..ROUNDS {
         for p in &positions {
@@ -77,32 +103,11 @@ fn copy_cost(seed: u64, plays_per_quarter: u16) -> f64 {
     start.elapsed().as_secs_f64() * 1e9 / copies as f64
 }
 
-/// The positions `keep` selects from `games` seeded random games (seeds `seed`,
-/// `seed + 1`, ...), each taken before its action: what the micro-benchmarks time.
-fn random_positions(
-    seed: u64,
-    games: u64,
-    settings: Settings,
-    keep: impl Fn(&Game) -> bool,
-) -> Vec<Game> {
-    let mut positions = Vec::new();
-    for i in 0..games {
-        crate::rules::playout::play_random_game(
-            Game::new(settings),
-            seed.wrapping_add(i),
-            |game, _| {
-                if keep(game) {
-                    positions.push(game.clone());
-                }
-            },
-        );
-    }
-    positions
-}
-
 /// What the move-generation micro-benchmark measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct MovegenReport {
+    /// The game.
+    pub rules: &'static str,
     pub positions: u64,
     pub generations: u64,
     pub actions_listed: u64,
@@ -111,36 +116,36 @@ pub struct MovegenReport {
     pub actions_listed_per_second: f64,
 }
 
-/// Legal-action generation alone: positions of the action phase collected from seeded
-/// random games, each generated `rounds` times.
-pub fn movegen(seed: u64, rounds: u32) -> MovegenReport {
-    let positions = random_positions(seed, 50, Settings::plays(4), |game| {
-        matches!(game.phase(), Phase::Action(_))
-    });
-    let mut list = ActionList::new();
-    time_generation(&positions, rounds, |game| {
-        game.legal_actions(&mut list);
-        list.len()
-    })
+impl MovegenReport {
+    /// The report as a line of text, in the game's words for its actions.
+    pub fn text<G: Benched>(&self, rounds: u32) -> String {
+        format!(
+            "{}: {} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed {}/s (one core)",
+            self.rules,
+            self.positions,
+            self.generations_per_second,
+            self.actions_listed_per_second,
+            G::ACTIONS
+        )
+    }
 }
 
-/// Times `rounds` generations of every position of `positions`; `generate` lists the legal
-/// actions of one and says how many there are.
-fn time_generation<P>(
-    positions: &[P],
-    rounds: u32,
-    mut generate: impl FnMut(&P) -> usize,
-) -> MovegenReport {
+/// Legal-action generation alone: the game's positions from seeded random games
+/// ([`Benched::movegen_positions`]), each listed `rounds` times.
+pub fn movegen<G: Benched>(seed: u64, rounds: u32) -> MovegenReport {
+    let positions = G::movegen_positions(seed);
+    let mut list = G::List::default();
     let mut listed = 0u64;
     let start = Instant::now();
     for _ in 0..rounds {
-        for p in positions {
-            listed += generate(p) as u64;
+        for p in &positions {
+            listed += G::list_legal(p, &mut list) as u64;
         }
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     let generations = positions.len() as u64 * rounds as u64;
     MovegenReport {
+        rules: G::NAME,
         positions: positions.len() as u64,
         generations,
         actions_listed: listed,
@@ -148,73 +153,6 @@ fn time_generation<P>(
         generations_per_second: generations as f64 / seconds,
         actions_listed_per_second: listed as f64 / seconds,
     }
-}
-
-/// What the Boyer's Football engine benchmark measured: sub-moves are its actions.
-#[derive(Clone, Debug, Serialize)]
-pub struct BoyerBenchReport {
-    pub rules: &'static str,
-    pub games: u64,
-    pub sub_moves: u64,
-    pub turns: u64,
-    pub seconds: f64,
-    pub games_per_second: f64,
-    pub sub_moves_per_second: f64,
-    pub seed: u64,
-}
-
-/// `zebra bench engine --rules boyer-football`: `games` random games of Boyer's Football
-/// from the start position and consecutive seeds, each step listing the legal sub-moves,
-/// picking one and applying it (with the whole game's repetition bookkeeping).
-pub fn boyer_run(games: u64, seed: u64) -> BoyerBenchReport {
-    use crate::rules::boyer;
-    let (mut sub_moves, mut turns) = (0u64, 0u64);
-    let start = Instant::now();
-    for i in 0..games {
-        let mut game = boyer::Game::new(boyer::Position::start());
-        let mut player = boyer::RandomPlayer::new(seed.wrapping_add(i));
-        while let Some(sub) = player.choose(&game) {
-            if game.apply(sub).is_err() {
-                // The player only picks legal sub-moves; stop rather than spin.
-                break;
-            }
-            sub_moves += 1;
-        }
-        turns += u64::from(game.position().turns());
-    }
-    let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    BoyerBenchReport {
-        rules: "boyer-football",
-        games,
-        sub_moves,
-        turns,
-        seconds,
-        games_per_second: games as f64 / seconds,
-        sub_moves_per_second: sub_moves as f64 / seconds,
-        seed,
-    }
-}
-
-/// `zebra bench movegen --rules boyer-football`: legal sub-move generation alone, over the
-/// positions of 50 seeded random games, each generated `rounds` times.
-pub fn boyer_movegen(seed: u64, rounds: u32) -> MovegenReport {
-    use crate::rules::boyer;
-    let mut positions = Vec::new();
-    for i in 0..50 {
-        let mut game = boyer::Game::new(boyer::Position::start());
-        let mut player = boyer::RandomPlayer::new(seed.wrapping_add(i));
-        while let Some(sub) = player.choose(&game) {
-            positions.push(game.position().clone());
-            if game.apply(sub).is_err() {
-                break;
-            }
-        }
-    }
-    let mut list = Vec::new();
-    time_generation(&positions, rounds, |pos| {
-        pos.legal_into(&mut list);
-        list.len()
-    })
 }
 
 /// Where the referee benchmark runs its processes. On a virtual machine, waking a process
@@ -506,7 +444,14 @@ async fn freeze_pair(bot: &crate::bot::BotSpec) -> Result<(f64, String), String>
 fn request_build(seed: u64, tc: &crate::referee::TimeControl) -> f64 {
     use crate::games::football_chess::request;
     use crate::referee::Clocks;
-    let positions = random_positions(seed, 20, tc.settings(), |_| true);
+    let mut positions = Vec::new();
+    for i in 0..20 {
+        crate::rules::playout::play_random_game(
+            Game::new(tc.settings()),
+            seed.wrapping_add(i),
+            |game, _| positions.push(game.clone()),
+        );
+    }
     let clocks = Clocks::new(*tc);
     let mut bytes = 0usize;
     let start = Instant::now();

@@ -20,25 +20,27 @@ pub(super) fn run(args: BenchArgs) -> Result<(), Failure> {
             "--games and --plays-per-quarter must be at least 1".into(),
         ));
     }
-    if rules_flag(&args.rules)? == Rules::BoyerFootball {
-        return boyer_bench(&args);
-    }
+    let rules = rules_flag(&args.rules)?;
     match args.target {
+        BenchTarget::Engine => Ok(crate::with_rules!(rules, G => engine::<G>(&args))),
+        BenchTarget::Movegen => crate::with_rules!(rules, G => movegen::<G>(&args)),
+        // The process benchmarks play Football Chess's instant bots.
+        other if rules != Rules::FootballChess => Err(Failure::Usage(format!(
+            "bench {}: measures Football Chess games; --rules {rules} benchmarks engine and movegen",
+            clap::ValueEnum::to_possible_value(&other)
+                .map_or("?".to_string(), |v| v.get_name().to_string())
+        ))),
         BenchTarget::Match => series(&args),
         BenchTarget::Serve => serve(&args),
         BenchTarget::Referee => referee(&args),
         BenchTarget::Flood => flood(&args),
-        BenchTarget::Movegen => movegen(&args),
-        BenchTarget::Engine => {
-            let r = crate::bench::run(args.games, args.seed, args.plays_per_quarter);
-            let text = format!(
-                "{} games, {} actions in {:.3} s: {:.0} games/s, {:.0} actions/s (seed {}, {} plays per quarter, one core); a copy of a game: {} bytes, {:.0} ns",
-                r.games, r.actions, r.seconds, r.games_per_second, r.actions_per_second, r.seed, r.plays_per_quarter, r.copy_bytes, r.copy_ns
-            );
-            print_report(args.json, &r, &text);
-            Ok(())
-        }
     }
+}
+
+/// `bench engine`: random games of the game, on one core.
+fn engine<G: crate::playout::Benched>(args: &BenchArgs) {
+    let r = crate::bench::run::<G>(args.games, args.seed, args.plays_per_quarter);
+    print_report(args.json, &r, &r.text::<G>());
 }
 
 /// `bench match`: games per second of a series of instant bots, as `zebra match` plays it
@@ -157,48 +159,12 @@ fn flood(args: &BenchArgs) -> Result<(), Failure> {
 }
 
 /// `bench movegen`: legal-action generation alone, on one core.
-fn movegen(args: &BenchArgs) -> Result<(), Failure> {
+fn movegen<G: crate::playout::Benched>(args: &BenchArgs) -> Result<(), Failure> {
     let rounds = args.rounds;
     if rounds == 0 {
         return Err(Failure::Usage("--rounds must be at least 1".into()));
     }
-    let r = crate::bench::movegen(args.seed, rounds);
-    let text = format!(
-        "{} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed actions/s (one core)",
-        r.positions, r.generations_per_second, r.actions_listed_per_second
-    );
-    print_report(args.json, &r, &text);
+    let r = crate::bench::movegen::<G>(args.seed, rounds);
+    print_report(args.json, &r, &r.text::<G>(rounds));
     Ok(())
-}
-
-/// `zebra bench engine|movegen --rules boyer-football`.
-fn boyer_bench(args: &BenchArgs) -> Result<(), Failure> {
-    let (seed, rounds) = (args.seed, args.rounds);
-    match args.target {
-        BenchTarget::Engine => {
-            let r = crate::bench::boyer_run(args.games, seed);
-            let text = format!(
-                "boyer-football: {} games, {} turns, {} sub-moves in {:.3} s: {:.0} games/s, {:.0} sub-moves/s (seed {}, one core)",
-                r.games, r.turns, r.sub_moves, r.seconds, r.games_per_second, r.sub_moves_per_second, r.seed
-            );
-            print_report(args.json, &r, &text);
-            Ok(())
-        }
-        BenchTarget::Movegen => {
-            if rounds == 0 {
-                return Err(Failure::Usage("--rounds must be at least 1".into()));
-            }
-            let r = crate::bench::boyer_movegen(seed, rounds);
-            let text = format!(
-                "boyer-football: {} positions x {rounds} rounds: {:.0} generations/s, {:.0} listed sub-moves/s (one core)",
-                r.positions, r.generations_per_second, r.actions_listed_per_second
-            );
-            print_report(args.json, &r, &text);
-            Ok(())
-        }
-        other => Err(Failure::Usage(format!(
-            "bench {}: measures Football Chess games; --rules boyer-football benchmarks engine and movegen",
-            clap::ValueEnum::to_possible_value(&other).map_or("?".to_string(), |v| v.get_name().to_string())
-        ))),
-    }
 }

@@ -19,6 +19,28 @@ pub trait Playout: Recorded {
     fn ends_block(event: &Self::Event) -> bool;
 }
 
+/// What `zebra bench engine|movegen` times of a game: random games played the way a search
+/// plays them (no allocation per action), and the listing of legal actions alone. The
+/// timing is the benchmark's; what is timed is the game's.
+pub trait Benched: Playout + Clone {
+    /// What the benchmark's line calls the game's actions ("actions", "sub-moves").
+    const ACTIONS: &'static str = "actions";
+    /// Whether the game has quarters whose length the benchmark sets (`--plays-per-quarter`).
+    const QUARTERS: bool = true;
+    /// A position whose legal actions the move-generation benchmark lists.
+    type Position;
+    /// The list they are written into, reused from one position to the next.
+    type List: Default;
+    /// Plays a random game from the start of `settings` to its end with the random player
+    /// of `seed`, on the game's fastest path; the number of actions applied.
+    fn bench_game(settings: &Self::Settings, seed: u64) -> u64;
+    /// The positions the move-generation benchmark lists, from the seeded random games of
+    /// seeds `seed`, `seed + 1`, ... (the same positions for the same seed).
+    fn movegen_positions(seed: u64) -> Vec<Self::Position>;
+    /// Lists the legal actions of `position` into `list`; how many there are.
+    fn list_legal(position: &Self::Position, list: &mut Self::List) -> usize;
+}
+
 /// A seeded random game from the start, told line by line to `line`: each block of actions
 /// under its header (`Q1 white ball, 1st & 10 at e5, 0-0:`, `turn 3, black, 1-0:`), the
 /// notable events in braces; then the result line, `result 1-0 white 14 black 7 (seed 3)`.

@@ -994,6 +994,38 @@ impl crate::playout::Playout for Game {
     }
 }
 
+/// The benchmark's game is the random game itself (a sub-move allocates nothing); move
+/// generation over every position of 50 random games.
+impl crate::playout::Benched for Game {
+    const ACTIONS: &'static str = "sub-moves";
+    const QUARTERS: bool = false;
+    type Position = Position;
+    type List = Vec<SubMove>;
+
+    fn bench_game(start: &Position, seed: u64) -> u64 {
+        use crate::playout::Playout;
+        let mut sub_moves = 0;
+        Game::new(start.clone()).play_random(seed, |_, _| sub_moves += 1);
+        sub_moves
+    }
+
+    fn movegen_positions(seed: u64) -> Vec<Position> {
+        use crate::playout::Playout;
+        let mut positions = Vec::new();
+        for i in 0..50 {
+            Game::new(Position::start()).play_random(seed.wrapping_add(i), |game, _| {
+                positions.push(game.position().clone())
+            });
+        }
+        positions
+    }
+
+    fn list_legal(position: &Position, list: &mut Vec<SubMove>) -> usize {
+        position.legal_into(list);
+        list.len()
+    }
+}
+
 /// Perft counts whole turns from a position between turns (see [`perft`]); the built-in
 /// position is `start`.
 impl crate::perft::Perft for Game {

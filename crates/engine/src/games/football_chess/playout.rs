@@ -208,6 +208,50 @@ impl crate::playout::Playout for Game {
     }
 }
 
+/// The benchmark's game: one list and one event buffer refilled by every action, as a search
+/// uses them; move generation over the action phase, where the list is built.
+impl crate::playout::Benched for Game {
+    type Position = Game;
+    type List = ActionList;
+
+    fn bench_game(settings: &crate::rules::Settings, seed: u64) -> u64 {
+        let mut game = Game::new(*settings);
+        let mut player = RandomPlayer::new(seed);
+        let mut list = ActionList::new();
+        let mut events = crate::rules::Events::new();
+        let mut actions = 0;
+        while let Some(action) = player.choose(&game, &mut list) {
+            if game.apply_into(&action, &mut events).is_err() {
+                // A random player only picks legal actions; stop the game rather than spin.
+                break;
+            }
+            actions += 1;
+        }
+        actions
+    }
+
+    fn movegen_positions(seed: u64) -> Vec<Game> {
+        let mut positions = Vec::new();
+        for i in 0..50 {
+            play_random_game(
+                Game::new(crate::rules::Settings::plays(4)),
+                seed.wrapping_add(i),
+                |game, _| {
+                    if matches!(game.phase(), Phase::Action(_)) {
+                        positions.push(game.clone());
+                    }
+                },
+            );
+        }
+        positions
+    }
+
+    fn list_legal(position: &Game, list: &mut ActionList) -> usize {
+        position.legal_actions(list);
+        list.len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
