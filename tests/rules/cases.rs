@@ -246,3 +246,10 @@ fn check_file(file: &str) {
 fn errors_cases_file() {
     check_file("errors.txt");
 }
+
+/// The cases of `movement.txt`: how each piece moves, pushes, tackles and trucks (4.1, 2.1),
+/// knight routes (R26), out of bounds (R12) and the pass (R48).
+#[test]
+fn movement_cases_file() {
+    check_file("movement.txt");
+}
