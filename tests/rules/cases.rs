@@ -253,3 +253,10 @@ fn errors_cases_file() {
 fn movement_cases_file() {
     check_file("movement.txt");
 }
+
+/// The cases of `throwing.txt`: who throws where (4.3, R11), direct and indirect throws
+/// (R31, R32), interceptions and catches (R33) and the forward pass limits (R34).
+#[test]
+fn throwing_cases_file() {
+    check_file("throwing.txt");
+}
