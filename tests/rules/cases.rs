@@ -260,3 +260,10 @@ fn movement_cases_file() {
 fn throwing_cases_file() {
     check_file("throwing.txt");
 }
+
+/// The cases of `ball_carrier.txt`: possession and handoffs (4.2, R8), a loose ball dead on
+/// file a or h (R30), and tackles and trucks after a change of possession (R10).
+#[test]
+fn ball_carrier_cases_file() {
+    check_file("ball_carrier.txt");
+}
