@@ -1,6 +1,6 @@
 //! Rule tests as case files (`tests/data/rules/*.txt`): a position, the actions played on
 //! it, and what each gave, compared through `Display` (the events' lines, or the error's
-//! message). The format is described at the top of each file. One test reads a whole file,
+//! message) or the game's text format (the diagram after a step). The format is described at the top of each file. One test reads a whole file,
 //! replays every case and fails naming every case that differs, with the lines expected and
 //! got; with `ZEBRA_REGENERATE=1` it rewrites the expected lines instead (review the diff).
 
@@ -16,6 +16,8 @@ enum Step {
     Expire(String),
     /// `> legal`: every legal action, in the engine's order.
     Legal,
+    /// `> board`: the game as it stands, as a diagram (`Game::to_diagram`).
+    Board,
 }
 
 /// A case as read: its name, position, steps, and the expected lines after each step.
@@ -55,6 +57,8 @@ fn read_cases(text: &str) -> Result<Vec<Case>, String> {
             let step = step.trim();
             let step = if step == "legal" {
                 Step::Legal
+            } else if step == "board" {
+                Step::Board
             } else if let Some(clock) = step.strip_prefix("expire ") {
                 Step::Expire(clock.trim().to_string())
             } else {
@@ -106,6 +110,7 @@ fn outcome(g: &mut Game, step: &Step) -> Result<Vec<String>, String> {
                 .collect();
             return Ok(vec![list.join(" ")]);
         }
+        Step::Board => return Ok(g.to_diagram().lines().map(str::to_string).collect()),
         Step::Apply(text) => {
             let action: Action = text
                 .parse()
@@ -146,6 +151,7 @@ fn step_text(step: &Step) -> String {
         Step::Apply(a) => a.clone(),
         Step::Expire(c) => format!("expire {c}"),
         Step::Legal => "legal".to_string(),
+        Step::Board => "board".to_string(),
     }
 }
 
@@ -239,4 +245,25 @@ fn check_file(file: &str) {
 #[test]
 fn errors_cases_file() {
     check_file("errors.txt");
+}
+
+/// The cases of `movement.txt`: how each piece moves, pushes, tackles and trucks (4.1, 2.1),
+/// knight routes (R26), out of bounds (R12) and the pass (R48).
+#[test]
+fn movement_cases_file() {
+    check_file("movement.txt");
+}
+
+/// The cases of `throwing.txt`: who throws where (4.3, R11), direct and indirect throws
+/// (R31, R32), interceptions and catches (R33) and the forward pass limits (R34).
+#[test]
+fn throwing_cases_file() {
+    check_file("throwing.txt");
+}
+
+/// The cases of `ball_carrier.txt`: possession and handoffs (4.2, R8), a loose ball dead on
+/// file a or h (R30), and tackles and trucks after a change of possession (R10).
+#[test]
+fn ball_carrier_cases_file() {
+    check_file("ball_carrier.txt");
 }
