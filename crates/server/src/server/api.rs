@@ -6,7 +6,9 @@
 //! is refused writes nothing. Bodies over [`MAX_BODY`] are refused before they are read
 //! whole. The network never supplies a command line: series name registered bot ids only.
 //!
-//! Routes (scope needed in brackets; `read` routes are open to all with `public_read`):
+//! Routes (scope needed in brackets; `read` routes are open to all with `public_read`; a
+//! handler asks for its scope by taking [`super::extract::Reader`] or
+//! [`super::extract::Submitter`], and for its path's id as a checked one of that module):
 //! - `GET /healthz` (none), `GET /metrics` [read]
 //! - `GET /api/v1/bots` [read], `GET /api/v1/bots/{id}` [read; the check reports for its
 //!   owner or an admin]; `POST /api/v1/bots` [submit] uploads a bot (an archive, see
@@ -29,7 +31,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -37,7 +39,8 @@ use axum::Router;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::auth::{bearer, token_hash, Caller, Scope};
+use super::auth::Caller;
+use super::extract::{BotId, GameId, Reader, SeriesId, Submitter};
 use super::pool::{Books, BotBooks};
 use super::series::SeriesRequest;
 use super::store::{BotRow, StoreError, Submitted};
@@ -192,110 +195,12 @@ async fn not_allowed() -> Problem {
     )
 }
 
-/// Who is asking, if they may do what needs `need`.
-pub async fn caller(
-    daemon: &Arc<Daemon>,
-    headers: &HeaderMap,
-    need: Scope,
-) -> Result<Caller, Problem> {
-    // Pages: the browser sends the token it was given as a cookie (read routes only: a
-    // cookie is sent by the browser on its own, so it may never change anything).
-    let from_cookie = (need == Scope::Read)
-        .then(|| cookie_token(headers))
-        .flatten()
-        .map(|t| format!("Bearer {t}"));
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .cloned()
-        .or_else(|| from_cookie.and_then(|v| HeaderValue::from_str(&v).ok()));
-    let Some(value) = value else {
-        if need == Scope::Read && daemon.settings.public_read {
-            return Ok(Caller {
-                scope: Scope::Read,
-                owner: None,
-            });
-        }
-        return Err(Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "no token: send 'Authorization: Bearer TOKEN' (an admin makes one with 'zebra serve token create')",
-        ));
-    };
-    let Some(token) = value.to_str().ok().and_then(bearer) else {
-        return Err(Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "the Authorization header is not 'Bearer TOKEN'",
-        ));
-    };
-    let hash = token_hash(token);
-    let found = match daemon.known_token(&hash) {
-        Some(found) => Some(found),
-        None => {
-            let key = hash.clone();
-            let found = daemon.db(move |s| s.token(&key)).await?;
-            if let Some(found) = &found {
-                daemon.remember_token(hash, found.clone());
-            }
-            found
-        }
-    };
-    let Some((scope, owner)) = found else {
-        return Err(Problem::new(StatusCode::UNAUTHORIZED, "unknown token"));
-    };
-    let scope = Scope::parse(&scope).unwrap_or(Scope::Read);
-    if scope < need {
-        return Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            format!(
-                "this token's scope is {}; this needs {}",
-                scope.as_str(),
-                need.as_str()
-            ),
-        ));
-    }
-    Ok(Caller {
-        scope,
-        owner: Some(owner),
-    })
-}
-
-/// The cookie the daemon's pages keep the token in.
-pub const TOKEN_COOKIE: &str = "zebra_token";
-
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|c| {
-            c.trim()
-                .strip_prefix(TOKEN_COOKIE)?
-                .strip_prefix('=')
-                .map(str::to_string)
-        })
-        .filter(|t| !t.is_empty())
-}
-
-/// A path id: a positive integer.
-pub fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
-    text.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| {
-            Problem::not_found(format!(
-                "there is no {what} '{}'",
-                crate::bot::text::clean(text, 40)
-            ))
-        })
-}
-
 async fn healthz(State(daemon): State<Arc<Daemon>>) -> Answer {
     daemon.db(|s| s.schema_version()).await?;
     Ok((StatusCode::OK, "ok\n").into_response())
 }
 
-async fn metrics(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
+async fn metrics(State(daemon): State<Arc<Daemon>>, _: Reader) -> Answer {
     let (queued, leased) = daemon.db(|s| s.queue()).await?;
     let text = daemon
         .metrics
@@ -359,8 +264,7 @@ pub async fn pool(daemon: &Arc<Daemon>) -> Result<Arc<Books>, Problem> {
     Ok(daemon.db(move |s| d.pool.read(s)).await?)
 }
 
-async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Read).await?;
+async fn list_bots(State(daemon): State<Arc<Daemon>>, Reader(who): Reader) -> Answer {
     let (bots, games) = daemon.db(|s| Ok((s.bots()?, s.all_bot_games()?))).await?;
     let pool = pool(&daemon).await?;
     let list: Vec<Value> = bots
@@ -372,11 +276,9 @@ async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Ans
 
 async fn get_bot(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Reader(who): Reader,
+    BotId(id): BotId,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "bot")?;
     let (bot, games) = daemon
         .db(move |s| Ok((s.bot(id)?, s.bot_games(id)?)))
         .await?;
@@ -399,12 +301,10 @@ struct Entry {
 /// (202); a game it is entered in already keeps its check (200). Its owner's or an admin's.
 async fn enter_game(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Submitter(who): Submitter,
+    BotId(id): BotId,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
-    let id = id_of(&id, "bot")?;
     let body = body.map_err(|e| unread_body(e, "the body", MAX_BODY))?;
     let entry: Entry = parse_json(&body)?;
     let game = super::series::game_named(&entry.game).map_err(|e| {
@@ -467,10 +367,9 @@ fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
 /// [`super::upload`], registered strict and pending its check, owned by the uploader.
 async fn upload(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
+    Submitter(who): Submitter,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
     if let Err(why) = &daemon.uploads {
         return Err(Problem::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -548,10 +447,10 @@ async fn upload(
 /// `POST /api/v1/series`: checks the request, queues its games in one transaction.
 async fn submit(
     State(daemon): State<Arc<Daemon>>,
+    Submitter(who): Submitter,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
     let body = body.map_err(|e| unread_body(e, "the body", MAX_BODY))?;
     let key = match headers.get("idempotency-key") {
         None => None,
@@ -647,10 +546,9 @@ fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem>
 
 async fn list_series(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
+    _: Reader,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
     let limit = page_limit(&query)?;
     let rows = daemon.db(move |s| s.list_series(limit)).await?;
     let list: Vec<Value> = rows
@@ -703,11 +601,9 @@ fn number(query: &HashMap<String, String>, name: &str, default: u32) -> Result<u
 /// `GET /api/v1/series/{id}`: state, progress and the statistics of `zebra match --json`.
 async fn get_series(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let (row, progress) = daemon
         .db(move |s| {
             let row = s.series(id)?.ok_or(StoreError::NoSeries(id))?;
@@ -759,12 +655,10 @@ fn internal(e: String) -> Problem {
 
 async fn series_games(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let after = number(&query, "after", 0)?;
     let limit = page_limit(&query)?;
     let games = daemon
@@ -779,11 +673,9 @@ async fn series_games(
 /// `POST /api/v1/series/{id}/cancel`: queued games are cancelled; running ones finish.
 async fn cancel(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Submitter(who): Submitter,
+    SeriesId(id): SeriesId,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
-    let id = id_of(&id, "series")?;
     let row = daemon
         .db(move |s| s.series(id)?.ok_or(StoreError::NoSeries(id)))
         .await?;
@@ -813,30 +705,16 @@ async fn cancel(
     ))
 }
 
-async fn find_game(
-    daemon: &Arc<Daemon>,
-    headers: &HeaderMap,
-    id: &str,
-) -> Result<super::store::GameRow, Problem> {
-    caller(daemon, headers, Scope::Read).await?;
-    game_row(daemon, id).await
-}
-
-/// Game `id` from the store, for a caller already admitted.
-async fn game_row(daemon: &Arc<Daemon>, id: &str) -> Result<super::store::GameRow, Problem> {
-    let id = id_of(id, "game")?;
+/// Game `id` from the store.
+async fn game_row(daemon: &Arc<Daemon>, id: i64) -> Result<super::store::GameRow, Problem> {
     daemon
         .db(move |s| s.game(id))
         .await?
         .ok_or_else(|| Problem::not_found(format!("there is no game {id}")))
 }
 
-async fn get_game(
-    State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Answer {
-    let game = find_game(&daemon, &headers, &id).await?;
+async fn get_game(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): GameId) -> Answer {
+    let game = game_row(&daemon, id).await?;
     Ok(json_answer(StatusCode::OK, &game))
 }
 
@@ -858,12 +736,8 @@ pub async fn record_of(
         .map_err(Problem::from)
 }
 
-async fn game_pgn(
-    State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Answer {
-    let game = find_game(&daemon, &headers, &id).await?;
+async fn game_pgn(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): GameId) -> Answer {
+    let game = game_row(&daemon, id).await?;
     let text = record_of(&daemon, &game).await?;
     Ok((
         StatusCode::OK,
@@ -877,12 +751,8 @@ async fn game_pgn(
 }
 
 /// A finished game as the viewer's view stream (protocol/schemas/view.json).
-async fn game_view(
-    State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Answer {
-    let game = find_game(&daemon, &headers, &id).await?;
+async fn game_view(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): GameId) -> Answer {
+    let game = game_row(&daemon, id).await?;
     let text = record_of(&daemon, &game).await?;
     let views = tokio::task::spawn_blocking(move || crate::web::feed::view_games(&text))
         .await
@@ -903,12 +773,11 @@ async fn game_view(
 /// the game: the owners of either bot read it.
 async fn game_log(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Reader(who): Reader,
+    GameId(id): GameId,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Read).await?;
-    let game = game_row(&daemon, &id).await?;
+    let game = game_row(&daemon, id).await?;
     let part = query.get("part").map_or("transcript", String::as_str);
     let extension = match part {
         "transcript" => "log",
@@ -977,10 +846,9 @@ async fn game_log(
 /// first, with each bot's books in that game.
 async fn leaderboard(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
+    _: Reader,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
     let rules = match query.get("game") {
         None => crate::rules::Rules::FootballChess,
         Some(name) => super::series::game_named(name).map_err(|e| {

@@ -12,15 +12,15 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, Request, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
 use serde_json::json;
 use tower::ServiceExt;
 
-use super::api::{caller, id_of, record_of, Problem};
-use super::auth::Scope;
+use super::api::{record_of, Problem};
+use super::extract::{id_of, Reader, SeriesGame, SeriesId};
 use super::Daemon;
 
 const FRONT: &str = include_str!("assets/index.html");
@@ -58,11 +58,10 @@ async fn to_slash_live(Path(id): Path<String>) -> Response {
 /// its scripts read the API, which asks for the token).
 async fn viewer(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    SeriesId(id): SeriesId,
+    reader: Option<Reader>,
 ) -> Result<Response, Problem> {
-    let id = id_of(&id, "series")?;
-    let game = if caller(&daemon, &headers, Scope::Read).await.is_ok() {
+    let game = if reader.is_some() {
         daemon
             .db(move |s| Ok(s.series(id)?.map(|r| r.game)))
             .await?
@@ -83,11 +82,9 @@ async fn viewer(
 /// The series' finished games, as the viewer lists them.
 async fn game_list(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let (games, bots) = daemon
         .db(move |s| {
             s.series(id)?
@@ -121,17 +118,9 @@ async fn game_list(
 /// Game `number` of the series as a view stream.
 async fn game_view(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path((id, number)): Path<(String, String)>,
+    _: Reader,
+    SeriesGame { series: id, number }: SeriesGame,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
-    let number: u32 = number.parse().map_err(|_| {
-        Problem::new(
-            StatusCode::NOT_FOUND,
-            format!("series {id} has no such game"),
-        )
-    })?;
     let game = daemon
         .db(move |s| Ok(s.games(id, number.saturating_sub(1), 1)?.pop()))
         .await?
@@ -161,17 +150,10 @@ async fn game_view(
 /// prefix taken off.
 async fn live(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(params): Path<Vec<(String, String)>>,
+    _: Reader,
+    SeriesId(id): SeriesId,
     request: Request,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let raw = params
-        .iter()
-        .find(|(k, _)| k == "id")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_default();
-    let id = id_of(raw, "series")?;
     let hub = series_hub(&daemon, id).await?;
     let prefix = format!("/series/{id}/live");
     let rest = request
@@ -189,12 +171,10 @@ async fn live(
 /// `Last-Event-ID`: the live page's feed, for API clients.
 pub async fn events(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
     request: Request,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let hub = series_hub(&daemon, id).await?;
     Ok(forward(hub, "/api/live", request).await)
 }
