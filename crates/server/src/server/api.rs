@@ -78,21 +78,35 @@ impl Problem {
     }
 }
 
+/// A problem as its body says it.
+///
+/// The fields of this and of the API's other answer bodies are declared in alphabetical
+/// order: the order `serde_json`'s objects (without its `preserve_order` feature) write
+/// them in, which the answers were built as before they were typed.
+#[derive(Serialize)]
+struct ProblemBody<'a> {
+    detail: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    status: u16,
+    title: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let mut body = json!({
-            "type": "about:blank",
-            "title": self.status.canonical_reason().unwrap_or("error"),
-            "status": self.status.as_u16(),
-            "detail": self.detail,
-        });
-        if let Some(field) = self.field {
-            body["field"] = Value::String(field);
-        }
+        let body = ProblemBody {
+            detail: &self.detail,
+            field: self.field.as_deref(),
+            status: self.status.as_u16(),
+            title: self.status.canonical_reason().unwrap_or("error"),
+            kind: "about:blank",
+        };
         let mut response = (
             self.status,
             [(header::CONTENT_TYPE, "application/problem+json")],
-            body.to_string(),
+            serde_json::to_string(&body).expect("a problem serializes"),
         )
             .into_response();
         if self.status == StatusCode::UNAUTHORIZED {
@@ -297,6 +311,15 @@ struct Entry {
     game: String,
 }
 
+/// The answer of `POST /api/v1/bots/{id}/games`: the bot's state in that game.
+#[derive(Serialize)]
+struct Entered {
+    game: &'static str,
+    id: i64,
+    state: super::store::BotState,
+    url: String,
+}
+
 /// `POST /api/v1/bots/{id}/games`: enters a bot in one more game, pending that game's check
 /// (202); a game it is entered in already keeps its check (200). Its owner's or an admin's.
 async fn enter_game(
@@ -339,12 +362,12 @@ async fn enter_game(
         } else {
             StatusCode::OK
         },
-        &json!({
-            "id": id,
-            "game": game.name(),
-            "state": state,
-            "url": format!("/api/v1/bots/{id}"),
-        }),
+        &Entered {
+            game: game.name(),
+            id,
+            state,
+            url: format!("/api/v1/bots/{id}"),
+        },
     ))
 }
 
@@ -361,6 +384,17 @@ fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
         status,
         format!("{what}: {} (at most {limit} bytes)", e.body_text()),
     )
+}
+
+/// The answer of `POST /api/v1/bots`: the new bot, pending its check in `games`.
+#[derive(Serialize)]
+struct Uploaded<'a> {
+    games: Vec<&'static str>,
+    id: i64,
+    name: &'a str,
+    state: &'static str,
+    url: String,
+    version: i64,
 }
 
 /// `POST /api/v1/bots`: a bot uploaded as an archive, unpacked with every check of
@@ -429,19 +463,29 @@ async fn upload(
     daemon.wake.notify_waiters();
     let mut response = json_answer(
         StatusCode::CREATED,
-        &json!({
-            "id": id,
-            "name": bot.name,
-            "version": bot.version,
-            "state": "pending",
-            "games": entered,
-            "url": format!("/api/v1/bots/{id}"),
-        }),
+        &Uploaded {
+            games: entered,
+            id,
+            name: &bot.name,
+            state: "pending",
+            url: format!("/api/v1/bots/{id}"),
+            version: bot.version,
+        },
     );
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/bots/{id}")) {
         response.headers_mut().insert(header::LOCATION, location);
     }
     Ok(response)
+}
+
+/// The answer of `POST /api/v1/series`: the series created, or the one its
+/// `Idempotency-Key` made before.
+#[derive(Serialize)]
+struct Queued {
+    game: &'static str,
+    games_planned: usize,
+    id: i64,
+    url: String,
 }
 
 /// `POST /api/v1/series`: checks the request, queues its games in one transaction.
@@ -506,12 +550,12 @@ async fn submit(
     };
     let mut response = json_answer(
         status,
-        &json!({
-            "id": id,
-            "game": rules.name(),
-            "games_planned": planned,
-            "url": format!("/api/v1/series/{id}"),
-        }),
+        &Queued {
+            game: rules.name(),
+            games_planned: planned,
+            id,
+            url: format!("/api/v1/series/{id}"),
+        },
     );
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/series/{id}")) {
         response.headers_mut().insert(header::LOCATION, location);
@@ -544,6 +588,24 @@ fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem>
     Ok(parsed)
 }
 
+/// The answer of `GET /api/v1/series`.
+#[derive(Serialize)]
+struct SeriesList<'a> {
+    series: Vec<SeriesItem<'a>>,
+}
+
+/// A series in [`SeriesList`]: its row, and its request as submitted.
+#[derive(Serialize)]
+struct SeriesItem<'a> {
+    created_ms: i64,
+    game: &'a str,
+    id: i64,
+    outcome: Option<&'a str>,
+    owner: &'a str,
+    request: Value,
+    state: &'a str,
+}
+
 async fn list_series(
     State(daemon): State<Arc<Daemon>>,
     _: Reader,
@@ -551,21 +613,19 @@ async fn list_series(
 ) -> Answer {
     let limit = page_limit(&query)?;
     let rows = daemon.db(move |s| s.list_series(limit)).await?;
-    let list: Vec<Value> = rows
+    let series = rows
         .iter()
-        .map(|r| {
-            json!({
-                "id": r.id,
-                "game": r.game,
-                "state": r.state,
-                "outcome": r.outcome,
-                "owner": r.owner,
-                "created_ms": r.created_ms,
-                "request": serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
-            })
+        .map(|r| SeriesItem {
+            created_ms: r.created_ms,
+            game: &r.game,
+            id: r.id,
+            outcome: r.outcome.as_deref(),
+            owner: &r.owner,
+            request: serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
+            state: &r.state,
         })
         .collect();
-    Ok(json_answer(StatusCode::OK, &json!({ "series": list })))
+    Ok(json_answer(StatusCode::OK, &SeriesList { series }))
 }
 
 fn page_limit(query: &HashMap<String, String>) -> Result<u32, Problem> {
@@ -670,6 +730,14 @@ async fn series_games(
     Ok(json_answer(StatusCode::OK, &json!({ "games": games })))
 }
 
+/// The answer of `POST /api/v1/series/{id}/cancel`.
+#[derive(Serialize)]
+struct Cancelled {
+    games_cancelled: usize,
+    id: i64,
+    state: String,
+}
+
 /// `POST /api/v1/series/{id}/cancel`: queued games are cancelled; running ones finish.
 async fn cancel(
     State(daemon): State<Arc<Daemon>>,
@@ -701,7 +769,11 @@ async fn cancel(
         .await?;
     Ok(json_answer(
         StatusCode::OK,
-        &json!({ "id": id, "state": row.state, "games_cancelled": cancelled }),
+        &Cancelled {
+            games_cancelled: cancelled,
+            id,
+            state: row.state,
+        },
     ))
 }
 
@@ -841,6 +913,32 @@ async fn game_log(
         .into_response())
 }
 
+/// The answer of `GET /api/v1/leaderboard`.
+#[derive(Serialize)]
+struct Leaderboard<'a> {
+    game: &'static str,
+    games: u64,
+    model: &'static str,
+    ratings: Vec<Rating<'a>>,
+}
+
+/// A bot's line in the [`Leaderboard`]: its rating (rounded to a tenth) and its books in
+/// that game.
+#[derive(Serialize)]
+struct Rating<'a> {
+    bot: i64,
+    elo: f64,
+    forfeits: u64,
+    games: u64,
+    lower: f64,
+    name: &'a str,
+    points: f64,
+    state: super::store::BotState,
+    superseded_by: Option<i64>,
+    upper: f64,
+    verdicts: std::collections::BTreeMap<String, u64>,
+}
+
 /// One game's ratings (`?game=NAME`, default football-chess), fitted over its finished
 /// games (series::rating: Bradley-Terry on the Elo scale, as Ordo and BayesElo), best
 /// first, with each bot's books in that game.
@@ -859,44 +957,167 @@ async fn leaderboard(
     let pool = pool(&daemon).await?.game(rules);
     let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
     let rated = crate::series::rating::fit_meetings(bots.len(), pool.meetings_among(&index));
-    let mut rows: Vec<Value> = bots
+    let mut ratings: Vec<Rating> = bots
         .iter()
         .zip(&rated)
         .filter(|(_, r)| r.games > 0)
         .map(|(b, r)| {
             let books = pool.bots.get(&b.id).cloned().unwrap_or_default();
-            json!({
-                "bot": b.id,
-                "name": b.name,
-                "state": b.state,
-                "superseded_by": b.superseded_by,
-                "elo": round1(r.elo),
-                "lower": round1(r.lower),
-                "upper": round1(r.upper),
-                "games": r.games,
-                "points": r.points,
-                "forfeits": books.verdicts.values().sum::<u64>(),
-                "verdicts": books.verdicts,
-            })
+            Rating {
+                bot: b.id,
+                elo: round1(r.elo),
+                forfeits: books.verdicts.values().sum::<u64>(),
+                games: r.games,
+                lower: round1(r.lower),
+                name: &b.name,
+                points: r.points,
+                state: b.state,
+                superseded_by: b.superseded_by,
+                upper: round1(r.upper),
+                verdicts: books.verdicts,
+            }
         })
         .collect();
-    rows.sort_by(|a, b| {
-        b["elo"]
-            .as_f64()
-            .partial_cmp(&a["elo"].as_f64())
+    // Best first; a rating that is not a finite number (written as null) sorts last.
+    let elo = |r: &Rating| r.elo.is_finite().then_some(r.elo);
+    ratings.sort_by(|a, b| {
+        elo(b)
+            .partial_cmp(&elo(a))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     Ok(json_answer(
         StatusCode::OK,
-        &json!({
-            "game": rules.name(),
-            "model": "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
-            "games": pool.games,
-            "ratings": rows,
-        }),
+        &Leaderboard {
+            game: rules.name(),
+            games: pool.games,
+            model: "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
+            ratings,
+        },
     ))
 }
 
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed answers write the bytes the `json!` objects they replaced wrote.
+    #[test]
+    fn typed_answers_write_what_their_json_objects_wrote() {
+        fn same(typed: &impl Serialize, old: Value) {
+            assert_eq!(serde_json::to_string(typed).unwrap(), old.to_string());
+        }
+        same(
+            &ProblemBody {
+                detail: "limit 0: give 1 to 1000",
+                field: Some("limit"),
+                status: 400,
+                title: "Bad Request",
+                kind: "about:blank",
+            },
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "limit 0: give 1 to 1000", "field": "limit"}),
+        );
+        same(
+            &ProblemBody {
+                detail: "unknown token \"x\"",
+                field: None,
+                status: 401,
+                title: "Unauthorized",
+                kind: "about:blank",
+            },
+            json!({"type": "about:blank", "title": "Unauthorized", "status": 401,
+                   "detail": "unknown token \"x\""}),
+        );
+        same(
+            &Entered {
+                game: "boyer-football",
+                id: 3,
+                state: super::super::store::BotState::Pending,
+                url: "/api/v1/bots/3".into(),
+            },
+            json!({"id": 3, "game": "boyer-football", "state": "pending",
+                   "url": "/api/v1/bots/3"}),
+        );
+        same(
+            &Uploaded {
+                games: vec!["football-chess", "boyer-football"],
+                id: 4,
+                name: "ann v2",
+                state: "pending",
+                url: "/api/v1/bots/4".into(),
+                version: 2,
+            },
+            json!({"id": 4, "name": "ann v2", "version": 2, "state": "pending",
+                   "games": ["football-chess", "boyer-football"], "url": "/api/v1/bots/4"}),
+        );
+        same(
+            &Queued {
+                game: "football-chess",
+                games_planned: 4,
+                id: 7,
+                url: "/api/v1/series/7".into(),
+            },
+            json!({"id": 7, "game": "football-chess", "games_planned": 4,
+                   "url": "/api/v1/series/7"}),
+        );
+        same(
+            &Cancelled {
+                games_cancelled: 2,
+                id: 7,
+                state: "cancelled".into(),
+            },
+            json!({"id": 7, "state": "cancelled", "games_cancelled": 2}),
+        );
+        let request = json!({"bots": [1, 2], "games": 4});
+        same(
+            &SeriesList {
+                series: vec![SeriesItem {
+                    created_ms: 1700000000000,
+                    game: "football-chess",
+                    id: 7,
+                    outcome: None,
+                    owner: "ann",
+                    request: request.clone(),
+                    state: "running",
+                }],
+            },
+            json!({"series": [{"id": 7, "game": "football-chess", "state": "running",
+                   "outcome": null, "owner": "ann", "created_ms": 1700000000000i64,
+                   "request": request}]}),
+        );
+        let verdicts: std::collections::BTreeMap<String, u64> =
+            [("crashed".to_string(), 1), ("bad-move".to_string(), 2)].into();
+        let rating = |elo: f64| Rating {
+            bot: 1,
+            elo,
+            forfeits: 3,
+            games: 10,
+            lower: -12.5,
+            name: "ann",
+            points: 5.5,
+            state: super::super::store::BotState::Active,
+            superseded_by: Some(2),
+            upper: 40.0,
+            verdicts: verdicts.clone(),
+        };
+        let old = |elo: f64| {
+            json!({"bot": 1, "name": "ann", "state": "active", "superseded_by": 2,
+                   "elo": elo, "lower": -12.5, "upper": 40.0, "games": 10, "points": 5.5,
+                   "forfeits": 3, "verdicts": verdicts})
+        };
+        same(
+            &Leaderboard {
+                game: "football-chess",
+                games: 5,
+                model: "the model",
+                ratings: vec![rating(12.3), rating(f64::NAN)],
+            },
+            json!({"game": "football-chess", "model": "the model", "games": 5,
+                   "ratings": [old(12.3), old(f64::NAN)]}),
+        );
+    }
 }

@@ -16,7 +16,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
-use serde_json::json;
+use serde::Serialize;
 use tower::ServiceExt;
 
 use super::api::{record_of, Problem};
@@ -79,6 +79,20 @@ async fn viewer(
     )))
 }
 
+/// A finished game as the viewer's list shows it (the shape of `zebra view`'s list, with
+/// no count of entries nor error: a stored game read well). Its fields are in
+/// alphabetical order, as the `json!` object it was before.
+#[derive(Serialize)]
+struct Listed<'a> {
+    black: String,
+    entries: Option<usize>,
+    error: Option<&'a str>,
+    number: u32,
+    result: Option<&'a str>,
+    termination: Option<&'a str>,
+    white: String,
+}
+
 /// The series' finished games, as the viewer lists them.
 async fn game_list(
     State(daemon): State<Arc<Daemon>>,
@@ -97,19 +111,17 @@ async fn game_list(
             .find(|b| b.id == bot)
             .map_or(String::new(), |b| b.name.clone())
     };
-    let list: Vec<serde_json::Value> = games
+    let list: Vec<Listed> = games
         .iter()
         .filter(|g| g.state == "finished")
-        .map(|g| {
-            json!({
-                "number": g.number,
-                "white": name(g.white),
-                "black": name(g.black),
-                "result": g.result,
-                "termination": g.termination,
-                "entries": null,
-                "error": null,
-            })
+        .map(|g| Listed {
+            black: name(g.black),
+            entries: None,
+            error: None,
+            number: g.number,
+            result: g.result.as_deref(),
+            termination: g.termination.as_deref(),
+            white: name(g.white),
         })
         .collect();
     Ok(axum::Json(list).into_response())
@@ -233,4 +245,26 @@ async fn forward(hub: Arc<crate::web::live::Hub>, path: &str, request: Request) 
         header::HeaderValue::from_static("no-store"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A listed game writes the bytes the `json!` object it replaced wrote.
+    #[test]
+    fn a_listed_game_writes_what_its_json_object_wrote() {
+        let listed = Listed {
+            black: "bob".into(),
+            entries: None,
+            error: None,
+            number: 2,
+            result: Some("1-0"),
+            termination: None,
+            white: "ann".into(),
+        };
+        let old = serde_json::json!({"number": 2, "white": "ann", "black": "bob",
+            "result": "1-0", "termination": null, "entries": null, "error": null});
+        assert_eq!(serde_json::to_string(&listed).unwrap(), old.to_string());
+    }
 }
