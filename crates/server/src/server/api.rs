@@ -6,7 +6,9 @@
 //! is refused writes nothing. Bodies over [`MAX_BODY`] are refused before they are read
 //! whole. The network never supplies a command line: series name registered bot ids only.
 //!
-//! Routes (scope needed in brackets; `read` routes are open to all with `public_read`):
+//! Routes (scope needed in brackets; `read` routes are open to all with `public_read`; a
+//! handler asks for its scope by taking [`super::extract::Reader`] or
+//! [`super::extract::Submitter`], and for its path's id as a checked one of that module):
 //! - `GET /healthz` (none), `GET /metrics` [read]
 //! - `GET /api/v1/bots` [read], `GET /api/v1/bots/{id}` [read; the check reports for its
 //!   owner or an admin]; `POST /api/v1/bots` [submit] uploads a bot (an archive, see
@@ -29,7 +31,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -37,7 +39,8 @@ use axum::Router;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::auth::{bearer, token_hash, Caller, Scope};
+use super::auth::Caller;
+use super::extract::{BotId, GameId, Reader, SeriesId, Submitter};
 use super::pool::{Books, BotBooks};
 use super::series::SeriesRequest;
 use super::store::{BotRow, StoreError, Submitted};
@@ -75,21 +78,35 @@ impl Problem {
     }
 }
 
+/// A problem as its body says it.
+///
+/// The fields of this and of the API's other answer bodies are declared in alphabetical
+/// order: the order `serde_json`'s objects (without its `preserve_order` feature) write
+/// them in, which the answers were built as before they were typed.
+#[derive(Serialize)]
+struct ProblemBody<'a> {
+    detail: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    status: u16,
+    title: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let mut body = json!({
-            "type": "about:blank",
-            "title": self.status.canonical_reason().unwrap_or("error"),
-            "status": self.status.as_u16(),
-            "detail": self.detail,
-        });
-        if let Some(field) = self.field {
-            body["field"] = Value::String(field);
-        }
+        let body = ProblemBody {
+            detail: &self.detail,
+            field: self.field.as_deref(),
+            status: self.status.as_u16(),
+            title: self.status.canonical_reason().unwrap_or("error"),
+            kind: "about:blank",
+        };
         let mut response = (
             self.status,
             [(header::CONTENT_TYPE, "application/problem+json")],
-            body.to_string(),
+            serde_json::to_string(&body).expect("a problem serializes"),
         )
             .into_response();
         if self.status == StatusCode::UNAUTHORIZED {
@@ -192,110 +209,12 @@ async fn not_allowed() -> Problem {
     )
 }
 
-/// Who is asking, if they may do what needs `need`.
-pub async fn caller(
-    daemon: &Arc<Daemon>,
-    headers: &HeaderMap,
-    need: Scope,
-) -> Result<Caller, Problem> {
-    // Pages: the browser sends the token it was given as a cookie (read routes only: a
-    // cookie is sent by the browser on its own, so it may never change anything).
-    let from_cookie = (need == Scope::Read)
-        .then(|| cookie_token(headers))
-        .flatten()
-        .map(|t| format!("Bearer {t}"));
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .cloned()
-        .or_else(|| from_cookie.and_then(|v| HeaderValue::from_str(&v).ok()));
-    let Some(value) = value else {
-        if need == Scope::Read && daemon.settings.public_read {
-            return Ok(Caller {
-                scope: Scope::Read,
-                owner: None,
-            });
-        }
-        return Err(Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "no token: send 'Authorization: Bearer TOKEN' (an admin makes one with 'zebra serve token create')",
-        ));
-    };
-    let Some(token) = value.to_str().ok().and_then(bearer) else {
-        return Err(Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "the Authorization header is not 'Bearer TOKEN'",
-        ));
-    };
-    let hash = token_hash(token);
-    let found = match daemon.known_token(&hash) {
-        Some(found) => Some(found),
-        None => {
-            let key = hash.clone();
-            let found = daemon.db(move |s| s.token(&key)).await?;
-            if let Some(found) = &found {
-                daemon.remember_token(hash, found.clone());
-            }
-            found
-        }
-    };
-    let Some((scope, owner)) = found else {
-        return Err(Problem::new(StatusCode::UNAUTHORIZED, "unknown token"));
-    };
-    let scope = Scope::parse(&scope).unwrap_or(Scope::Read);
-    if scope < need {
-        return Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            format!(
-                "this token's scope is {}; this needs {}",
-                scope.as_str(),
-                need.as_str()
-            ),
-        ));
-    }
-    Ok(Caller {
-        scope,
-        owner: Some(owner),
-    })
-}
-
-/// The cookie the daemon's pages keep the token in.
-pub const TOKEN_COOKIE: &str = "zebra_token";
-
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|c| {
-            c.trim()
-                .strip_prefix(TOKEN_COOKIE)?
-                .strip_prefix('=')
-                .map(str::to_string)
-        })
-        .filter(|t| !t.is_empty())
-}
-
-/// A path id: a positive integer.
-pub fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
-    text.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| {
-            Problem::not_found(format!(
-                "there is no {what} '{}'",
-                crate::bot::text::clean(text, 40)
-            ))
-        })
-}
-
 async fn healthz(State(daemon): State<Arc<Daemon>>) -> Answer {
     daemon.db(|s| s.schema_version()).await?;
     Ok((StatusCode::OK, "ok\n").into_response())
 }
 
-async fn metrics(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
+async fn metrics(State(daemon): State<Arc<Daemon>>, _: Reader) -> Answer {
     let (queued, leased) = daemon.db(|s| s.queue()).await?;
     let text = daemon
         .metrics
@@ -359,8 +278,7 @@ pub async fn pool(daemon: &Arc<Daemon>) -> Result<Arc<Books>, Problem> {
     Ok(daemon.db(move |s| d.pool.read(s)).await?)
 }
 
-async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Read).await?;
+async fn list_bots(State(daemon): State<Arc<Daemon>>, Reader(who): Reader) -> Answer {
     let (bots, games) = daemon.db(|s| Ok((s.bots()?, s.all_bot_games()?))).await?;
     let pool = pool(&daemon).await?;
     let list: Vec<Value> = bots
@@ -372,11 +290,9 @@ async fn list_bots(State(daemon): State<Arc<Daemon>>, headers: HeaderMap) -> Ans
 
 async fn get_bot(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Reader(who): Reader,
+    BotId(id): BotId,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "bot")?;
     let (bot, games) = daemon
         .db(move |s| Ok((s.bot(id)?, s.bot_games(id)?)))
         .await?;
@@ -395,16 +311,23 @@ struct Entry {
     game: String,
 }
 
+/// The answer of `POST /api/v1/bots/{id}/games`: the bot's state in that game.
+#[derive(Serialize)]
+struct Entered {
+    game: &'static str,
+    id: i64,
+    state: super::store::BotState,
+    url: String,
+}
+
 /// `POST /api/v1/bots/{id}/games`: enters a bot in one more game, pending that game's check
 /// (202); a game it is entered in already keeps its check (200). Its owner's or an admin's.
 async fn enter_game(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Submitter(who): Submitter,
+    BotId(id): BotId,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
-    let id = id_of(&id, "bot")?;
     let body = body.map_err(|e| unread_body(e, "the body", MAX_BODY))?;
     let entry: Entry = parse_json(&body)?;
     let game = super::series::game_named(&entry.game).map_err(|e| {
@@ -439,12 +362,12 @@ async fn enter_game(
         } else {
             StatusCode::OK
         },
-        &json!({
-            "id": id,
-            "game": game.name(),
-            "state": state,
-            "url": format!("/api/v1/bots/{id}"),
-        }),
+        &Entered {
+            game: game.name(),
+            id,
+            state,
+            url: format!("/api/v1/bots/{id}"),
+        },
     ))
 }
 
@@ -463,14 +386,24 @@ fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
     )
 }
 
+/// The answer of `POST /api/v1/bots`: the new bot, pending its check in `games`.
+#[derive(Serialize)]
+struct Uploaded<'a> {
+    games: Vec<&'static str>,
+    id: i64,
+    name: &'a str,
+    state: &'static str,
+    url: String,
+    version: i64,
+}
+
 /// `POST /api/v1/bots`: a bot uploaded as an archive, unpacked with every check of
 /// [`super::upload`], registered strict and pending its check, owned by the uploader.
 async fn upload(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
+    Submitter(who): Submitter,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
     if let Err(why) = &daemon.uploads {
         return Err(Problem::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -530,14 +463,14 @@ async fn upload(
     daemon.wake.notify_waiters();
     let mut response = json_answer(
         StatusCode::CREATED,
-        &json!({
-            "id": id,
-            "name": bot.name,
-            "version": bot.version,
-            "state": "pending",
-            "games": entered,
-            "url": format!("/api/v1/bots/{id}"),
-        }),
+        &Uploaded {
+            games: entered,
+            id,
+            name: &bot.name,
+            state: "pending",
+            url: format!("/api/v1/bots/{id}"),
+            version: bot.version,
+        },
     );
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/bots/{id}")) {
         response.headers_mut().insert(header::LOCATION, location);
@@ -545,13 +478,23 @@ async fn upload(
     Ok(response)
 }
 
+/// The answer of `POST /api/v1/series`: the series created, or the one its
+/// `Idempotency-Key` made before.
+#[derive(Serialize)]
+struct Queued {
+    game: &'static str,
+    games_planned: usize,
+    id: i64,
+    url: String,
+}
+
 /// `POST /api/v1/series`: checks the request, queues its games in one transaction.
 async fn submit(
     State(daemon): State<Arc<Daemon>>,
+    Submitter(who): Submitter,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
     let body = body.map_err(|e| unread_body(e, "the body", MAX_BODY))?;
     let key = match headers.get("idempotency-key") {
         None => None,
@@ -607,12 +550,12 @@ async fn submit(
     };
     let mut response = json_answer(
         status,
-        &json!({
-            "id": id,
-            "game": rules.name(),
-            "games_planned": planned,
-            "url": format!("/api/v1/series/{id}"),
-        }),
+        &Queued {
+            game: rules.name(),
+            games_planned: planned,
+            id,
+            url: format!("/api/v1/series/{id}"),
+        },
     );
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/series/{id}")) {
         response.headers_mut().insert(header::LOCATION, location);
@@ -645,29 +588,44 @@ fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem>
     Ok(parsed)
 }
 
+/// The answer of `GET /api/v1/series`.
+#[derive(Serialize)]
+struct SeriesList<'a> {
+    series: Vec<SeriesItem<'a>>,
+}
+
+/// A series in [`SeriesList`]: its row, and its request as submitted.
+#[derive(Serialize)]
+struct SeriesItem<'a> {
+    created_ms: i64,
+    game: &'a str,
+    id: i64,
+    outcome: Option<&'a str>,
+    owner: &'a str,
+    request: Value,
+    state: &'a str,
+}
+
 async fn list_series(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
+    _: Reader,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
     let limit = page_limit(&query)?;
     let rows = daemon.db(move |s| s.list_series(limit)).await?;
-    let list: Vec<Value> = rows
+    let series = rows
         .iter()
-        .map(|r| {
-            json!({
-                "id": r.id,
-                "game": r.game,
-                "state": r.state,
-                "outcome": r.outcome,
-                "owner": r.owner,
-                "created_ms": r.created_ms,
-                "request": serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
-            })
+        .map(|r| SeriesItem {
+            created_ms: r.created_ms,
+            game: &r.game,
+            id: r.id,
+            outcome: r.outcome.as_deref(),
+            owner: &r.owner,
+            request: serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
+            state: &r.state,
         })
         .collect();
-    Ok(json_answer(StatusCode::OK, &json!({ "series": list })))
+    Ok(json_answer(StatusCode::OK, &SeriesList { series }))
 }
 
 fn page_limit(query: &HashMap<String, String>) -> Result<u32, Problem> {
@@ -703,11 +661,9 @@ fn number(query: &HashMap<String, String>, name: &str, default: u32) -> Result<u
 /// `GET /api/v1/series/{id}`: state, progress and the statistics of `zebra match --json`.
 async fn get_series(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let (row, progress) = daemon
         .db(move |s| {
             let row = s.series(id)?.ok_or(StoreError::NoSeries(id))?;
@@ -759,12 +715,10 @@ fn internal(e: String) -> Problem {
 
 async fn series_games(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let after = number(&query, "after", 0)?;
     let limit = page_limit(&query)?;
     let games = daemon
@@ -776,14 +730,20 @@ async fn series_games(
     Ok(json_answer(StatusCode::OK, &json!({ "games": games })))
 }
 
+/// The answer of `POST /api/v1/series/{id}/cancel`.
+#[derive(Serialize)]
+struct Cancelled {
+    games_cancelled: usize,
+    id: i64,
+    state: String,
+}
+
 /// `POST /api/v1/series/{id}/cancel`: queued games are cancelled; running ones finish.
 async fn cancel(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Submitter(who): Submitter,
+    SeriesId(id): SeriesId,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Submit).await?;
-    let id = id_of(&id, "series")?;
     let row = daemon
         .db(move |s| s.series(id)?.ok_or(StoreError::NoSeries(id)))
         .await?;
@@ -809,34 +769,24 @@ async fn cancel(
         .await?;
     Ok(json_answer(
         StatusCode::OK,
-        &json!({ "id": id, "state": row.state, "games_cancelled": cancelled }),
+        &Cancelled {
+            games_cancelled: cancelled,
+            id,
+            state: row.state,
+        },
     ))
 }
 
-async fn find_game(
-    daemon: &Arc<Daemon>,
-    headers: &HeaderMap,
-    id: &str,
-) -> Result<super::store::GameRow, Problem> {
-    caller(daemon, headers, Scope::Read).await?;
-    game_row(daemon, id).await
-}
-
-/// Game `id` from the store, for a caller already admitted.
-async fn game_row(daemon: &Arc<Daemon>, id: &str) -> Result<super::store::GameRow, Problem> {
-    let id = id_of(id, "game")?;
+/// Game `id` from the store.
+async fn game_row(daemon: &Arc<Daemon>, id: i64) -> Result<super::store::GameRow, Problem> {
     daemon
         .db(move |s| s.game(id))
         .await?
         .ok_or_else(|| Problem::not_found(format!("there is no game {id}")))
 }
 
-async fn get_game(
-    State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Answer {
-    let game = find_game(&daemon, &headers, &id).await?;
+async fn get_game(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): GameId) -> Answer {
+    let game = game_row(&daemon, id).await?;
     Ok(json_answer(StatusCode::OK, &game))
 }
 
@@ -858,12 +808,8 @@ pub async fn record_of(
         .map_err(Problem::from)
 }
 
-async fn game_pgn(
-    State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Answer {
-    let game = find_game(&daemon, &headers, &id).await?;
+async fn game_pgn(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): GameId) -> Answer {
+    let game = game_row(&daemon, id).await?;
     let text = record_of(&daemon, &game).await?;
     Ok((
         StatusCode::OK,
@@ -877,12 +823,8 @@ async fn game_pgn(
 }
 
 /// A finished game as the viewer's view stream (protocol/schemas/view.json).
-async fn game_view(
-    State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Answer {
-    let game = find_game(&daemon, &headers, &id).await?;
+async fn game_view(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): GameId) -> Answer {
+    let game = game_row(&daemon, id).await?;
     let text = record_of(&daemon, &game).await?;
     let views = tokio::task::spawn_blocking(move || crate::web::feed::view_games(&text))
         .await
@@ -903,12 +845,11 @@ async fn game_view(
 /// the game: the owners of either bot read it.
 async fn game_log(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    Reader(who): Reader,
+    GameId(id): GameId,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    let who = caller(&daemon, &headers, Scope::Read).await?;
-    let game = game_row(&daemon, &id).await?;
+    let game = game_row(&daemon, id).await?;
     let part = query.get("part").map_or("transcript", String::as_str);
     let extension = match part {
         "transcript" => "log",
@@ -972,15 +913,40 @@ async fn game_log(
         .into_response())
 }
 
+/// The answer of `GET /api/v1/leaderboard`.
+#[derive(Serialize)]
+struct Leaderboard<'a> {
+    game: &'static str,
+    games: u64,
+    model: &'static str,
+    ratings: Vec<Rating<'a>>,
+}
+
+/// A bot's line in the [`Leaderboard`]: its rating (rounded to a tenth) and its books in
+/// that game.
+#[derive(Serialize)]
+struct Rating<'a> {
+    bot: i64,
+    elo: f64,
+    forfeits: u64,
+    games: u64,
+    lower: f64,
+    name: &'a str,
+    points: f64,
+    state: super::store::BotState,
+    superseded_by: Option<i64>,
+    upper: f64,
+    verdicts: std::collections::BTreeMap<String, u64>,
+}
+
 /// One game's ratings (`?game=NAME`, default football-chess), fitted over its finished
 /// games (series::rating: Bradley-Terry on the Elo scale, as Ordo and BayesElo), best
 /// first, with each bot's books in that game.
 async fn leaderboard(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
+    _: Reader,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    caller(&daemon, &headers, Scope::Read).await?;
     let rules = match query.get("game") {
         None => crate::rules::Rules::FootballChess,
         Some(name) => super::series::game_named(name).map_err(|e| {
@@ -991,44 +957,167 @@ async fn leaderboard(
     let pool = pool(&daemon).await?.game(rules);
     let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
     let rated = crate::series::rating::fit_meetings(bots.len(), pool.meetings_among(&index));
-    let mut rows: Vec<Value> = bots
+    let mut ratings: Vec<Rating> = bots
         .iter()
         .zip(&rated)
         .filter(|(_, r)| r.games > 0)
         .map(|(b, r)| {
             let books = pool.bots.get(&b.id).cloned().unwrap_or_default();
-            json!({
-                "bot": b.id,
-                "name": b.name,
-                "state": b.state,
-                "superseded_by": b.superseded_by,
-                "elo": round1(r.elo),
-                "lower": round1(r.lower),
-                "upper": round1(r.upper),
-                "games": r.games,
-                "points": r.points,
-                "forfeits": books.verdicts.values().sum::<u64>(),
-                "verdicts": books.verdicts,
-            })
+            Rating {
+                bot: b.id,
+                elo: round1(r.elo),
+                forfeits: books.verdicts.values().sum::<u64>(),
+                games: r.games,
+                lower: round1(r.lower),
+                name: &b.name,
+                points: r.points,
+                state: b.state,
+                superseded_by: b.superseded_by,
+                upper: round1(r.upper),
+                verdicts: books.verdicts,
+            }
         })
         .collect();
-    rows.sort_by(|a, b| {
-        b["elo"]
-            .as_f64()
-            .partial_cmp(&a["elo"].as_f64())
+    // Best first; a rating that is not a finite number (written as null) sorts last.
+    let elo = |r: &Rating| r.elo.is_finite().then_some(r.elo);
+    ratings.sort_by(|a, b| {
+        elo(b)
+            .partial_cmp(&elo(a))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     Ok(json_answer(
         StatusCode::OK,
-        &json!({
-            "game": rules.name(),
-            "model": "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
-            "games": pool.games,
-            "ratings": rows,
-        }),
+        &Leaderboard {
+            game: rules.name(),
+            games: pool.games,
+            model: "Bradley-Terry on the Elo scale (as Ordo and BayesElo), maximum likelihood with one virtual draw per bot against a 0-rated anchor; 95% intervals",
+            ratings,
+        },
     ))
 }
 
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed answers write the bytes the `json!` objects they replaced wrote.
+    #[test]
+    fn typed_answers_write_what_their_json_objects_wrote() {
+        fn same(typed: &impl Serialize, old: Value) {
+            assert_eq!(serde_json::to_string(typed).unwrap(), old.to_string());
+        }
+        same(
+            &ProblemBody {
+                detail: "limit 0: give 1 to 1000",
+                field: Some("limit"),
+                status: 400,
+                title: "Bad Request",
+                kind: "about:blank",
+            },
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "limit 0: give 1 to 1000", "field": "limit"}),
+        );
+        same(
+            &ProblemBody {
+                detail: "unknown token \"x\"",
+                field: None,
+                status: 401,
+                title: "Unauthorized",
+                kind: "about:blank",
+            },
+            json!({"type": "about:blank", "title": "Unauthorized", "status": 401,
+                   "detail": "unknown token \"x\""}),
+        );
+        same(
+            &Entered {
+                game: "boyer-football",
+                id: 3,
+                state: super::super::store::BotState::Pending,
+                url: "/api/v1/bots/3".into(),
+            },
+            json!({"id": 3, "game": "boyer-football", "state": "pending",
+                   "url": "/api/v1/bots/3"}),
+        );
+        same(
+            &Uploaded {
+                games: vec!["football-chess", "boyer-football"],
+                id: 4,
+                name: "ann v2",
+                state: "pending",
+                url: "/api/v1/bots/4".into(),
+                version: 2,
+            },
+            json!({"id": 4, "name": "ann v2", "version": 2, "state": "pending",
+                   "games": ["football-chess", "boyer-football"], "url": "/api/v1/bots/4"}),
+        );
+        same(
+            &Queued {
+                game: "football-chess",
+                games_planned: 4,
+                id: 7,
+                url: "/api/v1/series/7".into(),
+            },
+            json!({"id": 7, "game": "football-chess", "games_planned": 4,
+                   "url": "/api/v1/series/7"}),
+        );
+        same(
+            &Cancelled {
+                games_cancelled: 2,
+                id: 7,
+                state: "cancelled".into(),
+            },
+            json!({"id": 7, "state": "cancelled", "games_cancelled": 2}),
+        );
+        let request = json!({"bots": [1, 2], "games": 4});
+        same(
+            &SeriesList {
+                series: vec![SeriesItem {
+                    created_ms: 1700000000000,
+                    game: "football-chess",
+                    id: 7,
+                    outcome: None,
+                    owner: "ann",
+                    request: request.clone(),
+                    state: "running",
+                }],
+            },
+            json!({"series": [{"id": 7, "game": "football-chess", "state": "running",
+                   "outcome": null, "owner": "ann", "created_ms": 1700000000000i64,
+                   "request": request}]}),
+        );
+        let verdicts: std::collections::BTreeMap<String, u64> =
+            [("crashed".to_string(), 1), ("bad-move".to_string(), 2)].into();
+        let rating = |elo: f64| Rating {
+            bot: 1,
+            elo,
+            forfeits: 3,
+            games: 10,
+            lower: -12.5,
+            name: "ann",
+            points: 5.5,
+            state: super::super::store::BotState::Active,
+            superseded_by: Some(2),
+            upper: 40.0,
+            verdicts: verdicts.clone(),
+        };
+        let old = |elo: f64| {
+            json!({"bot": 1, "name": "ann", "state": "active", "superseded_by": 2,
+                   "elo": elo, "lower": -12.5, "upper": 40.0, "games": 10, "points": 5.5,
+                   "forfeits": 3, "verdicts": verdicts})
+        };
+        same(
+            &Leaderboard {
+                game: "football-chess",
+                games: 5,
+                model: "the model",
+                ratings: vec![rating(12.3), rating(f64::NAN)],
+            },
+            json!({"game": "football-chess", "model": "the model", "games": 5,
+                   "ratings": [old(12.3), old(f64::NAN)]}),
+        );
+    }
 }

@@ -12,6 +12,8 @@
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
+//! - [`extract`]: what a handler takes from a request: its caller (authenticated) and the
+//!   ids its path names (checked)
 //! - [`http`]: the listener: timeouts, a connection limit, TLS, `SO_REUSEADDR`
 //! - [`private`]: the data directory's modes (0700/0600; uploaded code readable by its bot)
 //! - [`upload`]: bots uploaded as archives, unpacked with every check
@@ -31,6 +33,7 @@ pub mod api;
 pub mod auth;
 pub mod check;
 pub mod config;
+pub mod extract;
 pub mod http;
 pub mod ladder;
 pub mod metrics;

@@ -12,15 +12,15 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, Request, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
-use serde_json::json;
+use serde::Serialize;
 use tower::ServiceExt;
 
-use super::api::{caller, id_of, record_of, Problem};
-use super::auth::Scope;
+use super::api::{record_of, Problem};
+use super::extract::{id_of, Reader, SeriesGame, SeriesId};
 use super::Daemon;
 
 const FRONT: &str = include_str!("assets/index.html");
@@ -58,11 +58,10 @@ async fn to_slash_live(Path(id): Path<String>) -> Response {
 /// its scripts read the API, which asks for the token).
 async fn viewer(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    SeriesId(id): SeriesId,
+    reader: Option<Reader>,
 ) -> Result<Response, Problem> {
-    let id = id_of(&id, "series")?;
-    let game = if caller(&daemon, &headers, Scope::Read).await.is_ok() {
+    let game = if reader.is_some() {
         daemon
             .db(move |s| Ok(s.series(id)?.map(|r| r.game)))
             .await?
@@ -80,14 +79,26 @@ async fn viewer(
     )))
 }
 
+/// A finished game as the viewer's list shows it (the shape of `zebra view`'s list, with
+/// no count of entries nor error: a stored game read well). Its fields are in
+/// alphabetical order, as the `json!` object it was before.
+#[derive(Serialize)]
+struct Listed<'a> {
+    black: String,
+    entries: Option<usize>,
+    error: Option<&'a str>,
+    number: u32,
+    result: Option<&'a str>,
+    termination: Option<&'a str>,
+    white: String,
+}
+
 /// The series' finished games, as the viewer lists them.
 async fn game_list(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let (games, bots) = daemon
         .db(move |s| {
             s.series(id)?
@@ -100,19 +111,17 @@ async fn game_list(
             .find(|b| b.id == bot)
             .map_or(String::new(), |b| b.name.clone())
     };
-    let list: Vec<serde_json::Value> = games
+    let list: Vec<Listed> = games
         .iter()
         .filter(|g| g.state == "finished")
-        .map(|g| {
-            json!({
-                "number": g.number,
-                "white": name(g.white),
-                "black": name(g.black),
-                "result": g.result,
-                "termination": g.termination,
-                "entries": null,
-                "error": null,
-            })
+        .map(|g| Listed {
+            black: name(g.black),
+            entries: None,
+            error: None,
+            number: g.number,
+            result: g.result.as_deref(),
+            termination: g.termination.as_deref(),
+            white: name(g.white),
         })
         .collect();
     Ok(axum::Json(list).into_response())
@@ -121,17 +130,9 @@ async fn game_list(
 /// Game `number` of the series as a view stream.
 async fn game_view(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path((id, number)): Path<(String, String)>,
+    _: Reader,
+    SeriesGame { series: id, number }: SeriesGame,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
-    let number: u32 = number.parse().map_err(|_| {
-        Problem::new(
-            StatusCode::NOT_FOUND,
-            format!("series {id} has no such game"),
-        )
-    })?;
     let game = daemon
         .db(move |s| Ok(s.games(id, number.saturating_sub(1), 1)?.pop()))
         .await?
@@ -161,17 +162,10 @@ async fn game_view(
 /// prefix taken off.
 async fn live(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(params): Path<Vec<(String, String)>>,
+    _: Reader,
+    SeriesId(id): SeriesId,
     request: Request,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let raw = params
-        .iter()
-        .find(|(k, _)| k == "id")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_default();
-    let id = id_of(raw, "series")?;
     let hub = series_hub(&daemon, id).await?;
     let prefix = format!("/series/{id}/live");
     let rest = request
@@ -189,12 +183,10 @@ async fn live(
 /// `Last-Event-ID`: the live page's feed, for API clients.
 pub async fn events(
     State(daemon): State<Arc<Daemon>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    _: Reader,
+    SeriesId(id): SeriesId,
     request: Request,
 ) -> Result<Response, Problem> {
-    caller(&daemon, &headers, Scope::Read).await?;
-    let id = id_of(&id, "series")?;
     let hub = series_hub(&daemon, id).await?;
     Ok(forward(hub, "/api/live", request).await)
 }
@@ -253,4 +245,26 @@ async fn forward(hub: Arc<crate::web::live::Hub>, path: &str, request: Request) 
         header::HeaderValue::from_static("no-store"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A listed game writes the bytes the `json!` object it replaced wrote.
+    #[test]
+    fn a_listed_game_writes_what_its_json_object_wrote() {
+        let listed = Listed {
+            black: "bob".into(),
+            entries: None,
+            error: None,
+            number: 2,
+            result: Some("1-0"),
+            termination: None,
+            white: "ann".into(),
+        };
+        let old = serde_json::json!({"number": 2, "white": "ann", "black": "bob",
+            "result": "1-0", "termination": null, "entries": null, "error": null});
+        assert_eq!(serde_json::to_string(&listed).unwrap(), old.to_string());
+    }
 }
