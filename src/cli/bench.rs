@@ -22,7 +22,7 @@ pub(super) fn run(args: BenchArgs) -> Result<(), Failure> {
     }
     let rules = rules_flag(&args.rules)?;
     match args.target {
-        BenchTarget::Engine => Ok(crate::with_rules!(rules, G => engine::<G>(&args))),
+        BenchTarget::Engine => crate::with_rules!(rules, G => engine::<G>(&args)),
         BenchTarget::Movegen => crate::with_rules!(rules, G => movegen::<G>(&args)),
         // The process benchmarks play Football Chess's instant bots.
         other if rules != Rules::FootballChess => Err(Failure::Usage(format!(
@@ -38,9 +38,10 @@ pub(super) fn run(args: BenchArgs) -> Result<(), Failure> {
 }
 
 /// `bench engine`: random games of the game, on one core.
-fn engine<G: crate::playout::Benched>(args: &BenchArgs) {
+fn engine<G: crate::playout::Benched>(args: &BenchArgs) -> Result<(), Failure> {
     let r = crate::bench::run::<G>(args.games, args.seed, args.plays_per_quarter);
     print_report(args.json, &r, &r.text::<G>());
+    Ok(())
 }
 
 /// `bench match`: games per second of a series of instant bots, as `zebra match` plays it
