@@ -220,7 +220,7 @@ impl BoyerRequest {
 ///
 /// `None` when the diagram does not load, notably in a penalty phase (diagrams cannot
 /// describe a pending penalty choice): decide those from the request's `legal` list.
-pub fn game_of(state: &StateMsg) -> Option<Game> {
+pub(crate) fn game_of(state: &StateMsg) -> Option<Game> {
     if state.phase == "penalty" {
         return None;
     }
@@ -271,7 +271,7 @@ pub fn run<B: Bot>(bot: &mut B) -> io::Result<()> {
 }
 
 /// Runs `bot` on any line source and sink (what [`run`] does with stdin and stdout).
-pub fn run_on<B: Bot>(
+pub(crate) fn run_on<B: Bot>(
     bot: &mut B,
     mut input: impl BufRead,
     mut output: impl Write,

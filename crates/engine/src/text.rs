@@ -36,7 +36,7 @@ pub fn clean(text: &str, max: usize) -> String {
 
 /// As [`clean`], keeping the string itself when it is already clean (the common case: no
 /// allocation on the referee's hot path).
-pub fn clean_owned(text: String, max: usize) -> String {
+pub(crate) fn clean_owned(text: String, max: usize) -> String {
     if text.len() <= max && !text.chars().any(needs_escape) {
         return text;
     }

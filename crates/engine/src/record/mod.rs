@@ -87,13 +87,13 @@ pub trait Recorded: RuleSet {
 }
 
 /// A record's text quoted for an error line (escaped, cut).
-pub fn error_quote(text: &str) -> String {
+pub(crate) fn error_quote(text: &str) -> String {
     error::quote(text)
 }
 
 /// The game a record's Variant tag names (a record without one is Football Chess, as
 /// every record written before the tag).
-pub fn rules_of(tags: &Tags) -> Result<Rules, RecordError> {
+pub(crate) fn rules_of(tags: &Tags) -> Result<Rules, RecordError> {
     match tags.get(tags::VARIANT) {
         None => Ok(Rules::FootballChess),
         Some(value) => value.parse().map_err(|_| RecordError::BadTagValue {
@@ -202,7 +202,7 @@ impl GameRecord {
     }
 
     /// Marks the record as started from `situation` (tags SetUp and Situation).
-    pub fn set_situation(&mut self, situation: &crate::rules::Situation) {
+    pub(crate) fn set_situation(&mut self, situation: &crate::rules::Situation) {
         self.tags.set(tags::SET_UP, "1");
         self.tags.set(tags::SITUATION, situation.to_string());
     }

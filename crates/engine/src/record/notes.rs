@@ -10,7 +10,7 @@ use crate::rules::{Event, Game, Phase};
 /// A play starts whenever the offense must place its formation: at the kickoff of a
 /// drive, after every play and dead-ball foul, and after a timeout (which resets both
 /// formations).
-pub fn play_header(game: &Game) -> Option<String> {
+pub(crate) fn play_header(game: &Game) -> Option<String> {
     (game.phase() == Phase::Formation(game.offense())).then(|| situation(game))
 }
 
@@ -26,7 +26,7 @@ pub fn situation(game: &Game) -> String {
 }
 
 /// The play header's words: `Q1 white ball, 2nd & 10 at e5` (`None` yards: goal to go).
-pub fn situation_text(
+pub(crate) fn situation_text(
     quarter: u8,
     offense: crate::rules::Side,
     down: u8,
@@ -47,7 +47,7 @@ pub fn situation_text(
 /// clock. Moves, pushes and shifts are left out (the action says them), and so are the
 /// events the next header repeats (the next play) or that only echo another (a formation
 /// ready, the clock stopping, an incomplete pass after "play over: incomplete").
-pub fn is_notable(event: &Event) -> bool {
+pub(crate) fn is_notable(event: &Event) -> bool {
     use Event::*;
     match event {
         SnapFumbled { .. }

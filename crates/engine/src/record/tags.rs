@@ -18,8 +18,8 @@ pub const ROUND: &str = "Round";
 pub const WHITE: &str = "White";
 pub const BLACK: &str = "Black";
 pub const RESULT: &str = "Result";
-pub const VARIANT: &str = "Variant";
-pub const RULES_VERSION: &str = "RulesVersion";
+pub(crate) const VARIANT: &str = "Variant";
+pub(crate) const RULES_VERSION: &str = "RulesVersion";
 pub const RULINGS: &str = "Rulings";
 pub const SCORE: &str = "Score";
 pub const TIME_CONTROL: &str = "TimeControl";
@@ -27,25 +27,21 @@ pub const QUARTER_LENGTH: &str = "QuarterLength";
 pub const SEED: &str = "Seed";
 pub const TERMINATION: &str = "Termination";
 pub const TERMINATION_REASON: &str = "TerminationReason";
-pub const SET_UP: &str = "SetUp";
+pub(crate) const SET_UP: &str = "SetUp";
 /// The start situation of a game that did not start from the opening drive (with
 /// `SetUp "1"`, as PGN's FEN): `rules::Situation`'s text.
-pub const SITUATION: &str = "Situation";
+pub(crate) const SITUATION: &str = "Situation";
 pub const WHITE_VERSION: &str = "WhiteVersion";
 pub const BLACK_VERSION: &str = "BlackVersion";
 
-/// The value of the Variant tag.
-pub const VARIANT_NAME: &str = "football-chess";
-/// The value of the RulesVersion tag: the official rules the engine plays.
-pub const RULES_VERSION_VALUE: &str = "0.1";
 /// The value of the Rulings tag: the edition of protocol/RULES.md the engine plays. A record
 /// without the tag was played under edition 1.
 pub const RULINGS_VALUE: &str = crate::rules::RULINGS_EDITION;
 /// The edition of a record without a Rulings tag: everything written before the tag.
-pub const RULINGS_UNTAGGED: &str = "1";
+pub(crate) const RULINGS_UNTAGGED: &str = "1";
 
 /// PGN's seven-tag roster, which every written record carries.
-pub const ROSTER: [&str; 7] = [EVENT, SITE, DATE, ROUND, WHITE, BLACK, RESULT];
+pub(crate) const ROSTER: [&str; 7] = [EVENT, SITE, DATE, ROUND, WHITE, BLACK, RESULT];
 
 /// The canonical order of the known tags; unknown tags follow in the order given.
 pub const ORDER: [&str; 18] = [
@@ -130,7 +126,7 @@ impl Tags {
 
     /// Adds the roster tags that are missing, with PGN's values for "unknown"; a missing
     /// Result gets `result`.
-    pub fn fill_roster(&mut self, result: &str) {
+    pub(crate) fn fill_roster(&mut self, result: &str) {
         for name in ROSTER {
             if self.get(name).is_none() {
                 let value = match name {
@@ -145,7 +141,7 @@ impl Tags {
 }
 
 /// A tag name the reader accepts: letters, digits and `_`.
-pub fn is_tag_name(name: &str) -> bool {
+pub(crate) fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -248,7 +244,7 @@ pub fn score_value<R: crate::rules::ruleset::RuleSet>(game: &R) -> String {
 }
 
 /// The QuarterLength tag's value: `timed`, or the number of plays.
-pub fn quarter_length_value(settings: Settings) -> String {
+pub(crate) fn quarter_length_value(settings: Settings) -> String {
     match settings.quarter {
         QuarterLength::Timed => "timed".to_string(),
         QuarterLength::Plays(n) => n.to_string(),
@@ -257,7 +253,7 @@ pub fn quarter_length_value(settings: Settings) -> String {
 
 /// Whether the engine judges a record with these tags: its Rulings tag names the engine's
 /// edition. A record without the tag was played under edition 1.
-pub fn rulings_from(tags: &Tags, edition: &str) -> Result<(), OtherEdition> {
+pub(crate) fn rulings_from(tags: &Tags, edition: &str) -> Result<(), OtherEdition> {
     match tags.get(RULINGS) {
         Some(value) if value == edition => Ok(()),
         other => Err(OtherEdition::new(other, edition)),
@@ -265,7 +261,7 @@ pub fn rulings_from(tags: &Tags, edition: &str) -> Result<(), OtherEdition> {
 }
 
 /// The start situation named by the Situation tag, if there is one.
-pub fn situation_from(tags: &Tags) -> Result<Option<crate::rules::Situation>, RecordError> {
+pub(crate) fn situation_from(tags: &Tags) -> Result<Option<crate::rules::Situation>, RecordError> {
     tags.get(SITUATION)
         .map(|value| {
             value.parse().map_err(|error| RecordError::BadSituation {
@@ -277,7 +273,7 @@ pub fn situation_from(tags: &Tags) -> Result<Option<crate::rules::Situation>, Re
 }
 
 /// The settings named by the QuarterLength tag.
-pub fn settings_from(tags: &Tags) -> Result<Settings, RecordError> {
+pub(crate) fn settings_from(tags: &Tags) -> Result<Settings, RecordError> {
     let value = tags
         .get(QUARTER_LENGTH)
         .ok_or(RecordError::MissingTag(QUARTER_LENGTH))?;

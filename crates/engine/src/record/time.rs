@@ -6,12 +6,12 @@
 //! no millisecond is lost. The reader takes either form for either command.
 
 /// Seconds with three decimals: `0.532`.
-pub fn format_emt(ms: u64) -> String {
+pub(crate) fn format_emt(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
 }
 
 /// `H:MM:SS`, then `.mmm` when the milliseconds are not zero.
-pub fn format_clk(ms: u64) -> String {
+pub(crate) fn format_clk(ms: u64) -> String {
     let s = ms / 1000;
     let (h, m, sec, frac) = (s / 3600, s / 60 % 60, s % 60, ms % 1000);
     if frac == 0 {
@@ -24,7 +24,7 @@ pub fn format_clk(ms: u64) -> String {
 /// Parses `S`, `S.fff`, `M:SS(.fff)` or `H:MM:SS(.fff)` into milliseconds. Digits beyond
 /// the third decimal are dropped (some tools write more); anything else, including a
 /// value too large for a `u64` of milliseconds, is `None`.
-pub fn parse_time(text: &str) -> Option<u64> {
+pub(crate) fn parse_time(text: &str) -> Option<u64> {
     let (whole, frac) = match text.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (text, None),

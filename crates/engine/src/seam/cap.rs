@@ -44,15 +44,15 @@ pub enum MaxGameTimeError {
 }
 
 /// The default cap is the game's wall bound times this ...
-pub const MARGIN_FACTOR: u32 = 2;
+pub(crate) const MARGIN_FACTOR: u32 = 2;
 /// ... plus this. The bound is the rules' worst case for the bots' thinking; the margin is
 /// for what it leaves out: the referee's own time between decisions, starting and
 /// stopping the bots, and a busy machine (a game of instant bots spends most of its wall
 /// time there), so that a game that keeps to its clocks is never cut short.
-pub const MARGIN: Duration = Duration::from_secs(60);
+pub(crate) const MARGIN: Duration = Duration::from_secs(60);
 
 /// The default cap of a game whose worst-case wall time is `bound`.
-pub fn with_margin(bound: Duration) -> Duration {
+pub(crate) fn with_margin(bound: Duration) -> Duration {
     bound.saturating_mul(MARGIN_FACTOR).saturating_add(MARGIN)
 }
 

@@ -39,7 +39,7 @@ impl GameClock {
     }
 
     /// The clock a game of `rules` gets when none is named (its `DEFAULT_CLOCK`).
-    pub fn default_of(rules: Rules) -> GameClock {
+    pub(crate) fn default_of(rules: Rules) -> GameClock {
         crate::with_rules!(rules, G => {
             let value = <G as Refereed>::parse_clock(<G as Refereed>::DEFAULT_CLOCK)
                 .expect("every game's default clock reads (a test of each game says so)");

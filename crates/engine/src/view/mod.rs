@@ -166,7 +166,7 @@ pub struct Step {
 
 impl Step {
     /// Sets the arrow's fields from `arrow`.
-    pub fn with_arrow(mut self, arrow: Option<Arrow>) -> Step {
+    pub(crate) fn with_arrow(mut self, arrow: Option<Arrow>) -> Step {
         if let Some(a) = arrow {
             self.from = Some(a.from);
             self.to = Some(a.to);

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 /// Characters a made name keeps at most.
-pub const MAX_LEN: usize = 40;
+pub(crate) const MAX_LEN: usize = 40;
 
 /// Programs that run a script named by their first argument: the script names the bot.
 const INTERPRETERS: &[&str] = &[

@@ -41,7 +41,7 @@ pub struct BotSpec {
 /// nothing is expanded (no variables, globs or `~`) and no shell runs. The shell-words
 /// crate does the splitting (the POSIX rules, well tested), so quoting means what users
 /// expect from their shell. Errors: an unclosed quote, or no word at all.
-pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_command(command: &str) -> Result<Vec<String>, String> {
     let words = shell_words::split(command).map_err(|_| {
         format!("the command '{command}' has a quote that is not closed: close it, or escape it with \\")
     })?;
@@ -84,7 +84,7 @@ impl BotSpec {
 
     /// The program as an absolute path: relative to `dir` (else the working directory)
     /// when it names a path, else found on PATH.
-    pub fn resolved_program(&self) -> std::io::Result<PathBuf> {
+    pub(crate) fn resolved_program(&self) -> std::io::Result<PathBuf> {
         if self.program.components().count() > 1 || self.program.is_absolute() {
             let cwd = std::env::current_dir()?;
             let base = self.dir.as_ref().map_or(cwd.clone(), |d| cwd.join(d));
@@ -171,10 +171,10 @@ pub struct ExitInfo {
 }
 
 /// Bytes of a bot's stderr kept per game.
-pub const STDERR_CAP: usize = 1024 * 1024;
+pub(crate) const STDERR_CAP: usize = 1024 * 1024;
 
 /// Bytes of the end of a bot's stderr kept for its crash reason.
-pub const STDERR_TAIL: usize = 4096;
+pub(crate) const STDERR_TAIL: usize = 4096;
 
 /// A running bot.
 pub struct BotProcess {
@@ -318,7 +318,7 @@ impl BotProcess {
 
     /// The CPU time the bot's process (all its threads, not its children) has used so far,
     /// from the kernel's accounting, in nanoseconds' resolution; `None` once it is gone.
-    pub fn cpu_time(&self) -> Option<Duration> {
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
         process_cpu_time(self.bot_pid?)
     }
 
@@ -333,7 +333,7 @@ impl BotProcess {
     }
 
     /// Whether the bot is stopped now.
-    pub fn is_frozen(&self) -> bool {
+    pub(crate) fn is_frozen(&self) -> bool {
         self.frozen
     }
 
@@ -349,7 +349,7 @@ impl BotProcess {
 
     /// Forks or threads refused at the bot's process limit so far (0 without a pids
     /// cgroup).
-    pub fn pids_refused(&self) -> u64 {
+    pub(crate) fn pids_refused(&self) -> u64 {
         self.jail.pids_refused()
     }
 
@@ -379,7 +379,7 @@ impl BotProcess {
     /// The next thing from the bot's stdout, or `None` if nothing came before `deadline`.
     /// No stream of lines can postpone the deadline: a line stamped after it (read late
     /// because earlier lines filled the queue) is dropped and ends the wait.
-    pub async fn recv_until(&mut self, deadline: Instant) -> Option<Incoming> {
+    pub(crate) async fn recv_until(&mut self, deadline: Instant) -> Option<Incoming> {
         // `timeout_at` polls the receiver before the timer, so a queue that is never empty
         // would never time out: the deadline is checked by hand first.
         if Instant::now() >= deadline {
@@ -397,7 +397,7 @@ impl BotProcess {
 
     /// Whether the bot's process ends within `patience` (it is reaped then): a bot whose
     /// output closed is either exiting (a crash) or living on without it.
-    pub async fn exits_within(&mut self, patience: Duration) -> bool {
+    pub(crate) async fn exits_within(&mut self, patience: Duration) -> bool {
         matches!(
             tokio::time::timeout(patience, self.child.wait()).await,
             Ok(Ok(_))
@@ -492,7 +492,7 @@ pub fn pin_current_thread(cpus: &[usize]) -> std::io::Result<()> {
 }
 
 /// CPU time (user + system) of a running process, read through its CPU-time clock.
-pub fn process_cpu_time(pid: i32) -> Option<Duration> {
+pub(crate) fn process_cpu_time(pid: i32) -> Option<Duration> {
     let mut clock: libc::clockid_t = 0;
     let mut ts = libc::timespec {
         tv_sec: 0,

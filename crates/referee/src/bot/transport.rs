@@ -50,7 +50,7 @@ impl Incoming {
 
 /// Lines a reader may have handed over and not yet seen taken: with lines of at most
 /// 64 KiB, at most 1 MiB per bot waits in the queue.
-pub const QUEUE_LINES: usize = 16;
+pub(crate) const QUEUE_LINES: usize = 16;
 
 /// Reads `stdout` until it closes, sending frames as they complete; waits (reads nothing
 /// more) while the queue is full.
@@ -98,12 +98,12 @@ pub struct Outgoing {
 
 /// Most bytes queued for a bot that does not read its stdin (a request is at most a few
 /// KiB; a bot this far behind has stopped reading).
-pub const MAX_QUEUED_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_QUEUED_BYTES: usize = 1024 * 1024;
 
 /// Writes queued lines to `stdin`; stops when the pipe breaks or the queue closes (closing
 /// the pipe, which is the bot's EOF). Lines queued together go out in one write: a result,
 /// the events and the next request cost the bot one wake-up, not three.
-pub async fn write_lines(
+pub(crate) async fn write_lines(
     mut stdin: impl AsyncWrite + Unpin,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
     queued: Arc<AtomicUsize>,

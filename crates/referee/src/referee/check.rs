@@ -375,7 +375,7 @@ pub async fn check_games(
 
 /// The replies of `side` the referee did not take, from a transcript (`   1.234 white <
 /// {...}` lines): each with its request's number, decision and play.
-pub fn transcript_problems(text: &str, side: Side) -> Vec<String> {
+pub(crate) fn transcript_problems(text: &str, side: Side) -> Vec<String> {
     let mut asked: std::collections::HashMap<u64, String> = Default::default();
     let mut problems = Vec::new();
     for line in text.lines() {

@@ -70,7 +70,7 @@ pub enum Failed {
 
 /// Waits until `since + patience` for `ready` from `bot`, whose `hello` was sent at `since`;
 /// `seen` is shown everything read (the referee's transcript).
-pub async fn await_ready(
+pub(crate) async fn await_ready(
     bot: &mut BotProcess,
     since: Instant,
     patience: Duration,

@@ -206,9 +206,9 @@ pub const FREEZE_AFTER: Duration = Duration::from_millis(2);
 
 /// Lines a bot may send between two of its requests, its reply included (`log` lines, a
 /// `pong`, stale replies): beyond this it is flooding.
-pub const FLOOD_LINES: u32 = 256;
+pub(crate) const FLOOD_LINES: u32 = 256;
 /// Bytes a bot may send between two of its requests, its reply included.
-pub const FLOOD_BYTES: u64 = 256 * 1024;
+pub(crate) const FLOOD_BYTES: u64 = 256 * 1024;
 
 /// What a bot has written since its last request (or since it started), against the
 /// flood limits.
@@ -306,7 +306,7 @@ pub async fn play_game(
 
 impl<'a, R: Refereed> Referee<'a, R> {
     /// Plays one game of `R` between `white` and `black`; see [`Referee::play`].
-    pub async fn play_as(
+    pub(crate) async fn play_as(
         white: &BotSpec,
         black: &BotSpec,
         cfg: &'a GameConfig,
@@ -1028,7 +1028,7 @@ async fn shutdown(bot: Option<BotProcess>, grace: Duration) -> Option<ExitInfo> 
 }
 
 /// The `Sandbox` tag: the containment level the bots of this game got.
-pub fn sandbox_tag(policy: Policy, network: bool) -> String {
+pub(crate) fn sandbox_tag(policy: Policy, network: bool) -> String {
     let mut text = crate::sandbox::level().describe(policy.mode, network);
     if policy.freeze_idle {
         text.push_str("; freeze-idle");
@@ -1068,7 +1068,7 @@ fn flood_why() -> String {
 /// that had to be killed because it lived on without its output, or a plain crash.
 /// (A bot that catches SIGXCPU is killed by the hard limit two seconds later; that SIGKILL
 /// cannot be told from any other, so it reads as a crash with signal 9.)
-pub fn verdict_of_exit(exit: Option<&ExitInfo>) -> Verdict {
+pub(crate) fn verdict_of_exit(exit: Option<&ExitInfo>) -> Verdict {
     let Some(info) = exit else {
         return Verdict::Crashed(Exit::Code(-1));
     };

@@ -56,7 +56,10 @@ pub async fn preflight(
 }
 
 /// Every value set must be for a declared option and fit its type, range or choices.
-pub fn check_options(set: &Map<String, Value>, declared: &[OptionDecl]) -> Result<(), String> {
+pub(crate) fn check_options(
+    set: &Map<String, Value>,
+    declared: &[OptionDecl],
+) -> Result<(), String> {
     for (name, value) in set {
         let Some(decl) = declared.iter().find(|d| &d.name == name) else {
             let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();

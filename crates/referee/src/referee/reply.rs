@@ -50,7 +50,7 @@ pub enum Heard<A> {
 
 /// What `incoming` is while request `pending` waits, the bot having last answered
 /// `answered` in time; `max_line` is the line limit named in the reason of a line over it.
-pub fn classify<A>(
+pub(crate) fn classify<A>(
     incoming: &Incoming,
     pending: u64,
     answered: Option<u64>,

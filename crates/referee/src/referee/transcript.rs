@@ -62,7 +62,7 @@ fn create_log(path: &Path, private: bool) -> std::io::Result<File> {
 }
 
 /// Writes a log file beside a transcript (a bot's stderr), private as [`create_log`] says.
-pub fn write_log(path: &Path, text: &[u8], private: bool) -> std::io::Result<()> {
+pub(crate) fn write_log(path: &Path, text: &[u8], private: bool) -> std::io::Result<()> {
     create_log(path, private)?.write_all(text)
 }
 
@@ -81,7 +81,7 @@ impl Transcript {
     }
 
     /// `   12.400 white > {...}`: what Zebra read, stamped when its newline arrived.
-    pub fn received(&mut self, at: Duration, side: Side, incoming: &Incoming) {
+    pub(crate) fn received(&mut self, at: Duration, side: Side, incoming: &Incoming) {
         let text = match incoming {
             // Valid messages hold no raw control characters; garbage may: escaped, so
             // that reading the transcript in a terminal is safe.

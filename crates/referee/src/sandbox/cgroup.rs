@@ -378,11 +378,11 @@ impl BotGroups {
     }
 
     /// The descriptors the child writes "0" into to join (see `spawn`).
-    pub fn join_fds(&self) -> Vec<RawFd> {
+    pub(crate) fn join_fds(&self) -> Vec<RawFd> {
         self.procs.iter().map(|f| f.as_raw_fd()).collect()
     }
 
-    pub fn limits_memory(&self) -> bool {
+    pub(crate) fn limits_memory(&self) -> bool {
         self.memory.is_some()
     }
 
@@ -390,7 +390,7 @@ impl BotGroups {
         self.pids.is_some()
     }
 
-    pub fn can_freeze(&self) -> bool {
+    pub(crate) fn can_freeze(&self) -> bool {
         self.freeze.is_some()
     }
 
@@ -406,7 +406,7 @@ impl BotGroups {
 
     /// How many times the kernel killed a process of this group for want of memory since
     /// it was created.
-    pub fn oom_kills(&self) -> u64 {
+    pub(crate) fn oom_kills(&self) -> u64 {
         let count = match &self.memory {
             Some(Source::V2(dir)) => read_key(&dir.join("memory.events"), "oom_kill"),
             Some(Source::V1(dir)) => read_key(&dir.join("memory.oom_control"), "oom_kill")
@@ -419,7 +419,7 @@ impl BotGroups {
     }
 
     /// How many times a fork or a new thread was refused at the process limit.
-    pub fn pids_refused(&self) -> u64 {
+    pub(crate) fn pids_refused(&self) -> u64 {
         let count = match &self.pids {
             Some(src) => read_key(&src.dir().join("pids.events"), "max"),
             None => None,
@@ -428,7 +428,7 @@ impl BotGroups {
     }
 
     /// The group's memory use right now, in bytes (for tests and reports).
-    pub fn memory_peak(&self) -> Option<u64> {
+    pub(crate) fn memory_peak(&self) -> Option<u64> {
         match &self.memory {
             Some(Source::V2(dir)) => read_number(&dir.join("memory.peak")),
             Some(Source::V1(dir)) => read_number(&dir.join("memory.max_usage_in_bytes")),
@@ -438,7 +438,7 @@ impl BotGroups {
 
     /// Kills every process left in the groups and removes them (a few tries while the
     /// kernel finishes the exits).
-    pub fn kill_and_remove(&mut self) {
+    pub(crate) fn kill_and_remove(&mut self) {
         self.set_frozen(false);
         for _ in 0..50 {
             let mut left = false;
@@ -484,7 +484,7 @@ impl Drop for BotGroups {
 
 /// Kills whatever still runs in the group `dir` (a dead run's leftover: a bot whose exit
 /// the kernel has not finished) and removes it, a few tries while the exits complete.
-pub fn kill_and_remove_dir(dir: &Path) {
+pub(crate) fn kill_and_remove_dir(dir: &Path) {
     for _ in 0..50 {
         if fs::remove_dir(dir).is_ok() || !dir.exists() {
             return;

@@ -267,7 +267,7 @@ impl Jail {
     }
 
     /// Wires the jail into the command: the private temp directory and the child's setup.
-    pub fn configure(&self, cmd: &mut tokio::process::Command) {
+    pub(crate) fn configure(&self, cmd: &mut tokio::process::Command) {
         if let Some(dir) = &self.tmpdir {
             cmd.env("TMPDIR", dir);
         }
@@ -282,7 +282,7 @@ impl Jail {
 
     /// After the spawn: the bot's own pid when a keeper stands between (for its CPU time),
     /// else `direct`.
-    pub fn bot_pid(&mut self, direct: Option<i32>) -> Option<i32> {
+    pub(crate) fn bot_pid(&mut self, direct: Option<i32>) -> Option<i32> {
         self.pid_write.take();
         let Some(r) = self.pid_read.take() else {
             return direct;
@@ -326,7 +326,7 @@ impl Jail {
     }
 
     /// Whether the bot went over its process limit so far.
-    pub fn pids_refused(&self) -> u64 {
+    pub(crate) fn pids_refused(&self) -> u64 {
         self.groups.as_ref().map_or(0, |g| g.pids_refused())
     }
 

@@ -50,7 +50,7 @@ struct PathBeneath {
 }
 
 /// The Landlock version of this kernel (0: none).
-pub fn abi() -> u32 {
+pub(crate) fn abi() -> u32 {
     // SAFETY: with the version flag the call only answers a number.
     let v = unsafe {
         libc::syscall(

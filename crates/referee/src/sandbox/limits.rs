@@ -167,7 +167,7 @@ fn text_or_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Strin
 }
 
 /// The flag that sets the limit a config key names.
-pub fn flag_of(key: &str) -> &'static str {
+pub(crate) fn flag_of(key: &str) -> &'static str {
     match key {
         "memory" => "--memory-limit",
         "processes" => "--process-limit",
@@ -187,7 +187,11 @@ fn error(what: &'static str, value: &str, why: impl Into<String>) -> LimitError 
 }
 
 /// `512M`, `2G`, `1.5GiB`, `65536` (bytes), or `none`.
-pub fn parse_size(what: &'static str, value: &str, min: u64) -> Result<Option<u64>, LimitError> {
+pub(crate) fn parse_size(
+    what: &'static str,
+    value: &str,
+    min: u64,
+) -> Result<Option<u64>, LimitError> {
     let v = value.trim();
     if v.eq_ignore_ascii_case("none") {
         return Ok(None);
@@ -234,7 +238,7 @@ pub fn parse_size(what: &'static str, value: &str, min: u64) -> Result<Option<u6
 }
 
 /// A whole number in `min..=max`, or `none`.
-pub fn parse_count(
+pub(crate) fn parse_count(
     what: &'static str,
     value: &str,
     min: u32,

@@ -439,7 +439,7 @@ static LIVE_BOTS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
 
 /// Runs `spawn` (which starts a bot process and returns its pid) with the registry of live
 /// bots locked, so that a straggler sweep never mistakes a bot being born for a straggler.
-pub fn register_bot<T>(spawn: impl FnOnce() -> (T, Option<i32>)) -> T {
+pub(crate) fn register_bot<T>(spawn: impl FnOnce() -> (T, Option<i32>)) -> T {
     let mut live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
     let (value, pid) = spawn();
     if let Some(pid) = pid {
@@ -449,7 +449,7 @@ pub fn register_bot<T>(spawn: impl FnOnce() -> (T, Option<i32>)) -> T {
 }
 
 /// The bot `pid` has been reaped.
-pub fn unregister_bot(pid: i32) {
+pub(crate) fn unregister_bot(pid: i32) {
     let mut live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(set) = live.as_mut() {
         set.remove(&pid);
@@ -457,7 +457,7 @@ pub fn unregister_bot(pid: i32) {
 }
 
 /// Makes Zebra the reaper of its bots' orphans (the fallback without PID namespaces).
-pub fn become_subreaper() -> bool {
+pub(crate) fn become_subreaper() -> bool {
     static DONE: OnceLock<bool> = OnceLock::new();
     *DONE.get_or_init(|| {
         const PR_SET_CHILD_SUBREAPER: libc::c_int = 36;
@@ -468,7 +468,7 @@ pub fn become_subreaper() -> bool {
 
 /// Kills and reaps every child of Zebra that is not a live bot: processes a bot started and
 /// abandoned, which the kernel handed to Zebra as their subreaper. Returns how many.
-pub fn reap_stragglers() -> usize {
+pub(crate) fn reap_stragglers() -> usize {
     let live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
     let me = std::process::id() as i32;
     let mut killed = 0;

@@ -25,10 +25,10 @@ use std::sync::OnceLock;
 /// The default range of bot user ids: above Debian's ordinary users and systemd-homed's
 /// container range, below systemd's dynamic users (61184-65519), and within the 65,536
 /// ids that a container's user namespace usually maps.
-pub const DEFAULT_UIDS: (u32, u32) = (61000, 61183);
+pub(crate) const DEFAULT_UIDS: (u32, u32) = (61000, 61183);
 
 /// This process's run name: 16 random hex digits, the same for the whole process.
-pub fn run_id() -> &'static str {
+pub(crate) fn run_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         let mut bytes = [0u8; 8];
@@ -89,7 +89,7 @@ pub fn run_of(name: &str) -> Option<&str> {
 
 /// Whether the run `run` is over: its lock file exists and nobody holds it. The caller may
 /// then remove what the run left.
-pub fn run_is_dead(run: &str) -> bool {
+pub(crate) fn run_is_dead(run: &str) -> bool {
     if run == run_id() {
         return false;
     }
@@ -100,13 +100,13 @@ pub fn run_is_dead(run: &str) -> bool {
 }
 
 /// The run whose lock file is named `name` (`zebra-<run>.lock`).
-pub fn run_of_lock(name: &str) -> Option<&str> {
+pub(crate) fn run_of_lock(name: &str) -> Option<&str> {
     let run = name.strip_prefix("zebra-")?.strip_suffix(".lock")?;
     (run.len() == 16 && run.bytes().all(|b| b.is_ascii_hexdigit())).then_some(run)
 }
 
 /// Removes the lock file of a dead run whose leftovers are gone.
-pub fn forget_run(run: &str) {
+pub(crate) fn forget_run(run: &str) {
     if run_is_dead(run) {
         let _ = std::fs::remove_file(lock_path(run));
     }
@@ -139,7 +139,7 @@ pub struct BotUser {
 
 /// Takes a free id of the range: the first one whose lock file nobody holds, starting
 /// after the last one taken (so ids are not reused at once).
-pub fn take_bot_user() -> io::Result<BotUser> {
+pub(crate) fn take_bot_user() -> io::Result<BotUser> {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let (first, last) = uid_range().map_err(io::Error::other)?;
     let count = last - first + 1;

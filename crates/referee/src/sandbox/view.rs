@@ -168,7 +168,7 @@ fn interpreter(program: &Path) -> Option<PathBuf> {
 }
 
 /// `name` as the shell would find it on PATH.
-pub fn find_on_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(name))

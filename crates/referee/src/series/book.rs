@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::{File, Rank, Side, Situation, SituationError, Square};
 
 /// The built-in book.
-pub const BUILTIN: &str = include_str!("../../../../protocol/situations/builtin.txt");
+pub(crate) const BUILTIN: &str = include_str!("../../../../protocol/situations/builtin.txt");
 
 /// How pairs take their situations from a book.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,7 +65,7 @@ pub enum BookError {
 }
 
 /// Every situation of a book's text, in order.
-pub fn parse_book(text: &str) -> Result<Vec<Situation>, BookError> {
+pub(crate) fn parse_book(text: &str) -> Result<Vec<Situation>, BookError> {
     let mut book = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -53,7 +53,7 @@ impl GameConduct {
 
     /// Writes the counts the referee does not write itself, when they are not zero (a
     /// missing tag reads as 0, so a clean game's record does not change).
-    pub fn write_tags(&self, side: Side, tags: &mut Tags) {
+    pub(crate) fn write_tags(&self, side: Side, tags: &mut Tags) {
         for (what, value) in [(TIMEOUTS, self.timeouts), (ILLEGAL, self.illegal)] {
             if value > 0 {
                 tags.set(tag(side, what), value.to_string());

@@ -300,7 +300,7 @@ impl SeriesConfig {
     /// Rewrites every path of a file the series writes (its PGN, events, logs and voided
     /// attempts): made relative to the series directory on saving, absolute on reading.
     /// The bots' programs and directories are the user's and stay as given.
-    pub fn map_paths(&mut self, mut f: impl FnMut(&Path) -> PathBuf) {
+    pub(crate) fn map_paths(&mut self, mut f: impl FnMut(&Path) -> PathBuf) {
         self.pgn = f(&self.pgn);
         if let Some(events) = &mut self.events {
             *events = f(events);
@@ -315,7 +315,7 @@ impl SeriesConfig {
 
     /// The referee's settings every game of the series shares: its game, clock and
     /// wall-time cap.
-    pub fn game_config(&self) -> GameConfig {
+    pub(crate) fn game_config(&self) -> GameConfig {
         let mut cfg = GameConfig {
             game: GameSetup {
                 // Validated when the series was set up.

@@ -26,11 +26,11 @@ use super::schedule::Schedule;
 use super::standings::GameOutcome;
 
 /// The name of the saved settings in an output directory.
-pub const SERIES_FILE: &str = "series.json";
+pub(crate) const SERIES_FILE: &str = "series.json";
 /// Where `--replay-suspect` keeps the attempts it voided, in the output directory.
-pub const VOIDED_FILE: &str = "voided.pgn";
+pub(crate) const VOIDED_FILE: &str = "voided.pgn";
 /// The lock file that keeps two runs from appending to the same series at once.
-pub const LOCK_FILE: &str = "lock";
+pub(crate) const LOCK_FILE: &str = "lock";
 
 /// An exclusive hold on a series directory and its PGN file, released when dropped (or when
 /// the process dies, however it dies: the kernel drops `flock` locks with the file).
@@ -169,7 +169,7 @@ impl SeriesDir {
 }
 
 /// Takes the series directory's lock, or says who holds it.
-pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
+pub(crate) fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
     use std::os::unix::fs::MetadataExt;
     let path = dir.join(LOCK_FILE);
     loop {
@@ -197,7 +197,7 @@ pub fn lock_series(dir: &Path) -> Result<SeriesLock, DiskError> {
 
 /// Takes a lock on the PGN file itself (creating it empty if it is not there yet): two
 /// series, whatever their directories, never append to one file at once.
-pub fn lock_pgn(pgn: &Path) -> Result<SeriesLock, DiskError> {
+pub(crate) fn lock_pgn(pgn: &Path) -> Result<SeriesLock, DiskError> {
     if let Some(parent) = pgn.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(io("create the directory", parent))?;
     }
@@ -277,7 +277,7 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> DiskErr
 /// Saves the series' settings in `dir` (which must exist); refuses a directory that
 /// already holds a series (it would be overwritten). Paths inside `dir` are written
 /// relative to it.
-pub fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
+pub(crate) fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
     if dir.join(SERIES_FILE).exists() {
         return Err(DiskError::Exists {
             dir: dir.to_path_buf(),
@@ -288,7 +288,7 @@ pub fn save_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
 
 /// Writes the series' settings in `dir` over what is there (a series extended with more
 /// games), whole or not at all.
-pub fn rewrite_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
+pub(crate) fn rewrite_series(dir: &Path, config: &SeriesConfig) -> Result<(), DiskError> {
     let path = dir.join(SERIES_FILE);
     let base = absolute(dir);
     let mut stored = config.clone();
@@ -413,7 +413,7 @@ fn same_directory(a: &Path, b: &Path) -> bool {
 /// series began appending), in file order, each once. A record cut short at the end of the
 /// file is dropped from it; a record that does not belong to the schedule is an error.
 /// Leaves the file ending in a whole record and its blank line, ready for the next one.
-pub fn load_finished(
+pub(crate) fn load_finished(
     pgn: &Path,
     start: u64,
     schedule: &Schedule,
@@ -428,7 +428,7 @@ pub fn load_finished(
 
 /// The attempts voided by `--replay-suspect` (`DIR/voided.pgn`), one entry per attempt,
 /// so that a resumed series knows how many attempts each game has had already.
-pub fn load_voided(
+pub(crate) fn load_voided(
     pgn: &Path,
     schedule: &Schedule,
     names: &[String],
@@ -470,7 +470,7 @@ fn load_records(
 /// schedule it is, in file order (a game recorded twice comes twice): what the event stream
 /// is mended from on resume ([`super::events`]). Reads only: [`load_finished`] has cut
 /// the file already.
-pub fn recorded_games(
+pub(crate) fn recorded_games(
     pgn: &Path,
     start: u64,
     schedule: &Schedule,
@@ -614,7 +614,7 @@ fn is_tag_line(line: &[u8]) -> bool {
 /// whole ends with), so that the next record appended starts a record of its own instead of
 /// sticking to the last one (`1-0[Event …`); returns the file's length. A record whose write
 /// lost only its last newlines is whole again.
-pub fn seal_pgn(pgn: &Path) -> Result<u64, DiskError> {
+pub(crate) fn seal_pgn(pgn: &Path) -> Result<u64, DiskError> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = match std::fs::OpenOptions::new()
         .read(true)

@@ -346,7 +346,7 @@ fn replay<R: Refereed>(record: &GameRecord) -> Result<Replayed, String> {
 ///
 /// No stream yet: no game. `None` when `path` is not a regular file (a pipe, a terminal):
 /// it cannot be read back, nor mended.
-pub fn mend(path: &Path) -> std::io::Result<Option<BTreeSet<(u32, u64)>>> {
+pub(crate) fn mend(path: &Path) -> std::io::Result<Option<BTreeSet<(u32, u64)>>> {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {}
         Ok(_) => return Ok(None),

@@ -120,7 +120,10 @@ impl Entrants {
 }
 
 /// The containment a bot plays under: the series', at the strict level for a strict bot.
-pub fn bot_sandbox(config: &SeriesConfig, bot: &super::BotEntry) -> crate::sandbox::Settings {
+pub(crate) fn bot_sandbox(
+    config: &SeriesConfig,
+    bot: &super::BotEntry,
+) -> crate::sandbox::Settings {
     let mut settings = config.sandbox.clone();
     if bot.strict {
         settings.mode = crate::sandbox::Mode::Strict;

@@ -21,15 +21,15 @@ use serde::{Deserialize, Serialize};
 use super::conduct::GameConduct;
 
 /// Bots in one game.
-pub const BOTS_PER_GAME: usize = 2;
+pub(crate) const BOTS_PER_GAME: usize = 2;
 
 /// The attempts a game gets at most with `--replay-suspect` (the first one included).
-pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+pub(crate) const DEFAULT_MAX_ATTEMPTS: u32 = 3;
 
 /// The warning for `concurrency` games at once on `cpus` CPUs, if they run more bots than
 /// there are CPUs (each bot may want a whole CPU while it thinks; the referee's own work is
 /// small and not counted).
-pub fn overload_warning(concurrency: usize, cpus: usize) -> Option<String> {
+pub(crate) fn overload_warning(concurrency: usize, cpus: usize) -> Option<String> {
     let bots = concurrency.saturating_mul(BOTS_PER_GAME);
     if bots <= cpus {
         return None;
@@ -75,13 +75,13 @@ pub enum ReplayDecision {
 
 /// Whether a game may have been decided by the machine rather than the bots: either bot
 /// had at least one suspect timeout in it.
-pub fn is_suspect(game: &[GameConduct; 2]) -> bool {
+pub(crate) fn is_suspect(game: &[GameConduct; 2]) -> bool {
     game.iter().any(|side| side.suspect_timeouts > 0)
 }
 
 /// The fate of attempt `attempt` (from 1) of a game, with `max_attempts` the cap of
 /// `--replay-suspect` (`None`: off, every attempt counts).
-pub fn replay_decision(
+pub(crate) fn replay_decision(
     game: &[GameConduct; 2],
     attempt: u32,
     max_attempts: Option<u32>,

@@ -158,7 +158,7 @@ impl Progress {
 /// `greedy +6 =1 -0 random (6.5/7), Elo +450 [+210, +689], LLR 1.23 [-2.94, 2.94]`: the
 /// running tally as wins, draws and losses of the first bot, its points of the games; or
 /// the leader of a tournament with its points of its games (`leader greedy 3.5/4`).
-pub fn status_line(
+pub(crate) fn status_line(
     standings: &Standings,
     head_to_head: Option<&Report>,
     names: &[String],
@@ -205,7 +205,7 @@ fn points(p: f64) -> String {
 /// games allow: with every one of n games won, the score is at least 0.05^(1/n) with 95%
 /// confidence (Clopper-Pearson, games taken as independent), `> +X (95%)`; mirrored for a
 /// score of 0. `n/a` without games.
-pub fn elo_of(r: &Report) -> String {
+pub(crate) fn elo_of(r: &Report) -> String {
     if r.elo.is_some() || r.games == 0 {
         return elo_text(r.elo.as_ref());
     }
@@ -221,7 +221,7 @@ pub fn elo_of(r: &Report) -> String {
 }
 
 /// `+450 [+210, +689]`, or `n/a` where a score of 0% or 100% leaves it undefined.
-pub fn elo_text(elo: Option<&EloEstimate>) -> String {
+pub(crate) fn elo_text(elo: Option<&EloEstimate>) -> String {
     // Rounded first, and a negative zero made plain: -0.3 reads `+0`, never `-0`.
     let whole = |x: f64| {
         let r = x.round();

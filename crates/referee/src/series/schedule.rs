@@ -77,7 +77,7 @@ pub fn encounters(format: Format, bots: usize) -> Vec<(usize, usize)> {
 }
 
 /// The most games a series can schedule: games are numbered by a `u32` (the `Game` tag).
-pub const MAX_GAMES: u64 = u32::MAX as u64;
+pub(crate) const MAX_GAMES: u64 = u32::MAX as u64;
 
 /// Every game of the series: `rounds` pairs per encounter. Round by round, every encounter
 /// plays one pair before any plays its next, so a series stopped early (by the SPRT or the
@@ -94,7 +94,7 @@ pub struct Schedule {
 
 /// The most bots a series can have: a round robin of this many is half a million
 /// encounters, each with its own books in memory.
-pub const MAX_BOTS: usize = 1000;
+pub(crate) const MAX_BOTS: usize = 1000;
 
 /// A schedule too big to play.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -168,12 +168,12 @@ impl SpecError {
     }
 
     /// As the command line says it: `--games: ...`.
-    pub fn as_flag(&self) -> String {
+    pub(crate) fn as_flag(&self) -> String {
         format!("{}: {self}", self.field().flag())
     }
 
     /// As the HTTP API and a series file say it: `games: ...`.
-    pub fn as_key(&self) -> String {
+    pub(crate) fn as_key(&self) -> String {
         format!("{}: {self}", self.field().key())
     }
 }

@@ -66,7 +66,7 @@ impl GameOutcome {
     }
 
     /// The score of bot `bot` in this game, if it played and the game has a result.
-    pub fn score_of(&self, bot: usize) -> Option<Score> {
+    pub(crate) fn score_of(&self, bot: usize) -> Option<Score> {
         let side = if bot == self.white {
             Side::White
         } else if bot == self.black {
@@ -157,7 +157,7 @@ impl Standings {
     }
 
     /// Takes note of an attempt voided by `--replay-suspect`: it counts nowhere else.
-    pub fn add_voided(&mut self, g: &GameOutcome) {
+    pub(crate) fn add_voided(&mut self, g: &GameOutcome) {
         self.replays.void(g.game);
     }
 
@@ -233,7 +233,7 @@ impl Standings {
     }
 
     /// The bots ordered by points, then by name: the crosstable's rows.
-    pub fn ranking(&self) -> Vec<usize> {
+    pub(crate) fn ranking(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.bots.len()).collect();
         order.sort_by(|&x, &y| {
             let (bx, by) = (&self.bots[x], &self.bots[y]);

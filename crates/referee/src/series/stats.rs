@@ -62,11 +62,11 @@ use std::str::FromStr;
 /// The two-sided 95% quantile of the standard normal distribution,
 /// Φ⁻¹(0.975). Written to full double precision rather than the usual
 /// 1.96 so that intervals agree with statistics packages to the last digit.
-pub const Z_95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z_95: f64 = 1.959_963_984_540_054;
 
 /// The type I and type II error rates an SPRT uses when the settings do not
 /// name them: 5% each, the customary choice for engine testing.
-pub const DEFAULT_ERROR_RATE: f64 = 0.05;
+pub(crate) const DEFAULT_ERROR_RATE: f64 = 0.05;
 
 /// How much made-up data the SPRT adds before estimating the mean and the
 /// variance of the scores: the weight of one sample, spread evenly over
@@ -87,7 +87,7 @@ pub const DEFAULT_ERROR_RATE: f64 = 0.05;
 /// for that test), and its effect on real data fades like 1/N. It is
 /// added always, not only when a bucket is empty, so that the LLR does not
 /// jump when the last empty bucket fills.
-pub const SPRT_PRIOR_SAMPLES: f64 = 1.0;
+pub(crate) const SPRT_PRIOR_SAMPLES: f64 = 1.0;
 
 /// The result of one game for bot A.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -109,7 +109,7 @@ impl Score {
 
     /// The same game from B's point of view, so that a result recorded for
     /// the bot that moved first can be turned into A's result.
-    pub fn flip(self) -> Score {
+    pub(crate) fn flip(self) -> Score {
         match self {
             Score::Win => Score::Loss,
             Score::Draw => Score::Draw,
@@ -152,7 +152,7 @@ impl Tally {
     ///
     /// Counts saturate at `u64::MAX` instead of overflowing, so that no
     /// input can make this panic.
-    pub fn add_game(&mut self, s: Score) {
+    pub(crate) fn add_game(&mut self, s: Score) {
         let count = match s {
             Score::Win => &mut self.wins,
             Score::Draw => &mut self.draws,
@@ -166,7 +166,7 @@ impl Tally {
     /// (usually as each game ends, before its partner is over).
     ///
     /// The order of the two games does not matter; both are A's results.
-    pub fn add_pair(&mut self, first: Score, second: Score) {
+    pub(crate) fn add_pair(&mut self, first: Score, second: Score) {
         let bucket = usize::from(first.half_points() + second.half_points());
         let count = &mut self.pentanomial[bucket];
         *count = count.saturating_add(1);
@@ -437,13 +437,13 @@ impl SprtParams {
     /// Wald's lower stopping bound, ln(β / (1 − α)): an LLR at or below it
     /// accepts H0. (A. Wald, *Sequential Tests of Statistical Hypotheses*,
     /// 1945; the bounds keep the error rates at most about α and β.)
-    pub fn lower_bound(&self) -> f64 {
+    pub(crate) fn lower_bound(&self) -> f64 {
         (self.beta / (1.0 - self.alpha)).ln()
     }
 
     /// Wald's upper stopping bound, ln((1 − β) / α): an LLR at or above it
     /// accepts H1.
-    pub fn upper_bound(&self) -> f64 {
+    pub(crate) fn upper_bound(&self) -> f64 {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 }
@@ -619,7 +619,7 @@ const TRINOMIAL_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 /// (see there why); N stays the real number of pairs. Zero pairs give 0.
 ///
 /// Never infinite or NaN for finite Elo arguments; NaN arguments give NaN.
-pub fn llr_pentanomial(penta: &[u64; 5], elo0: f64, elo1: f64) -> f64 {
+pub(crate) fn llr_pentanomial(penta: &[u64; 5], elo0: f64, elo1: f64) -> f64 {
     gsprt_llr(
         &penta.map(|count| count as f64),
         &PENTANOMIAL_SCORES,
@@ -630,7 +630,7 @@ pub fn llr_pentanomial(penta: &[u64; 5], elo0: f64, elo1: f64) -> f64 {
 
 /// The same as [`llr_pentanomial`] over W/D/L (trinomial), for series
 /// without pairs: each game is a sample scored 1, ½ or 0.
-pub fn llr_trinomial(wins: u64, draws: u64, losses: u64, elo0: f64, elo1: f64) -> f64 {
+pub(crate) fn llr_trinomial(wins: u64, draws: u64, losses: u64, elo0: f64, elo1: f64) -> f64 {
     gsprt_llr(
         &[losses as f64, draws as f64, wins as f64],
         &TRINOMIAL_SCORES,
@@ -733,14 +733,14 @@ fn elo_estimate(
 ///
 /// Gives −∞ at 0, +∞ at 1 and NaN outside [0, 1]; [`Tally::report`] never
 /// passes such values on.
-pub fn elo_from_score(score: f64) -> f64 {
+pub(crate) fn elo_from_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
 /// The expected score of the side `elo` points stronger, in the logistic
 /// Elo model: 1 / (1 + 10^(−elo/400)). Lies in [0, 1] for every input but
 /// NaN (±∞ give exactly 1 and 0).
-pub fn score_from_elo(elo: f64) -> f64 {
+pub(crate) fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
@@ -772,7 +772,7 @@ pub fn los(wins: u64, losses: u64) -> Option<f64> {
 /// 10⁻⁷ a likelihood of superiority needs), at the cost of up to a hundred
 /// or so terms near |x| = 6. Beyond that, 1 − erf(6) ≈ 2·10⁻¹⁷ is below
 /// half an ulp of 1, so ±1 is the correctly rounded answer. NaN gives NaN.
-pub fn erf(x: f64) -> f64 {
+pub(crate) fn erf(x: f64) -> f64 {
     if x.is_nan() {
         return f64::NAN;
     }

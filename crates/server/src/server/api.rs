@@ -47,9 +47,9 @@ use super::store::{BotRow, StoreError, Submitted};
 use super::Daemon;
 
 /// The largest request body read (a series request is a few hundred bytes).
-pub const MAX_BODY: usize = 64 * 1024;
+pub(crate) const MAX_BODY: usize = 64 * 1024;
 /// The most rows one list answer holds.
-pub const MAX_PAGE: u32 = 1000;
+pub(crate) const MAX_PAGE: u32 = 1000;
 
 /// A refusal, as a problem body.
 #[derive(Debug)]
@@ -791,7 +791,7 @@ async fn get_game(State(daemon): State<Arc<Daemon>>, _: Reader, GameId(id): Game
 }
 
 /// A finished game's record text.
-pub async fn record_of(
+pub(crate) async fn record_of(
     daemon: &Arc<Daemon>,
     game: &super::store::GameRow,
 ) -> Result<String, Problem> {

@@ -57,10 +57,10 @@ impl Caller {
 }
 
 /// The prefix of every token, so that one pasted into the wrong place is recognisable.
-pub const TOKEN_PREFIX: &str = "zebra_";
+pub(crate) const TOKEN_PREFIX: &str = "zebra_";
 
 /// A new token: the prefix and 64 hex digits of kernel randomness.
-pub fn new_token() -> std::io::Result<String> {
+pub(crate) fn new_token() -> std::io::Result<String> {
     use std::io::Read;
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
@@ -68,7 +68,7 @@ pub fn new_token() -> std::io::Result<String> {
 }
 
 /// What the store keeps of a token.
-pub fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 

@@ -173,8 +173,8 @@ pub struct Overrides {
     pub tls_key: Option<PathBuf>,
 }
 
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
-pub const DEFAULT_DATA: &str = "zebra-data";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+pub(crate) const DEFAULT_DATA: &str = "zebra-data";
 
 impl ServeSettings {
     /// Reads `file` (if given), applies the flags and checks every value; the error is one

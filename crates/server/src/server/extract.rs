@@ -120,7 +120,7 @@ async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Resul
 }
 
 /// The cookie the daemon's pages keep the token in.
-pub const TOKEN_COOKIE: &str = "zebra_token";
+pub(crate) const TOKEN_COOKIE: &str = "zebra_token";
 
 fn cookie_token(headers: &HeaderMap) -> Option<String> {
     headers
@@ -138,7 +138,7 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
 }
 
 /// A path id: a positive integer.
-pub fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
+pub(crate) fn id_of(text: &str, what: &str) -> Result<i64, Problem> {
     text.parse::<i64>()
         .ok()
         .filter(|id| *id > 0)

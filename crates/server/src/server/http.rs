@@ -47,7 +47,7 @@ use super::Daemon;
 
 /// The start of the error a body that took too long gives its extractor (the API answers
 /// it with 408).
-pub const BODY_TIMEOUT: &str = "the request body did not arrive within";
+pub(crate) const BODY_TIMEOUT: &str = "the request body did not arrive within";
 
 /// How long the open connections may finish their answers once the daemon stops.
 const DRAIN: Duration = Duration::from_secs(5);
@@ -65,7 +65,7 @@ pub fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
 }
 
 /// The warning for a daemon that listens beyond loopback over plain HTTP, if it does.
-pub fn plain_warning(addr: SocketAddr, tls: bool) -> Option<String> {
+pub(crate) fn plain_warning(addr: SocketAddr, tls: bool) -> Option<String> {
     (!tls && !addr.ip().is_loopback()).then(|| {
         format!(
             "listening on {addr} over plain HTTP: bearer tokens and uploaded bots cross the network unencrypted; give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS proxy"
@@ -117,7 +117,7 @@ pub fn tls_config(tls: &Tls) -> Result<Arc<rustls::ServerConfig>, String> {
 /// Raises the soft limit of open files towards the hard one when the connections allowed
 /// (and some for the store, logs and bots' pipes) would not fit under it, as Go's runtime
 /// does at every start. Bots are not affected: each gets its own open-files limit.
-pub fn make_room_for(connections: usize) {
+pub(crate) fn make_room_for(connections: usize) {
     let want = connections as u64 + 256;
     let mut limit = libc::rlimit {
         rlim_cur: 0,

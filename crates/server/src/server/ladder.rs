@@ -25,7 +25,7 @@ use super::store::{BotState, StoreError};
 use super::Daemon;
 
 /// The owner of ladder series.
-pub const OWNER: &str = "ladder";
+pub(crate) const OWNER: &str = "ladder";
 
 /// A bot as the pairing sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +38,7 @@ pub struct Entrant {
 
 /// The next pair, or `None` with fewer than two bots. `met(a, b)` is the number of pairs
 /// the two have played or have queued.
-pub fn next_pair(bots: &[Entrant], met: impl Fn(i64, i64) -> u64) -> Option<(i64, i64)> {
+pub(crate) fn next_pair(bots: &[Entrant], met: impl Fn(i64, i64) -> u64) -> Option<(i64, i64)> {
     let first = bots.iter().min_by_key(|b| (b.games, b.id))?;
     let cost = |b: &Entrant| {
         (first.elo - b.elo).abs()

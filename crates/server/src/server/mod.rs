@@ -100,7 +100,7 @@ pub enum ServeError {
 
 /// Live hubs of ended series kept for pages still following them (each holds at most the
 /// last games the hub keeps).
-pub const KEPT_ENDED_HUBS: usize = 16;
+pub(crate) const KEPT_ENDED_HUBS: usize = 16;
 
 /// Milliseconds since the Unix epoch: the store's clock.
 pub fn now_ms() -> i64 {
@@ -158,7 +158,7 @@ impl Daemon {
     }
 
     /// The books of series `id` if they are loaded (it is running and has been asked for).
-    pub fn cached_books(&self, id: i64) -> Option<Arc<Mutex<Books>>> {
+    pub(crate) fn cached_books(&self, id: i64) -> Option<Arc<Mutex<Books>>> {
         self.books
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -167,7 +167,7 @@ impl Daemon {
     }
 
     /// Builds a series' books from its stored request and games (read one at a time).
-    pub fn load_books(
+    pub(crate) fn load_books(
         &self,
         row: &store::SeriesRow,
         bots: &[store::BotRow],
@@ -187,7 +187,7 @@ impl Daemon {
     }
 
     /// A token already looked up: its scope and owner.
-    pub fn known_token(&self, hash: &str) -> Option<(String, String)> {
+    pub(crate) fn known_token(&self, hash: &str) -> Option<(String, String)> {
         self.tokens
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -195,7 +195,7 @@ impl Daemon {
             .cloned()
     }
 
-    pub fn remember_token(&self, hash: String, found: (String, String)) {
+    pub(crate) fn remember_token(&self, hash: String, found: (String, String)) {
         self.tokens
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -204,7 +204,7 @@ impl Daemon {
 
     /// Forgets a series' books (it ended); its live hub is kept a while among the last
     /// [`KEPT_ENDED_HUBS`], so that a page following its last games can still show them.
-    pub fn drop_books(&self, id: i64) {
+    pub(crate) fn drop_books(&self, id: i64) {
         let books = self
             .books
             .lock()
@@ -221,7 +221,7 @@ impl Daemon {
     }
 
     /// The live hub of series `id`: its books' while it runs, or one kept after its end.
-    pub fn ended_hub(&self, id: i64) -> Option<Arc<crate::web::live::Hub>> {
+    pub(crate) fn ended_hub(&self, id: i64) -> Option<Arc<crate::web::live::Hub>> {
         self.ended_hubs
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -112,7 +112,7 @@ impl Table {
 
     /// The meetings between the bots of `index` (bot id → position), for
     /// `rating::fit_meetings`.
-    pub fn meetings_among<'a>(
+    pub(crate) fn meetings_among<'a>(
         &'a self,
         index: &'a HashMap<i64, usize>,
     ) -> impl Iterator<Item = Meeting> + 'a {

@@ -34,14 +34,14 @@ pub fn dir(path: &Path) -> io::Result<()> {
 }
 
 /// Options that create a file 0600 (an existing file keeps its mode: see [`file_mode`]).
-pub fn file_options() -> OpenOptions {
+pub(crate) fn file_options() -> OpenOptions {
     let mut options = OpenOptions::new();
     options.mode(FILE);
     options
 }
 
 /// Makes an existing file private; a missing one is no error.
-pub fn file_mode(path: &Path) -> io::Result<()> {
+pub(crate) fn file_mode(path: &Path) -> io::Result<()> {
     match std::fs::set_permissions(path, Permissions::from_mode(FILE)) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         other => other,

@@ -19,7 +19,7 @@ use crate::series::{Entrants, SeriesEnd, SeriesOutcome, Summary};
 use super::store::{BotRow, GameEnd, NewGame};
 
 /// The most games one submission may queue: a series is inserted whole, in one transaction.
-pub const MAX_SERIES_GAMES: u32 = 100_000;
+pub(crate) const MAX_SERIES_GAMES: u32 = 100_000;
 
 /// How a series ended in the daemon: as `zebra match` ends one (played to its end, or the
 /// SPRT decided), or cancelled, or incomplete (a game void after its attempts: the
@@ -140,7 +140,7 @@ pub struct Checked {
 
 /// A game's name as the API takes it (`game` of a series, an upload, a leaderboard), or the
 /// engine's line naming it and the games known (the same words as a series spec's `game`).
-pub fn game_named(name: &str) -> Result<crate::rules::Rules, String> {
+pub(crate) fn game_named(name: &str) -> Result<crate::rules::Rules, String> {
     name.parse::<crate::rules::Rules>()
         .map_err(|e| e.to_string())
 }
@@ -245,7 +245,7 @@ impl SeriesRequest {
     /// The series as `zebra match` would run it: the bots' entries (from their
     /// registrations, in the request's order), the daemon's sandbox, and the failed games'
     /// logs in `log_dir`.
-    pub fn series_config(
+    pub(crate) fn series_config(
         &self,
         id: i64,
         bots: &[BotRow],
@@ -391,7 +391,7 @@ impl Books {
     }
 
     /// Tells the live page the standings as they are.
-    pub fn emit_stats(&mut self) {
+    pub(crate) fn emit_stats(&mut self) {
         let mut head_to_head = self.standings.head_to_head();
         if let Some(report) = head_to_head.as_mut() {
             report.sprt = self.gate.as_ref().map(SprtGate::report);
@@ -485,7 +485,7 @@ impl Books {
     }
 
     /// The end of a series with no game left to play.
-    pub fn end_when_played(&self) -> SeriesEnd {
+    pub(crate) fn end_when_played(&self) -> SeriesEnd {
         self.decided().unwrap_or(if self.config.sprt.is_some() {
             SeriesEnd::Inconclusive
         } else {

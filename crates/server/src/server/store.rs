@@ -25,7 +25,7 @@ use crate::rules::Rules;
 /// The database file in the data directory.
 pub const DB_FILE: &str = "zebra.db";
 /// The directory of record files in the data directory.
-pub const RECORDS_DIR: &str = "records";
+pub(crate) const RECORDS_DIR: &str = "records";
 
 /// The schema, one migration per step; `user_version` = migrations applied.
 const MIGRATIONS: &[&str] = &[
@@ -450,7 +450,7 @@ impl Store {
     }
 
     /// The games of every bot, by bot id then name.
-    pub fn all_bot_games(&self) -> Result<Vec<BotGame>, StoreError> {
+    pub(crate) fn all_bot_games(&self) -> Result<Vec<BotGame>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT bot_id, game, state, report FROM bot_games ORDER BY bot_id, game",
         )?;
@@ -738,7 +738,11 @@ impl Store {
     }
 
     /// Voids one lease's attempt (its game was abandoned: the daemon is stopping).
-    pub fn void_lease(&mut self, lease: &Lease, max_attempts: u32) -> Result<bool, StoreError> {
+    pub(crate) fn void_lease(
+        &mut self,
+        lease: &Lease,
+        max_attempts: u32,
+    ) -> Result<bool, StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -876,7 +880,7 @@ impl Store {
 
     /// The finished games of a series in game order, one at a time: a series' books are
     /// folded from them without holding them all.
-    pub fn each_result(
+    pub(crate) fn each_result(
         &self,
         series: i64,
         mut each: impl FnMut(GameEnd),
@@ -908,7 +912,7 @@ impl Store {
     }
 
     /// The series still running, oldest first.
-    pub fn running_series(&self) -> Result<Vec<SeriesRow>, StoreError> {
+    pub(crate) fn running_series(&self) -> Result<Vec<SeriesRow>, StoreError> {
         let mut stmt = self
             .conn
             .prepare_cached(&format!("{SERIES_ROW} WHERE state = 'running' ORDER BY id"))?;
@@ -917,7 +921,7 @@ impl Store {
     }
 
     /// How many series `owner` has had.
-    pub fn count_series(&self, owner: &str) -> Result<u64, StoreError> {
+    pub(crate) fn count_series(&self, owner: &str) -> Result<u64, StoreError> {
         Ok(self.conn.query_row(
             "SELECT COUNT(*) FROM series WHERE owner = ?1",
             [owner],
@@ -926,7 +930,7 @@ impl Store {
     }
 
     /// The newest series first, at most `limit`.
-    pub fn list_series(&self, limit: u32) -> Result<Vec<SeriesRow>, StoreError> {
+    pub(crate) fn list_series(&self, limit: u32) -> Result<Vec<SeriesRow>, StoreError> {
         let mut stmt = self
             .conn
             .prepare_cached(&format!("{SERIES_ROW} ORDER BY id DESC LIMIT ?1"))?;
@@ -966,7 +970,7 @@ impl Store {
     /// Every finished game with a result, for ratings and per-bot books: its game's name,
     /// White's and Black's bot ids, the result, the conduct JSON. Read through `each`, one
     /// at a time.
-    pub fn each_finished(
+    pub(crate) fn each_finished(
         &self,
         mut each: impl FnMut(&str, i64, i64, &str, &str),
     ) -> Result<(), StoreError> {

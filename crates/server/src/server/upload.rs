@@ -36,13 +36,13 @@ use crate::rules::Rules;
 use crate::series::config::BotEntry;
 
 /// The largest archive accepted (compressed), in bytes.
-pub const MAX_ARCHIVE: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_ARCHIVE: usize = 16 * 1024 * 1024;
 /// The most bytes an archive may unpack to.
-pub const MAX_UNPACKED: u64 = 128 * 1024 * 1024;
+pub(crate) const MAX_UNPACKED: u64 = 128 * 1024 * 1024;
 /// The most entries an archive may hold.
-pub const MAX_FILES: usize = 2_000;
+pub(crate) const MAX_FILES: usize = 2_000;
 /// The manifest's name at the archive's root.
-pub const MANIFEST: &str = "zebra-bot.toml";
+pub(crate) const MANIFEST: &str = "zebra-bot.toml";
 
 /// The manifest as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -82,7 +82,7 @@ pub enum UploadError {
 /// Unpacks `archive` into `dir` (which must not exist) and returns the bot it describes,
 /// its program inside `dir`, and the games it is entered in. On any refusal `dir` is
 /// removed again.
-pub fn unpack(archive: &[u8], dir: &Path) -> Result<(BotEntry, Vec<Rules>), UploadError> {
+pub(crate) fn unpack(archive: &[u8], dir: &Path) -> Result<(BotEntry, Vec<Rules>), UploadError> {
     let result = unpack_into(archive, dir).and_then(|()| bot_of(dir));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(dir);

@@ -45,19 +45,19 @@ use crate::record::{Entry, GameRecord, Tags};
 use crate::referee::Spectator;
 
 /// Finished games whose entries are kept for browsers that open them.
-pub const KEPT_FINISHED: usize = 200;
+pub(crate) const KEPT_FINISHED: usize = 200;
 /// Lines of the series' event stream kept for browsers that connect late or reconnect.
-pub const KEPT_EVENTS: usize = 20_000;
+pub(crate) const KEPT_EVENTS: usize = 20_000;
 /// Steps in one `steps` message at most.
-pub const BATCH_STEPS: usize = 500;
+pub(crate) const BATCH_STEPS: usize = 500;
 /// Lines of the series' event stream in one message at most.
-pub const BATCH_LINES: usize = 1000;
+pub(crate) const BATCH_LINES: usize = 1000;
 /// How long a feed waits after news before it sends, to take more news in the same message.
-pub const COALESCE: Duration = Duration::from_millis(200);
+pub(crate) const COALESCE: Duration = Duration::from_millis(200);
 /// The same for the series' event stream: the page redraws its list and standings once a
 /// second, and each message costs it a wake-up (a series of instant bots writes some
 /// hundred lines a second).
-pub const SERIES_COALESCE: Duration = Duration::from_secs(1);
+pub(crate) const SERIES_COALESCE: Duration = Duration::from_secs(1);
 /// A game's new entries are told to the feeds at most this often (ms).
 const TELL_EVERY_MS: u64 = 20;
 /// A waiting feed looks again after this long even without news (news of entries is
@@ -148,7 +148,7 @@ impl Hub {
 
     /// Game `number` as it stands now, whatever the game (`None` if it is not held, has not
     /// started or does not replay).
-    pub fn replay_now(&self, number: u32) -> Option<Replay> {
+    pub(crate) fn replay_now(&self, number: u32) -> Option<Replay> {
         let held = self.snapshot(number)?;
         replay_to(&held.record, held.record.entries.len())
     }

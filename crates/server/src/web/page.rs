@@ -28,7 +28,7 @@ pub enum PageError {
 }
 
 /// JSON that cannot end the `<script>` element it sits in, nor open a comment or an entity.
-pub fn script_safe_json<T: serde::Serialize>(value: &T) -> String {
+pub(crate) fn script_safe_json<T: serde::Serialize>(value: &T) -> String {
     let json = serde_json::to_string(value).expect("view data serializes");
     json.replace('<', "\\u003c")
         .replace('>', "\\u003e")

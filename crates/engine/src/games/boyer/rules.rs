@@ -22,7 +22,7 @@ pub const SIZE: i8 = 9;
 
 /// The `RulesVersion` of Boyer's Football records: the reference implementation's state
 /// that the rulings follow (protocol/BOYER.md).
-pub const RULES_VERSION: &str = "vchess-2021-04-23";
+pub(crate) const RULES_VERSION: &str = "vchess-2021-04-23";
 
 /// A square of the 9x9 board: `file + 9 * rank`, both from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -338,7 +338,7 @@ impl Position {
     }
 
     /// [`Position::legal`] into `out` (cleared first), for callers that reuse a buffer.
-    pub fn legal_into(&self, out: &mut Vec<SubMove>) {
+    pub(crate) fn legal_into(&self, out: &mut Vec<SubMove>) {
         out.clear();
         if self.winner.is_some() {
             return;

@@ -71,7 +71,7 @@ mod referee {
 
     /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
     /// side's 8 pieces (B15), and a `pass` (B14).
-    pub const SUB_MOVES_PER_TURN: u32 = 10;
+    pub(crate) const SUB_MOVES_PER_TURN: u32 = 10;
 
     /// The side deciding and the time it has.
     #[derive(Clone, Copy, Debug)]

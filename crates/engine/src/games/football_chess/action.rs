@@ -78,7 +78,7 @@ pub struct Formation {
 }
 
 /// Most pieces one formation can name: a whole sideline.
-pub const MAX_FORMATION: usize = 16;
+pub(crate) const MAX_FORMATION: usize = 16;
 
 impl Formation {
     pub const fn empty() -> Formation {
@@ -158,7 +158,7 @@ impl fmt::Debug for Formation {
 
 impl Formation {
     /// Writes `[Pd5,...]` (see [`Action::write_notation`]).
-    pub fn write_notation<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+    pub(crate) fn write_notation<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
         out.write_char('[')?;
         for (i, (role, sq)) in self.iter().enumerate() {
             if i > 0 {
@@ -237,7 +237,7 @@ pub enum Action {
 impl Action {
     /// Writes the action's notation with plain string pieces: no format machinery, since the
     /// referee writes hundreds of actions into every request.
-    pub fn write_notation<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+    pub(crate) fn write_notation<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
         match *self {
             Action::Formation(ref formation) => formation.write_notation(out),
             Action::Motion { from, to } => {

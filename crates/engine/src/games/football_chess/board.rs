@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 use super::types::{Bitboard, Piece, Role, Side, Square};
 
 /// Every piece of both teams (7 + 7) fits in one pile.
-pub const MAX_PILE: usize = 14;
+pub(crate) const MAX_PILE: usize = 14;
 
 /// The pieces under the topmost piece on the pile square, bottom first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

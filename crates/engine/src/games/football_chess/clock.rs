@@ -297,7 +297,7 @@ impl Clocks {
     }
 
     /// Clocks where each side may have its own play and reaction clocks.
-    pub fn with_odds(tc: TimeControl, odds: [TimeOdds; 2]) -> Clocks {
+    pub(crate) fn with_odds(tc: TimeControl, odds: [TimeOdds; 2]) -> Clocks {
         Clocks {
             tc,
             sides: [odds[0].apply_to(tc), odds[1].apply_to(tc)],
@@ -328,7 +328,7 @@ impl Clocks {
     }
 
     /// The reaction clock of `side`'s decisions.
-    pub fn reaction_for(&self, side: Side) -> Duration {
+    pub(crate) fn reaction_for(&self, side: Side) -> Duration {
         self.sides[side.index()].reaction
     }
 
@@ -428,10 +428,10 @@ impl Clocks {
 /// at the end of the one before, and a defense's run of fouls ends in a conceded touchdown
 /// after at most six fouls that move the ball and one more at its 1-yard line (R57, R58,
 /// R71), with one offensive foul between them moving it back.
-pub const MAX_UNTIMED_DOWNS: u32 = 9;
+pub(crate) const MAX_UNTIMED_DOWNS: u32 = 9;
 /// The most dead-ball fouls between two snaps that count no play (R44): one offensive
 /// foul (its second in a row costs a down) and a defensive run as above.
-pub const MAX_FREE_FOULS: u32 = 8;
+pub(crate) const MAX_FREE_FOULS: u32 = 8;
 /// The most offensive decisions of one formation round: the formation, seven motions
 /// (each piece moves once, R4) and the snap or a timeout.
 const OFFENSE_DECISIONS_PER_ROUND: u32 = 9;
@@ -463,7 +463,7 @@ pub struct GameBound {
 impl TimeControl {
     /// The longest wall time one game can take under this time control (see [`GameBound`]);
     /// with time odds, call it on the larger clocks.
-    pub fn wall_bound(&self) -> Duration {
+    pub(crate) fn wall_bound(&self) -> Duration {
         self.bound().wall
     }
 
@@ -502,7 +502,7 @@ impl TimeControl {
 /// The ticks of a timed quarter (R70). With bots that answer at once a quarter then holds
 /// about ten plays of good play (three to four turns each), as many as the default
 /// play-count quarter, and never more than 40 plays and dead-ball fouls.
-pub const TICKS_PER_QUARTER: u32 = 40;
+pub(crate) const TICKS_PER_QUARTER: u32 = 40;
 
 /// Whether a timeout may be the machine's fault rather than the bot's: during the wall time
 /// it was given, the bot used less than half of it in CPU (it was waiting, or the machine was

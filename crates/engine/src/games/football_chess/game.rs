@@ -15,7 +15,7 @@ use super::penalty::{EnforceFrom, Foul, FoulKind};
 use super::types::{Bitboard, Dir, Rank, Role, Side, Square};
 
 /// Most events one action can cause (a move that scores and ends the game emits about 12).
-pub const MAX_EVENTS: usize = 32;
+pub(crate) const MAX_EVENTS: usize = 32;
 
 /// The events one action caused, in order.
 pub type Events = ArrayVec<Event, MAX_EVENTS>;
@@ -225,7 +225,7 @@ pub struct EndedField {
 /// R13: a play still running after this many action-phase turns is whistled dead.
 pub const MAX_PLAY_TURNS: u8 = 64;
 /// Timeouts per team per half (6.4).
-pub const TIMEOUTS_PER_HALF: u8 = 3;
+pub(crate) const TIMEOUTS_PER_HALF: u8 = 3;
 
 /// A whole game of Football Chess.
 #[derive(Clone, Debug, PartialEq, Eq)]

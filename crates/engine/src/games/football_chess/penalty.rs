@@ -72,7 +72,7 @@ impl FoulKind {
         }
     }
 
-    pub fn from_code(code: &str) -> Option<FoulKind> {
+    pub(crate) fn from_code(code: &str) -> Option<FoulKind> {
         FoulKind::ALL.into_iter().find(|k| k.code() == code)
     }
 

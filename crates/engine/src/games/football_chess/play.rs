@@ -17,7 +17,7 @@ use super::types::{Bitboard, Dir, Piece, Role, Side, Square};
 
 /// Room for every legal action of any phase (the largest, a defensive reaction with
 /// substitutions, stays under 700).
-pub const MAX_ACTIONS: usize = 1024;
+pub(crate) const MAX_ACTIONS: usize = 1024;
 
 /// A buffer of legal actions that never allocates.
 pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;

@@ -60,7 +60,7 @@ fn field(field: &'static str, problem: impl Into<String>) -> SituationError {
 }
 
 /// The fields of a situation's text, in their order.
-pub const FIELDS: [&str; 8] = [
+pub(crate) const FIELDS: [&str; 8] = [
     "quarter", "left", "score", "offense", "spot", "down", "distance", "timeouts",
 ];
 
@@ -169,13 +169,13 @@ impl Situation {
 
     /// Plays already run in the quarter when it has `per_quarter` plays: what is left is
     /// `left` of them, rounded up, at least one.
-    pub fn plays_run(&self, per_quarter: u16) -> u16 {
+    pub(crate) fn plays_run(&self, per_quarter: u16) -> u16 {
         let left = (u32::from(per_quarter) * u32::from(self.left_percent)).div_ceil(100);
         per_quarter - (left.max(1) as u16).min(per_quarter)
     }
 
     /// The game clock left in a quarter of `quarter` (timed quarters).
-    pub fn clock_left(&self, quarter: std::time::Duration) -> std::time::Duration {
+    pub(crate) fn clock_left(&self, quarter: std::time::Duration) -> std::time::Duration {
         quarter * u32::from(self.left_percent) / 100
     }
 }

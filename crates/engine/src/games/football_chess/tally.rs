@@ -318,7 +318,7 @@ impl Game {
     /// [`Game::tally_actions`] into a tally kept from an earlier position (a playout
     /// counts every action it plays: refilling one tally spares building and copying a
     /// new one each time); false, and the tally left meaningless, where that gives `None`.
-    pub fn recount_actions(&self, tally: &mut ActionTally) -> bool {
+    pub(crate) fn recount_actions(&self, tally: &mut ActionTally) -> bool {
         // A piece's count is the size of a set: one instruction where the processor has
         // it, a dozen where it does not (the x86-64 baseline the binary is built for), so
         // the count is compiled twice and the processor picks (the answer is the same).

@@ -145,7 +145,7 @@ impl Role {
         }
     }
 
-    pub fn from_letter(c: char) -> Option<Role> {
+    pub(crate) fn from_letter(c: char) -> Option<Role> {
         Some(match c.to_ascii_uppercase() {
             'P' => Role::Pawn,
             'N' => Role::Knight,
@@ -424,7 +424,7 @@ impl Dir {
         Dir::new(1, -1),
         Dir::new(-1, -1),
     ];
-    pub const KNIGHT: [Dir; 8] = [
+    pub(crate) const KNIGHT: [Dir; 8] = [
         Dir::new(1, 2),
         Dir::new(2, 1),
         Dir::new(2, -1),
@@ -482,7 +482,7 @@ impl Bitboard {
     /// byte holds the `n`th square, and a table finds it within the byte. Random playouts
     /// draw pre-snap actions by index, and a loop that stops at a random byte costs a
     /// mispredicted branch nearly every time.
-    pub fn nth_square(self, n: usize) -> Option<Square> {
+    pub(crate) fn nth_square(self, n: usize) -> Option<Square> {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGHS: u64 = ONES << 7;
         let x = self.0;
