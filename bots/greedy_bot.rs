@@ -530,7 +530,7 @@ impl Bot for GreedyBot {
     /// Boyer's Football: the sub-move after which the ball stands nearest the goal this
     /// side attacks (a goal at once first, an own goal never), ties to the earliest listed.
     fn decide_boyer(&mut self, req: &botkit::BoyerRequest) -> String {
-        use zebra_engine::rules::boyer::{self, SubMove};
+        use zebra_engine::games::boyer::rules::{self as boyer, SubMove};
         let Ok(pos) = req.state.position() else {
             return req.legal.first().cloned().unwrap_or_else(|| "pass".into());
         };

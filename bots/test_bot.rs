@@ -58,7 +58,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use zebra_engine::botkit::{self, Request};
-use zebra_engine::protocol::boyer::BoyerToBot;
+use zebra_engine::games::boyer::wire::BoyerToBot;
 use zebra_engine::protocol::{FromBot, ToBot};
 use zebra_engine::rules::Square;
 

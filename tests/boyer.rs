@@ -8,7 +8,7 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use zebra::rules::boyer::{Game, Position, Sq, SubMove, BLACK_GOAL, TURN_LIMIT, WHITE_GOAL};
+use zebra::games::boyer::rules::{Game, Position, Sq, SubMove, BLACK_GOAL, TURN_LIMIT, WHITE_GOAL};
 
 /// A refused FEN says why in one line.
 #[test]

@@ -1,4 +1,4 @@
-//! One test per ruling of protocol/BOYER.md that the engine (`zebra::rules::boyer`) decides,
+//! One test per ruling of protocol/BOYER.md that the engine (`zebra::games::boyer::rules`) decides,
 //! each named after its ruling (`b07_...`, zero-padded so that they sort in ruling order).
 //! Every test starts from a FEN diagram, says in a comment what the ruling asks, and checks
 //! the exact sub-moves offered and refused, the result or the error text.
@@ -23,7 +23,7 @@
 //! B43 describes the site's notation for comparison only; the test for it checks that the
 //! engine's parser does not take that notation.
 
-use zebra::rules::boyer::{
+use zebra::games::boyer::rules::{
     BoyerError, Event, Game, Kind, Outcome, Piece, Position, Sq, SubMove, BLACK_GOAL, TURN_LIMIT,
     WHITE_GOAL,
 };

@@ -1061,7 +1061,7 @@ fn verify(pgn: &std::path::Path) -> bool {
 /// benchmark counts exactly the sub-moves of its seeded games.
 #[test]
 fn boyer_demo_replays_and_its_benchmark_counts_every_sub_move() {
-    use zebra::rules::boyer::{Game, Position, RandomPlayer, SubMove};
+    use zebra::games::boyer::rules::{Game, Position, RandomPlayer, SubMove};
     let a = stdout(&zebra(&[
         "demo",
         "--rules",

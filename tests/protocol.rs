@@ -2381,7 +2381,7 @@ fn boyer_config(clock: &str) -> zebra::referee::GameSetup {
 /// A Boyer line Zebra sends: it validates against `schema` and the Boyer union, not
 /// against Football Chess's message of the same type, and parses back.
 fn check_boyer_line(schemas: &Schemas, schema: &str, line: &str) -> Value {
-    use zebra::protocol::boyer::BoyerToBot;
+    use zebra::games::boyer::wire::BoyerToBot;
     assert!(!line.contains('\n'), "one line: {line}");
     let value: Value = serde_json::from_str(line).unwrap();
     must_validate(schemas, schema, &value);
@@ -2392,14 +2392,14 @@ fn check_boyer_line(schemas: &Schemas, schema: &str, line: &str) -> Value {
         "Football Chess's {fc}.json accepts a Boyer message: {line}"
     );
     let back: BoyerToBot = serde_json::from_str(line).unwrap();
-    assert_eq!(zebra::protocol::boyer::to_line(&back), line);
+    assert_eq!(zebra::games::boyer::wire::to_line(&back), line);
     value
 }
 
 #[test]
 fn boyer_messages_validate_against_their_own_schemas() {
+    use zebra::games::boyer::rules::{Event, Game, Outcome, Position, RandomPlayer};
     use zebra::referee::Refereed;
-    use zebra::rules::boyer::{Event, Game, Outcome, Position, RandomPlayer};
     let schemas = schemas();
     let mut kinds = BTreeSet::new();
     for (k, clock) in ["bank=60s,inc=1s", "turn=2s"].into_iter().enumerate() {
@@ -2420,7 +2420,7 @@ fn boyer_messages_validate_against_their_own_schemas() {
                 let line = game.request(id, &clocks, &budget);
                 let v = check_boyer_line(&schemas, "boyer_request", &line);
                 // The state rebuilds the position; legal is the engine's list.
-                let state: zebra::protocol::boyer::BoyerState =
+                let state: zebra::games::boyer::wire::BoyerState =
                     serde_json::from_value(v["state"].clone()).unwrap();
                 assert_eq!(&state.position().unwrap(), game.position());
                 let legal: Vec<String> = game.legal().iter().map(|s| s.to_string()).collect();
@@ -2531,8 +2531,8 @@ fn boyer_schemas_reject_wrong_messages() {
 
 #[test]
 fn the_boyer_request_example_is_what_zebra_sends() {
+    use zebra::games::boyer::rules::{Game, Position};
     use zebra::referee::Refereed;
-    use zebra::rules::boyer::{Game, Position};
     // White's queen has moved next to the ball: the turn goes on with kicks or a pass.
     let cfg = boyer_config("bank=60s,inc=1s");
     let (_, _, clocks) = <Game as Refereed>::set_up(&cfg);
@@ -2544,7 +2544,7 @@ fn the_boyer_request_example_is_what_zebra_sends() {
     let path = protocol_dir().join("examples/boyer-request.json");
     if std::env::var_os("ZEBRA_BLESS").is_some() {
         // Written from the message type, so the fields keep the order Zebra sends them in.
-        let msg: zebra::protocol::boyer::BoyerToBot = serde_json::from_str(&line).unwrap();
+        let msg: zebra::games::boyer::wire::BoyerToBot = serde_json::from_str(&line).unwrap();
         std::fs::write(&path, serde_json::to_string_pretty(&msg).unwrap() + "\n").unwrap();
     }
     assert_eq!(

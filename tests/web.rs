@@ -1492,7 +1492,7 @@ fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
 
 /// A whole seeded random game of Boyer's Football as a record.
 fn boyer_record(seed: u64) -> GameRecord {
-    use zebra::rules::boyer;
+    use zebra::games::boyer::rules as boyer;
     let mut rec = GameRecord::of::<boyer::Game>(&boyer::Position::start());
     let mut game = boyer::Game::new(boyer::Position::start());
     let mut player = boyer::RandomPlayer::new(seed);
@@ -1509,7 +1509,7 @@ fn boyer_record(seed: u64) -> GameRecord {
 /// against its Football Chess one).
 #[test]
 fn a_boyer_view_follows_the_engine_and_validates() {
-    use zebra::rules::boyer;
+    use zebra::games::boyer::rules as boyer;
     use zebra::web::AnyFrame;
     let schemas =
         schema::Schemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/schemas"));

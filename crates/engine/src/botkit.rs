@@ -37,7 +37,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{Map, Value};
 
-use crate::protocol::boyer::BoyerToBot;
+use crate::games::boyer::wire::BoyerToBot;
 use crate::protocol::{ClockMsg, ClocksMsg, FromBot, OptionDecl, StateMsg, TimeControlMsg, ToBot};
 use crate::rules::playout::RandomPlayer;
 use crate::rules::{DecisionKind, Formation, Game, Side};
@@ -189,7 +189,7 @@ pub trait Bot {
     fn observe(&mut self, _msg: &ToBot) {}
     /// A game of Boyer's Football begins (`game_start` with `rules: boyer-football`).
     fn boyer_start(&mut self, _side: Side, _seed: u64) {}
-    /// The sub-move for a Boyer's Football request (protocol::boyer). The default plays
+    /// The sub-move for a Boyer's Football request (games::boyer::wire). The default plays
     /// the first legal sub-move: a bot for Football Chess alone still finishes the game.
     fn decide_boyer(&mut self, req: &BoyerRequest) -> String {
         req.first_legal()
@@ -201,7 +201,7 @@ pub trait Bot {
 pub struct BoyerRequest {
     pub id: u64,
     pub side: Side,
-    pub state: crate::protocol::boyer::BoyerState,
+    pub state: crate::games::boyer::wire::BoyerState,
     pub deadline_ms: u64,
     pub legal: Vec<String>,
 }

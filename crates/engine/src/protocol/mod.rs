@@ -4,7 +4,7 @@
 //! integer milliseconds named `*_ms`. protocol/PROTOCOL.md is the contract for bot authors;
 //! this module is its one implementation on the referee's side.
 //!
-//! - `boyer`: the messages that differ for Boyer's Football
+//! (Boyer's Football's messages that differ are its own: `crate::games::boyer::wire`.)
 //! - `codec`: line framing with a hard length limit
 //! - `penalty`: what each choice of a penalty decision leads to, sent with its request
 //! - `state`: the game state sent with every request
@@ -12,7 +12,6 @@
 pub mod codec;
 
 // Each game's own payloads live in its folder; these are their paths from before.
-pub use crate::games::boyer::wire as boyer;
 pub use crate::games::football_chess::wire::{penalty, state};
 
 use serde::{Deserialize, Serialize};

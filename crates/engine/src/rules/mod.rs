@@ -3,8 +3,8 @@
 //!
 //! - `registry`: the games by name ([`Rules`]), the one list a new game is added to
 //! - `ruleset`: the trait every game's engine implements
-//! - Football Chess's modules and items (`crate::games::football_chess`) and
-//!   `boyer` (`crate::games::boyer::rules`), re-exported under the paths they had
+//! - Football Chess's modules and items (`crate::games::football_chess`), re-exported under
+//!   the paths they had (Boyer's Football is only at its own, `crate::games::boyer`)
 //!
 //! Sides, results and clock names are still Football Chess's types, which the other games
 //! borrow; they move here when a game needs them to differ.
@@ -12,7 +12,6 @@
 pub mod registry;
 pub mod ruleset;
 
-pub use crate::games::boyer::rules as boyer;
 pub use crate::games::football_chess::action::{Action, Clock, Formation, KnightRoute};
 pub use crate::games::football_chess::board::Board;
 pub use crate::games::football_chess::error::{

@@ -116,7 +116,7 @@ fn stale<A>(id: u64, pending: u64, answered: Option<u64>) -> Heard<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::boyer;
+    use crate::games::boyer::rules as boyer;
     use crate::rules::ruleset::RuleSet;
     use tokio::time::Instant;
 

@@ -2,7 +2,7 @@
 //! position other than the start) and, in the referee, its chess clock.
 
 use crate::record::{tags, RecordError, Recorded, Tags};
-use crate::rules::boyer::{Event, Game, Position};
+use crate::games::boyer::rules::{Event, Game, Position};
 use crate::rules::GameResult;
 
 /// The tag holding a set-up start position (with `SetUp "1"`), as PGN's own.
@@ -56,15 +56,15 @@ impl Recorded for Game {
 }
 
 mod referee {
-    //! The referee's side: a chess clock (B36-B38) and the messages of protocol::boyer.
+    //! The referee's side: a chess clock (B36-B38) and the messages of its wire module.
 
     use std::time::Duration;
 
-    use crate::protocol::boyer::{
+    use crate::games::boyer::wire::{
         to_line, BoyerEvent, BoyerState, BoyerToBot, ChessClockMsg, SideClocks,
     };
     use crate::record::GameRecord;
-    use crate::rules::boyer::{Event, Game, Position, TURN_LIMIT};
+    use crate::games::boyer::rules::{Event, Game, Position, TURN_LIMIT};
     use crate::rules::{Clock, Side};
     use crate::seam::chess_clock::{ChessClock, ChessClocks, ChessTimeControl};
     use crate::seam::{GameSetup, Miss, Missed, Refereed, RefusedExpiry, TimeControlError};
@@ -145,7 +145,7 @@ mod referee {
             to_line(&BoyerToBot::GameStart {
                 version: 1,
                 rules: "boyer-football".to_string(),
-                rules_version: crate::rules::boyer::RULES_VERSION.to_string(),
+                rules_version: crate::games::boyer::rules::RULES_VERSION.to_string(),
                 rulings: super::RULINGS_EDITION.to_string(),
                 side,
                 opponent,
@@ -254,7 +254,7 @@ mod check {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    use crate::rules::boyer::{Game, Position, SubMove};
+    use crate::games::boyer::rules::{Game, Position, SubMove};
     use crate::rules::Side;
     use crate::seam::Checked;
 
@@ -349,7 +349,7 @@ mod tests {
     use std::time::Duration;
 
     use crate::record::Recorded;
-    use crate::rules::boyer::{Game, Position};
+    use crate::games::boyer::rules::{Game, Position};
     use crate::rules::{GameResult, Rules};
     use crate::seam::GameSetup;
 

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::rules::boyer::{self, Outcome};
+use crate::games::boyer::rules::{self as boyer, Outcome};
 use crate::rules::Side;
 
 /// A message for a Boyer's Football bot that differs from Football Chess's.
