@@ -1,8 +1,8 @@
 //! Boyer's Football behind the seam: its records (a block per turn, a `FEN` tag for a
 //! position other than the start) and, in the referee, its chess clock.
 
-use crate::record::{tags, RecordError, Recorded, Tags};
 use crate::games::boyer::rules::{Event, Game, Position};
+use crate::record::{tags, RecordError, Recorded, Tags};
 use crate::rules::GameResult;
 
 /// The tag holding a set-up start position (with `SetUp "1"`), as PGN's own.
@@ -60,11 +60,11 @@ mod referee {
 
     use std::time::Duration;
 
+    use crate::games::boyer::rules::{Event, Game, Position, TURN_LIMIT};
     use crate::games::boyer::wire::{
         to_line, BoyerEvent, BoyerState, BoyerToBot, ChessClockMsg, SideClocks,
     };
     use crate::record::GameRecord;
-    use crate::games::boyer::rules::{Event, Game, Position, TURN_LIMIT};
     use crate::rules::{Clock, Side};
     use crate::seam::chess_clock::{ChessClock, ChessClocks, ChessTimeControl};
     use crate::seam::{GameSetup, Miss, Missed, Refereed, RefusedExpiry, TimeControlError};
@@ -348,8 +348,8 @@ mod check {
 mod tests {
     use std::time::Duration;
 
-    use crate::record::Recorded;
     use crate::games::boyer::rules::{Game, Position};
+    use crate::record::Recorded;
     use crate::rules::{GameResult, Rules};
     use crate::seam::GameSetup;
 
