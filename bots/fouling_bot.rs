@@ -11,7 +11,7 @@
 use clap::Parser;
 
 use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra_engine::protocol::ToBot;
+use zebra_engine::games::football_chess::wire::ToBot;
 use zebra_engine::rules::{DecisionKind, Formation, Game, Role, Side};
 
 #[path = "greedy_bot.rs"]

@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 
 use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra_engine::protocol::{OptionDecl, OptionKind, ToBot};
+use zebra_engine::games::football_chess::wire::ToBot;
+use zebra_engine::protocol::{OptionDecl, OptionKind};
 use zebra_engine::rules::game::drive_start;
 use zebra_engine::rules::penalty::EnforceFrom;
 use zebra_engine::rules::{

@@ -58,7 +58,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 
 use zebra_engine::botkit::{self, Bot, BotInfo, GameStart, Request};
-use zebra_engine::protocol::{OptionDecl, OptionKind, ToBot};
+use zebra_engine::games::football_chess::wire::ToBot;
+use zebra_engine::protocol::{OptionDecl, OptionKind};
 use zebra_engine::rules::{
     Action, ActionList, Ball, Board, DecisionKind, Event, Game, Side, Square,
 };

@@ -59,7 +59,8 @@ use clap::Parser;
 
 use zebra_engine::botkit::{self, Request};
 use zebra_engine::games::boyer::wire::BoyerToBot;
-use zebra_engine::protocol::{FromBot, ToBot};
+use zebra_engine::games::football_chess::wire::ToBot;
+use zebra_engine::protocol::FromBot;
 use zebra_engine::rules::Square;
 
 #[path = "test_bot_attacks.rs"]

@@ -404,7 +404,9 @@ async fn start_times(bot: &crate::bot::BotSpec, n: usize) -> Result<(f64, f64), 
             };
             let (took, proc) = start_once(bot, policy).await?;
             out.push(took.as_secs_f64() * 1e3);
-            proc.send(crate::protocol::to_line(&crate::protocol::ToBot::Quit));
+            proc.send(crate::protocol::to_line(
+                &crate::protocol::ToBot::<crate::protocol::AnyGame>::Quit,
+            ));
             proc.shutdown(std::time::Duration::from_secs(1)).await;
         }
     }
@@ -434,7 +436,9 @@ async fn freeze_pair(bot: &crate::bot::BotSpec) -> Result<(f64, String), String>
     } else {
         "signal"
     };
-    proc.send(crate::protocol::to_line(&crate::protocol::ToBot::Quit));
+    proc.send(crate::protocol::to_line(
+        &crate::protocol::ToBot::<crate::protocol::AnyGame>::Quit,
+    ));
     proc.shutdown(std::time::Duration::from_secs(1)).await;
     Ok((us, by.to_string()))
 }

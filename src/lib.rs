@@ -28,7 +28,7 @@ pub mod cli;
 // The other crates' modules under the paths they had before each became its own crate,
 // so that `zebra::rules::Game` and `crate::series::config` still name them.
 pub use zebra_engine::{
-    botkit, games, perft, playout, protocol, record, rules, text, view, with_rules,
+    botkit, games, perft, playout, protocol, record, rules, seam, text, view, with_rules,
 };
 pub use zebra_referee::{bot, referee, sandbox, series};
 pub use zebra_server::{server, web};

@@ -32,9 +32,8 @@ use std::time::{Duration, Instant};
 use serde_json::Map;
 
 use zebra::botkit::{Bot, GameStart, Request};
-use zebra::protocol::{
-    parse_from_bot, to_line, FromBot, ReplyStatus, ScoreMsg, TimeControlMsg, ToBot,
-};
+use zebra::games::football_chess::wire::{TimeControlMsg, ToBot};
+use zebra::protocol::{parse_from_bot, to_line, FromBot, ReplyStatus, ScoreMsg};
 use zebra::rules::playout::RandomPlayer;
 use zebra::rules::{Action, ActionList, DecisionKind, Formation, Game, GameResult, Settings, Side};
 

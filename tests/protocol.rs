@@ -29,10 +29,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
 
-use zebra::protocol::{
-    self, ClockMsg, ClocksMsg, FromBot, OptionDecl, OptionKind, ReplyStatus, ScoreMsg, StateMsg,
-    TimeControlMsg, ToBot,
+use zebra::games::football_chess::wire::{
+    penalty, ClockMsg, ClocksMsg, RequestExtra, StateMsg, TimeControlMsg, ToBot,
 };
+use zebra::protocol::{self, FromBot, OptionDecl, OptionKind, ReplyStatus, ScoreMsg};
 use zebra::record::Termination;
 use zebra::referee::{Budget, Clocks, QuarterMode, Refereed, TimeControl};
 use zebra::rules::playout::RandomPlayer;
@@ -40,6 +40,7 @@ use zebra::rules::{
     Action, ActionList, Clock, DecisionKind, Event, Foul, FoulKind, Game, GameResult, PlayEnd,
     Role, Settings, Side, Square,
 };
+use zebra::seam::envelope;
 
 // ---------------------------------------------------------------------------------------
 // The protocol's JSON Schemas, validated with the jsonschema crate.
@@ -598,7 +599,9 @@ fn request_example() -> ToBot {
         clocks: clocks_msg(&clocks, &game, &budget),
         deadline_ms: budget.limit.as_millis() as u64,
         legal: Some(game.legal_action_list()),
-        penalty_options: zebra::protocol::penalty::preview(&game),
+        extra: RequestExtra {
+            penalty_options: penalty::preview(&game),
+        },
     }
 }
 
@@ -1006,7 +1009,9 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             clocks: clocks_msg(&clocks, &game, &budget),
             deadline_ms: ms(budget.limit),
             legal,
-            penalty_options: zebra::protocol::penalty::preview(&game),
+            extra: RequestExtra {
+                penalty_options: penalty::preview(&game),
+            },
         };
         cov.note(&check_to_bot(schemas, &request));
         cov.decisions.insert(decision.kind.code());
@@ -2392,7 +2397,7 @@ fn check_boyer_line(schemas: &Schemas, schema: &str, line: &str) -> Value {
         "Football Chess's {fc}.json accepts a Boyer message: {line}"
     );
     let back: BoyerToBot = serde_json::from_str(line).unwrap();
-    assert_eq!(zebra::games::boyer::wire::to_line(&back), line);
+    assert_eq!(protocol::to_line(&back), line);
     value
 }
 
@@ -2400,13 +2405,21 @@ fn check_boyer_line(schemas: &Schemas, schema: &str, line: &str) -> Value {
 fn boyer_messages_validate_against_their_own_schemas() {
     use zebra::games::boyer::rules::{Event, Game, Outcome, Position, RandomPlayer};
     use zebra::referee::Refereed;
+    use zebra::rules::ruleset::RuleSet;
     let schemas = schemas();
     let mut kinds = BTreeSet::new();
     for (k, clock) in ["bank=60s,inc=1s", "turn=2s"].into_iter().enumerate() {
         let cfg = boyer_config(clock);
         let (start, _, clocks) = <Game as Refereed>::set_up(&cfg);
         for side in [Side::White, Side::Black] {
-            let line = start.game_start(&cfg, &clocks, side, "other".into(), Map::new());
+            let line = protocol::to_line(&envelope::game_start(
+                &start,
+                &cfg,
+                &clocks,
+                side,
+                "other".into(),
+                Map::new(),
+            ));
             let v = check_boyer_line(&schemas, "boyer_game_start", &line);
             assert_eq!(v["rules"], "boyer-football");
         }
@@ -2417,7 +2430,8 @@ fn boyer_messages_validate_against_their_own_schemas() {
             while let Some(sub) = player.choose(&game) {
                 id += 1;
                 let budget = game.budget(&clocks);
-                let line = game.request(id, &clocks, &budget);
+                let side = game.to_decide().unwrap().0;
+                let line = protocol::to_line(&envelope::request(&game, id, side, &clocks, &budget));
                 let v = check_boyer_line(&schemas, "boyer_request", &line);
                 // The state rebuilds the position; legal is the engine's list.
                 let state: zebra::games::boyer::wire::BoyerState =
@@ -2426,7 +2440,7 @@ fn boyer_messages_validate_against_their_own_schemas() {
                 let legal: Vec<String> = game.legal().iter().map(|s| s.to_string()).collect();
                 assert_eq!(v["legal"], json!(legal));
                 let events = game.play(sub).unwrap();
-                let line = <Game as Refereed>::events_line(&events);
+                let line = protocol::to_line(&envelope::events::<Game>(&events));
                 let v = check_boyer_line(&schemas, "boyer_event", &line);
                 for e in v["events"].as_array().unwrap() {
                     kinds.insert(e["kind"].as_str().unwrap().to_string());
@@ -2445,7 +2459,7 @@ fn boyer_messages_validate_against_their_own_schemas() {
     ];
     let mut names = BTreeSet::new();
     for outcome in outcomes {
-        let line = <Game as Refereed>::events_line(&[Event::GameOver { outcome }]);
+        let line = protocol::to_line(&envelope::events::<Game>(&[Event::GameOver { outcome }]));
         let v = check_boyer_line(&schemas, "boyer_event", &line);
         let e = &v["events"][0];
         assert_eq!(e["winner"], json!(outcome.winner()));
@@ -2539,7 +2553,7 @@ fn the_boyer_request_example_is_what_zebra_sends() {
     let mut game = Game::new(Position::start());
     game.play("d1d4".parse().unwrap()).unwrap();
     let budget = game.budget(&clocks);
-    let line = game.request(7, &clocks, &budget);
+    let line = protocol::to_line(&envelope::request(&game, 7, Side::White, &clocks, &budget));
     let value: Value = serde_json::from_str(&line).unwrap();
     let path = protocol_dir().join("examples/boyer-request.json");
     if std::env::var_os("ZEBRA_BLESS").is_some() {

@@ -16,8 +16,8 @@ use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 
 use engine::botkit;
-use engine::protocol::penalty::{preview, PenaltyOption};
-use engine::protocol::state::{phase_name, StateError, StateMsg};
+use engine::games::football_chess::wire::penalty::{preview, PenaltyOption};
+use engine::games::football_chess::wire::state::{phase_name, StateError, StateMsg};
 use engine::rules::game::FormationCheck;
 use engine::rules::{
     Action, ActionError, Ball, Clock, Formation, Game, GameResult, Phase, Settings, Side,

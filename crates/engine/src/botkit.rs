@@ -38,7 +38,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde_json::{Map, Value};
 
 use crate::games::boyer::wire::BoyerToBot;
-use crate::protocol::{ClockMsg, ClocksMsg, FromBot, OptionDecl, StateMsg, TimeControlMsg, ToBot};
+use crate::games::football_chess::wire::{
+    penalty, ClockMsg, ClocksMsg, RequestExtra, StateMsg, TimeControlMsg, ToBot,
+};
+use crate::protocol::{FromBot, OptionDecl};
 use crate::rules::playout::RandomPlayer;
 use crate::rules::{DecisionKind, Formation, Game, Side};
 
@@ -86,7 +89,7 @@ pub struct Request {
     /// Every legal action in notation; `None` for formations.
     pub legal: Option<Vec<String>>,
     /// In a penalty decision: where each choice leads.
-    pub penalty_options: Option<Vec<crate::protocol::penalty::PenaltyOption>>,
+    pub penalty_options: Option<Vec<penalty::PenaltyOption>>,
 }
 
 impl Request {
@@ -127,7 +130,7 @@ impl Request {
             },
             deadline_ms: 10_000,
             legal,
-            penalty_options: crate::protocol::penalty::preview(game),
+            penalty_options: penalty::preview(game),
         })
     }
 
@@ -142,7 +145,7 @@ impl Request {
                 clocks,
                 deadline_ms,
                 legal,
-                penalty_options,
+                extra: RequestExtra { penalty_options },
             } => Some(Request {
                 id: *id,
                 decision: *decision,
@@ -172,7 +175,9 @@ impl Request {
                 .legal
                 .as_ref()
                 .map(|l| l.iter().filter_map(|a| a.parse().ok()).collect()),
-            penalty_options: self.penalty_options.clone(),
+            extra: RequestExtra {
+                penalty_options: self.penalty_options.clone(),
+            },
         }
     }
 }
@@ -331,7 +336,8 @@ pub(crate) fn run_on<B: Bot>(
                     output.flush()?;
                     continue;
                 }
-                Ok(BoyerToBot::Event { .. }) => continue,
+                // The others read as Football Chess's: they are the same in every game.
+                Ok(_) => continue,
                 Err(_) => {
                     eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
                     continue;

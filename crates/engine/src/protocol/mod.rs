@@ -4,27 +4,69 @@
 //! integer milliseconds named `*_ms`. protocol/PROTOCOL.md is the contract for bot authors;
 //! this module is its one implementation on the referee's side.
 //!
-//! (Boyer's Football's messages that differ are its own: `crate::games::boyer::wire`.)
+//! The envelope is the same for every game ([`ToBot`]): a game fills in only its own parts
+//! of `game_start`, `request` and `event` ([`Payloads`]), as typed values in its folder
+//! (`crate::games::football_chess::wire`, `crate::games::boyer::wire`).
 //! - `codec`: line framing with a hard length limit
-//! - `penalty`: what each choice of a penalty decision leads to, sent with its request
-//! - `state`: the game state sent with every request
 
 pub mod codec;
 
-// Each game's own payloads live in its folder; these are their paths from before.
-pub use crate::games::football_chess::wire::{penalty, state};
+use std::fmt::Debug;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::rules::{Action, DecisionKind, Event, Side};
-
-pub use state::{ClockMsg, ClocksMsg, StateMsg};
+use crate::rules::Side;
 
 /// The protocol versions this referee speaks.
 pub const VERSIONS: &[u32] = &[1];
 /// The protocol's name in `hello`.
 pub const PROTOCOL_NAME: &str = "zebra";
+
+/// A value a game puts in a message: it is written and read back as JSON.
+pub trait Payload: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send {}
+
+impl<T: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send> Payload for T {}
+
+/// A game's own parts of the referee's messages, as typed values (one marker type per
+/// game names them): the rest of each message is the envelope, [`ToBot`].
+pub trait Payloads: Clone + Debug + PartialEq + Send + 'static {
+    /// `game_start`'s `time_control`: the clock as this game states it.
+    type TimeControl: Payload;
+    /// `request`'s `decision`: what kind of decision is due.
+    type Decision: Payload;
+    /// `request`'s `state`: the position, complete enough for a stateless bot.
+    type State: Payload;
+    /// `request`'s `clocks`.
+    type Clocks: Payload;
+    /// `request`'s `legal`: the legal actions, where the game lists them.
+    type Legal: Payload;
+    /// Fields a game adds at the end of a `request` ([`NoExtra`] for none).
+    type Extra: Payload;
+    /// One entry of an `event` message.
+    type Event: Payload;
+}
+
+/// No fields added to a request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoExtra {}
+
+/// The payloads of no game, for the messages that carry none (`hello`, `result`,
+/// `game_end`, `ping`, `quit`): they read the same in every game, and a referee that sends
+/// them before or apart from a game writes them as `ToBot<AnyGame>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AnyGame {}
+
+impl Payloads for AnyGame {
+    type TimeControl = AnyGame;
+    type Decision = AnyGame;
+    type State = AnyGame;
+    type Clocks = AnyGame;
+    type Legal = AnyGame;
+    type Extra = AnyGame;
+    type Event = AnyGame;
+}
 
 /// A message from the referee to a bot.
 ///
@@ -32,8 +74,8 @@ pub const PROTOCOL_NAME: &str = "zebra";
 /// add an allocation to every request, so the size difference is accepted.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ToBot {
+#[serde(tag = "type", rename_all = "snake_case", bound = "")]
+pub enum ToBot<W: Payloads> {
     Hello {
         protocol: String,
         versions: Vec<u32>,
@@ -42,37 +84,38 @@ pub enum ToBot {
     },
     GameStart {
         version: u32,
+        /// The game's name (`football-chess`, `boyer-football`).
         rules: String,
         rules_version: String,
-        /// The edition of protocol/RULES.md the referee plays
-        /// ([`crate::rules::RULINGS_EDITION`]). Empty when a referee from before the field
-        /// sent none: a bot may ignore it.
+        /// The edition of the game's rulings file the referee plays (protocol/RULES.md,
+        /// protocol/BOYER.md). Empty when a referee from before the field sent none: a bot
+        /// may ignore it.
         #[serde(default)]
         rulings: String,
         side: Side,
         opponent: String,
         seed: u64,
-        time_control: TimeControlMsg,
+        time_control: W::TimeControl,
         /// The option values set for this bot (declared in its `ready`).
         options: Map<String, Value>,
-        /// The start situation's text (`rules::Situation`); absent for the opening drive.
+        /// The start situation's text (Football Chess's `rules::Situation`, Boyer's
+        /// Football's FEN); absent for the game's usual start.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         situation: Option<String>,
     },
     Request {
         id: u64,
-        decision: DecisionKind,
+        decision: W::Decision,
         side: Side,
-        state: StateMsg,
-        clocks: ClocksMsg,
+        state: W::State,
+        clocks: W::Clocks,
         /// Time left to answer, the one limit that binds this decision.
         deadline_ms: u64,
-        /// Every legal action (in notation on the wire), where they can be enumerated (not
-        /// formations).
-        legal: Option<Vec<Action>>,
-        /// In a `penalty` decision: where each choice of `legal` leads.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        penalty_options: Option<Vec<penalty::PenaltyOption>>,
+        /// The legal actions (in notation on the wire), where the game lists them.
+        legal: W::Legal,
+        /// What the game adds (Football Chess: `penalty_options`).
+        #[serde(flatten)]
+        extra: W::Extra,
     },
     Result {
         id: u64,
@@ -87,7 +130,7 @@ pub enum ToBot {
         reason: Option<String>,
     },
     Event {
-        events: Vec<Event>,
+        events: Vec<W::Event>,
     },
     GameEnd {
         result: String,
@@ -194,37 +237,10 @@ pub enum OptionKind {
     Choice,
 }
 
-/// The time control, as sent in `game_start`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TimeControlMsg {
-    /// Wall time per quarter, or `null` when quarters are counted in plays.
-    pub quarter_ms: Option<u64>,
-    pub plays_per_quarter: Option<u16>,
-    pub play_ms: u64,
-    pub reaction_ms: u64,
-    pub grace_ms: u64,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreMsg {
     pub white: u16,
     pub black: u16,
-}
-
-impl serde::Serialize for DecisionKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.code())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for DecisionKind {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<DecisionKind, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        DecisionKind::ALL
-            .into_iter()
-            .find(|k| k.code() == s)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown decision '{s}'")))
-    }
 }
 
 /// Why a line from a bot is not a message.
@@ -249,6 +265,6 @@ pub fn parse_from_bot(line: &str) -> Result<FromBot, ParseError> {
 }
 
 /// Serializes a message as one line (no trailing newline).
-pub fn to_line(msg: &ToBot) -> String {
+pub fn to_line<W: Payloads>(msg: &ToBot<W>) -> String {
     serde_json::to_string(msg).expect("protocol messages always serialize")
 }

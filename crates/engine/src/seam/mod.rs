@@ -6,6 +6,7 @@
 //!   decision costs
 //! - [`Checked`]: the positions and clocks of `check-bot`'s questions
 //! - [`GameSetup`]: what decides a game besides its bots (game, clock, seed, start)
+//! - `envelope`: the protocol's messages around a game's payloads
 //! - `game_clock`: a game's clock as its game parsed it, one type for every game
 //! - `chess_clock`: a chess clock, for games without clocks of their own
 //! - `cap`: the wall-time cap of one game and its default
@@ -15,6 +16,7 @@
 
 pub mod cap;
 pub mod chess_clock;
+pub mod envelope;
 pub mod game_clock;
 // Football Chess's clocks, whose `--tc` every setup still carries (see `GameSetup`).
 pub use crate::games::football_chess::clock;
@@ -23,8 +25,10 @@ use std::time::Duration;
 
 pub use cap::{MaxGameTime, MaxGameTimeError};
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
+pub use envelope::{Asked, Start};
 pub use game_clock::GameClock;
 
+use crate::protocol::Payloads;
 use crate::record::{GameRecord, Recorded};
 use crate::rules::{Clock, Rules, Side, Situation};
 
@@ -70,23 +74,20 @@ pub trait Refereed: Recorded {
     /// the game's rules (every limit used to the last grace margin): the default wall-time
     /// cap is derived from it ([`cap::with_margin`]).
     fn wall_bound(setup: &GameSetup) -> Duration;
-    /// The `game_start` line for `side`.
-    fn game_start(
-        &self,
-        setup: &GameSetup,
-        clocks: &Self::Clocks,
-        side: Side,
-        opponent: String,
-        options: serde_json::Map<String, serde_json::Value>,
-    ) -> String;
+    /// The game's own parts of its messages; the envelope around them is the protocol's
+    /// ([`envelope`] builds it).
+    type Wire: Payloads;
+    /// What `game_start` tells `side` of the game: its clock (a bot with time odds is told
+    /// its own) and the start situation's text.
+    fn start(&self, setup: &GameSetup, clocks: &Self::Clocks, side: Side) -> Start<Self::Wire>;
     /// What binds the decision due now.
     fn budget(&self, clocks: &Self::Clocks) -> Self::Budget;
     /// Its time limit.
     fn limit(budget: &Self::Budget) -> Duration;
-    /// The `request` line for the decision due now.
-    fn request(&self, id: u64, clocks: &Self::Clocks, budget: &Self::Budget) -> String;
-    /// The `event` line telling both bots what happened.
-    fn events_line(events: &[Self::Event]) -> String;
+    /// What the request for the decision due now says of the game.
+    fn asked(&self, clocks: &Self::Clocks, budget: &Self::Budget) -> Asked<Self::Wire>;
+    /// What `events` tell both bots, as `event` entries.
+    fn told(events: &[Self::Event]) -> Vec<<Self::Wire as Payloads>::Event>;
     /// The clock to note in the record after a decision that took `elapsed`
     /// (`[%clk]`), `None` when the game has none to note.
     fn clock_note(clocks: &Self::Clocks, budget: &Self::Budget, elapsed: Duration) -> Option<u64>;

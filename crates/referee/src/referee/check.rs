@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use crate::bot::{BotProcess, BotSpec, Incoming};
 use crate::protocol::{self, FromBot, ScoreMsg, ToBot};
 use crate::rules::{Rules, Side};
+use zebra_engine::seam::envelope;
 
 use super::handshake::Failed;
 use super::{GameClock, GameConfig, GameSetup};
@@ -152,18 +153,20 @@ async fn session<R: Checked>(
         ..GameSetup::default()
     };
     let (start, _, clocks) = R::set_up(&setup);
-    let _ = bot.send(start.game_start(
+    let _ = bot.send(protocol::to_line(&envelope::game_start(
+        &start,
         &setup,
         &clocks,
         side,
         "zebra check-bot".to_string(),
         spec.options.clone(),
-    ));
+    )));
     let mut id = 100;
     for (label, game) in R::scenarios(side) {
         id += 1;
         let budget = game.budget(&clocks);
-        let req = game.request(id, &clocks, &budget);
+        let asked = game.to_decide().map_or(side, |(s, _)| s);
+        let req = protocol::to_line(&envelope::request(&game, id, asked, &clocks, &budget));
         let what = format!("{tag} {label}");
         let Some(flushed) = bot.send(req) else {
             report.problem(format!("{what}: the bot no longer reads its input"));
@@ -188,7 +191,7 @@ async fn session<R: Checked>(
             report.problem(format!("{tag} sent a second reply to request {got}"));
         }
     }
-    let _ = bot.send(protocol::to_line(&ToBot::Ping { id: 7 }));
+    let _ = bot.send(protocol::to_line(&ToBot::<R::Wire>::Ping { id: 7 }));
     match bot.recv_until(Instant::now() + limits.decision).await {
         Some(Incoming::Line { text, .. })
             if protocol::parse_from_bot(&text) == Ok(FromBot::Pong { id: 7 }) =>
@@ -203,13 +206,13 @@ async fn session<R: Checked>(
             limits.decision.as_millis()
         )),
     }
-    let _ = bot.send(protocol::to_line(&ToBot::GameEnd {
+    let _ = bot.send(protocol::to_line(&ToBot::<R::Wire>::GameEnd {
         result: "1/2-1/2".to_string(),
         score: ScoreMsg { white: 0, black: 0 },
         termination: "unterminated".to_string(),
         reason: "compliance check".to_string(),
     }));
-    let _ = bot.send(protocol::to_line(&ToBot::Quit));
+    let _ = bot.send(protocol::to_line(&ToBot::<R::Wire>::Quit));
     let exit = bot.shutdown(limits.quit_grace).await;
     if exit.killed {
         report.problem(format!(

@@ -20,11 +20,11 @@ use tokio::time::Instant;
 
 use super::{verdict_of_exit, BotInfo, OutputBudget, FLOOD_BYTES, FLOOD_LINES};
 use crate::bot::{BotProcess, ExitInfo, Incoming};
-use crate::protocol::{self, FromBot, OptionDecl, ToBot};
+use crate::protocol::{self, AnyGame, FromBot, OptionDecl, ToBot};
 use crate::sandbox::Verdict;
 
 /// The `hello` that opens every conversation.
-pub fn hello(max_line: usize, patience: Duration) -> ToBot {
+pub fn hello(max_line: usize, patience: Duration) -> ToBot<AnyGame> {
     ToBot::Hello {
         protocol: protocol::PROTOCOL_NAME.to_string(),
         versions: protocol::VERSIONS.to_vec(),

@@ -35,11 +35,12 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
-use crate::protocol::{self, ReplyStatus, ScoreMsg, ToBot};
+use crate::protocol::{self, Payloads, ReplyStatus, ScoreMsg, ToBot};
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Event, Game, GameResult, Rules, Side};
 use crate::sandbox::{Exit, Policy, Verdict};
 use reply::Heard;
+use zebra_engine::seam::envelope;
 
 /// Someone following games as they are played (the live viewer of `--watch`): told each
 /// game's record after every decision, when it ends, and the lines of a series' event
@@ -493,7 +494,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
             report.cpu_us += cpu_us;
             self.post(
                 side,
-                &ToBot::Result {
+                &ToBot::<R::Wire>::Result {
                     id,
                     status,
                     elapsed_ms: elapsed.as_millis() as u64,
@@ -516,7 +517,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 Err(refused) => return Some(internal(refused)),
             }
             self.game.follow(&mut self.clocks, &all_events);
-            let line = R::events_line(&all_events);
+            let line = protocol::to_line(&envelope::events::<R>(&all_events));
             for side in Side::ALL {
                 self.post_line(side, &line);
             }
@@ -590,10 +591,15 @@ impl<'a, R: Refereed> Referee<'a, R> {
         for side in Side::ALL {
             let opponent = self.seats[side.other().index()].report.name.clone();
             let options = self.seats[side.index()].spec.options.clone();
-            let line = self
-                .game
-                .game_start(&self.cfg.game, &self.clocks, side, opponent, options);
-            self.send_line(side, line);
+            let start = envelope::game_start(
+                &self.game,
+                &self.cfg.game,
+                &self.clocks,
+                side,
+                opponent,
+                options,
+            );
+            self.send(side, &start);
         }
         None
     }
@@ -659,7 +665,13 @@ impl<'a, R: Refereed> Referee<'a, R> {
 
     /// Wakes the bot (if frozen), sends the request and reads until its reply.
     async fn ask_awake(&mut self, side: Side, id: u64, budget: &R::Budget) -> Reply<R::Action> {
-        let request = self.game.request(id, &self.clocks, budget);
+        let request = protocol::to_line(&envelope::request(
+            &self.game,
+            id,
+            side,
+            &self.clocks,
+            budget,
+        ));
         let seat = &mut self.seats[side.index()];
         seat.output.reset();
         if let Some(bot) = seat.bot.as_mut() {
@@ -771,7 +783,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 if tell {
                     self.post(
                         side,
-                        &ToBot::Result {
+                        &ToBot::<R::Wire>::Result {
                             id: got,
                             status,
                             elapsed_ms: 0,
@@ -845,7 +857,11 @@ impl<'a, R: Refereed> Referee<'a, R> {
 
     /// Sends a message to one bot now, after whatever was posted for it; `None` if the bot
     /// cannot take it.
-    fn send(&mut self, side: Side, msg: &ToBot) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
+    fn send<W: Payloads>(
+        &mut self,
+        side: Side,
+        msg: &ToBot<W>,
+    ) -> Option<tokio::sync::oneshot::Receiver<Instant>> {
         self.send_line(side, protocol::to_line(msg))
     }
 
@@ -870,7 +886,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
     /// Posts a message for one bot: it leaves with the next message sent to that bot. A bot
     /// learns a result and the events at the latest with its next request, and every
     /// decision costs one write (one wake-up of one bot), not three.
-    fn post(&mut self, side: Side, msg: &ToBot) {
+    fn post<W: Payloads>(&mut self, side: Side, msg: &ToBot<W>) {
         let line = protocol::to_line(msg);
         self.post_line(side, &line);
     }
@@ -883,7 +899,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
     }
 
     /// Sends one message to both bots now, serialized once.
-    fn broadcast(&mut self, msg: &ToBot) {
+    fn broadcast<W: Payloads>(&mut self, msg: &ToBot<W>) {
         for side in Side::ALL {
             let _ = self.send(side, msg);
         }
@@ -930,7 +946,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
             ),
         };
         let score = [self.game.points(Side::White), self.game.points(Side::Black)];
-        let end = ToBot::GameEnd {
+        let end = ToBot::<R::Wire>::GameEnd {
             result: result.map_or("*", |r| r.pgn()).to_string(),
             score: ScoreMsg {
                 white: score[0],
@@ -940,7 +956,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
             reason: reason.clone(),
         };
         self.broadcast(&end);
-        self.broadcast(&ToBot::Quit);
+        self.broadcast(&ToBot::<R::Wire>::Quit);
         let grace = self.cfg.quit_grace;
         for seat in &mut self.seats {
             seat.report.freezes = seat.bot.as_ref().map_or(0, |b| b.freezes());

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::bot::{BotProcess, BotSpec};
-use crate::protocol::{self, OptionDecl, OptionKind, ToBot};
+use crate::protocol::{self, AnyGame, OptionDecl, OptionKind, ToBot};
 
 /// Why a bot is not ready to play; each says, in one sentence, which bot and what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,7 +40,7 @@ pub async fn preflight(
     let mut bot = BotProcess::spawn(spec, max_line, policy)
         .map_err(|e| PreflightError::Start(e.to_string()))?;
     let shake = super::handshake::greet(&mut bot, max_line, handshake).await;
-    let _ = bot.send(protocol::to_line(&ToBot::Quit));
+    let _ = bot.send(protocol::to_line(&ToBot::<AnyGame>::Quit));
     let exit = bot.shutdown(Duration::from_millis(500)).await;
     let ready = shake.result.map_err(|failed| {
         let refusal = failed.judge(handshake, &exit);

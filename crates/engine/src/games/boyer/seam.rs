@@ -61,13 +61,14 @@ mod referee {
     use std::time::Duration;
 
     use crate::games::boyer::rules::{Event, Game, Position, TURN_LIMIT};
-    use crate::games::boyer::wire::{
-        to_line, BoyerEvent, BoyerState, BoyerToBot, ChessClockMsg, SideClocks,
-    };
+    use crate::games::boyer::wire::{BoyerEvent, BoyerState, BoyerWire, ChessClockMsg, SideClocks};
+    use crate::protocol::NoExtra;
     use crate::record::GameRecord;
     use crate::rules::{Clock, Side};
     use crate::seam::chess_clock::{ChessClock, ChessClocks, ChessTimeControl};
-    use crate::seam::{GameSetup, Miss, Missed, Refereed, RefusedExpiry, TimeControlError};
+    use crate::seam::{
+        Asked, GameSetup, Miss, Missed, Refereed, RefusedExpiry, Start, TimeControlError,
+    };
 
     /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
     /// side's 8 pieces (B15), and a `pass` (B14).
@@ -128,37 +129,24 @@ mod referee {
             thinking.saturating_add(c.grace.saturating_mul(asks))
         }
 
-        fn game_start(
-            &self,
-            setup: &GameSetup,
-            _clocks: &ChessClocks,
-            side: Side,
-            opponent: String,
-            options: serde_json::Map<String, serde_json::Value>,
-        ) -> String {
+        type Wire = BoyerWire;
+
+        fn start(&self, setup: &GameSetup, _clocks: &ChessClocks, _side: Side) -> Start<BoyerWire> {
             let ms = |d: Duration| Some(d.as_millis() as u64);
             let c = *Self::time_control(setup);
             let (bank_ms, increment_ms, turn_ms) = match c.control {
                 ChessTimeControl::Bank { bank, increment } => (ms(bank), ms(increment), None),
                 ChessTimeControl::PerTurn(t) => (None, None, ms(t)),
             };
-            to_line(&BoyerToBot::GameStart {
-                version: 1,
-                rules: "boyer-football".to_string(),
-                rules_version: crate::games::boyer::rules::RULES_VERSION.to_string(),
-                rulings: super::RULINGS_EDITION.to_string(),
-                side,
-                opponent,
-                seed: setup.seed,
+            Start {
                 time_control: ChessClockMsg {
                     bank_ms,
                     increment_ms,
                     turn_ms,
                     grace_ms: c.grace.as_millis() as u64,
                 },
-                options,
                 situation: None,
-            })
+            }
         }
 
         fn budget(&self, clocks: &ChessClocks) -> Turn {
@@ -173,26 +161,22 @@ mod referee {
             budget.limit
         }
 
-        fn request(&self, id: u64, clocks: &ChessClocks, budget: &Turn) -> String {
+        fn asked(&self, clocks: &ChessClocks, _budget: &Turn) -> Asked<BoyerWire> {
             let ms = |side: Side| clocks.limit(side).as_millis() as u64;
-            to_line(&BoyerToBot::Request {
-                id,
+            Asked {
                 decision: "sub_move".to_string(),
-                side: budget.side,
                 state: BoyerState::of(self.position()),
                 clocks: SideClocks {
                     white_ms: ms(Side::White),
                     black_ms: ms(Side::Black),
                 },
-                deadline_ms: budget.limit.as_millis() as u64,
                 legal: self.legal().iter().map(|s| s.to_string()).collect(),
-            })
+                extra: NoExtra {},
+            }
         }
 
-        fn events_line(events: &[Event]) -> String {
-            to_line(&BoyerToBot::Event {
-                events: events.iter().map(BoyerEvent::from).collect(),
-            })
+        fn told(events: &[Event]) -> Vec<BoyerEvent> {
+            events.iter().map(BoyerEvent::from).collect()
         }
 
         fn clock_note(_: &ChessClocks, _: &Turn, _: Duration) -> Option<u64> {

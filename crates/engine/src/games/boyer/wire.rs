@@ -1,49 +1,31 @@
-//! The messages that differ for Boyer's Football (PROTOCOL.md, "Rule sets"): `game_start`
-//! with a chess clock, `request` with the position and the turn's progress, `event` with
-//! sub-moves. Everything else (hello, ready, result, game_end, ping, quit) is shared.
+//! What Boyer's Football puts in the protocol's envelope (PROTOCOL.md, "Rule sets"): a
+//! chess clock in `game_start`, the position and the turn's progress in `request`,
+//! sub-moves in `event`. Everything else is the envelope every game shares.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::games::boyer::rules::{self as boyer, Outcome};
+use crate::protocol::{self, NoExtra, Payloads};
 use crate::rules::Side;
 
-/// A message for a Boyer's Football bot that differs from Football Chess's.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum BoyerToBot {
-    GameStart {
-        version: u32,
-        /// `boyer-football`.
-        rules: String,
-        rules_version: String,
-        /// The edition of protocol/BOYER.md.
-        rulings: String,
-        side: Side,
-        opponent: String,
-        seed: u64,
-        time_control: ChessClockMsg,
-        options: Map<String, Value>,
-        /// The start position's FEN when it is not the usual start.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        situation: Option<String>,
-    },
-    Request {
-        id: u64,
-        /// Always `sub_move`.
-        decision: String,
-        side: Side,
-        state: BoyerState,
-        clocks: SideClocks,
-        /// Time left to answer: the side's whole remaining time.
-        deadline_ms: u64,
-        /// Every legal sub-move now.
-        legal: Vec<String>,
-    },
-    Event {
-        events: Vec<BoyerEvent>,
-    },
+/// Boyer's Football's payloads in the protocol's messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoyerWire {}
+
+impl Payloads for BoyerWire {
+    type TimeControl = ChessClockMsg;
+    /// Always `sub_move`.
+    type Decision = String;
+    type State = BoyerState;
+    type Clocks = SideClocks;
+    /// Every legal sub-move now.
+    type Legal = Vec<String>;
+    type Extra = NoExtra;
+    type Event = BoyerEvent;
 }
+
+/// A message from the referee to a Boyer's Football bot.
+pub type BoyerToBot = protocol::ToBot<BoyerWire>;
 
 /// The chess clock, as sent in `game_start`: a bank with its increment, or a time per turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,11 +116,6 @@ impl From<&boyer::Event> for BoyerEvent {
             },
         }
     }
-}
-
-/// Serializes a message as one line.
-pub fn to_line(msg: &BoyerToBot) -> String {
-    serde_json::to_string(msg).expect("protocol messages always serialize")
 }
 
 #[cfg(test)]

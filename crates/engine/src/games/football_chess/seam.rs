@@ -55,12 +55,15 @@ mod referee {
 
     use std::time::Duration;
 
-    use crate::protocol::{self, ClockMsg, ClocksMsg, StateMsg, TimeControlMsg, ToBot};
+    use crate::games::football_chess::wire::{
+        penalty, ClockMsg, ClocksMsg, FootballChessWire, RequestExtra, StateMsg, TimeControlMsg,
+        ToBot,
+    };
     use crate::record::GameRecord;
     use crate::rules::{Clock, Event, Game, Side};
     use crate::seam::{
-        Budget, Clocks, GameSetup, Miss, Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl,
-        TimeControlError,
+        envelope, Asked, Budget, Clocks, GameSetup, Miss, Missed, QuarterMode, Refereed,
+        RefusedExpiry, Start, TimeControl, TimeControlError,
     };
 
     impl Refereed for Game {
@@ -129,24 +132,17 @@ mod referee {
             .wall_bound()
         }
 
-        fn game_start(
+        type Wire = FootballChessWire;
+
+        fn start(
             &self,
             setup: &GameSetup,
             clocks: &Clocks,
             side: Side,
-            opponent: String,
-            options: serde_json::Map<String, serde_json::Value>,
-        ) -> String {
+        ) -> Start<FootballChessWire> {
             // A bot with time odds is told its own clocks.
             let tc = clocks.sides[side.index()];
-            protocol::to_line(&ToBot::GameStart {
-                version: 1,
-                rules: "football-chess".to_string(),
-                rules_version: "0.1".to_string(),
-                rulings: crate::rules::RULINGS_EDITION.to_string(),
-                side,
-                opponent,
-                seed: setup.seed,
+            Start {
                 time_control: TimeControlMsg {
                     quarter_ms: match tc.quarter {
                         QuarterMode::Timed(q) => Some(q.as_millis() as u64),
@@ -160,9 +156,8 @@ mod referee {
                     reaction_ms: tc.reaction.as_millis() as u64,
                     grace_ms: tc.grace.as_millis() as u64,
                 },
-                options,
                 situation: setup.situation.as_ref().map(|s| s.to_string()),
-            })
+            }
         }
 
         fn budget(&self, clocks: &Clocks) -> Budget {
@@ -173,14 +168,12 @@ mod referee {
             budget.limit
         }
 
-        fn request(&self, id: u64, clocks: &Clocks, budget: &Budget) -> String {
-            protocol::to_line(&request(self, id, clocks, budget))
+        fn asked(&self, clocks: &Clocks, budget: &Budget) -> Asked<FootballChessWire> {
+            asked(self, clocks, budget)
         }
 
-        fn events_line(events: &[Event]) -> String {
-            protocol::to_line(&ToBot::Event {
-                events: events.to_vec(),
-            })
+        fn told(events: &[Event]) -> Vec<Event> {
+            events.to_vec()
         }
 
         fn clock_note(clocks: &Clocks, budget: &Budget, elapsed: Duration) -> Option<u64> {
@@ -268,6 +261,12 @@ mod referee {
 
     /// The request for the decision `game` asks for now, exactly as a bot receives it.
     pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot {
+        let side = game.decision().expect("a decision is pending").side;
+        envelope::request(game, id, side, clocks, budget)
+    }
+
+    /// What the request for the decision `game` asks for now says of the game.
+    fn asked(game: &Game, clocks: &Clocks, budget: &Budget) -> Asked<FootballChessWire> {
         let decision = game.decision().expect("a decision is pending");
         let legal = match decision.kind {
             crate::rules::DecisionKind::Formation => None,
@@ -291,15 +290,14 @@ mod referee {
                 running: budget.expires == Clock::Reaction,
             },
         };
-        ToBot::Request {
-            id,
+        Asked {
             decision: decision.kind,
-            side: decision.side,
             state: StateMsg::of(game),
             clocks: clocks_msg,
-            deadline_ms: budget.limit.as_millis() as u64,
             legal,
-            penalty_options: protocol::penalty::preview(game),
+            extra: RequestExtra {
+                penalty_options: penalty::preview(game),
+            },
         }
     }
 }

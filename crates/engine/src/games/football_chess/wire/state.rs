@@ -362,8 +362,8 @@ impl StateMsg {
 
 #[cfg(test)]
 mod tests {
+    use super::super::penalty::preview;
     use super::*;
-    use crate::protocol::penalty::preview;
     use crate::rules::playout::RandomPlayer;
     use crate::rules::{ActionList, DecisionKind, Settings};
 

@@ -1,0 +1,95 @@
+//! The protocol's messages about a game, built around what the game says: the game gives
+//! its payloads ([`Start`], [`Asked`], its events); the envelope (type, ids, side, seed,
+//! deadline, the game's name and editions) is written here, once for every game.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::{GameSetup, Refereed};
+use crate::protocol::{Payloads, ToBot};
+use crate::rules::Side;
+
+/// The game's part of `game_start`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Start<W: Payloads> {
+    /// The clock, as the bot is told it.
+    pub time_control: W::TimeControl,
+    /// The start situation's text; `None` for the game's usual start.
+    pub situation: Option<String>,
+}
+
+/// The game's part of a `request`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asked<W: Payloads> {
+    pub decision: W::Decision,
+    pub state: W::State,
+    pub clocks: W::Clocks,
+    pub legal: W::Legal,
+    pub extra: W::Extra,
+}
+
+/// The `game_start` message for `side`, playing `opponent` with its `options` set.
+pub fn game_start<G: Refereed>(
+    game: &G,
+    setup: &GameSetup,
+    clocks: &G::Clocks,
+    side: Side,
+    opponent: String,
+    options: Map<String, Value>,
+) -> ToBot<G::Wire> {
+    let Start {
+        time_control,
+        situation,
+    } = game.start(setup, clocks, side);
+    ToBot::GameStart {
+        version: 1,
+        rules: G::RULES.name().to_string(),
+        rules_version: G::VERSION.to_string(),
+        rulings: G::RULINGS.to_string(),
+        side,
+        opponent,
+        seed: setup.seed,
+        time_control,
+        options,
+        situation,
+    }
+}
+
+/// The request `id` to `side` for the decision due now, bound by `budget`.
+pub fn request<G: Refereed>(
+    game: &G,
+    id: u64,
+    side: Side,
+    clocks: &G::Clocks,
+    budget: &G::Budget,
+) -> ToBot<G::Wire> {
+    let Asked {
+        decision,
+        state,
+        clocks,
+        legal,
+        extra,
+    } = game.asked(clocks, budget);
+    ToBot::Request {
+        id,
+        decision,
+        side,
+        state,
+        clocks,
+        deadline_ms: millis(G::limit(budget)),
+        legal,
+        extra,
+    }
+}
+
+/// The `event` message telling both bots what happened.
+pub fn events<G: Refereed>(events: &[G::Event]) -> ToBot<G::Wire> {
+    ToBot::Event {
+        events: G::told(events),
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis() as u64
+}
