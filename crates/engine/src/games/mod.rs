@@ -8,6 +8,7 @@
 //! - `boyer`: Boyer's Football (`boyer::rules::Game`)
 
 pub mod boyer;
+pub mod chess_eleven;
 pub mod football_chess;
 
 use serde::Serialize;

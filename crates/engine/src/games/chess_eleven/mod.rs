@@ -1,0 +1,23 @@
+//! Chess Eleven (protocol/CHESS-ELEVEN.md holds the rulings C1–C54): chess pieces and a
+//! ball on an 8x8 board, goals in the middle of each back rank, possession won by capture,
+//! and a tally of goals. A pure engine: no I/O, no clocks.
+//!
+//! - `board`: squares, pieces, the board, and the reaches of moves, passes and shots
+//! - `action`: actions and their notation
+//! - `position`: a round in play: the go's structure, legal actions, apply, position text
+//! - `perft`: the decision tree counted (C54)
+//! - `error`: typed errors
+
+pub mod action;
+pub mod board;
+pub mod error;
+pub mod perft;
+pub mod position;
+
+pub use action::{Action, Formation, ShotOutcome};
+pub use board::{Board, Piece, Role, Sq};
+pub use error::{ChessElevenError, FormationError, NotationError};
+pub use position::{Applied, Ball, Event, Position, RoundEnd};
+
+/// The edition of protocol/CHESS-ELEVEN.md the engine plays (tag `Rulings`).
+pub const RULINGS_EDITION: &str = "1";
