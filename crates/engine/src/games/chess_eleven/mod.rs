@@ -11,12 +11,15 @@
 pub mod action;
 pub mod board;
 pub mod error;
+pub mod formation;
+pub mod game;
 pub mod perft;
 pub mod position;
 
 pub use action::{Action, Formation, ShotOutcome};
 pub use board::{Board, Piece, Role, Sq};
 pub use error::{ChessElevenError, FormationError, NotationError};
+pub use game::{DecisionKind, Game, Halves, Settings};
 pub use position::{Applied, Ball, Event, Position, RoundEnd};
 
 /// The edition of protocol/CHESS-ELEVEN.md the engine plays (tag `Rulings`).

@@ -327,6 +327,10 @@ impl Position {
             targets.clear();
             self.board.targets(from, self.ep, &mut targets);
             for &to in &targets {
+                // A king is never captured, even by a corner go's move after a check (C31).
+                if self.board.get(to).is_some_and(|p| p.role == Role::King) {
+                    continue;
+                }
                 let mut after = self.board;
                 move_on(&mut after, from, to, None, self.ep);
                 if after.in_check(self.side) {
@@ -764,11 +768,16 @@ impl Position {
                 return Err(format!("a pawn on {sq}, a rank no pawn stands on"));
             }
         }
-        if self.board.in_check(self.side.other()) {
-            return Err(format!(
-                "{} is in check but it is not its go",
-                self.side.other()
-            ));
+        // At the start of an ordinary go the other side has just moved, so it is not in
+        // check; within a go, or at a corner go, the side itself has (a check it gave may
+        // stand while its go goes on).
+        let safe = if self.progress.at_start() && !self.progress.corner {
+            self.side.other()
+        } else {
+            self.side
+        };
+        if self.board.in_check(safe) {
+            return Err(format!("{safe} is in check, which no legal play leaves"));
         }
         match self.ball {
             Ball::Carried(s) if self.board.get(s).is_none() => {
