@@ -20,7 +20,7 @@ A Restart is a tuple ('restart', reason, side, (white_goals, black_goals)):
     reason 'checkmate'  side = the mating side (who scored two goals, C33/C37)
     reason 'stalemate'  side = the stalemated side (who kicks off next, C14)
 
-Command line
+Command line (options, each "--opt name=value", go before the command; see OPTIONS)
     python3 c11ref.py legal  "<pos>"
     python3 c11ref.py apply  "<pos>" <action> [outcome]
     python3 c11ref.py perft  "<pos>" <depth>
@@ -28,6 +28,17 @@ Command line
 """
 
 import sys
+
+# Switches for the interpretations in QUESTIONS.md that change perft counts or texts.
+# The defaults are this reference's reading; the others let a disagreement with another
+# engine be located quickly (command line: --opt name=value, before the command).
+OPTIONS = {
+    "kickoff_capture_takes_ball": True,   # Q1: off-circle capture while ball on the spot
+    "corner_capture_takes_ball": True,    # Q3: any capture while the ball is at the flag
+    "end_at_cp": "always",                # Q4: 'always' or 'if_shot' after the corner pass
+    "ep_only_if_attacked": True,          # Q5: print the ep square only when capturable
+    "corner_occupant_receives": False,    # Q6: own piece on the corner square may receive
+}
 
 FILES = "abcdefgh"
 EMPTY = "."
@@ -199,6 +210,13 @@ def parse(text):
     h, _, g = f[6].partition(".")
     half, goes = int(h), int(g)
     shots = int(f[7])
+    # combinations of ball and progress that a game can reach between decisions
+    kind = ball[0]
+    ok = {"-": kind in ("c", "spot"),
+          "c": kind == "flag",
+          "cm": kind == "flag" or (kind == "c" and owner(board[ball[1]]) == side)}
+    if not ok.get(prog, kind == "c" and owner(board[ball[1]]) == side):
+        raise ValueError("ball %s does not fit progress %s" % (f[2], prog))
     p = Pos(board, side, ball, prog, ep, tally, half, goes, shots)
     if fmt(p) != " ".join(f):
         raise ValueError("position text is not canonical: %r" % fmt(p))
@@ -287,7 +305,15 @@ def in_check(board, side):
 
 
 def pseudo_moves(board, side, ep):
-    """Chess moves (C21, C27-C30), ignoring check: (from, to, promo_letter_or_'', is_ep)."""
+    """Chess moves (C21, C27-C30), ignoring check: (from, to, promo_letter_or_'', is_ep).
+    A king is never captured (C31, Q7): in a corner go the side that gave check moves
+    again, so a capture of the king would otherwise be generated; it is left out."""
+    out = _pseudo_moves(board, side, ep)
+    oking = "k" if side == "w" else "K"
+    return [m for m in out if board[m[1]] != oking]
+
+
+def _pseudo_moves(board, side, ep):
     out = []
     white = side == "w"
     fwd = 8 if white else -8
@@ -437,8 +463,11 @@ def pass_targets(board, side, carrier):
 def corner_pass_targets(board, side, corner):
     """C35: own pieces whose pass reach contains the corner square (Q6: a piece standing
     on the corner square itself does not qualify)."""
-    return [r for r in range(64)
-            if owner(board[r]) == side and reaches(board, r, corner, board[r], "pass")]
+    out = [r for r in range(64)
+           if owner(board[r]) == side and reaches(board, r, corner, board[r], "pass")]
+    if OPTIONS["corner_occupant_receives"] and owner(board[corner]) == side:
+        out.append(corner)
+    return sorted(out)
 
 
 def shot_targets(board, side, carrier):
@@ -501,7 +530,8 @@ def legal(p):
         sh = [sqname(car) + "*" + sqname(g) for g in shot_targets(b, side, car)]
         acts = mv + ps + sh
         if corner and not move_used:
-            acts.append("end")                                      # Q4: end at 'cp'
+            if OPTIONS["end_at_cp"] == "always" or sh:
+                acts.append("end")                                  # Q4: end at 'cp'
         elif ps or sh:
             acts.append("end")                                      # C19
     p._acts = acts
@@ -607,10 +637,10 @@ def apply(p, action, outcome=None, check=True):
         if to in CIRCLE:
             ball = ("c", to)                                        # C16
             took_at_kickoff = True
-        elif captured:
+        elif captured and OPTIONS["kickoff_capture_takes_ball"]:
             ball = ("c", to)                                        # C18 loose, Q1
     else:  # flag
-        if to == ball[1] or captured:
+        if to == ball[1] or (captured and OPTIONS["corner_capture_takes_ball"]):
             ball = ("c", to)                                        # C35; C18 loose, Q3
     # en passant square (C28, Q5): set after a two-step when an opponent pawn attacks it
     ep = None
@@ -620,6 +650,8 @@ def apply(p, action, outcome=None, check=True):
         for df in (-1, 1):
             if 0 <= tf + df < 8 and nb[to + df] == opp_pawn:
                 ep = (fr + to) // 2
+        if not OPTIONS["ep_only_if_attacked"]:
+            ep = (fr + to) // 2
     prog = (p.progress if p.progress != "-" else "") + "m"
     q = Pos(nb, side, ball, prog, ep, p.tally, p.half, p.goes, p.shots)
     if prog[0] == "c":
@@ -670,6 +702,14 @@ def divide(p, depth):
 # ---------------------------------------------------------------- command line
 
 def main(argv):
+    argv = list(argv)
+    while len(argv) > 2 and argv[1] == "--opt":
+        k, _, v = argv[2].partition("=")
+        if k not in OPTIONS:
+            raise SystemExit("unknown option %r; known: %s" % (k, ", ".join(OPTIONS)))
+        d = OPTIONS[k]
+        OPTIONS[k] = (v.lower() in ("1", "true", "yes")) if isinstance(d, bool) else v
+        del argv[1:3]
     if len(argv) < 3:
         print(__doc__)
         return 2
@@ -693,4 +733,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        sys.exit(1)
