@@ -528,6 +528,15 @@ impl Bot for GreedyBot {
         }
     }
 
+    /// Chess Eleven: the default formation; then the action whose position is worth most
+    /// (see [`eleven`]).
+    fn decide_eleven(&mut self, req: &botkit::ElevenRequest) -> String {
+        if req.decision == "formation" {
+            return req.safe();
+        }
+        eleven::best(req).unwrap_or_else(|| req.safe())
+    }
+
     /// Boyer's Football: the sub-move after which the ball stands nearest the goal this
     /// side attacks (a goal at once first, an own goal never), ties to the earliest listed.
     fn decide_boyer(&mut self, req: &botkit::BoyerRequest) -> String {
@@ -601,4 +610,125 @@ fn main() -> std::io::Result<()> {
     let args = Args::parse();
     let mut bot = GreedyBot::new(&args.name, args.depth);
     botkit::run(&mut bot)
+}
+
+mod eleven {
+    //! Chess Eleven, one action ahead: goals first (a mate is two), then the ball, then
+    //! material, the carrier's advance toward the goal it attacks, a shot at an empty goal
+    //! ready for the next decision; a go that hands over is charged with the best capture
+    //! the opponent then has. A shot at a guarded goal is worth the mean of its outcomes
+    //! at the odds of C38.
+
+    use zebra_engine::botkit::ElevenRequest;
+    use zebra_engine::games::chess_eleven::{Action, Position, Role, RoundEnd};
+    use zebra_engine::rules::Side;
+
+    fn value(role: Role) -> f64 {
+        match role {
+            Role::King => 0.0,
+            Role::Queen => 9.0,
+            Role::Rook => 5.0,
+            Role::Bishop | Role::Knight => 3.0,
+            Role::Pawn => 1.0,
+        }
+    }
+
+    /// The action worth most for the side to decide, in the request's legal list.
+    pub fn best(req: &ElevenRequest) -> Option<String> {
+        let pos = req.position()?;
+        let me = req.side;
+        let mut best: Option<(f64, &String)> = None;
+        for text in &req.legal {
+            let Ok(action) = text.parse::<Action>() else {
+                continue;
+            };
+            let v = worth(&pos, &action, me);
+            if best.map_or(true, |(b, _)| v > b) {
+                best = Some((v, text));
+            }
+        }
+        best.map(|(_, t)| t.clone())
+    }
+
+    fn worth(pos: &Position, action: &Action, me: Side) -> f64 {
+        match *action {
+            Action::Shot { from, to, .. } if pos.board().get(to).is_some() => {
+                let outcomes = pos.shot_outcomes(to);
+                let odds = [0.25, 0.5, 0.25];
+                outcomes
+                    .iter()
+                    .zip(odds)
+                    .map(|(&o, p)| {
+                        p * after(
+                            pos,
+                            &Action::Shot {
+                                from,
+                                to,
+                                outcome: Some(o),
+                            },
+                            me,
+                        )
+                    })
+                    .sum()
+            }
+            _ => after(pos, action, me),
+        }
+    }
+
+    fn after(pos: &Position, action: &Action, me: Side) -> f64 {
+        let mut next = pos.clone();
+        let Ok(applied) = next.apply(action) else {
+            return f64::NEG_INFINITY;
+        };
+        let sign = |side: Side| if side == me { 1.0 } else { -1.0 };
+        match applied.end {
+            Some(RoundEnd::Goal { by }) => 1000.0 * sign(by),
+            Some(RoundEnd::Checkmate { by }) => 2000.0 * sign(by),
+            Some(RoundEnd::Stalemate { .. }) => -5.0,
+            None => eval(&next, me),
+        }
+    }
+
+    fn eval(pos: &Position, me: Side) -> f64 {
+        let mut v = 0.0;
+        for side in [Side::White, Side::Black] {
+            let s = if side == me { 1.0 } else { -1.0 };
+            for (_, role) in pos.board().squares_of(side) {
+                v += s * value(role);
+            }
+        }
+        if let Some(c) = pos.carrier_of(me) {
+            v += 4.0 + 0.6 * f64::from(c.rank_of(me));
+        }
+        if let Some(c) = pos.carrier_of(me.other()) {
+            v -= 4.0 + 0.6 * f64::from(c.rank_of(me.other()));
+        }
+        if pos.side() == me {
+            // Still my go: a shot at an empty goal square is a goal next.
+            let open = pos
+                .legal()
+                .iter()
+                .any(|a| matches!(a, Action::Shot { to, .. } if pos.board().get(*to).is_none()));
+            if open {
+                v += 500.0;
+            }
+        } else {
+            // The opponent's go: its best capture, and the ball that comes with it.
+            let mut worst: f64 = 0.0;
+            for a in pos.legal() {
+                if let Action::Move { to, .. } = a {
+                    if let Some(p) = pos.board().get(to) {
+                        let ball = if pos.carrier_of(me).is_some() {
+                            8.0
+                        } else {
+                            0.0
+                        };
+                        worst = worst.max(value(p.role) + ball);
+                    }
+                }
+            }
+            v -= worst;
+        }
+        v
+    }
 }

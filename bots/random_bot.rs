@@ -72,6 +72,23 @@ impl Bot for RandomBot {
             .unwrap_or_else(|| "pass".to_string())
     }
 
+    fn eleven_start(&mut self, side: Side, seed: u64) {
+        *self = RandomBot::new(&self.name, seed, side);
+    }
+
+    /// Chess Eleven: a random legal formation (the substitute fielded when it may be, at
+    /// random), else a legal action at random.
+    fn decide_eleven(&mut self, req: &botkit::ElevenRequest) -> String {
+        if req.decision == "formation" {
+            let mut player = zebra_engine::games::chess_eleven::RandomPlayer::new(self.rng.gen());
+            return player.formation(req.side, req.state.substitute).to_string();
+        }
+        req.legal
+            .choose(&mut self.rng)
+            .cloned()
+            .unwrap_or_else(|| req.safe())
+    }
+
     fn decide(&mut self, req: &Request) -> String {
         if req.decision == DecisionKind::Formation {
             return match req.game() {

@@ -48,7 +48,9 @@
 //! referee that took one would show it (status `illegal`).
 //!
 //! It plays Boyer's Football too (`game_start.rules` `boyer-football`): the first legal
-//! sub-move, and for an illegal one a piece move that is not in the request's legal list.
+//! sub-move, and for an illegal one a piece move that is not in the request's legal list;
+//! and Chess Eleven: the default formation or the first legal action, and `a1a1` for an
+//! illegal one.
 
 use std::io::{self, BufRead, BufWriter, StdoutLock, Write};
 use std::process::{Command, Stdio};
@@ -59,6 +61,7 @@ use clap::Parser;
 
 use zebra_engine::botkit::{self, Request};
 use zebra_engine::games::boyer::wire::BoyerToBot;
+use zebra_engine::games::chess_eleven::wire::ElevenToBot;
 use zebra_engine::games::football_chess::wire::ToBot;
 use zebra_engine::protocol::FromBot;
 use zebra_engine::rules::Square;
@@ -572,10 +575,38 @@ fn main() {
                     continue;
                 }
                 Ok(_) => continue,
-                Err(_) => {
-                    eprintln!("test-bot: skipped a line ({e})");
-                    continue;
-                }
+                // Chess Eleven's requests: the default formation or the first legal action.
+                Err(_) => match serde_json::from_str::<ElevenToBot>(text) {
+                    Ok(ElevenToBot::Request {
+                        id,
+                        decision,
+                        side,
+                        legal,
+                        ..
+                    }) => {
+                        let ok = match legal.as_ref().and_then(|l| l.first()) {
+                            _ if decision == "formation" => {
+                                zebra_engine::games::chess_eleven::formation::default_for(side)
+                                    .to_string()
+                            }
+                            Some(first) => first.clone(),
+                            None => "end".to_string(),
+                        };
+                        let asked = Asked {
+                            id,
+                            ok,
+                            // A move from a square onto itself is never legal.
+                            illegal: "a1a1".to_string(),
+                        };
+                        answer(&args, asked, &mut out, &mut answered);
+                        continue;
+                    }
+                    Ok(_) => continue,
+                    Err(_) => {
+                        eprintln!("test-bot: skipped a line ({e})");
+                        continue;
+                    }
+                },
             },
         };
         match &msg {

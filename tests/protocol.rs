@@ -166,6 +166,8 @@ fn every_message_has_a_schema_and_nothing_else_is_there() {
     ]));
     // Boyer's Football's own messages and their union (see the boyer_ tests below).
     expected.extend(BOYER_SCHEMAS.iter().map(|s| s.to_string()));
+    // Chess Eleven's (see the chess_eleven_ tests below).
+    expected.extend(ELEVEN_SCHEMAS.iter().map(|s| s.to_string()));
     assert_eq!(set(schemas.names()), expected);
     for m in TO_BOT.iter().chain(FROM_BOT) {
         let s = schemas.get(&format!("{m}.json"));
@@ -2376,6 +2378,13 @@ const BOYER_SCHEMAS: [&str; 4] = [
     "boyer_to_bot.json",
 ];
 
+const ELEVEN_SCHEMAS: [&str; 4] = [
+    "eleven_game_start.json",
+    "eleven_request.json",
+    "eleven_event.json",
+    "eleven_to_bot.json",
+];
+
 /// The setup of a Boyer game on the chess clock `clock`.
 fn boyer_config(clock: &str) -> zebra::referee::GameSetup {
     let mut cfg = zebra::referee::GameSetup::of(zebra::rules::Rules::BoyerFootball);
@@ -2572,4 +2581,132 @@ fn the_boyer_request_example_is_what_zebra_sends() {
         .unwrap()
         .iter()
         .any(|s| s.as_str().unwrap().starts_with('K')));
+}
+
+fn eleven_config(clock: &str) -> zebra::referee::GameSetup {
+    let mut cfg = zebra::referee::GameSetup::of(zebra::rules::Rules::ChessEleven);
+    cfg.read_clock(clock).unwrap();
+    cfg
+}
+
+/// A Chess Eleven line Zebra sends: it validates against `schema` and the Chess Eleven
+/// union, not against Football Chess's or Boyer's message of the same type, and parses back.
+fn check_eleven_line(schemas: &Schemas, schema: &str, line: &str) -> Value {
+    use zebra::games::chess_eleven::wire::ElevenToBot;
+    assert!(!line.contains('\n'), "one line: {line}");
+    let value: Value = serde_json::from_str(line).unwrap();
+    must_validate(schemas, schema, &value);
+    must_validate(schemas, "eleven_to_bot", &value);
+    let kind = value["type"].as_str().unwrap();
+    // An empty event list reads the same in every game.
+    let empty = value["events"].as_array().is_some_and(|e| e.is_empty());
+    for other in [format!("{kind}.json"), format!("boyer_{kind}.json")] {
+        if empty {
+            break;
+        }
+        assert!(
+            schemas.validate(&other, &value).is_err(),
+            "{other} accepts a Chess Eleven message: {line}"
+        );
+    }
+    let back: ElevenToBot = serde_json::from_str(line).unwrap();
+    assert_eq!(protocol::to_line(&back), line);
+    value
+}
+
+/// Every message of seeded random games of Chess Eleven validates against its schema:
+/// every decision, every event kind, both clock forms.
+#[test]
+fn chess_eleven_messages_validate_against_their_own_schemas() {
+    use zebra::games::chess_eleven::{Game, RandomPlayer};
+    use zebra::referee::Refereed;
+    use zebra::rules::ruleset::RuleSet;
+    let schemas = schemas();
+    let mut decisions = BTreeSet::new();
+    let mut kinds = BTreeSet::new();
+    for (k, clock) in ["turns=30,move=1s", "half=5m,goals=3", "goals=2,cap=150"]
+        .into_iter()
+        .enumerate()
+    {
+        for seed in 0..8u64 {
+            let mut cfg = eleven_config(clock);
+            cfg.seed = seed + 10 * k as u64;
+            let (mut game, _, clocks) = <Game as Refereed>::set_up(&cfg);
+            for side in [Side::White, Side::Black] {
+                let line = protocol::to_line(&envelope::game_start(
+                    &game,
+                    &cfg,
+                    &clocks,
+                    side,
+                    "other".into(),
+                    Map::new(),
+                ));
+                let v = check_eleven_line(&schemas, "eleven_game_start", &line);
+                assert_eq!(v["rules"], "chess-eleven");
+            }
+            let mut player = RandomPlayer::new(cfg.seed);
+            let mut id = 0;
+            while let Some(action) = player.choose(&game) {
+                id += 1;
+                let side = game.to_decide().unwrap().0;
+                let budget = game.budget(&clocks);
+                let line = protocol::to_line(&envelope::request(&game, id, side, &clocks, &budget));
+                let v = check_eleven_line(&schemas, "eleven_request", &line);
+                decisions.insert(v["decision"].as_str().unwrap().to_string());
+                let events = game.play(&action).unwrap();
+                let line = protocol::to_line(&envelope::events::<Game>(&events));
+                let v = check_eleven_line(&schemas, "eleven_event", &line);
+                for e in v["events"].as_array().unwrap() {
+                    kinds.insert(e["kind"].as_str().unwrap().to_string());
+                }
+            }
+        }
+    }
+    assert_eq!(decisions, set(["formation", "go", "continue"]));
+    for kind in [
+        "kick_off",
+        "moved",
+        "took_ball",
+        "passed",
+        "shot",
+        "go_ended",
+        "round_over",
+        "half_time",
+        "game_over",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} event in the sample: {kinds:?}"
+        );
+    }
+}
+
+#[test]
+fn the_chess_eleven_request_example_is_what_zebra_sends() {
+    use zebra::games::chess_eleven::{formation, Action, Game};
+    use zebra::referee::Refereed;
+    // After the default formations, White's pawn has taken the ball on d4: it may pass.
+    let cfg = eleven_config("turns=40,move=5s");
+    let (mut game, _, clocks) = <Game as Refereed>::set_up(&cfg);
+    for side in [Side::White, Side::Black] {
+        game.play(&Action::Formation(formation::default_for(side)))
+            .unwrap();
+    }
+    game.play(&"d2d4".parse().unwrap()).unwrap();
+    let budget = game.budget(&clocks);
+    let line = protocol::to_line(&envelope::request(&game, 7, Side::White, &clocks, &budget));
+    let value: Value = serde_json::from_str(&line).unwrap();
+    let path = protocol_dir().join("examples/eleven-request.json");
+    if std::env::var_os("ZEBRA_BLESS").is_some() {
+        let msg: zebra::games::chess_eleven::wire::ElevenToBot =
+            serde_json::from_str(&line).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(&msg).unwrap() + "\n").unwrap();
+    }
+    assert_eq!(
+        example("eleven-request"),
+        value,
+        "protocol/examples/eleven-request.json is stale: run ZEBRA_BLESS=1 cargo test --test protocol"
+    );
+    assert_eq!(value["decision"], "continue");
+    assert_eq!(value["legal"], json!(["d4^f3", "end"]));
 }

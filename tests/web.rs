@@ -1680,3 +1680,129 @@ fn wait_for_view(mut read: impl FnMut() -> Vec<Sse>) -> Vec<Sse> {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
+
+/// A seeded random game of Chess Eleven's engine as a record (shots with their drawn
+/// outcomes, as the referee writes them).
+fn eleven_record(seed: u64) -> GameRecord {
+    use zebra::games::chess_eleven as eleven;
+    use zebra::record::Recorded;
+    let settings = eleven::Settings {
+        halves: eleven::Halves::Goes(12),
+        seed,
+        ..eleven::Settings::default()
+    };
+    let mut rec = GameRecord::of::<eleven::Game>(&settings);
+    let mut game = eleven::Game::new(settings);
+    let mut player = eleven::RandomPlayer::new(seed);
+    while let Some(action) = player.choose(&game) {
+        let events = game.play(&action).unwrap();
+        rec.entries
+            .push(Entry::action(eleven::Game::as_recorded(&action, &events)));
+    }
+    rec.finish(&game, Termination::Normal, None);
+    rec
+}
+
+/// Chess Eleven frames follow the engine decision by decision and the stream validates
+/// against view.json's Chess Eleven branch (and not against the other games').
+#[test]
+fn a_chess_eleven_view_follows_the_engine_and_validates() {
+    use zebra::games::chess_eleven as eleven;
+    use zebra::web::AnyFrame;
+    let schemas =
+        schema::Schemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/schemas"));
+    for seed in 1..=6 {
+        let rec = &read_games(&write_game(&eleven_record(seed)).unwrap()).unwrap()[0];
+        let view = view_game(rec);
+        assert!(view.error.is_none(), "seed {seed}: {:?}", view.error);
+        assert_eq!(view.rules, "chess-eleven");
+        assert_eq!(view.steps.len(), rec.entries.len());
+        let mut game = <eleven::Game as zebra::record::Recorded>::from_tags(&rec.tags).unwrap();
+        for (entry, step) in rec.entries.iter().zip(&view.steps) {
+            entry.apply_to(&mut game).unwrap();
+            let AnyFrame::Eleven(f) = &step.frame else {
+                panic!("a Chess Eleven frame")
+            };
+            assert_eq!(f.score, game.score());
+            let on_board = game.position().map_or(0, |p| {
+                zebra::rules::Side::ALL
+                    .iter()
+                    .map(|&s| p.board().squares_of(s).count())
+                    .sum()
+            });
+            assert_eq!(f.pieces.len(), on_board, "{}", step.token);
+        }
+        let value = serde_json::to_value(&view).unwrap();
+        if let Err(e) = schemas.validate("view.json", &value) {
+            panic!("seed {seed}: the Chess Eleven view does not validate: {e}");
+        }
+        for other in ["football-chess", "boyer-football"] {
+            let mut as_other = value.clone();
+            as_other["rules"] = serde_json::json!(other);
+            assert!(
+                schemas.validate("view.json", &as_other).is_err(),
+                "seed {seed}: a Chess Eleven stream validates as {other}"
+            );
+        }
+    }
+}
+
+/// `zebra view --html` draws a Chess Eleven game on its 8x8 board in Chromium: the pieces
+/// of each frame, both goals, the ball where the frame has it, the list named for goes.
+#[test]
+fn the_page_in_chromium_draws_a_chess_eleven_game_on_its_board() {
+    let Some(browser) = webdriver::chromium() else {
+        return;
+    };
+    let dir = scratch("eleven");
+    let text = write_game(&eleven_record(5)).unwrap();
+    let record = dir.join("eleven.pgn");
+    std::fs::write(&record, &text).unwrap();
+    let page = dir.join("eleven.html");
+    let out = zebra(&[
+        "view",
+        record.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let views = view_games(&text).unwrap();
+    let view = &views[0];
+    let pass = view
+        .steps
+        .iter()
+        .position(|s| s.arrow == Some("pass"))
+        .expect("a random game passes")
+        + 1;
+    for step in [2, pass, view.steps.len()] {
+        let url = format!("file://{}#step={step}", page.display());
+        let dom = dump_dom(browser, &url);
+        assert!(
+            dom.contains(&format!("data-step=\"{step}\"")),
+            "step {step}"
+        );
+        assert!(dom.contains("data-board=\"eleven\""), "step {step}");
+        let want = &view.steps[step - 1].frame;
+        assert_eq!(board_in_dom(&dom), want.pieces(), "step {step}");
+        let zebra::web::AnyFrame::Eleven(f) = want else {
+            panic!("a Chess Eleven frame")
+        };
+        assert!(
+            dom.contains(&format!("data-ball-state=\"{}\"", f.ball_kind)),
+            "step {step}"
+        );
+        for goal in ["d1", "e1", "d8", "e8"] {
+            assert!(dom.contains(&format!("data-goal=\"{goal}\"")), "{goal}");
+        }
+        assert!(dom.contains(">Go by go<"), "step {step}");
+    }
+    screenshot(
+        browser,
+        &format!("file://{}#step={pass}", page.display()),
+        "chess-eleven-game.png",
+    );
+}

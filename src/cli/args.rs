@@ -44,7 +44,7 @@ pub enum Command {
     /// processes) and print it play by play.
     Demo(DemoArgs),
     /// Count legal action sequences from a position to a depth (perft); for
-    /// boyer-football, whole turns.
+    /// boyer-football, whole turns; for chess-eleven, decisions of a round in play.
     Perft(PerftArgs),
     /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
     /// (legal-action generation alone), `referee` (the referee's own cost per decision,
@@ -77,7 +77,7 @@ pub struct PlayArgs {
     /// An option for the Black bot, NAME=VALUE (repeatable).
     #[arg(long = "black-option", value_name = "NAME=VALUE")]
     pub black_options: Vec<String>,
-    /// The game: football-chess (the default) or boyer-football.
+    /// The game: football-chess (the default), boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
     /// Time control: blitz, standard, unlimited, or items such as
@@ -85,6 +85,8 @@ pub struct PlayArgs {
     /// default; with a human seat plays=10,play=60s,reaction=30s). boyer-football:
     /// a chess clock, rapid (the default, bank=60s,inc=1s; with a human seat
     /// turn=120s), blitz, or items such as bank=30s,inc=500ms or turn=2s.
+    /// chess-eleven: items turns=N (goes per half) or half=DURATION, goals=N, cap=N,
+    /// move=DURATION, formation=DURATION (default turns=40,move=5s,formation=20s).
     #[arg(long)]
     pub tc: Option<String>,
     /// The game's seed, sent to both bots.
@@ -132,7 +134,7 @@ pub struct CheckBotArgs {
     /// The bot's command line, one argument: program and arguments, split as a shell
     /// would ("'my bots/run.sh' --fast"; quotes keep spaces, nothing is expanded).
     pub command: String,
-    /// The game: football-chess (the default) or boyer-football.
+    /// The game: football-chess (the default), boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
     /// Time the bot has for each decision, in milliseconds.
@@ -177,7 +179,7 @@ pub struct SeatRelayArgs {
 pub struct VerifyArgs {
     /// A record file (one or more games).
     pub file: PathBuf,
-    /// The game the records must be (football-chess or boyer-football); by default
+    /// The game the records must be (football-chess, boyer-football or chess-eleven); by default
     /// each game is replayed as its Variant tag says.
     #[arg(long)]
     pub rules: Option<String>,
@@ -186,7 +188,7 @@ pub struct VerifyArgs {
 /// `zebra demo`: the random game's flags, raw (checked in `cli::demo`).
 #[derive(Debug, clap::Args)]
 pub struct DemoArgs {
-    /// The game: football-chess (the default) or boyer-football.
+    /// The game: football-chess (the default), boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
     /// Seed of the random players (same seed, same game).
@@ -203,18 +205,19 @@ pub struct DemoArgs {
 /// `zebra perft`: the position and depth, raw (checked in `cli::perft`).
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
-    /// The game: football-chess or boyer-football.
+    /// The game: football-chess, boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
     /// A built-in position (football-chess: shotgun, scramble, motion; boyer-football:
-    /// start, the default) or boyer-football: a FEN.
+    /// start, the default; chess-eleven: kickoff, the default) or boyer-football: a FEN,
+    /// chess-eleven: a position text (protocol/CHESS-ELEVEN.md, C53).
     #[arg(long, conflicts_with = "diagram")]
     pub position: Option<String>,
     /// A file holding a position: football-chess a diagram (see protocol/RULES.md,
-    /// "Diagrams"), boyer-football a FEN.
+    /// "Diagrams"), boyer-football a FEN, chess-eleven a position text.
     #[arg(long)]
     pub diagram: Option<PathBuf>,
-    /// Number of actions (boyer-football: whole turns).
+    /// Number of actions (boyer-football: whole turns; chess-eleven: decisions).
     #[arg(long, default_value_t = 2)]
     pub depth: u32,
     /// Print the count below each legal action.
@@ -227,8 +230,8 @@ pub struct PerftArgs {
 pub struct BenchArgs {
     #[arg(value_enum, default_value = "engine")]
     pub target: BenchTarget,
-    /// The game of `engine` and `movegen`: football-chess (the default) or
-    /// boyer-football.
+    /// The game of `engine` and `movegen`: football-chess (the default),
+    /// boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
     /// Number of games.
@@ -288,11 +291,11 @@ pub struct MatchArgs {
     /// CPUs per game at once, a warning and no pinning).
     #[arg(long)]
     pub affinity: bool,
-    /// The game: football-chess (the default) or boyer-football.
+    /// The game: football-chess (the default), boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
     /// Time control, as for `zebra play` (default plays=10,play=5s,reaction=1s;
-    /// boyer-football: the chess clock rapid).
+    /// boyer-football: the chess clock rapid; chess-eleven: turns=40,move=5s,formation=20s).
     #[arg(long)]
     pub tc: Option<String>,
     /// Seed of the first pair; pair k of every encounter plays seed + k - 1.
@@ -345,7 +348,7 @@ pub struct MatchArgs {
     /// The start situations pairs play (protocol/SITUATIONS.md): `builtin` (Zebra's book of
     /// 520), a book FILE (one situation per line), or `none` (every game from the opening
     /// drive). Each pair plays one situation with sides swapped. Default builtin
-    /// (boyer-football: none, every game from the start position).
+    /// (boyer-football, chess-eleven: none, every game from the start position).
     #[arg(long, value_name = "FILE|builtin|none")]
     pub situations: Option<String>,
     /// How pairs take their situations from the book: `random` (a shuffle seeded by

@@ -36,7 +36,8 @@ OPTIONS = {
     "kickoff_capture_takes_ball": True,   # Q1: off-circle capture while ball on the spot
     "corner_capture_takes_ball": True,    # Q3: any capture while the ball is at the flag
     "end_at_cp": "always",                # Q4: 'always' or 'if_shot' after the corner pass
-    "ep_only_if_attacked": True,          # Q5: print the ep square only when capturable
+    "ep_only_if_attacked": False,         # Q5: print the ep square only when capturable
+                                          # (C53 as sharpened: always, as FEN writes it)
     "corner_occupant_receives": False,    # Q6: own piece on the corner square may receive
 }
 
@@ -710,6 +711,21 @@ def main(argv):
         d = OPTIONS[k]
         OPTIONS[k] = (v.lower() in ("1", "true", "yes")) if isinstance(d, bool) else v
         del argv[1:3]
+    if len(argv) == 3 and argv[1] == "batch":
+        # One position per stdin line: its children and perft 1..depth, for the Rust
+        # engine's cross-check (tests/chess_eleven.rs).
+        depth = int(argv[2])
+        for line in sys.stdin:
+            line = line.strip()
+            if not line:
+                continue
+            pos = parse(line)
+            print("position " + fmt(pos))
+            for k, c in sorted(children(pos)):
+                print("child %s %s" % (k, fmt_result(c)))
+            for d in range(1, depth + 1):
+                print("perft %d %d" % (d, perft(pos, d)))
+        return 0
     if len(argv) < 3:
         print(__doc__)
         return 2

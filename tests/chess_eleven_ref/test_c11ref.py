@@ -82,7 +82,8 @@ def test_c15_compulsion_applies_to_second_side_too():
 
 def test_c16_circle_move_takes_ball_and_go_goes_on():
     q = c.apply(c.parse(KICKOFF), "d2d4")
-    assert S(q) == "2rkqr2/1bpppp2/2n2n2/8/3P4/2N2N2/1BP1PP2/2RKQR2 w d4 m - 0-0 1.0 0"
+    # C53: the en passant square is written after every two-step.
+    assert S(q) == "2rkqr2/1bpppp2/2n2n2/8/3P4/2N2N2/1BP1PP2/2RKQR2 w d4 m d3 0-0 1.0 0"
     assert L(q) == ["d4^f3", "end"]
 
 
@@ -359,7 +360,9 @@ def test_c28_en_passant_window():
     assert s.ep is None
 
 
-def test_c28_no_ep_square_without_an_attacking_pawn():
+def test_c28_no_ep_square_without_an_attacking_pawn(opts):
+    # Only under the Q5 switch: C53 writes the square after every two-step.
+    opts["ep_only_if_attacked"] = True
     p = mk("Kd1 Pe2 Nc3 kd8 pa4", ball="c3")
     q = c.apply(p, "e2e4")
     assert q.ep is None

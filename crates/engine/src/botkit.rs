@@ -38,6 +38,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde_json::{Map, Value};
 
 use crate::games::boyer::wire::BoyerToBot;
+use crate::games::chess_eleven::wire::ElevenToBot;
 use crate::games::football_chess::wire::{
     penalty, ClockMsg, ClocksMsg, RequestExtra, StateMsg, TimeControlMsg, ToBot,
 };
@@ -199,6 +200,45 @@ pub trait Bot {
     fn decide_boyer(&mut self, req: &BoyerRequest) -> String {
         req.first_legal()
     }
+    /// A game of Chess Eleven begins (`game_start` with `rules: chess-eleven`).
+    fn eleven_start(&mut self, _side: Side, _seed: u64) {}
+    /// The action for a Chess Eleven request (games::chess_eleven::wire). The default plays
+    /// the default formation and the first legal action: a bot for another game still
+    /// finishes the game.
+    fn decide_eleven(&mut self, req: &ElevenRequest) -> String {
+        req.safe()
+    }
+}
+
+/// A Chess Eleven request, as a bot gets it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElevenRequest {
+    pub id: u64,
+    /// `formation`, `go` or `continue`.
+    pub decision: String,
+    pub side: Side,
+    pub state: crate::games::chess_eleven::wire::ElevenState,
+    pub deadline_ms: u64,
+    /// The legal actions; empty for a formation.
+    pub legal: Vec<String>,
+}
+
+impl ElevenRequest {
+    /// A safe answer: the default formation (C12), or the first legal action.
+    pub fn safe(&self) -> String {
+        if self.decision == "formation" {
+            return crate::games::chess_eleven::formation::default_for(self.side).to_string();
+        }
+        self.legal
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "end".to_string())
+    }
+
+    /// The position of a request in a round, for a bot that searches.
+    pub fn position(&self) -> Option<crate::games::chess_eleven::Position> {
+        self.state.position.as_deref()?.parse().ok()
+    }
 }
 
 /// A Boyer's Football request, as a bot gets it.
@@ -305,7 +345,9 @@ pub(crate) fn run_on<B: Bot>(
             Ok(msg) => msg,
             // The messages of Boyer's Football that differ from Football Chess's.
             Err(e) => match serde_json::from_str::<BoyerToBot>(line) {
-                Ok(BoyerToBot::GameStart { side, seed, .. }) => {
+                Ok(BoyerToBot::GameStart {
+                    rules, side, seed, ..
+                }) if rules == "boyer-football" => {
                     bot.boyer_start(side, seed);
                     continue;
                 }
@@ -329,19 +371,50 @@ pub(crate) fn run_on<B: Bot>(
                             eprintln!("botkit: decide_boyer panicked; answering a legal sub-move");
                             req.first_legal()
                         });
-                    let line = serde_json::to_string(&FromBot::Action { id, action })
-                        .map_err(io::Error::other)?;
-                    output.write_all(line.as_bytes())?;
-                    output.write_all(b"\n")?;
-                    output.flush()?;
+                    send(&mut output, &FromBot::Action { id, action })?;
                     continue;
                 }
                 // The others read as Football Chess's: they are the same in every game.
-                Ok(_) => continue,
-                Err(_) => {
-                    eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
-                    continue;
-                }
+                Ok(BoyerToBot::Event { .. }) => continue,
+                // Chess Eleven's (its game_start reads as Boyer's: told apart by `rules`).
+                _ => match serde_json::from_str::<ElevenToBot>(line) {
+                    Ok(ElevenToBot::GameStart { side, seed, .. }) => {
+                        bot.eleven_start(side, seed);
+                        continue;
+                    }
+                    Ok(ElevenToBot::Request {
+                        id,
+                        decision,
+                        side,
+                        state,
+                        deadline_ms,
+                        legal,
+                        ..
+                    }) => {
+                        let req = ElevenRequest {
+                            id,
+                            decision,
+                            side,
+                            state,
+                            deadline_ms,
+                            legal: legal.unwrap_or_default(),
+                        };
+                        let action = catch_unwind(AssertUnwindSafe(|| bot.decide_eleven(&req)))
+                            .unwrap_or_else(|_| {
+                                eprintln!(
+                                    "botkit: decide_eleven panicked; answering a safe action"
+                                );
+                                req.safe()
+                            });
+                        send(&mut output, &FromBot::Action { id, action })?;
+                        continue;
+                    }
+                    Ok(_) => continue,
+                    Err(_) => {
+                        eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
+                        continue;
+                    }
+                },
             },
         };
         let reply = if let Some(req) = Request::from_message(&msg) {
@@ -400,12 +473,17 @@ pub(crate) fn run_on<B: Bot>(
             }
         };
         if let Some(reply) = reply {
-            let line = serde_json::to_string(&reply).map_err(io::Error::other)?;
-            output.write_all(line.as_bytes())?;
-            output.write_all(b"\n")?;
-            output.flush()?;
+            send(&mut output, &reply)?;
         }
     }
+}
+
+/// Writes one message as a line and flushes it.
+fn send(output: &mut impl Write, msg: &FromBot) -> io::Result<()> {
+    let line = serde_json::to_string(msg).map_err(io::Error::other)?;
+    output.write_all(line.as_bytes())?;
+    output.write_all(b"\n")?;
+    output.flush()
 }
 
 fn clip(line: &str) -> &str {

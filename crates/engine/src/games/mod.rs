@@ -6,6 +6,7 @@
 //!
 //! - `football_chess`: Football Chess (`football_chess::Game`)
 //! - `boyer`: Boyer's Football (`boyer::rules::Game`)
+//! - `chess_eleven`: Chess Eleven (`chess_eleven::Game`)
 
 pub mod boyer;
 pub mod chess_eleven;
@@ -25,6 +26,14 @@ pub enum AnyFrame {
     Field(football_chess::view::Frame),
     /// Boyer's Football's board.
     Board(boyer::view::Frame),
+    /// Chess Eleven's board.
+    Eleven(chess_eleven::view::Frame),
+}
+
+impl From<chess_eleven::view::Frame> for AnyFrame {
+    fn from(frame: chess_eleven::view::Frame) -> AnyFrame {
+        AnyFrame::Eleven(frame)
+    }
 }
 
 impl From<football_chess::view::Frame> for AnyFrame {
@@ -45,6 +54,7 @@ impl AnyFrame {
         match self {
             AnyFrame::Field(f) => &f.pieces,
             AnyFrame::Board(b) => &b.pieces,
+            AnyFrame::Eleven(e) => &e.pieces,
         }
     }
 
@@ -52,7 +62,7 @@ impl AnyFrame {
     pub fn field(&self) -> Option<&football_chess::view::Frame> {
         match self {
             AnyFrame::Field(f) => Some(f),
-            AnyFrame::Board(_) => None,
+            AnyFrame::Board(_) | AnyFrame::Eleven(_) => None,
         }
     }
 
@@ -61,6 +71,7 @@ impl AnyFrame {
         match self {
             AnyFrame::Field(f) => football_chess::Game::board_text(f, style),
             AnyFrame::Board(b) => boyer::rules::Game::board_text(b, style),
+            AnyFrame::Eleven(e) => chess_eleven::Game::board_text(e, style),
         }
     }
 }
@@ -83,6 +94,10 @@ macro_rules! with_rules {
             }
             $crate::rules::Rules::BoyerFootball => {
                 type $R = $crate::games::boyer::rules::Game;
+                $body
+            }
+            $crate::rules::Rules::ChessEleven => {
+                type $R = $crate::games::chess_eleven::Game;
                 $body
             }
         }

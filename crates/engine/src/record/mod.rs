@@ -84,6 +84,11 @@ pub trait Recorded: RuleSet {
     /// ended it (Termination `adjudication`), decided from the game as it stands; a record
     /// so ended verifies only with this result.
     fn adjudicate(&self) -> GameResult;
+    /// The action as the record writes it, once applied with these `events` (Chess
+    /// Eleven writes a shot with its drawn outcome); by default as the bot sent it.
+    fn as_recorded(action: &Self::Action, _events: &[Self::Event]) -> String {
+        action.to_string()
+    }
 }
 
 /// A record's text quoted for an error line (escaped, cut).

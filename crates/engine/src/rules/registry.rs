@@ -17,18 +17,25 @@ pub enum Rules {
     FootballChess,
     /// Boyer's Football (1951), exact to its reference implementation (protocol/BOYER.md).
     BoyerFootball,
+    /// Chess Eleven (its rules text and protocol/CHESS-ELEVEN.md).
+    ChessEleven,
 }
 
 impl Rules {
-    pub const ALL: [Rules; 2] = [Rules::FootballChess, Rules::BoyerFootball];
+    pub const ALL: [Rules; 3] = [
+        Rules::FootballChess,
+        Rules::BoyerFootball,
+        Rules::ChessEleven,
+    ];
     /// Every game's name, for messages that say what is expected.
-    pub const NAMES: &'static str = "football-chess or boyer-football";
+    pub const NAMES: &'static str = "football-chess, boyer-football or chess-eleven";
 
     /// The name on the command line, in records (`Variant`) and in `game_start.rules`.
     pub const fn name(self) -> &'static str {
         match self {
             Rules::FootballChess => "football-chess",
             Rules::BoyerFootball => "boyer-football",
+            Rules::ChessEleven => "chess-eleven",
         }
     }
 
@@ -37,6 +44,7 @@ impl Rules {
         match self {
             Rules::FootballChess => "0.1",
             Rules::BoyerFootball => crate::games::boyer::rules::RULES_VERSION,
+            Rules::ChessEleven => crate::games::chess_eleven::playout::RULES_VERSION,
         }
     }
 }
@@ -49,7 +57,7 @@ impl fmt::Display for Rules {
 
 /// An unknown rule-set name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rules '{0}'; known: football-chess, boyer-football")]
+#[error("unknown rules '{0}'; known: football-chess, boyer-football, chess-eleven")]
 pub struct UnknownRules(pub String);
 
 impl FromStr for Rules {
@@ -86,7 +94,7 @@ mod tests {
         let e = "chess".parse::<Rules>().unwrap_err().to_string();
         assert_eq!(
             e,
-            "unknown rules 'chess'; known: football-chess, boyer-football"
+            "unknown rules 'chess'; known: football-chess, boyer-football, chess-eleven"
         );
         assert_eq!(Rules::default(), Rules::FootballChess);
     }

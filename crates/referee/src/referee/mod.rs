@@ -427,6 +427,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 }
                 Reply::Action { action, elapsed } => match self.game.play(&action) {
                     Ok(events) => {
+                        let action = R::as_recorded(&action, &events);
                         // Times only where the game is not reproducible (see `play_as`):
                         // play-count records stay byte-identical from run to run.
                         if R::reproducible(&self.cfg.game) {

@@ -413,7 +413,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err.as_key(),
-            "game: unknown rules 'chess'; known: football-chess, boyer-football"
+            "game: unknown rules 'chess'; known: football-chess, boyer-football, chess-eleven"
         );
         let err = SeriesSpec {
             sprt: Some("elo0=0,elo1=5".to_string()),

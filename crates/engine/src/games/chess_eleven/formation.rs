@@ -93,7 +93,7 @@ pub fn check(formation: &Formation, side: Side, substitute: bool) -> Result<(), 
         if n > usize::from(role.army_count()) {
             return Err(FormationError::Army(format!(
                 "{n} {}s, an army has {}",
-                name(role),
+                role_name(role),
                 role.army_count()
             )));
         }
@@ -117,7 +117,7 @@ pub fn check(formation: &Formation, side: Side, substitute: bool) -> Result<(), 
     }
 }
 
-fn name(role: Role) -> &'static str {
+pub(crate) fn role_name(role: Role) -> &'static str {
     match role {
         Role::King => "king",
         Role::Queen => "queen",

@@ -10,6 +10,7 @@ use std::fmt;
 use crate::rules::{GameResult, Side};
 
 use super::action::{Action, Formation, ShotOutcome};
+use super::board::Role;
 use super::error::ChessElevenError;
 use super::formation;
 use super::position::{Event, Position, RoundEnd};
@@ -108,6 +109,8 @@ pub enum Phase {
 pub struct Game {
     settings: Settings,
     phase: Phase,
+    /// Each side's bench piece in the round under way (C6), once formations are in.
+    benches: [Option<Role>; 2],
 }
 
 /// The outcome of the k-th drawn shot of a game with `seed` (C38): 0 goal, 1–2 stopped,
@@ -125,6 +128,7 @@ impl Game {
     pub fn new(settings: Settings) -> Game {
         Game {
             settings,
+            benches: [None, None],
             phase: Phase::Forming(Forming {
                 kick_off: Side::White,
                 substitute: None,
@@ -142,7 +146,13 @@ impl Game {
         Game {
             settings,
             phase: Phase::Play(position),
+            benches: [None, None],
         }
+    }
+
+    /// `side`'s bench piece in the round under way, once known.
+    pub fn bench(&self, side: Side) -> Option<Role> {
+        self.benches[side.index()]
     }
 
     pub fn settings(&self) -> &Settings {
@@ -236,6 +246,7 @@ impl Game {
                     unreachable!("both formations are in")
                 };
                 let board = formation::board_of(white, black);
+                let benches = [Some(white.bench), Some(black.bench)];
                 let pos = Position::kick_off(
                     board,
                     forming.kick_off,
@@ -247,6 +258,7 @@ impl Game {
                 let mut events = vec![Event::KickOff {
                     side: forming.kick_off,
                 }];
+                self.benches = benches;
                 if let Some(end) = pos.round_end() {
                     let mut pos = pos;
                     if let Some((by, n)) = end.goals() {
@@ -263,34 +275,26 @@ impl Game {
                 Ok(events)
             }
             Phase::Play(pos) => {
+                // A shot at an occupied goal square takes the outcome the seed draws; a
+                // recorded shot names it, and must name that one (C38, C52).
                 let action = match *action {
-                    Action::Shot {
-                        from,
-                        to,
-                        outcome: None,
-                    } if pos.board().get(to).is_some() => {
-                        let outcomes = pos.shot_outcomes(to);
+                    Action::Shot { from, to, outcome } if pos.board().get(to).is_some() => {
                         let drawn = match draw(self.settings.seed, pos.shots_drawn()) {
                             0 => ShotOutcome::Goal,
                             3 => ShotOutcome::Corner,
-                            _ => outcomes[1],
+                            _ => pos.shot_outcomes(to)[1],
                         };
+                        if outcome.is_some_and(|o| o != drawn) {
+                            return Err(ChessElevenError::Illegal {
+                                action: action.to_string(),
+                                why: format!("the seed draws {} for this shot (C38)", drawn.name()),
+                            });
+                        }
                         Action::Shot {
                             from,
                             to,
                             outcome: Some(drawn),
                         }
-                    }
-                    Action::Shot {
-                        outcome: Some(o), ..
-                    } => {
-                        return Err(ChessElevenError::Illegal {
-                            action: action.to_string(),
-                            why: format!(
-                                "a shot is sent without its outcome ('={}'): the game draws it",
-                                o.name()
-                            ),
-                        })
                     }
                     ref a => a.clone(),
                 };
@@ -312,44 +316,6 @@ impl Game {
                 Ok(events)
             }
         }
-    }
-
-    /// Replays a recorded shot: its outcome must be the one the seed draws (C52).
-    pub fn check_recorded(&self, action: &Action) -> Result<(), ChessElevenError> {
-        let (
-            Phase::Play(pos),
-            Action::Shot {
-                from,
-                to,
-                outcome: Some(o),
-            },
-        ) = (&self.phase, action)
-        else {
-            return Ok(());
-        };
-        if pos.board().get(*to).is_none() {
-            return Ok(());
-        }
-        let mut probe = self.clone();
-        let events = probe.play(&Action::Shot {
-            from: *from,
-            to: *to,
-            outcome: None,
-        })?;
-        let drawn = events.iter().find_map(|e| match e {
-            Event::Shot { outcome, .. } => Some(*outcome),
-            _ => None,
-        });
-        if drawn != Some(*o) {
-            return Err(ChessElevenError::Illegal {
-                action: action.to_string(),
-                why: format!(
-                    "the seed draws {} for this shot",
-                    drawn.map_or("nothing", |d| d.name())
-                ),
-            });
-        }
-        Ok(())
     }
 
     /// A half clock ran out (C41): the half ends at once.

@@ -141,6 +141,8 @@ pub enum Event {
         from: Sq,
         to: Sq,
         outcome: ShotOutcome,
+        /// At an occupied goal square: the outcome was drawn (C38).
+        drawn: bool,
     },
     /// The ball goes to the flag by `at`: `side` has a corner go.
     Corner {
@@ -488,9 +490,14 @@ impl Position {
                     from,
                     to,
                     outcome,
+                    drawn: occupied,
                 });
                 match outcome {
-                    ShotOutcome::Goal => Some(RoundEnd::Goal { by: side }),
+                    // The scoring go counts among the half's goes, as every go does (C42).
+                    ShotOutcome::Goal => {
+                        self.goes += 1;
+                        Some(RoundEnd::Goal { by: side })
+                    }
                     ShotOutcome::Save | ShotOutcome::Block => {
                         self.ball = Ball::Carried(to);
                         events.push(Event::TookBall {
@@ -551,12 +558,12 @@ impl Position {
             Ball::Flag(f) if captured.is_some() || to == f => Ball::Carried(to),
             b => b,
         };
-        if new_ball != self.ball {
-            if !matches!(self.ball, Ball::Carried(c) if c == from) {
-                events.push(Event::TookBall { side, at: to });
-            }
-            self.ball = new_ball;
+        // The mover took the ball unless it carried it already (a capture of the carrier
+        // takes it too, though the ball stays on its square).
+        if new_ball == Ball::Carried(to) && self.ball != Ball::Carried(from) {
+            events.push(Event::TookBall { side, at: to });
         }
+        self.ball = new_ball;
         self.ep = (mover.role == Role::Pawn && (to.rank() - from.rank()).abs() == 2)
             .then(|| from.offset(0, side.forward()).expect("between two ranks"));
         let goes_on =
@@ -806,5 +813,51 @@ impl Position {
             }
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for RoundEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoundEnd::Goal { by } => write!(f, "goal for {by}"),
+            RoundEnd::Checkmate { by } => write!(f, "checkmate by {by}, two goals"),
+            RoundEnd::Stalemate { side } => write!(f, "{side} stalemated, no goal"),
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::KickOff { side } => write!(f, "kick-off, {side}"),
+            Event::Moved {
+                side,
+                from,
+                to,
+                captured,
+                ..
+            } => {
+                write!(f, "{side} {from}-{to}")?;
+                if let Some(r) = captured {
+                    write!(f, " takes the {}", super::formation::role_name(*r))?;
+                }
+                Ok(())
+            }
+            Event::TookBall { side, at } => write!(f, "{side} has the ball on {at}"),
+            Event::Passed { side, from, to } => write!(f, "{side} passes {from} to {to}"),
+            Event::Shot {
+                side,
+                from,
+                to,
+                outcome,
+                ..
+            } => write!(f, "{side} shoots {from} at {to}: {}", outcome.name()),
+            Event::Corner { side, at } => write!(f, "corner for {side} at {at}"),
+            Event::GoalKick { side, at } => write!(f, "goal kick, {side}'s king on {at}"),
+            Event::GoEnded { next } => write!(f, "{next} to go"),
+            Event::RoundOver { end, score } => write!(f, "{end}, {}-{}", score[0], score[1]),
+            Event::HalfTime => f.write_str("half time"),
+            Event::GameOver { score } => write!(f, "full time, {}-{}", score[0], score[1]),
+        }
     }
 }

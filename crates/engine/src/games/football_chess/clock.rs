@@ -32,7 +32,7 @@ pub struct TimeControl {
 pub enum TimeControlError {
     #[error("unknown time control item '{0}': use blitz, standard, unlimited, or key=value with keys quarter, plays, play, reaction, grace")]
     UnknownItem(String),
-    #[error("'{0}' is not a duration: write it like 500ms, 20s, 2m or 1.5s")]
+    #[error("'{0}' is not a duration: write it like 500ms, 20s, 2m, 1.5s or 1d")]
     BadDuration(String),
     #[error("'{0}' is not a number of plays (1..=1000)")]
     BadPlays(String),
@@ -48,6 +48,9 @@ pub enum TimeControlError {
     UnknownChessItem(String),
     #[error("give either bank=DURATION[,inc=DURATION] or turn=DURATION, not both")]
     BankAndTurn,
+    /// Another game's clock refused the text, in that game's words.
+    #[error("{0}")]
+    Game(String),
 }
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
@@ -151,7 +154,7 @@ fn positive(d: Duration, what: &'static str) -> Result<Duration, TimeControlErro
     }
 }
 
-/// `500ms`, `20s`, `1.5s`, `2m`.
+/// `500ms`, `20s`, `1.5s`, `2m`, `1h`, `1d`.
 pub fn parse_duration(text: &str) -> Result<Duration, TimeControlError> {
     let t = text.trim();
     let bad = || TimeControlError::BadDuration(text.to_string());
@@ -161,6 +164,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, TimeControlError> {
         (n, 1000.0)
     } else if let Some(n) = t.strip_suffix('m') {
         (n, 60_000.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3_600_000.0)
+    } else if let Some(n) = t.strip_suffix('d') {
+        (n, 86_400_000.0)
     } else {
         return Err(bad());
     };

@@ -271,6 +271,115 @@
     layer.appendChild(ball);
   }
 
+  // ---- Chess Eleven: an 8x8 board, goals d1-e1 (White's) and d8-e8 (Black's), the
+  // centre circle on d4-e5, the ball with its carrier, on the centre spot or at a flag ----
+  const E = 60; // one square of the 8x8 board in SVG units
+  const EFILES = "abcdefgh";
+  const ex = (s) => EFILES.indexOf(s[0]) * E + E / 2;
+  const ey = (s) => (8 - Number(s[1])) * E + E / 2;
+
+  function staticEleven(root) {
+    while (root.firstChild) root.removeChild(root.firstChild);
+    root.setAttribute("data-board", "eleven");
+    const board = svg("g", { id: "turf" });
+    root.appendChild(board);
+    const defs = svg("defs");
+    for (const [id, color] of [["arrow", "#ffd400"], ["arrow-pass", "#ffffff"], ["arrow-shot", "#ff5252"]]) {
+      const m = svg("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" });
+      m.appendChild(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: color }));
+      defs.appendChild(m);
+    }
+    board.appendChild(defs);
+    for (let r = 1; r <= 8; r++) {
+      for (let i = 0; i < 8; i++) {
+        let fill = (i + r) % 2 ? "var(--turf)" : "var(--turf2)";
+        const goal = (i === 3 || i === 4) && (r === 1 || r === 8);
+        if (goal) fill = r === 8 ? "var(--endzone-b)" : "var(--endzone-w)";
+        const sq = svg("rect", { x: i * E, y: (8 - r) * E, width: E, height: E, fill });
+        if (goal) sq.setAttribute("data-goal", EFILES[i] + r);
+        board.appendChild(sq);
+      }
+    }
+    board.appendChild(svg("rect", { x: 0, y: 0, width: 8 * E, height: 8 * E, fill: "none", stroke: "var(--line)", "stroke-width": 2 }));
+    board.appendChild(svg("line", { x1: 0, y1: 4 * E, x2: 8 * E, y2: 4 * E, stroke: "var(--line)", "stroke-width": 1.5, opacity: 0.6 }));
+    board.appendChild(svg("circle", { cx: 4 * E, cy: 4 * E, r: E * 0.9, fill: "none", stroke: "var(--line)", "stroke-width": 1.5, opacity: 0.6 }));
+    for (const [r, text] of [[8, "GOAL"], [1, "GOAL"]]) {
+      board.appendChild(svg("text", { x: 4 * E, y: (8 - r) * E + (r === 8 ? 12 : E - 4), "text-anchor": "middle", fill: "rgba(255,255,255,.6)", "font-size": 10, "font-weight": 800 }, text));
+    }
+    for (let i = 0; i < 8; i++) {
+      board.appendChild(svg("text", { class: "sq-label", x: i * E + E / 2, y: 8 * E + 13, "text-anchor": "middle" }, EFILES[i]));
+      board.appendChild(svg("text", { class: "sq-label", x: -12, y: (7 - i) * E + E / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
+    }
+    const layer = svg("g", { id: "layer" });
+    root.appendChild(layer);
+    root.appendChild(svg("g", { id: "marks" }));
+    const hits = svg("g", { id: "hits" });
+    for (let r = 1; r <= 8; r++) {
+      for (let i = 0; i < 8; i++) {
+        hits.appendChild(svg("rect", { x: i * E, y: (8 - r) * E, width: E, height: E, fill: "transparent", "data-sq": EFILES[i] + r }));
+      }
+    }
+    root.appendChild(hits);
+    return layer;
+  }
+
+  function drawEleven(f, step) {
+    const root = $("field");
+    const old = root.getAttribute("data-board") === "eleven" ? document.getElementById("layer") : staticEleven(root);
+    const layer = svg("g", { id: "layer" });
+    root.replaceChild(layer, old);
+    root.setAttribute("data-ball-state", f.ball_kind);
+    root.setAttribute("data-ball-square", f.ball || "");
+    for (const [name, letter] of f.pieces) {
+      const grp = svg("g", { "data-square": name, "data-pieces": letter });
+      const white = letter === letter.toUpperCase();
+      grp.appendChild(svg("text", { class: "piece " + (white ? "w" : "b"), x: ex(name), y: ey(name) + 2, "font-size": 44 }, GLYPH[letter.toUpperCase()]));
+      layer.appendChild(grp);
+    }
+    if (step && step.from && step.to) {
+      const kind = step.arrow;
+      const color = kind === "pass" ? "#ffffff" : kind === "shot" ? "#ff5252" : "#ffd400";
+      layer.appendChild(svg("line", { x1: ex(step.from), y1: ey(step.from), x2: ex(step.to), y2: ey(step.to), stroke: color,
+        "stroke-width": kind === "move" ? 5 : 3, opacity: 0.85, "stroke-dasharray": kind === "move" ? "none" : "9 6",
+        "marker-end": "url(#" + (kind === "pass" ? "arrow-pass" : kind === "shot" ? "arrow-shot" : "arrow") + ")" }));
+    }
+    // The ball: at the carrier's feet, on the centre spot, or at a flag outside its corner.
+    let x = null, y = null;
+    if (f.ball_kind === "carried") { x = ex(f.ball) + 19; y = ey(f.ball) + 19; }
+    else if (f.ball_kind === "spot") { x = 4 * E; y = 4 * E; }
+    else if (f.ball_kind === "flag") {
+      x = f.ball[0] === "a" ? 6 : 8 * E - 6;
+      y = f.ball[1] === "8" ? 6 : 8 * E - 6;
+    }
+    if (x !== null) {
+      const ball = svg("g", { id: "ball" });
+      ball.appendChild(svg("circle", { cx: x, cy: y, r: 9, fill: "#fafafa", stroke: "#222", "stroke-width": 1.5 }));
+      ball.appendChild(svg("circle", { cx: x, cy: y, r: 3.2, fill: "#222" }));
+      layer.appendChild(ball);
+    }
+  }
+
+  // The scoreboard of a Chess Eleven game: goals, the half and go, and the benches.
+  function elevenScoreboard(gm, f) {
+    $("white-score").textContent = f.score[0];
+    $("black-score").textContent = f.score[1];
+    $("white-tos").textContent = "";
+    $("black-tos").textContent = "";
+    const over = f.to_move === null;
+    $("quarter").textContent = over ? "final" : "half " + f.half;
+    $("down").textContent = over ? gm.result + " \u00B7 " + f.situation : f.situation;
+    $("clock").textContent = "";
+    // The sidelines show each side's bench piece.
+    for (const [i, side] of [[0, "white"], [1, "black"]]) {
+      const box = $("sideline-" + side);
+      box.style.visibility = "";
+      while (box.firstChild) box.removeChild(box.firstChild);
+      const bench = f.bench[i];
+      box.appendChild(el("div", { class: "glyph " + (i ? "b" : "w"), title: side + " bench" + (bench ? "" : ": not yet chosen") }, bench ? GLYPH[bench] : "\u00B7"));
+      box.appendChild(el("div", { class: "count" }, "bench"));
+    }
+  }
+
   // The scoreboard of a Boyer game: goals, whose turn and how far into it.
   function boyerScoreboard(gm, f) {
     $("white-score").textContent = f.score[0];
@@ -315,6 +424,9 @@
     if (gm.rules === "boyer-football") {
       drawBoard(f, step);
       boyerScoreboard(gm, f);
+    } else if (gm.rules === "chess-eleven") {
+      drawEleven(f, step);
+      elevenScoreboard(gm, f);
     } else {
       fieldScoreboard(gm, f, step);
     }
@@ -513,7 +625,7 @@
     m.appendChild(el("span", { class: "term" }, gm.running ? "in play" : gm.termination));
     $("white-name").textContent = gm.white;
     $("black-name").textContent = gm.black;
-    $("list-title").textContent = gm.rules === "boyer-football" ? "Turn by turn" : "Play by play";
+    $("list-title").textContent = gm.rules === "boyer-football" ? "Turn by turn" : gm.rules === "chess-eleven" ? "Go by go" : "Play by play";
     if (gm.version !== VERSION) problem("This viewer shows view stream version " + VERSION + "; this game is version " + gm.version + ".");
     else problem(gm.error ? "This record stops replaying after " + gm.steps.length + " entries: " + gm.error : "");
   }
@@ -893,6 +1005,9 @@
   function geometry() {
     if ($("field").getAttribute("data-board") === "boyer") {
       return { size: B, left: (s) => BFILES.indexOf(s[0]) * B, top: (s) => (9 - Number(s[1])) * B, cx: bx, cy: by };
+    }
+    if ($("field").getAttribute("data-board") === "eleven") {
+      return { size: E, left: (s) => EFILES.indexOf(s[0]) * E, top: (s) => (8 - Number(s[1])) * E, cx: ex, cy: ey };
     }
     return { size: SQ, left: (s) => fileOf(s) * SQ, top: (s) => (8 - rankOf(s)) * SQ, cx, cy };
   }
