@@ -167,3 +167,113 @@ fn the_engine_and_the_independent_reference_agree() {
             .join("\n")
     );
 }
+
+/// Thousands of seeded random games (random legal formations, the substitute used at
+/// random) end; keep their invariants at every decision (one ball where a ball can be, a
+/// king a side, never a legal capture of a king, at most an army's pieces); and their
+/// records verify, and read and written again give the same bytes.
+#[test]
+fn random_games_end_keep_their_invariants_and_replay_from_their_records() {
+    use zebra::games::chess_eleven::{Ball, Halves};
+    use zebra::record::{read_games, verify_any, write_game, GameRecord, Recorded, Termination};
+    let mut goals = 0u32;
+    let mut substitutions = 0u32;
+    for seed in 0..2000u64 {
+        let settings = Settings {
+            halves: Halves::Goes(20 + (seed % 3) as u16 * 10),
+            goals: (seed % 4 == 0).then_some(3),
+            seed,
+            ..Settings::default()
+        };
+        let mut record = GameRecord::of::<Game>(&settings);
+        let mut game = Game::new(settings);
+        let mut player = RandomPlayer::new(seed);
+        let mut decisions = 0;
+        while let Some(action) = player.choose(&game) {
+            if let Action::Formation(f) = &action {
+                substitutions += u32::from(f.bench == zebra::games::chess_eleven::Role::Pawn);
+            }
+            let events = game.play(&action).unwrap();
+            record
+                .entries
+                .push(zebra::record::Entry::action(Game::as_recorded(
+                    &action, &events,
+                )));
+            decisions += 1;
+            assert!(decisions < 20_000, "seed {seed} does not end");
+            let Some(p) = game.position() else { continue };
+            for side in [Side::White, Side::Black] {
+                assert!(
+                    p.board().king(side).is_some(),
+                    "seed {seed}: a king is gone"
+                );
+                assert!(p.board().squares_of(side).count() <= 15, "seed {seed}");
+            }
+            match p.ball() {
+                Ball::Carried(s) => assert!(p.board().get(s).is_some(), "seed {seed}"),
+                Ball::Flag(_) => assert!(p.progress().corner, "seed {seed}"),
+                Ball::Spot => assert!(p.progress().at_start(), "seed {seed}"),
+            }
+            for a in p.legal() {
+                if let Action::Move { to, .. } = a {
+                    assert!(
+                        p.board().get(to).map(|q| q.role)
+                            != Some(zebra::games::chess_eleven::Role::King),
+                        "seed {seed}: {a} takes a king in {p}"
+                    );
+                }
+            }
+        }
+        goals += u32::from(game.score()[0] + game.score()[1]);
+        record.finish(&game, Termination::Normal, None);
+        let text = write_game(&record).unwrap();
+        let read = read_games(&text).unwrap();
+        assert_eq!(read.len(), 1);
+        verify_any(&read[0]).unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+        assert_eq!(write_game(&read[0]).unwrap(), text, "seed {seed}");
+    }
+    // The sample scores and substitutes: the end of a round and C13 are exercised.
+    assert!(goals > 100, "{goals} goals");
+    assert!(substitutions > 10, "{substitutions} substitutions");
+}
+
+/// A recorded shot whose outcome is not the one the seed draws is refused by `verify`.
+#[test]
+fn a_record_with_another_shot_outcome_does_not_verify() {
+    use zebra::record::{read_games, verify_any, write_game, GameRecord, Recorded, Termination};
+    for seed in 0..200u64 {
+        let settings = Settings {
+            seed,
+            ..Settings::default()
+        };
+        let mut record = GameRecord::of::<Game>(&settings);
+        let mut game = Game::new(settings);
+        let mut player = RandomPlayer::new(seed);
+        while let Some(action) = player.choose(&game) {
+            let events = game.play(&action).unwrap();
+            record
+                .entries
+                .push(zebra::record::Entry::action(Game::as_recorded(
+                    &action, &events,
+                )));
+        }
+        record.finish(&game, Termination::Normal, None);
+        let text = write_game(&record).unwrap();
+        let Some(at) = text.find("=save").or_else(|| text.find("=block")) else {
+            continue;
+        };
+        // The drawn save (or block) rewritten as a goal.
+        let mut forged = text.clone();
+        let len = if text[at..].starts_with("=save") {
+            5
+        } else {
+            6
+        };
+        forged.replace_range(at..at + len, "=goal");
+        let read = read_games(&forged).unwrap();
+        let err = verify_any(&read[0]).unwrap_err().to_string();
+        assert!(err.contains("the seed draws"), "{err}");
+        return;
+    }
+    panic!("no drawn save or block in 200 random games");
+}

@@ -175,13 +175,19 @@ impl crate::playout::Playout for Game {
 /// 50 random games.
 impl crate::playout::Benched for Game {
     const ACTIONS: &'static str = "actions";
+    // Halves of the default 40 goes: `--plays-per-quarter` is Football Chess's.
+    const QUARTERS: bool = false;
     type Position = Position;
     type List = Vec<Action>;
 
-    fn bench_game(settings: &Settings, seed: u64) -> u64 {
+    fn bench_game(_settings: &Settings, seed: u64) -> u64 {
         use crate::playout::Playout;
         let mut actions = 0;
-        Game::new(*settings).play_random(seed, |_, _| actions += 1);
+        let settings = Settings {
+            seed,
+            ..Settings::default()
+        };
+        Game::new(settings).play_random(seed, |_, _| actions += 1);
         actions
     }
 
