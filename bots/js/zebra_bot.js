@@ -153,7 +153,8 @@ function parseLine(line) {
 // --- formations ----------------------------------------------------------------------
 
 /**
- * A legal formation (rules 3.2) for `side` in the position `state`, in notation.
+ * A legal formation (rules 3.2) for `side` in the position `state`, in notation. In a game
+ * of Chess Eleven: its default formation (C12).
  *
  * Offense: seven pieces on the line of scrimmage (the rank of `state.spot`) or behind it,
  * a pawn on the spot (the snapper), a piece right behind it to take the snap, at least two
@@ -169,7 +170,15 @@ function parseLine(line) {
  * would leave no room for two pawns) are skipped; the rest is filled at random with `rng`
  * (from createRng; default: a fresh unseeded one).
  */
+// Chess Eleven's default formations (protocol/CHESS-ELEVEN.md, C12).
+const ELEVEN_DEFAULT = {
+  white: '[Rc1,Kd1,Qe1,Rf1,Bb2,Pc2,Pd2,Pe2,Pf2,Nc3,Nf3]/B',
+  black: '[Nc6,Nf6,Bb7,Pc7,Pd7,Pe7,Pf7,Rc8,Kd8,Qe8,Rf8]/B',
+};
+
 function formation(state, side, rng, shape) {
+  // Chess Eleven (its formation state names the side to kick off): the default formation.
+  if ('kick_off' in state) return ELEVEN_DEFAULT[side];
   rng = rng || createRng();
   const offense = state.offense;
   const spot = state.spot;
@@ -258,6 +267,8 @@ function fallback(request, rng) {
  * placed but breaks a formation rule (R22) is legal and draws a flag: that returns null.
  */
 function formationProblem(state, side, text) {
+  // Chess Eleven's formations are the referee's to judge (C5-C13).
+  if ('kick_off' in state) return /^\[[^\]]*\]\/[QRBNP]$/.test(text) ? null : 'not a formation ([Kd1,...]/B)';
   const m = /^\[(.*)\]$/.exec(text);
   if (!m) return 'not a formation ([Pd5,...])';
   const items = m[1] === '' ? [] : m[1].split(',');

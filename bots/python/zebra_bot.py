@@ -91,8 +91,16 @@ def ready(name, author="", version="", options=None):
     }
 
 
+# Chess Eleven's default formations (protocol/CHESS-ELEVEN.md, C12).
+ELEVEN_DEFAULT = {
+    "white": "[Rc1,Kd1,Qe1,Rf1,Bb2,Pc2,Pd2,Pe2,Pf2,Nc3,Nf3]/B",
+    "black": "[Nc6,Nf6,Bb7,Pc7,Pd7,Pe7,Pf7,Rc8,Kd8,Qe8,Rf8]/B",
+}
+
+
 def formation(state, side, rng=None, shape=None):
     """A legal formation (rules 3.2) for `side` in the position `state`, in notation.
+    In a game of Chess Eleven: its default formation (C12).
 
     Offense: seven pieces on the line of scrimmage (the rank of `state["spot"]`) or behind
     it, a pawn on the spot (the snapper), a piece right behind it to take the snap, at
@@ -109,6 +117,10 @@ def formation(state, side, rng=None, shape=None):
     for the two pawns and the snap taker) are skipped; the rest is filled at random with
     `rng` (a random.Random; default: a fresh one).
     """
+    if "kick_off" in state:
+        # Chess Eleven (its formation state names the side to kick off): the default
+        # formation of protocol/CHESS-ELEVEN.md, C12, legal for every round.
+        return ELEVEN_DEFAULT[side]
     rng = rng or random.Random()
     offense = state["offense"]
     spot = state["spot"]
