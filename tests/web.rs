@@ -1806,3 +1806,146 @@ fn the_page_in_chromium_draws_a_chess_eleven_game_on_its_board() {
         "chess-eleven-game.png",
     );
 }
+
+/// A person plays a short game of Chess Eleven through the human seat, by clicks: the
+/// suggested formation (with the bench picked) sent by its button, then moves, passes and
+/// shots as clicks from square to square, and `end` by its button.
+#[test]
+fn a_person_plays_chess_eleven_through_the_human_seat_by_clicking() {
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
+    let dir = scratch("seat-eleven");
+    let pgn = dir.join("game.pgn");
+    // Two minutes a decision, five a formation: no loaded machine runs them out.
+    let watched = start_watched(&[
+        "play",
+        "--rules",
+        "chess-eleven",
+        "--white",
+        "human",
+        "--black",
+        "zebra-random-bot",
+        "--seed",
+        "7",
+        "--tc",
+        "turns=4,move=120s,formation=300s",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "-q",
+    ]);
+    driver.open(&format!("{}/", watched.base));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
+    let (mut formations, mut clicked, mut buttons_pressed) = (0, 0, 0);
+    let mut shot_taken = false;
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        let seat = seat_now(&watched.base);
+        assert!(
+            seat["last_status"].is_null() || seat["last_status"] == "ok",
+            "a reply was refused: {seat}"
+        );
+        if seat["over"] == true {
+            break;
+        }
+        let Some(id) = seat["id"].as_u64() else {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        };
+        assert_eq!(seat["rules"], "chess-eleven", "{seat}");
+        let shown = driver.run(
+            "const s = document.getElementById('seat'); return s.hidden ? null : s.dataset.id;",
+        );
+        if shown.as_str() != Some(id.to_string().as_str()) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        }
+        if seat["decision"] == "formation" {
+            // The suggestion, a bench piece picked by its button, and send.
+            driver.click("#seat-suggest");
+            driver.click("#seat-bench button[data-bench='N']");
+            driver.click("#seat-bench button[data-bench='B']");
+            let draft = driver.run("return document.getElementById('seat-draft').textContent;");
+            assert!(
+                draft.as_str().unwrap().ends_with("]/B"),
+                "the draft names its bench: {draft}"
+            );
+            driver.click("#seat-send-formation");
+            formations += 1;
+        } else {
+            let moves = seat["moves"].as_array().unwrap();
+            let pick = ["shot", "pass", "move"]
+                .iter()
+                .find_map(|kind| moves.iter().find(|m| m["kind"] == *kind));
+            let buttons: Vec<&str> = seat["buttons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_str().unwrap())
+                .collect();
+            // Half the time a go with the ball ends at once, by its button.
+            match pick {
+                Some(m)
+                    if !(buttons.contains(&"end") && clicked % 2 == 1 && m["kind"] != "shot") =>
+                {
+                    let (from, to) = (m["from"].as_str().unwrap(), m["to"].as_str().unwrap());
+                    driver.click(&format!("#hits rect[data-sq='{from}']"));
+                    driver.click(&format!("#hits rect[data-sq='{to}']"));
+                    let same = moves
+                        .iter()
+                        .filter(|o| o["from"] == m["from"] && o["to"] == m["to"])
+                        .count();
+                    if same > 1 {
+                        driver.click(&format!(
+                            "#seat button[data-action='{}']",
+                            m["action"].as_str().unwrap()
+                        ));
+                    }
+                    clicked += 1;
+                }
+                _ => {
+                    assert!(buttons.contains(&"end"), "nothing to play: {seat}");
+                    driver.click("#seat button[data-action='end']");
+                    buttons_pressed += 1;
+                }
+            }
+            if clicked == 3 && !shot_taken {
+                driver.run("window.scrollTo(0, 0); return null;");
+                std::fs::write(
+                    shots_dir().join("live-human-seat-eleven.png"),
+                    driver.screenshot(),
+                )
+                .unwrap();
+                shot_taken = true;
+            }
+        }
+        let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while seat_now(&watched.base)["id"].as_u64() == Some(id) {
+            assert!(
+                std::time::Instant::now() < wait,
+                "request {id} stayed open after the click"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    assert!(
+        formations >= 2 && clicked > 0,
+        "{formations} formations, {clicked} clicks, {buttons_pressed} buttons"
+    );
+    read_feed(&watched.base, "/api/live", None, |ev| {
+        ev.iter().any(|(_, e)| e["type"] == "game_finished")
+    });
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let record = &read_games(&text).unwrap()[0];
+    assert_eq!(record.tags.get("Variant"), Some("chess-eleven"));
+    assert_eq!(record.tags.get("White"), Some("human"));
+    assert_eq!(record.tags.get("Termination"), Some("normal"), "{text}");
+    let out = zebra(&["verify", pgn.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    drop(driver);
+    assert_eq!(watched.interrupt().code(), Some(0));
+}

@@ -19,7 +19,7 @@ use super::position::{Ball, Event};
 use crate::record::{Entry, Recorded, ReplayError};
 use crate::rules::Side;
 use crate::view::terminal::{cell, TermStyle};
-use crate::view::{Arrow, Step, Viewed};
+use crate::view::{Arrow, Step, Verdict, Viewed};
 
 /// A position of Chess Eleven.
 #[derive(Clone, Debug, Serialize)]
@@ -245,6 +245,25 @@ impl Viewed for Game {
     /// The default formation (C12) to start from.
     fn suggestion(&self, side: Side, decision: &str, _seed: u64) -> Option<String> {
         (decision == "formation").then(|| formation::default_for(side).to_string())
+    }
+
+    /// A formation draft is judged by the formation rules (C5–C13) for the side to form;
+    /// other actions go by the open request's list.
+    fn judge_draft(&self, draft: &str) -> Option<Verdict> {
+        let Phase::Forming(f) = self.phase() else {
+            return None;
+        };
+        let (side, _) = self.decision()?;
+        Some(match draft.parse::<Action>() {
+            Ok(Action::Formation(formation)) => {
+                match formation::check(&formation, side, f.substitute == Some(side)) {
+                    Ok(()) => Verdict::legal(None),
+                    Err(e) => Verdict::illegal(e.to_string()),
+                }
+            }
+            Ok(_) => Verdict::illegal("a formation is due"),
+            Err(e) => Verdict::illegal(e.to_string()),
+        })
     }
 }
 

@@ -907,6 +907,7 @@
   let selected = null; // the square of the piece picked on the field
   let draft = new Map(); // formation draft: square -> role
   let picked = null; // the role picked for the draft
+  let bench = "B"; // Chess Eleven: the bench piece of the draft
   let deadlineAt = 0;
 
   function startSeat() {
@@ -984,6 +985,12 @@
   function place(sq, role) { draft.set(sq, role); drawMarks(); checkDraft(); }
 
   function draftText() {
+    if (seat && seat.rules === "chess-eleven") {
+      // Chess Eleven: the pieces in square order (a1, b1, ..., h8), then the bench piece.
+      const order = (sq) => (Number(sq[1]) - 1) * 8 + "abcdefgh".indexOf(sq[0]);
+      const items = Array.from(draft).sort((a, b) => order(a[0]) - order(b[0]));
+      return "[" + items.map(([sq, role]) => role + sq).join(",") + "]/" + bench;
+    }
     return "[" + Array.from(draft, ([sq, role]) => role + sq).join(",") + "]";
   }
 
@@ -1067,12 +1074,26 @@
         }
         box.appendChild(palette);
         box.appendChild(el("div", { class: "muted" }, "Pick a role, then click squares (or drag it there); click a placed piece to take it back."));
+        if (seat.rules === "chess-eleven") {
+          // The bench piece (C6); the king stands on its goal square, a pawn in front (C7, C8).
+          const benchRow = el("div", { class: "seat-palette", id: "seat-bench" });
+          benchRow.appendChild(el("span", { class: "muted" }, "bench: "));
+          for (const role of ["Q", "R", "B", "N", "P"]) {
+            const b = el("button", { "data-bench": role, class: bench === role ? "picked" : "" }, GLYPH[role] + " " + role);
+            b.addEventListener("click", () => { bench = role; renderSeat(); });
+            benchRow.appendChild(b);
+          }
+          box.appendChild(benchRow);
+        }
         box.appendChild(el("code", { id: "seat-draft" }, draftText()));
         const tools = el("div", { class: "seat-buttons" });
         const tool = (label, id, f) => { const b = el("button", { id }, label); b.addEventListener("click", f); tools.appendChild(b); };
         tool("suggested", "seat-suggest", () => {
           draft = new Map();
-          for (const item of (seat.suggestion || "").replace(/[\[\]]/g, "").split(",")) if (item) draft.set(item.slice(1), item[0]);
+          let text = seat.suggestion || "";
+          const slash = text.lastIndexOf("]/");
+          if (slash >= 0) { bench = text.slice(slash + 2); text = text.slice(0, slash + 1); }
+          for (const item of text.replace(/[\[\]]/g, "").split(",")) if (item) draft.set(item.slice(1), item[0]);
           drawMarks(); checkDraft();
         });
         tool("clear", "seat-clear", () => { draft = new Map(); drawMarks(); checkDraft(); });
