@@ -2252,3 +2252,86 @@ fn a_hostile_upload_reaches_neither_the_database_nor_other_bots_nor_the_data_dir
     // The database is intact: the daemon still answers from it.
     assert_eq!(get_json(base, "/api/v1/games/1", &root)["id"], 1);
 }
+
+/// Chess Eleven in the daemon: bots entered in it are checked with its questions and smoke
+/// game, a series of it plays over HTTP, its records verify, and it has its own
+/// leaderboard.
+#[test]
+fn a_chess_eleven_series_over_http_plays_after_its_check_and_rates_on_its_own_board() {
+    let dir = scratch("eleven");
+    let data = dir.join("data");
+    register_pair(&data);
+    let ann = token(&data, "submit", "ann");
+    let root = token(&data, "admin", "root");
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = &daemon.base;
+    wait_checked(base, &ann);
+    let enter = json!({"game": "chess-eleven"});
+    for id in [1, 2] {
+        let path = format!("/api/v1/bots/{id}/games");
+        let (status, entered) = documented(
+            base,
+            &root,
+            "POST",
+            "/api/v1/bots/{id}/games",
+            &path,
+            Some(&enter),
+        );
+        assert_eq!(
+            (status, entered["state"].as_str()),
+            (202, Some("pending")),
+            "{entered}"
+        );
+    }
+    let checked = wait_for("the Chess Eleven checks", Duration::from_secs(300), || {
+        let bots = get_json(base, "/api/v1/bots", &root);
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["games"]["chess-eleven"] != "pending")
+            .then_some(bots)
+    });
+    for bot in checked["bots"].as_array().unwrap() {
+        let report = &bot["reports"]["chess-eleven"];
+        assert_eq!(report["verdict"], "active", "{report}");
+        assert!(report["smoke"]["result"].is_string(), "{report}");
+    }
+    let series = json!({"game": "chess-eleven", "bots": [1, 2], "games": 4,
+        "tc": "turns=10,move=5s,formation=10s", "seed": 3});
+    let (status, created) = documented(
+        base,
+        &ann,
+        "POST",
+        "/api/v1/series",
+        "/api/v1/series",
+        Some(&series),
+    );
+    assert_eq!(
+        (status, created["game"].as_str()),
+        (201, Some("chess-eleven")),
+        "{created}"
+    );
+    let id = created["id"].as_i64().unwrap();
+    let done = wait_series_end(base, &ann, id);
+    assert_eq!(
+        (done["state"].as_str(), done["outcome"].as_str()),
+        (Some("finished"), Some("completed")),
+        "{done}"
+    );
+    assert_eq!(done["progress"]["finished"], 4);
+    assert_eq!(verify_records(base, &ann, id, &dir), 4);
+    let (status, board) = documented(
+        base,
+        &ann,
+        "GET",
+        "/api/v1/leaderboard",
+        "/api/v1/leaderboard?game=chess-eleven",
+        None,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        (board["game"].as_str(), board["games"].as_u64()),
+        (Some("chess-eleven"), Some(4))
+    );
+}
