@@ -172,3 +172,26 @@ class Game:
 
         Raises NotationError, IllegalAction (cannot be placed), WrongPhase.
         """
+
+
+class ChessEleven:
+    """A position of Chess Eleven in play (protocol/CHESS-ELEVEN.md), immutable."""
+
+    def __init__(self, text: str) -> None:
+        """Reads a position text (C53), e.g. a request's state.position; InvalidState if
+        it is not one."""
+    def text(self) -> str:
+        """The position text (C53)."""
+    def side(self) -> str:
+        """The side whose go it is: "white" or "black"."""
+    def legal(self) -> list[str]:
+        """Every legal action now, in notation (C51)."""
+    def is_legal(self, action: str) -> bool: ...
+    def shot_outcomes(self, square: str) -> list[str]:
+        """["goal"] at an empty goal square; else goal, save or block, and corner."""
+    def after(self, action: str, outcome: str | None = None) -> "ChessEleven | tuple[str, str, list[int]]":
+        """The position after `action` (a shot at a guarded goal needs its outcome), or the
+        restart it causes: ("goal" | "checkmate" | "stalemate", side, [white, black]).
+        NotationError or IllegalAction leave this position as it was."""
+    def perft(self, depth: int) -> int:
+        """Nodes of the decision tree `depth` decisions below (C54); depth at most 6."""

@@ -642,11 +642,134 @@ impl PyGame {
     }
 }
 
-/// Zebra's Football Chess rules engine: `Game` and its errors.
+/// A position of Chess Eleven in play (protocol/CHESS-ELEVEN.md): read from its position
+/// text (C53, a request's `state.position`), its legal actions, what an action leads to,
+/// perft. Immutable: `after` returns the next position (or the restart it causes).
+#[pyclass(module = "zebra_engine", name = "ChessEleven", eq, frozen)]
+#[derive(Clone, PartialEq)]
+struct PyChessEleven {
+    pos: engine::games::chess_eleven::Position,
+}
+
+#[pymethods]
+impl PyChessEleven {
+    #[new]
+    fn new(text: &str) -> PyResult<PyChessEleven> {
+        let pos =
+            text.trim()
+                .parse()
+                .map_err(|e: engine::games::chess_eleven::ChessElevenError| {
+                    InvalidState::new_err(e.to_string())
+                })?;
+        Ok(PyChessEleven { pos })
+    }
+
+    /// The position text (C53).
+    fn text(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ChessEleven('{}')", self.pos)
+    }
+
+    /// The side whose go it is: "white" or "black".
+    fn side(&self) -> String {
+        self.pos.side().to_string()
+    }
+
+    /// Every legal action now, in notation (C51).
+    fn legal(&self) -> Vec<String> {
+        self.pos.legal().iter().map(|a| a.to_string()).collect()
+    }
+
+    /// Whether `action` is legal now.
+    fn is_legal(&self, action: &str) -> bool {
+        self.legal().iter().any(|a| a == action)
+    }
+
+    /// The outcomes a shot at `square` may have: ["goal"] at an empty goal square, else
+    /// goal, save or block, corner (C26).
+    fn shot_outcomes(&self, square: &str) -> PyResult<Vec<String>> {
+        let sq: engine::games::chess_eleven::Sq =
+            square
+                .parse()
+                .map_err(|e: engine::games::chess_eleven::NotationError| {
+                    NotationError::new_err(e.to_string())
+                })?;
+        Ok(self
+            .pos
+            .shot_outcomes(sq)
+            .iter()
+            .map(|o| o.name().to_string())
+            .collect())
+    }
+
+    /// The position after `action` (a shot at a guarded goal needs its `outcome`), or the
+    /// restart it causes as a tuple `("goal" | "checkmate" | "stalemate", side, [white,
+    /// black])`. Raises NotationError or IllegalAction; this position is unchanged.
+    #[pyo3(signature = (action, outcome=None))]
+    fn after(&self, py: Python<'_>, action: &str, outcome: Option<&str>) -> PyResult<PyObject> {
+        use engine::games::chess_eleven::{Action, RoundEnd};
+        let mut parsed: Action =
+            action
+                .parse()
+                .map_err(|e: engine::games::chess_eleven::NotationError| {
+                    NotationError::new_err(e.to_string())
+                })?;
+        if outcome.is_some() && !matches!(parsed, Action::Shot { .. }) {
+            return Err(NotationError::new_err(format!(
+                "'{action}' is not a shot: only a shot takes an outcome"
+            )));
+        }
+        if let (Action::Shot { outcome: o, .. }, Some(name)) = (&mut parsed, outcome) {
+            *o = Some(name.parse().map_err(|_| {
+                NotationError::new_err(format!(
+                    "'{name}' is not a shot outcome (goal, save, block, corner)"
+                ))
+            })?);
+        }
+        let mut next = self.pos.clone();
+        let applied = guarded("after", || {
+            next.apply(&parsed)
+                .map_err(|e| IllegalAction::new_err(e.to_string()))
+        })?;
+        Ok(match applied.end {
+            None => Py::new(py, PyChessEleven { pos: next })?.into_any(),
+            Some(end) => {
+                let (name, side) = match end {
+                    RoundEnd::Goal { by } => ("goal", by),
+                    RoundEnd::Checkmate { by } => ("checkmate", by),
+                    RoundEnd::Stalemate { side } => ("stalemate", side),
+                };
+                (name, side.to_string(), next.score().to_vec())
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+        })
+    }
+
+    /// Perft (C54): nodes of the decision tree `depth` decisions below.
+    fn perft(&self, depth: u32) -> PyResult<u64> {
+        if depth > 6 {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "depth {depth} is too deep; use 6 or less"
+            )));
+        }
+        guarded("perft", || {
+            Ok(engine::games::chess_eleven::perft::perft(&self.pos, depth))
+        })
+    }
+}
+
+/// Zebra's Football Chess rules engine: `Game` and its errors; and Chess Eleven's
+/// positions (`ChessEleven`).
 #[pymodule]
 fn zebra_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyGame>()?;
+    m.add_class::<PyChessEleven>()?;
     m.add("ZebraError", py.get_type::<ZebraError>())?;
     m.add("NotationError", py.get_type::<NotationError>())?;
     m.add("IllegalAction", py.get_type::<IllegalAction>())?;
