@@ -195,51 +195,60 @@
   const bx = (s) => BFILES.indexOf(s[0]) * B + B / 2;
   const by = (s) => (9 - Number(s[1])) * B + B / 2;
 
-  function staticBoard(root) {
+  // The static layers of a square board (Boyer's 9x9, Chess Eleven's 8x8): squares with
+  // their goal squares coloured, the frame, labels, GOAL marks, the markers of its arrows,
+  // and above the pieces' layer the seat's marks and one transparent square per square to
+  // click. `spec`: { kind, n, unit, files, goal(i, r) -> "var(--...)" or null, arrows:
+  // [[id, colour]], extra(board) for lines of its own }.
+  function staticGrid(root, spec) {
+    const { kind, n, unit: U, files } = spec;
     while (root.firstChild) root.removeChild(root.firstChild);
-    root.setAttribute("data-board", "boyer");
+    root.setAttribute("data-board", kind);
     const board = svg("g", { id: "turf" });
     root.appendChild(board);
     const defs = svg("defs");
-    for (const [id, color] of [["arrow", "#ffd400"], ["arrow-kick", "#ffffff"]]) {
+    for (const [id, color] of spec.arrows) {
       const m = svg("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" });
       m.appendChild(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: color }));
       defs.appendChild(m);
     }
     board.appendChild(defs);
-    for (let r = 1; r <= 9; r++) {
-      for (let i = 0; i < 9; i++) {
-        let fill = (i + r) % 2 ? "var(--turf)" : "var(--turf2)";
-        // The goals: the ball on e9 scores for White, on e1 for Black.
-        if (i === 4 && r === 9) fill = "var(--endzone-b)";
-        if (i === 4 && r === 1) fill = "var(--endzone-w)";
-        const sq = svg("rect", { x: i * B, y: (9 - r) * B, width: B, height: B, fill });
-        if (i === 4 && (r === 1 || r === 9)) sq.setAttribute("data-goal", BFILES[i] + r);
+    for (let r = 1; r <= n; r++) {
+      for (let i = 0; i < n; i++) {
+        const goal = spec.goal(i, r);
+        const sq = svg("rect", { x: i * U, y: (n - r) * U, width: U, height: U, fill: goal || ((i + r) % 2 ? "var(--turf)" : "var(--turf2)") });
+        if (goal) sq.setAttribute("data-goal", files[i] + r);
         board.appendChild(sq);
       }
     }
-    board.appendChild(svg("rect", { x: 0, y: 0, width: 9 * B, height: 9 * B, fill: "none", stroke: "var(--line)", "stroke-width": 2 }));
-    for (const [r, text] of [[9, "GOAL"], [1, "GOAL"]]) {
-      board.appendChild(svg("text", { x: 4 * B + B / 2, y: (9 - r) * B + (r === 9 ? 12 : B - 4), "text-anchor": "middle", fill: "rgba(255,255,255,.6)", "font-size": 10, "font-weight": 800 }, text));
+    board.appendChild(svg("rect", { x: 0, y: 0, width: n * U, height: n * U, fill: "none", stroke: "var(--line)", "stroke-width": 2 }));
+    if (spec.extra) spec.extra(board);
+    for (const [r, text] of [[n, "GOAL"], [1, "GOAL"]]) {
+      board.appendChild(svg("text", { x: (n / 2) * U, y: (n - r) * U + (r === n ? 12 : U - 4), "text-anchor": "middle", fill: "rgba(255,255,255,.6)", "font-size": 10, "font-weight": 800 }, text));
     }
-    for (let i = 0; i < 9; i++) {
-      board.appendChild(svg("text", { class: "sq-label", x: i * B + B / 2, y: 9 * B + 13, "text-anchor": "middle" }, BFILES[i]));
-      board.appendChild(svg("text", { class: "sq-label", x: -12, y: (8 - i) * B + B / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
+    for (let i = 0; i < n; i++) {
+      board.appendChild(svg("text", { class: "sq-label", x: i * U + U / 2, y: n * U + 13, "text-anchor": "middle" }, files[i]));
+      board.appendChild(svg("text", { class: "sq-label", x: -12, y: (n - 1 - i) * U + U / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
     }
     const layer = svg("g", { id: "layer" });
     root.appendChild(layer);
-    // As on the field: the human seat's marks, and one transparent square per square to
-    // click.
     root.appendChild(svg("g", { id: "marks" }));
     const hits = svg("g", { id: "hits" });
-    for (let r = 1; r <= 9; r++) {
-      for (let i = 0; i < 9; i++) {
-        hits.appendChild(svg("rect", { x: i * B, y: (9 - r) * B, width: B, height: B, fill: "transparent", "data-sq": BFILES[i] + r }));
+    for (let r = 1; r <= n; r++) {
+      for (let i = 0; i < n; i++) {
+        hits.appendChild(svg("rect", { x: i * U, y: (n - r) * U, width: U, height: U, fill: "transparent", "data-sq": files[i] + r }));
       }
     }
     root.appendChild(hits);
     return layer;
   }
+
+  // The goals: the ball on e9 scores for White, on e1 for Black.
+  const staticBoard = (root) => staticGrid(root, {
+    kind: "boyer", n: 9, unit: B, files: BFILES,
+    arrows: [["arrow", "#ffd400"], ["arrow-kick", "#ffffff"]],
+    goal: (i, r) => (i === 4 && r === 9 ? "var(--endzone-b)" : i === 4 && r === 1 ? "var(--endzone-w)" : null),
+  });
 
   function drawBoard(f, step) {
     const root = $("field");
@@ -278,50 +287,16 @@
   const ex = (s) => EFILES.indexOf(s[0]) * E + E / 2;
   const ey = (s) => (8 - Number(s[1])) * E + E / 2;
 
-  function staticEleven(root) {
-    while (root.firstChild) root.removeChild(root.firstChild);
-    root.setAttribute("data-board", "eleven");
-    const board = svg("g", { id: "turf" });
-    root.appendChild(board);
-    const defs = svg("defs");
-    for (const [id, color] of [["arrow", "#ffd400"], ["arrow-pass", "#ffffff"], ["arrow-shot", "#ff5252"]]) {
-      const m = svg("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" });
-      m.appendChild(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: color }));
-      defs.appendChild(m);
-    }
-    board.appendChild(defs);
-    for (let r = 1; r <= 8; r++) {
-      for (let i = 0; i < 8; i++) {
-        let fill = (i + r) % 2 ? "var(--turf)" : "var(--turf2)";
-        const goal = (i === 3 || i === 4) && (r === 1 || r === 8);
-        if (goal) fill = r === 8 ? "var(--endzone-b)" : "var(--endzone-w)";
-        const sq = svg("rect", { x: i * E, y: (8 - r) * E, width: E, height: E, fill });
-        if (goal) sq.setAttribute("data-goal", EFILES[i] + r);
-        board.appendChild(sq);
-      }
-    }
-    board.appendChild(svg("rect", { x: 0, y: 0, width: 8 * E, height: 8 * E, fill: "none", stroke: "var(--line)", "stroke-width": 2 }));
-    board.appendChild(svg("line", { x1: 0, y1: 4 * E, x2: 8 * E, y2: 4 * E, stroke: "var(--line)", "stroke-width": 1.5, opacity: 0.6 }));
-    board.appendChild(svg("circle", { cx: 4 * E, cy: 4 * E, r: E * 0.9, fill: "none", stroke: "var(--line)", "stroke-width": 1.5, opacity: 0.6 }));
-    for (const [r, text] of [[8, "GOAL"], [1, "GOAL"]]) {
-      board.appendChild(svg("text", { x: 4 * E, y: (8 - r) * E + (r === 8 ? 12 : E - 4), "text-anchor": "middle", fill: "rgba(255,255,255,.6)", "font-size": 10, "font-weight": 800 }, text));
-    }
-    for (let i = 0; i < 8; i++) {
-      board.appendChild(svg("text", { class: "sq-label", x: i * E + E / 2, y: 8 * E + 13, "text-anchor": "middle" }, EFILES[i]));
-      board.appendChild(svg("text", { class: "sq-label", x: -12, y: (7 - i) * E + E / 2 + 4, "text-anchor": "middle" }, String(i + 1)));
-    }
-    const layer = svg("g", { id: "layer" });
-    root.appendChild(layer);
-    root.appendChild(svg("g", { id: "marks" }));
-    const hits = svg("g", { id: "hits" });
-    for (let r = 1; r <= 8; r++) {
-      for (let i = 0; i < 8; i++) {
-        hits.appendChild(svg("rect", { x: i * E, y: (8 - r) * E, width: E, height: E, fill: "transparent", "data-sq": EFILES[i] + r }));
-      }
-    }
-    root.appendChild(hits);
-    return layer;
-  }
+  // Goals d1-e1 and d8-e8, the halfway line and the centre circle.
+  const staticEleven = (root) => staticGrid(root, {
+    kind: "eleven", n: 8, unit: E, files: EFILES,
+    arrows: [["arrow", "#ffd400"], ["arrow-pass", "#ffffff"], ["arrow-shot", "#ff5252"]],
+    goal: (i, r) => ((i === 3 || i === 4) && (r === 1 || r === 8) ? (r === 8 ? "var(--endzone-b)" : "var(--endzone-w)") : null),
+    extra: (board) => {
+      board.appendChild(svg("line", { x1: 0, y1: 4 * E, x2: 8 * E, y2: 4 * E, stroke: "var(--line)", "stroke-width": 1.5, opacity: 0.6 }));
+      board.appendChild(svg("circle", { cx: 4 * E, cy: 4 * E, r: E * 0.9, fill: "none", stroke: "var(--line)", "stroke-width": 1.5, opacity: 0.6 }));
+    },
+  });
 
   function drawEleven(f, step) {
     const root = $("field");
