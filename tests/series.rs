@@ -2273,6 +2273,79 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
     }
 }
 
+/// A Chess Eleven series: its default clock, records that verify, the same games again from
+/// the same seed byte for byte, a lost game played again on resume, and Football Chess's
+/// flags refused.
+#[test]
+fn a_chess_eleven_series_plays_verifies_reproduces_and_resumes() {
+    let play = |dir: &std::path::Path| {
+        let out = zebra(&[
+            "match",
+            "--rules",
+            "chess-eleven",
+            "--games",
+            "4",
+            "--concurrency",
+            "1",
+            "--tc",
+            "turns=12,move=5s,formation=10s",
+            "--out",
+            dir.to_str().unwrap(),
+            "--json",
+            "--quiet",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        json(&out)
+    };
+    let dir = scratch("eleven");
+    let summary = play(&dir);
+    assert_eq!(summary["outcome"], "completed");
+    assert_eq!(summary["games_finished"], 4);
+    let pgn = dir.join("games.pgn");
+    assert_verifies(&pgn);
+    for game in records(&pgn) {
+        assert_eq!(game.tags.get("Variant"), Some("chess-eleven"));
+        assert_eq!(
+            game.tags.get("TimeControl"),
+            Some("turns=12,move=5s,formation=10s,grace=100ms")
+        );
+        assert_eq!(game.tags.get("Halves"), Some("12 goes"));
+    }
+    // Counted halves and deterministic bots: another run gives the same bytes, game by game.
+    let again = scratch("eleven-again");
+    play(&again);
+    assert_eq!(by_game(&again.join("games.pgn")), by_game(&pgn));
+    // The last game lost (as a kill would lose it) is played again, the same game.
+    let whole = by_game(&pgn);
+    std::fs::write(&pgn, without_last_record(&pgn)).unwrap();
+    assert_eq!(resume_json(&dir)["games_played_now"], 1);
+    assert_eq!(by_game(&pgn), whole, "the same four records again");
+
+    let out_dir = scratch("eleven-refused").join("s");
+    for (extra, needle) in [
+        (
+            &["--situations", "builtin"][..],
+            "start situations are Football Chess drives",
+        ),
+        (&["--tc", "plays=10"][..], "unknown Chess Eleven clock item"),
+    ] {
+        let mut args = vec!["match", "--rules", "chess-eleven", "--games", "2"];
+        args.extend(["--out", out_dir.to_str().unwrap()]);
+        args.extend(extra);
+        let out = zebra(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{extra:?}: {}",
+            text(&out.stderr)
+        );
+        let err = text(&out.stderr);
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+        assert!(!out_dir.exists(), "{extra:?}: nothing written");
+    }
+}
+
 // --- The preflight's refusals, in a game's words (the handshake shared with the referee) ---
 
 /// A bot that never gets to `ready` stops `zebra match` with one line that says what it
