@@ -110,7 +110,8 @@ impl FromStr for ChessClock {
     }
 }
 
-fn nonzero(d: Duration, what: &'static str) -> Result<Duration, TimeControlError> {
+/// `d`, refused when zero: `what` names the item.
+pub(crate) fn nonzero(d: Duration, what: &'static str) -> Result<Duration, TimeControlError> {
     if d.is_zero() {
         Err(TimeControlError::Zero(what))
     } else {

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::games::football_chess::clock::{fmt_duration, parse_duration};
 use crate::rules::Side;
+use crate::seam::chess_clock::nonzero;
 use crate::seam::TimeControlError;
 
 use super::game::{Halves, Settings};
@@ -60,16 +61,6 @@ impl ElevenClock {
             goals: self.goals,
             cap: self.cap,
             seed,
-        }
-    }
-
-    /// The most goes a game can have (for the wall-time bound): the halves' goes, the cap,
-    /// or for timed halves as many as the half clocks allow at one millisecond each.
-    pub fn most_goes(&self) -> u32 {
-        match self.halves {
-            HalfClock::Goes(n) => 2 * u32::from(n),
-            HalfClock::None => u32::from(self.cap),
-            HalfClock::Timed(d) => 2 * (d.as_millis().min(u128::from(u32::MAX / 4)) as u32).max(1),
         }
     }
 }
@@ -145,14 +136,6 @@ impl FromStr for ElevenClock {
             clock.cap = c;
         }
         Ok(clock)
-    }
-}
-
-fn nonzero(d: Duration, what: &'static str) -> Result<Duration, TimeControlError> {
-    if d.is_zero() {
-        Err(TimeControlError::Zero(what))
-    } else {
-        Ok(d)
     }
 }
 

@@ -83,11 +83,11 @@ mod tests {
     fn kick_off_counts() {
         let pos: Position = KICK_OFF.parse().unwrap();
         assert_eq!(pos.to_string(), KICK_OFF);
-        for d in 1..=3 {
-            eprintln!("perft {d} = {}", perft(&pos, d));
-        }
-        for (a, n) in divide(&pos, 1) {
-            eprintln!("{a} {n}");
-        }
+        // The six moves onto the circle (C15), then what each leads to (C54).
+        assert_eq!([1, 2, 3].map(|d| perft(&pos, d)), [6, 55, 1450]);
+        let split = divide(&pos, 2);
+        let names: Vec<&str> = split.iter().map(|(a, _)| a.as_str()).collect();
+        assert_eq!(names, ["c3d5", "c3e4", "d2d4", "e2e4", "f3d4", "f3e5"]);
+        assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 55);
     }
 }

@@ -27,6 +27,25 @@ pub enum Ball {
     Flag(Sq),
 }
 
+impl Ball {
+    /// `carried`, `spot` or `flag`, as viewers name it.
+    pub const fn kind(self) -> &'static str {
+        match self {
+            Ball::Carried(_) => "carried",
+            Ball::Spot => "spot",
+            Ball::Flag(_) => "flag",
+        }
+    }
+
+    /// The carrier's square or the flag's corner; `None` on the spot.
+    pub const fn square(self) -> Option<Sq> {
+        match self {
+            Ball::Carried(s) | Ball::Flag(s) => Some(s),
+            Ball::Spot => None,
+        }
+    }
+}
+
 /// An element of a go used so far (C19, C35).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Element {

@@ -218,22 +218,22 @@ mod referee {
             let c = *Self::time_control(setup);
             let asks_again = setup.max_illegal.saturating_mul(2);
             let grace_each = c.grace;
-            match c.halves {
+            let goes = match c.halves {
                 HalfClock::Timed(half) => {
                     let rounds = TIMED_ROUNDS;
-                    half.saturating_mul(2)
+                    return half
+                        .saturating_mul(2)
                         .saturating_add((c.formation + grace_each).saturating_mul(2 * rounds))
-                        .saturating_add((c.decision + grace_each).saturating_mul(asks_again))
+                        .saturating_add((c.decision + grace_each).saturating_mul(asks_again));
                 }
-                _ => {
-                    let goes = c.most_goes();
-                    let decisions = goes.saturating_mul(6).saturating_add(asks_again);
-                    let rounds = goes.saturating_add(2);
-                    (c.decision + grace_each)
-                        .saturating_mul(decisions)
-                        .saturating_add((c.formation + grace_each).saturating_mul(2 * rounds))
-                }
-            }
+                HalfClock::Goes(n) => 2 * u32::from(n),
+                HalfClock::None => u32::from(c.cap),
+            };
+            let decisions = goes.saturating_mul(6).saturating_add(asks_again);
+            let rounds = goes.saturating_add(2);
+            (c.decision + grace_each)
+                .saturating_mul(decisions)
+                .saturating_add((c.formation + grace_each).saturating_mul(2 * rounds))
         }
 
         type Wire = ChessElevenWire;

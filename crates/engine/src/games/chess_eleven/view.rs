@@ -50,11 +50,7 @@ impl Frame {
                         pieces.push((sq.to_string(), piece.letter().to_string()));
                     }
                 }
-                let (kind, at) = match p.ball() {
-                    Ball::Carried(s) => ("carried", Some(s.to_string())),
-                    Ball::Spot => ("spot", None),
-                    Ball::Flag(s) => ("flag", Some(s.to_string())),
-                };
+                let (kind, at) = (p.ball().kind(), p.ball().square().map(|s| s.to_string()));
                 let holder = match p.ball() {
                     Ball::Carried(_) if p.carrier_of(p.side()).is_some() => "with the ball",
                     Ball::Carried(_) => "without the ball",

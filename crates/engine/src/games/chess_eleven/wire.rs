@@ -8,11 +8,10 @@ use serde::{Deserialize, Serialize};
 use crate::protocol::{self, NoExtra, Payloads};
 use crate::rules::Side;
 
-use super::action::ShotOutcome;
 use super::clock::{Clocks, ElevenClock, HalfClock};
 use super::formation::role_name;
 use super::game::{Game, Phase};
-use super::position::{Ball, Event, RoundEnd};
+use super::position::{Event, RoundEnd};
 
 /// Chess Eleven's payloads in the protocol's messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,7 +239,7 @@ impl From<&Event> for ElevenEvent {
                 side: *side,
                 from: s(from),
                 to: s(to),
-                outcome: outcome_name(*outcome).to_string(),
+                outcome: outcome.name().to_string(),
             },
             Event::Corner { side, at } => ElevenEvent::Corner {
                 side: *side,
@@ -266,18 +265,5 @@ impl From<&Event> for ElevenEvent {
             Event::HalfTime => ElevenEvent::HalfTime,
             Event::GameOver { score } => ElevenEvent::GameOver { score: *score },
         }
-    }
-}
-
-fn outcome_name(o: ShotOutcome) -> &'static str {
-    o.name()
-}
-
-/// The ball in words for a viewer: `carried`, `spot` or `flag`.
-pub fn ball_kind(ball: Ball) -> &'static str {
-    match ball {
-        Ball::Carried(_) => "carried",
-        Ball::Spot => "spot",
-        Ball::Flag(_) => "flag",
     }
 }
