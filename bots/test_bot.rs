@@ -43,6 +43,7 @@
 //! | `--target PID` | a host process the `signal` and `ptrace` attacks also aim at (repeatable) |
 //! | `--read PATH` | at its first request, reads PATH: `read PATH: ok N bytes` or `... failed (why)` (repeatable) |
 //! | `--write PATH` | at its first request, creates PATH: `write PATH: ok` or `... failed (why)` (repeatable) |
+//! | `--wait-for PATH` | at its first request (after `--write`), waits up to 30 s for PATH to exist: `wait-for PATH: found` or `... not found` |
 //!
 //! The extra replies of `--wrong-id` and `--stale-id` carry an illegal action, so a
 //! referee that took one would show it (status `illegal`).
@@ -181,6 +182,9 @@ struct Args {
     /// Create this file at the first request.
     #[arg(long, value_name = "PATH")]
     write: Vec<String>,
+    /// At the first request (after `--write`), wait up to 30 s for this file to exist.
+    #[arg(long, value_name = "PATH")]
+    wait_for: Option<String>,
 }
 
 /// Something nasty for every string: an escape sequence, a bell, a tab, a bidi override.
@@ -307,6 +311,22 @@ fn first_request_extras(args: &Args, hoard: &mut Vec<Vec<u8>>) {
     }
     for path in &args.write {
         attacks::write(path);
+    }
+    if let Some(path) = &args.wait_for {
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        let found = loop {
+            if std::path::Path::new(path).exists() {
+                break true;
+            }
+            if std::time::Instant::now() >= until {
+                break false;
+            }
+            sleep(Duration::from_millis(5));
+        };
+        eprintln!(
+            "wait-for {path}: {}",
+            if found { "found" } else { "not found" }
+        );
     }
     for name in &args.attack {
         attacks::run(name, &args.target);

@@ -36,13 +36,17 @@ fn config(tc: &str) -> GameConfig {
     }
 }
 
-/// One game; a short play-count game by default.
-fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig) -> GameReport {
-    let rt = tokio::runtime::Builder::new_multi_thread()
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+/// One game; a short play-count game by default.
+fn game(white: BotSpec, black: BotSpec, cfg: &GameConfig) -> GameReport {
+    let rt = runtime();
     let report = rt.block_on(Referee::play(&white, &black, cfg, |_, _, _| {}));
     // Every record verifies, whatever happened.
     verify(&report.record).unwrap_or_else(|d| {
@@ -565,4 +569,122 @@ fn a_game_at_its_wall_time_cap_is_adjudicated_for_the_team_ahead() {
         "the sleeper was killed"
     );
     assert!(r.bots.iter().all(|b| b.verdict.is_none()));
+}
+
+/// A short game of Chess Eleven: two counted goes a half.
+fn eleven(tc: &str) -> GameConfig {
+    let mut cfg = config("plays=1");
+    cfg.game = GameSetup {
+        clock: GameClock::read(zebra::rules::Rules::ChessEleven, tc).unwrap(),
+        seed: 7,
+        ..GameSetup::default()
+    };
+    cfg
+}
+
+fn eleven_game(white: BotSpec, black: BotSpec, cfg: &GameConfig) -> GameReport {
+    let rt = runtime();
+    let report = rt.block_on(zebra::referee::play_game(&white, &black, cfg, |_| {}));
+    zebra::record::verify_any(&report.record)
+        .unwrap_or_else(|d| panic!("record does not verify: {d}"));
+    report
+}
+
+/// The lines of a transcript that are requests to or replies from `side`, with their ids.
+fn exchanges(log: &str) -> Vec<String> {
+    log.lines()
+        .filter(|l| l.contains("\"type\":\"request\"") || l.contains("\"type\":\"action\""))
+        .map(|l| {
+            let side = if l.contains(" white ") {
+                "white"
+            } else {
+                "black"
+            };
+            let what = if l.contains("\"type\":\"request\"") {
+                "asked"
+            } else {
+                "replied"
+            };
+            let id = l
+                .split("\"id\":")
+                .nth(1)
+                .unwrap_or("")
+                .split(',')
+                .next()
+                .unwrap_or("");
+            format!("{side} {what} {id}")
+        })
+        .collect()
+}
+
+#[test]
+fn c11_both_formations_are_asked_at_once_each_on_its_own_clock() {
+    // Each bot, asked its first formation, leaves a file and waits (up to 30 s) for the
+    // other's: asked one after the other, White would wait alone until its formation clock
+    // (40 s) ran out. Asked at once, they meet. No sandbox: both see the same directory.
+    let dir = scratch("sealed-meet");
+    let (w, b) = (dir.join("white"), dir.join("black"));
+    let meet = |mine: &Path, theirs: &Path| {
+        spec(
+            "meet",
+            TEST_BOT,
+            &[
+                "--write",
+                mine.to_str().unwrap(),
+                "--wait-for",
+                theirs.to_str().unwrap(),
+            ],
+        )
+    };
+    let mut cfg = eleven("turns=2,move=5s,formation=40s");
+    cfg.sandbox.mode = zebra::sandbox::Mode::None;
+    let log = dir.join("game.log");
+    cfg.transcript = Some(log.clone());
+    let r = eleven_game(meet(&w, &b), meet(&b, &w), &cfg);
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    for (bot, side) in r.bots.iter().zip(["white", "black"]) {
+        assert_eq!(bot.timeouts, 0, "{side} timed out: {}", r.reason);
+        let stderr = bot
+            .exit
+            .as_ref()
+            .map(|e| String::from_utf8_lossy(&e.stderr).into_owned())
+            .unwrap_or_default();
+        assert!(stderr.contains(": found"), "{side}'s stderr: {stderr}");
+    }
+    // Both requests went out before either reply came; the rest of the game is one
+    // decision at a time.
+    let seen = exchanges(&std::fs::read_to_string(&log).unwrap());
+    assert_eq!(seen[..2], ["white asked 1", "black asked 2"], "{seen:?}");
+    let mut replies = seen[2..4].to_vec();
+    replies.sort();
+    assert_eq!(replies, ["black replied 2", "white replied 1"], "{seen:?}");
+    assert_eq!(seen[4], "white asked 3", "{seen:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn c11_a_sealed_formation_missed_or_refused_costs_only_its_own_side() {
+    // White sleeps through its formation clock: the default formation (C48). Black's first
+    // reply is illegal: it is asked again, alone, once White's formation is in. The record
+    // is the game's order: White's formation, then Black's.
+    let cfg = eleven("turns=2,move=5s,formation=500ms,grace=100ms");
+    let r = eleven_game(
+        spec(
+            "sleepy",
+            TEST_BOT,
+            &["--sleep-ms", "1500", "--sleep-after", "0"],
+        ),
+        spec("wrong", TEST_BOT, &["--illegal-first", "1"]),
+        &cfg,
+    );
+    let [white, black] = &r.bots;
+    assert!(white.timeouts >= 1, "{}", r.reason);
+    assert_eq!(black.illegal, 1, "{}", r.reason);
+    assert_eq!(black.timeouts, 0, "{}", r.reason);
+    // White's missed formation (the default one, C48) comes first, then Black's.
+    let text = write_game(&r.record).unwrap();
+    let black_default = zebra::games::chess_eleven::formation::default_for(Side::Black);
+    let first =
+        format!("{{formations, half 1, white to kick off}} !reaction-clock\n  {black_default}");
+    assert!(text.contains(&first), "{text}");
 }

@@ -6,8 +6,10 @@
 //! as it was), the events and the results.
 //!
 //! Rulings, or parts of rulings, that the engine does not decide:
-//! - C11 (formations asked sealed, at the same time): the referee's (`seam.rs`). The engine's
-//!   share, that White's formation reveals nothing before Black's is in, is `c11_...` below.
+//! - C11 (formations asked sealed, at the same time): the referee's (tests/referee.rs,
+//!   `c11_...`: two bots that only answer once both are asked). The engine's share, that
+//!   White's formation reveals nothing before Black's is in and that Black's request is the
+//!   same before and after it (`Refereed::sealed`), is `c11_...` below.
 //! - C41 (the half clock runs while a bot decides, stops during formations, a decision in
 //!   progress is withdrawn): the referee's. The engine's share (`Game::half_clock_expired`
 //!   ends the half at once) is `c41_...` below.
@@ -487,6 +489,39 @@ fn c11_whites_formation_tells_nothing_before_blacks_is_in() {
 }
 
 #[test]
+fn c11_both_formations_are_asked_at_once_blacks_request_as_it_will_be() {
+    // The seam says the pair is sealed while White's formation is due: Black's budget and
+    // request are then exactly what they are once White's formation is in, so the referee
+    // may send both at once. In play, and once White's is in, one decision at a time.
+    use zebra_engine::games::chess_eleven::clock::{Clocks, ElevenClock};
+    use zebra_engine::seam::{envelope, Refereed};
+    let clock: ElevenClock = "turns=4,move=1s,formation=7s".parse().unwrap();
+    let clocks = Clocks::starting(clock);
+    let line = |game: &Game, side: Side, budget| {
+        serde_json::to_string(&envelope::request(game, 9, side, &clocks, &budget)).unwrap()
+    };
+    for substitute in [None, Some(W), Some(B)] {
+        let mut game = Game::new(Settings::default());
+        if let Some(side) = substitute {
+            // A goal by `side` gives it the substitute in the next formations (C13).
+            game = game_after_goal_by(side);
+        }
+        let (second, budget) = game.sealed(&clocks).expect("a sealed pair");
+        assert_eq!(second, B);
+        assert_eq!(budget.limit, std::time::Duration::from_secs(7));
+        let early = line(&game, B, budget);
+        game.play(&Action::Formation(formation::default_for(W)))
+            .unwrap();
+        assert!(game.sealed(&clocks).is_none(), "Black's alone now");
+        assert_eq!(game.budget(&clocks), budget);
+        assert_eq!(early, line(&game, B, game.budget(&clocks)));
+        game.play(&Action::Formation(formation::default_for(B)))
+            .unwrap();
+        assert!(game.sealed(&clocks).is_none(), "a go is one decision");
+    }
+}
+
+#[test]
 fn c12_the_default_formations() {
     assert_eq!(
         formation::default_for(W).to_string(),
@@ -562,6 +597,18 @@ fn c13_the_scorer_may_field_its_substitute_for_a_pawn_but_not_the_kings_pawn() {
         .unwrap_err()
         .to_string();
     assert!(err.starts_with("the substitute cannot be used"), "{err}");
+}
+
+/// The formations after a goal by `side` (a queen shooting into an empty goal square).
+fn game_after_goal_by(side: Side) -> Game {
+    let (text, shot) = match side {
+        Side::White => ("7k/3Q4/8/8/8/8/8/3K4 w d7 m - 0-0 1.0 0", "d7*e8"),
+        Side::Black => ("3k4/8/8/8/8/8/3q4/7K b d2 m - 0-0 1.0 0", "d2*e1"),
+    };
+    let mut game = game_at(Settings::default(), text);
+    play(&mut game, shot);
+    assert_eq!(forming(&game).substitute, Some(side));
+    game
 }
 
 fn default_formations_black_only(game: &mut Game) {

@@ -82,6 +82,16 @@ pub trait Refereed: Recorded {
     fn start(&self, setup: &GameSetup, clocks: &Self::Clocks, side: Side) -> Start<Self::Wire>;
     /// What binds the decision due now.
     fn budget(&self, clocks: &Self::Clocks) -> Self::Budget;
+    /// Sealed decisions: when the decision due now is the first of two that neither side
+    /// is told of before both are in (Chess Eleven's formations), the side that decides
+    /// second and what binds its decision, as they will be once the first is in. Neither
+    /// its budget nor its request ([`Refereed::asked`] with that budget) may depend on the
+    /// first decision: the referee asks both sides at once, each on its own clock, and
+    /// applies the replies in the game's order. `None` (the default): one decision at a
+    /// time.
+    fn sealed(&self, _clocks: &Self::Clocks) -> Option<(Side, Self::Budget)> {
+        None
+    }
     /// Its time limit.
     fn limit(budget: &Self::Budget) -> Duration;
     /// What the request for the decision due now says of the game.

@@ -9,6 +9,7 @@
 //!   and `zebra bench`
 //! - `preflight`: each bot started once before play, its option values checked
 //! - `reply`: what one line from a bot means while its request is pending (pure)
+//! - `sealed`: both sides asked at once for a sealed pair of decisions
 //! - `transcript`: the optional per-game log of every line sent and received
 //!
 //! The referee runs any game through [`Refereed`] (implemented per game in
@@ -27,6 +28,7 @@ pub mod check;
 pub mod handshake;
 pub mod preflight;
 pub mod reply;
+mod sealed;
 pub mod transcript;
 
 use std::path::PathBuf;
@@ -387,144 +389,187 @@ impl<'a, R: Refereed> Referee<'a, R> {
             .cfg
             .game_time_cap()
             .and_then(|c| Some((c, self.start.checked_add(c)?)));
+        // A reply to the second of two sealed decisions, asked with the first: applied
+        // when the game comes to it (its side is due next, the first one settled).
+        let mut pending: Option<sealed::Pending<R>> = None;
         while let Some((side, _kind)) = self.game.to_decide() {
             if let Some((cap, at)) = cap {
                 if Instant::now() >= at {
                     return Some(self.capped(cap));
                 }
             }
-            let budget = self.game.budget(&self.clocks);
-            let id = self.next_id;
-            self.next_id += 1;
-            // The wait for a reply ends at the cap, however long the bot's own limit: the
-            // request is abandoned (its bot is ended with the game, in `finish`).
-            let reply = match cap {
-                Some((cap, at)) => {
-                    match tokio::time::timeout_at(at, self.ask(side, id, &budget)).await {
-                        Ok(reply) => reply,
-                        Err(_) => return Some(self.capped(cap)),
-                    }
+            let (id, budget, reply) = match pending.take() {
+                Some(p) if p.side == side => {
+                    self.last_cpu = p.cpu;
+                    (p.id, p.budget, p.reply)
                 }
-                None => self.ask(side, id, &budget).await,
-            };
-            let (events, status, applied, reason, elapsed) = match reply {
-                Reply::Gone { why } => {
-                    return Some(Forfeit {
-                        termination: Termination::Abandoned,
-                        loser: Some(side),
-                        reason: format!("{side} {why}"),
-                        verdict: None,
-                    })
-                }
-                Reply::Flood => return Some(flood(side)),
-                Reply::Limit(verdict) => {
-                    return Some(Forfeit {
-                        termination: Termination::Abandoned,
-                        loser: Some(side),
-                        reason: format!("{side} {verdict}"),
-                        verdict: Some(verdict),
-                    })
-                }
-                Reply::Action { action, elapsed } => match self.game.play(&action) {
-                    Ok(events) => {
-                        let action = R::as_recorded(&action, &events);
-                        // Times only where the game is not reproducible (see `play_as`):
-                        // play-count records stay byte-identical from run to run.
-                        if R::reproducible(&self.cfg.game) {
-                            self.record.push_action(&action, None, None);
-                        } else {
-                            self.record.push_timed_action(
-                                &action,
-                                Some(elapsed.as_millis() as u64),
-                                R::clock_note(&self.clocks, &budget, elapsed),
-                                self.last_cpu.map(|c| c.as_millis() as u64),
-                            );
+                kept => {
+                    // Both sides of a sealed pair are asked once; a first side asked again
+                    // (a bad reply) is asked alone.
+                    let sealed = match kept {
+                        None => self.game.sealed(&self.clocks),
+                        Some(_) => None,
+                    };
+                    pending = kept;
+                    let budget = self.game.budget(&self.clocks);
+                    let id = self.next_id;
+                    self.next_id += 1;
+                    // The wait for a reply ends at the cap, however long the bot's own
+                    // limit: the request is abandoned (its bot is ended with the game, in
+                    // `finish`).
+                    let reply = match sealed {
+                        None => match within(cap, self.ask(side, id, &budget)).await {
+                            Ok(reply) => reply,
+                            Err(cap) => return Some(self.capped(cap)),
+                        },
+                        Some((second, later_budget)) => {
+                            let later_id = self.next_id;
+                            self.next_id += 1;
+                            let both = self
+                                .ask_both((side, id, &budget), (second, later_id, &later_budget));
+                            let [(reply, cpu), (later, later_cpu)] = match within(cap, both).await {
+                                Ok(replies) => replies,
+                                Err(cap) => return Some(self.capped(cap)),
+                            };
+                            pending = Some(sealed::Pending {
+                                side: second,
+                                id: later_id,
+                                budget: later_budget,
+                                reply: later,
+                                cpu: later_cpu,
+                            });
+                            self.last_cpu = cpu;
+                            reply
                         }
-                        (
-                            events,
-                            ReplyStatus::Ok,
-                            Some(action.to_string()),
-                            None,
-                            elapsed,
-                        )
-                    }
-                    Err(e) => {
-                        match self.illegal(side, format!("illegal action '{action}': {e}"), &budget)
-                        {
-                            Ok((events, applied, why)) => {
-                                (events, ReplyStatus::Illegal, applied, Some(why), elapsed)
-                            }
-                            Err(f) => return Some(f),
-                        }
-                    }
-                },
-                Reply::Invalid { why, elapsed } => match self.illegal(side, why, &budget) {
-                    Ok((events, applied, why)) => {
-                        (events, ReplyStatus::Illegal, applied, Some(why), elapsed)
-                    }
-                    Err(f) => return Some(f),
-                },
-                Reply::Timeout { elapsed } => {
-                    let cpu = self.last_cpu;
-                    let report = &mut self.seat(side).report;
-                    report.timeouts += 1;
-                    // CPU far below wall time: the bot was not computing (blocked, or
-                    // starved by a busy machine), so the timeout may not be its own doing.
-                    let suspect = clock::suspect_timeout(cpu, elapsed);
-                    if suspect {
-                        report.suspect_timeouts += 1;
-                    }
-                    tracing::info!(
-                        "{side} timed out after {} ms (CPU {}){}",
-                        elapsed.as_millis(),
-                        cpu.map_or("unknown".to_string(), |c| format!("{} ms", c.as_millis())),
-                        if suspect { ", suspect" } else { "" }
-                    );
-                    match self.missed(side, &budget, Miss::Timeout) {
-                        Ok((events, applied)) => {
-                            (events, ReplyStatus::Timeout, applied, None, elapsed)
-                        }
-                        Err(f) => return Some(f),
-                    }
+                    };
+                    (id, budget, reply)
                 }
             };
-            let cpu_us = self.last_cpu.map_or(0, |c| c.as_micros() as u64);
-            let report = &mut self.seat(side).report;
-            report.decisions += 1;
-            report.think_us += elapsed.as_micros() as u64;
-            report.cpu_us += cpu_us;
-            self.post(
-                side,
-                &ToBot::<R::Wire>::Result {
-                    id,
-                    status,
-                    elapsed_ms: elapsed.as_millis() as u64,
-                    cpu_ms: self.last_cpu.map(|c| c.as_millis() as u64),
-                    applied,
-                    reason,
-                },
-            );
-            let mut all_events = events;
-            match self
-                .game
-                .charge(&mut self.clocks, &budget, elapsed, &all_events)
-            {
-                Ok((more, expired)) => {
-                    if let Some(clock) = expired {
-                        self.record.push_expiry(clock);
-                    }
-                    all_events.extend(more);
-                }
-                Err(refused) => return Some(internal(refused)),
+            if let Err(f) = self.settle(side, id, &budget, reply, &mut watch) {
+                return Some(f);
             }
-            self.game.follow(&mut self.clocks, &all_events);
-            let line = protocol::to_line(&envelope::events::<R>(&all_events));
-            for side in Side::ALL {
-                self.post_line(side, &line);
-            }
-            watch(&self.game, &all_events, &self.record);
         }
         None
+    }
+
+    /// Applies what became of request `id` to `side` (bound by `budget`): the action, or
+    /// what a bad reply or a timeout costs; records it, tells the bot its result and both
+    /// bots the events, and shows `watch`. `Err`: the game ends here.
+    fn settle(
+        &mut self,
+        side: Side,
+        id: u64,
+        budget: &R::Budget,
+        reply: Reply<R::Action>,
+        watch: &mut impl FnMut(&R, &[R::Event], &GameRecord),
+    ) -> Result<(), Forfeit> {
+        let (events, status, applied, reason, elapsed) = match reply {
+            Reply::Gone { why } => {
+                return Err(Forfeit {
+                    termination: Termination::Abandoned,
+                    loser: Some(side),
+                    reason: format!("{side} {why}"),
+                    verdict: None,
+                })
+            }
+            Reply::Flood => return Err(flood(side)),
+            Reply::Limit(verdict) => {
+                return Err(Forfeit {
+                    termination: Termination::Abandoned,
+                    loser: Some(side),
+                    reason: format!("{side} {verdict}"),
+                    verdict: Some(verdict),
+                })
+            }
+            Reply::Action { action, elapsed } => match self.game.play(&action) {
+                Ok(events) => {
+                    let action = R::as_recorded(&action, &events);
+                    // Times only where the game is not reproducible (see `play_as`):
+                    // play-count records stay byte-identical from run to run.
+                    if R::reproducible(&self.cfg.game) {
+                        self.record.push_action(&action, None, None);
+                    } else {
+                        self.record.push_timed_action(
+                            &action,
+                            Some(elapsed.as_millis() as u64),
+                            R::clock_note(&self.clocks, budget, elapsed),
+                            self.last_cpu.map(|c| c.as_millis() as u64),
+                        );
+                    }
+                    (
+                        events,
+                        ReplyStatus::Ok,
+                        Some(action.to_string()),
+                        None,
+                        elapsed,
+                    )
+                }
+                Err(e) => {
+                    let why = format!("illegal action '{action}': {e}");
+                    let (events, applied, why) = self.illegal(side, why, budget)?;
+                    (events, ReplyStatus::Illegal, applied, Some(why), elapsed)
+                }
+            },
+            Reply::Invalid { why, elapsed } => {
+                let (events, applied, why) = self.illegal(side, why, budget)?;
+                (events, ReplyStatus::Illegal, applied, Some(why), elapsed)
+            }
+            Reply::Timeout { elapsed } => {
+                let cpu = self.last_cpu;
+                let report = &mut self.seat(side).report;
+                report.timeouts += 1;
+                // CPU far below wall time: the bot was not computing (blocked, or
+                // starved by a busy machine), so the timeout may not be its own doing.
+                let suspect = clock::suspect_timeout(cpu, elapsed);
+                if suspect {
+                    report.suspect_timeouts += 1;
+                }
+                tracing::info!(
+                    "{side} timed out after {} ms (CPU {}){}",
+                    elapsed.as_millis(),
+                    cpu.map_or("unknown".to_string(), |c| format!("{} ms", c.as_millis())),
+                    if suspect { ", suspect" } else { "" }
+                );
+                let (events, applied) = self.missed(side, budget, Miss::Timeout)?;
+                (events, ReplyStatus::Timeout, applied, None, elapsed)
+            }
+        };
+        let cpu_us = self.last_cpu.map_or(0, |c| c.as_micros() as u64);
+        let report = &mut self.seat(side).report;
+        report.decisions += 1;
+        report.think_us += elapsed.as_micros() as u64;
+        report.cpu_us += cpu_us;
+        self.post(
+            side,
+            &ToBot::<R::Wire>::Result {
+                id,
+                status,
+                elapsed_ms: elapsed.as_millis() as u64,
+                cpu_ms: self.last_cpu.map(|c| c.as_millis() as u64),
+                applied,
+                reason,
+            },
+        );
+        let mut all_events = events;
+        match self
+            .game
+            .charge(&mut self.clocks, budget, elapsed, &all_events)
+        {
+            Ok((more, expired)) => {
+                if let Some(clock) = expired {
+                    self.record.push_expiry(clock);
+                }
+                all_events.extend(more);
+            }
+            Err(refused) => return Err(internal(refused)),
+        }
+        self.game.follow(&mut self.clocks, &all_events);
+        let line = protocol::to_line(&envelope::events::<R>(&all_events));
+        for side in Side::ALL {
+            self.post_line(side, &line);
+        }
+        watch(&self.game, &all_events, &self.record);
+        Ok(())
     }
 
     fn seat(&mut self, side: Side) -> &mut Seat {
@@ -655,6 +700,12 @@ impl<'a, R: Refereed> Referee<'a, R> {
 
     async fn ask_bot(&mut self, side: Side, id: u64, budget: &R::Budget) -> Reply<R::Action> {
         let reply = self.ask_awake(side, id, budget).await;
+        self.within_limits(side, reply)
+    }
+
+    /// `reply`, unless `side` tried to start more processes than its limit while deciding:
+    /// that is what ends its game.
+    fn within_limits(&self, side: Side, reply: Reply<R::Action>) -> Reply<R::Action> {
         if matches!(reply, Reply::Action { .. } | Reply::Invalid { .. }) {
             let seat = &self.seats[side.index()];
             if seat.bot.as_ref().is_some_and(|b| b.pids_refused() > 0) {
@@ -666,35 +717,11 @@ impl<'a, R: Refereed> Referee<'a, R> {
 
     /// Wakes the bot (if frozen), sends the request and reads until its reply.
     async fn ask_awake(&mut self, side: Side, id: u64, budget: &R::Budget) -> Reply<R::Action> {
-        let request = protocol::to_line(&envelope::request(
-            &self.game,
-            id,
-            side,
-            &self.clocks,
-            budget,
-        ));
-        let seat = &mut self.seats[side.index()];
-        seat.output.reset();
-        if let Some(bot) = seat.bot.as_mut() {
-            bot.set_frozen(false);
-        }
-        let Some(flushed) = self.send_line(side, request) else {
-            return Reply::Gone {
-                why: "exited, or stopped reading its input".to_string(),
-            };
+        let sent_at = match self.put(side, id, budget).await {
+            Ok(at) => at,
+            Err(reply) => return reply,
         };
-        let patience = R::limit(budget) + R::grace(&self.cfg.game);
-        let sent_at = match tokio::time::timeout(patience, flushed).await {
-            Ok(Ok(at)) => at,
-            Ok(Err(_)) => {
-                return Reply::Gone {
-                    why: "exited, or closed its input".to_string(),
-                }
-            }
-            // The line could not even be written: the bot is not reading.
-            Err(_) => return Reply::Timeout { elapsed: patience },
-        };
-        let deadline = sent_at + patience;
+        let deadline = sent_at + R::limit(budget) + R::grace(&self.cfg.game);
         // Only the side asked may compute. The other side is stopped once this decision has
         // taken FREEZE_AFTER: stopping and waking a process costs the kernel some 10 us, more
         // than a fast bot's whole decision, so a quick exchange costs no freezing at all,
@@ -725,24 +752,88 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 None => bot.recv_until(deadline).await,
             };
             let Some(incoming) = incoming else {
-                return Reply::Timeout { elapsed: patience };
+                return self.timed_out(budget);
             };
             match self.hear(side, id, sent_at, &incoming) {
                 Next::Wait => {}
                 Next::Reply(reply) => return reply,
-                Next::Closed => {
-                    // A crashing bot's output closes as it exits; one that lives on has
-                    // closed its output on purpose.
-                    let bot = self.seats[side.index()].bot.as_mut().expect("spawned");
-                    if bot.exits_within(Duration::from_millis(500)).await {
-                        return Reply::Gone {
-                            why: "exited, or closed its output".to_string(),
-                        };
-                    }
-                    return Reply::Limit(Verdict::ClosedOutput);
-                }
+                Next::Closed => return self.closed(side).await,
             }
         }
+    }
+
+    /// Wakes the bot (if frozen) and sends it request `id`: the instant the request was
+    /// written, or the reply already due (it is gone, or not reading).
+    async fn put(
+        &mut self,
+        side: Side,
+        id: u64,
+        budget: &R::Budget,
+    ) -> Result<Instant, Reply<R::Action>> {
+        let flushed = self.queue(side, id, budget)?;
+        self.flushed(flushed, budget).await
+    }
+
+    /// Wakes the bot (if frozen) and queues request `id` for it: what tells when it was
+    /// written, or the reply already due (the bot cannot take it).
+    fn queue(
+        &mut self,
+        side: Side,
+        id: u64,
+        budget: &R::Budget,
+    ) -> Result<tokio::sync::oneshot::Receiver<Instant>, Reply<R::Action>> {
+        let request = protocol::to_line(&envelope::request(
+            &self.game,
+            id,
+            side,
+            &self.clocks,
+            budget,
+        ));
+        let seat = &mut self.seats[side.index()];
+        seat.output.reset();
+        if let Some(bot) = seat.bot.as_mut() {
+            bot.set_frozen(false);
+        }
+        self.send_line(side, request).ok_or_else(|| Reply::Gone {
+            why: "exited, or stopped reading its input".to_string(),
+        })
+    }
+
+    /// The instant a queued request was written, or the reply already due: the bot closed
+    /// its input, or did not read it within the request's limit and grace.
+    async fn flushed(
+        &self,
+        flushed: tokio::sync::oneshot::Receiver<Instant>,
+        budget: &R::Budget,
+    ) -> Result<Instant, Reply<R::Action>> {
+        let patience = R::limit(budget) + R::grace(&self.cfg.game);
+        match tokio::time::timeout(patience, flushed).await {
+            Ok(Ok(at)) => Ok(at),
+            Ok(Err(_)) => Err(Reply::Gone {
+                why: "exited, or closed its input".to_string(),
+            }),
+            // The line could not even be written: the bot is not reading.
+            Err(_) => Err(self.timed_out(budget)),
+        }
+    }
+
+    /// No reply to a request bound by `budget` within its limit and grace.
+    fn timed_out(&self, budget: &R::Budget) -> Reply<R::Action> {
+        Reply::Timeout {
+            elapsed: R::limit(budget) + R::grace(&self.cfg.game),
+        }
+    }
+
+    /// The reply of a bot whose output closed: a crashing bot's output closes as it exits;
+    /// one that lives on has closed its output on purpose.
+    async fn closed(&mut self, side: Side) -> Reply<R::Action> {
+        let bot = self.seats[side.index()].bot.as_mut().expect("spawned");
+        if bot.exits_within(Duration::from_millis(500)).await {
+            return Reply::Gone {
+                why: "exited, or closed its output".to_string(),
+            };
+        }
+        Reply::Limit(Verdict::ClosedOutput)
     }
 
     /// One thing read from `side` while request `id` (flushed at `sent_at`) is pending:
@@ -1037,6 +1128,17 @@ impl<'a, R: Refereed> Referee<'a, R> {
             score,
             bots: [white.report, black.report],
         }
+    }
+}
+
+/// `fut`'s output, or the game's wall-time cap if it comes first.
+async fn within<T>(
+    cap: Option<(Duration, Instant)>,
+    fut: impl std::future::Future<Output = T>,
+) -> Result<T, Duration> {
+    match cap {
+        Some((cap, at)) => tokio::time::timeout_at(at, fut).await.map_err(|_| cap),
+        None => Ok(fut.await),
     }
 }
 

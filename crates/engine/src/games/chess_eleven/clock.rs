@@ -193,6 +193,18 @@ pub struct Budget {
     pub half_ends: bool,
 }
 
+impl Budget {
+    /// `side`'s formation: the formation clock, the half clock standing still.
+    pub fn formation(side: Side, clocks: &Clocks) -> Budget {
+        Budget {
+            side,
+            limit: clocks.clock.formation,
+            formation: true,
+            half_ends: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,9 @@
 //! A game of Chess Eleven: rounds between restarts (C40), formations chosen sealed (C11),
 //! shot outcomes drawn from the seed (C38), halves and goal targets (C41–C45).
 //!
-//! The engine asks White's formation, then Black's; neither is told the other's before both
-//! are in (the events of a formation say only that it is in), so the order gives nothing
-//! away. [`Game::play`] is the only way a game changes; a refused action leaves it as it was.
+//! The engine takes White's formation, then Black's; neither is told the other's before both
+//! are in (White's has no event), so the referee asks both at once (`Refereed::sealed`) and
+//! applies them in this order. [`Game::play`] is the only way a game changes; a refused action leaves it as it was.
 
 use std::fmt;
 

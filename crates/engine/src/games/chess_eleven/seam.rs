@@ -253,12 +253,7 @@ mod referee {
         fn budget(&self, clocks: &Clocks) -> Budget {
             let (side, kind) = self.decision().expect("a decision is pending");
             if kind == DecisionKind::Formation {
-                return Budget {
-                    side,
-                    limit: clocks.clock.formation,
-                    formation: true,
-                    half_ends: false,
-                };
+                return Budget::formation(side, clocks);
             }
             let own = clocks.clock.decision;
             match clocks.half_left {
@@ -275,6 +270,13 @@ mod referee {
                     half_ends: false,
                 },
             }
+        }
+
+        /// White's formation is due first and Black's second; a request for a formation
+        /// says nothing of the other (C11), so both are asked at once.
+        fn sealed(&self, clocks: &Clocks) -> Option<(Side, Budget)> {
+            (self.decision() == Some((Side::White, DecisionKind::Formation)))
+                .then(|| (Side::Black, Budget::formation(Side::Black, clocks)))
         }
 
         fn limit(budget: &Budget) -> Duration {
