@@ -1317,3 +1317,31 @@ fn search_does_not_shuffle_when_the_play_is_stuck() {
         moves.join(" ")
     );
 }
+
+/// `zebra check-bot --rules chess-eleven` passes for the bundled random and greedy bots and
+/// for the Python and JavaScript kits' example bots (each a real process: questions at
+/// every moment of a go, then whole games).
+#[test]
+fn the_bundled_bots_and_the_kits_examples_pass_check_bot_for_chess_eleven() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut bots = vec![
+        common::run::RANDOM_BOT.to_string(),
+        common::run::GREEDY_BOT.to_string(),
+    ];
+    if let Some(py) = python() {
+        bots.push(format!("{py} {root}/bots/python/random_bot.py"));
+    }
+    if let Some(node) = node() {
+        bots.push(format!("{node} {root}/bots/js/random_bot.js"));
+    }
+    for bot in bots {
+        let out = common::run::zebra(&["check-bot", "--rules", "chess-eleven", &bot]);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{bot}: {said}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(said.contains("formation decision"), "{bot}: {said}");
+    }
+}

@@ -1273,3 +1273,86 @@ fn a_bad_max_game_time_is_one_line_naming_the_flag() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// `zebra play --start`: every game starts from a position of its own kind, says so in its
+/// record (the tag its game reads back) and in `game_start`, and the record verifies; a
+/// text that is not such a position is one line naming the flag, before any bot starts.
+#[test]
+fn play_starts_each_game_from_its_own_kind_of_position() {
+    let dir = scratch("play-start");
+    // Boyer's start with White's b-knight on e3 (the start itself is written as no tag).
+    let boyer_fen = "rnbq1knbr/9/9/9/4a4/9/4N4/9/R1BQ1KNBR w 0";
+    for (rules, tc, start, tag) in [
+        (
+            "football-chess",
+            "plays=2,play=5s,reaction=5s",
+            "quarter=4 left=10% score=14-17 offense=white spot=e3 down=3 distance=10 timeouts=1-2",
+            "Situation",
+        ),
+        ("boyer-football", "turn=5s", boyer_fen, "FEN"),
+        (
+            "chess-eleven",
+            "turns=2,move=5s,formation=10s",
+            "7k/3Q4/8/8/8/8/8/3K4 w d7 m - 0-0 1.0 0",
+            "Position",
+        ),
+    ] {
+        let pgn = dir.join(format!("{rules}.pgn"));
+        let logs = dir.join(format!("{rules}-logs"));
+        let out = zebra(&[
+            "play",
+            "--rules",
+            rules,
+            "--tc",
+            tc,
+            "--start",
+            start,
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--log-dir",
+            logs.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(
+            out.status.success(),
+            "{rules}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let record = std::fs::read_to_string(&pgn).unwrap();
+        assert!(record.contains("[SetUp \"1\"]"), "{rules}: {record}");
+        assert!(
+            record.contains(&format!("[{tag} \"{start}\"]")),
+            "{rules}: {record}"
+        );
+        assert!(verify(&pgn), "{rules}: {record}");
+        // Both bots were told where the game starts.
+        let transcript = std::fs::read_dir(&logs)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .find(|e| e.path().extension().is_some_and(|x| x == "log"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .unwrap();
+        let told = format!("\"situation\":\"{start}\"");
+        assert_eq!(
+            transcript.matches(&told).count(),
+            2,
+            "{rules}: {transcript}"
+        );
+    }
+    // Another game's position, or none at all: one line, exit code 2.
+    for (rules, start, says) in [
+        (
+            "chess-eleven",
+            boyer_fen,
+            "--start: not a position: 3 fields, expected 8",
+        ),
+        ("boyer-football", "7k/8 w", "--start: FEN"),
+        ("football-chess", "kickoff", "--start: "),
+    ] {
+        let out = zebra(&["play", "--rules", rules, "--start", start]);
+        assert_eq!(out.status.code(), Some(2), "{rules}");
+        let line = one_zebra_line(&out);
+        assert!(line.contains(says), "{rules}: {line}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

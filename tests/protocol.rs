@@ -2631,6 +2631,14 @@ fn chess_eleven_messages_validate_against_their_own_schemas() {
         for seed in 0..8u64 {
             let mut cfg = eleven_config(clock);
             cfg.seed = seed + 10 * k as u64;
+            // Half the games start from a position (C53), which game_start names.
+            let start = "2rkqr2/1bpppp2/2n2n2/8/3P4/2N2N2/1BP1PP2/2RKQR2 b spot - d3 0-0 1.1 0";
+            if seed % 2 == 1 {
+                cfg.start = Some(
+                    zebra::referee::GameStart::read(zebra::rules::Rules::ChessEleven, start)
+                        .unwrap(),
+                );
+            }
             let (mut game, _, clocks) = <Game as Refereed>::set_up(&cfg);
             for side in [Side::White, Side::Black] {
                 let line = protocol::to_line(&envelope::game_start(
@@ -2643,6 +2651,7 @@ fn chess_eleven_messages_validate_against_their_own_schemas() {
                 ));
                 let v = check_eleven_line(&schemas, "eleven_game_start", &line);
                 assert_eq!(v["rules"], "chess-eleven");
+                assert_eq!(v.get("situation").is_some(), seed % 2 == 1, "{line}");
             }
             let mut player = RandomPlayer::new(cfg.seed);
             let mut id = 0;

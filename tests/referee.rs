@@ -525,10 +525,12 @@ fn a_game_at_its_wall_time_cap_is_adjudicated_for_the_team_ahead() {
     let mut cfg = config("plays=10,play=30s,reaction=30s");
     cfg.quit_grace = Duration::from_millis(500);
     cfg.game.max_game_time = "2s".parse().unwrap();
-    cfg.game.situation = Some(
-        "quarter=2 left=50% score=14-17 offense=white spot=e3 down=1 distance=10 timeouts=3-3"
-            .parse()
-            .unwrap(),
+    cfg.game.start = Some(
+        zebra::referee::GameStart::read(
+            zebra::rules::Rules::FootballChess,
+            "quarter=2 left=50% score=14-17 offense=white spot=e3 down=1 distance=10 timeouts=3-3",
+        )
+        .unwrap(),
     );
     let started = std::time::Instant::now();
     let r = game(

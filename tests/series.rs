@@ -2245,7 +2245,7 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
     for (extra, needle) in [
         (
             &["--situations", "builtin"][..],
-            "start situations are Football Chess drives",
+            "boyer-football has no built-in book",
         ),
         (
             &["--odds", "greedy=play=2s"][..],
@@ -2321,13 +2321,68 @@ fn a_chess_eleven_series_plays_verifies_reproduces_and_resumes() {
     assert_eq!(resume_json(&dir)["games_played_now"], 1);
     assert_eq!(by_game(&pgn), whole, "the same four records again");
 
+    // A book of the game's own start positions (C53 texts): each pair plays one, with the
+    // sides swapped, as Football Chess's pairs play situations.
+    let book = dir.join("positions.txt");
+    let positions = [
+        "7k/3Q4/8/8/8/8/8/3K4 w d7 m - 0-0 1.0 0",
+        "3k4/5N2/8/8/8/7R/8/3K4 w flag-h8 c - 0-0 1.4 1",
+    ];
+    std::fs::write(
+        &book,
+        format!("# two positions\n{}\n", positions.join("\n")),
+    )
+    .unwrap();
+    let booked = scratch("eleven-book");
+    let out = zebra(&[
+        "match",
+        "--rules",
+        "chess-eleven",
+        "--games",
+        "4",
+        "--situations",
+        book.to_str().unwrap(),
+        "--situation-order",
+        "sequential",
+        "--tc",
+        "turns=6,move=5s,formation=10s",
+        "--out",
+        booked.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let booked_pgn = booked.join("games.pgn");
+    assert_verifies(&booked_pgn);
+    let starts: Vec<String> = records(&booked_pgn)
+        .iter()
+        .map(|g| g.tags.get("Position").unwrap_or("none").to_string())
+        .collect();
+    assert_eq!(
+        starts,
+        [positions[0], positions[0], positions[1], positions[1]],
+        "pair k plays the book's k-th position"
+    );
+    let book_bad = dir.join("bad.txt");
+    std::fs::write(
+        &book_bad,
+        format!(
+            "{}\n3k4/8/8/8/8/8/8/3K4 x spot - - 0-0 1.0 0\n",
+            positions[0]
+        ),
+    )
+    .unwrap();
+
     let out_dir = scratch("eleven-refused").join("s");
     for (extra, needle) in [
         (
             &["--situations", "builtin"][..],
-            "start situations are Football Chess drives",
+            "chess-eleven has no built-in book; give a FILE of its start positions",
         ),
         (&["--tc", "plays=10"][..], "unknown Chess Eleven clock item"),
+        (
+            &["--situations", book_bad.to_str().unwrap()][..],
+            "line 2: not a position: side 'x': w or b",
+        ),
     ] {
         let mut args = vec!["match", "--rules", "chess-eleven", "--games", "2"];
         args.extend(["--out", out_dir.to_str().unwrap()]);

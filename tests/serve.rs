@@ -443,7 +443,7 @@ fn a_boyer_series_over_http_plays_after_its_bots_pass_boyers_check_and_rates_on_
         (
             json!({"game": "boyer-football", "bots": [1, 2], "situations": "builtin"}),
             "situations",
-            "Football Chess drives",
+            "has no built-in book",
         ),
     ] {
         let (status, problem) = documented(

@@ -92,6 +92,11 @@ pub struct PlayArgs {
     /// The game's seed, sent to both bots.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Start from this position instead of the game's usual start (one argument, quoted):
+    /// football-chess a situation (protocol/SITUATIONS.md), boyer-football a FEN
+    /// (protocol/BOYER.md), chess-eleven a position text (protocol/CHESS-ELEVEN.md, C53).
+    #[arg(long, value_name = "TEXT")]
+    pub start: Option<String>,
     /// Append the game record to this file (PGN-style, see protocol/RECORD.md).
     #[arg(long)]
     pub pgn: Option<PathBuf>,

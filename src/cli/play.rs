@@ -54,7 +54,12 @@ impl Plan {
     fn new(args: PlayArgs) -> Result<Plan, Failure> {
         let rules = rules_flag(&args.rules)?;
         let human = human_seat(&args)?;
-        let clock = game_clock(rules, args.tc, human, args.max_game_time.as_deref())?;
+        let mut clock = game_clock(rules, args.tc, human, args.max_game_time.as_deref())?;
+        if let Some(text) = &args.start {
+            let start = crate::referee::GameStart::read(rules, text)
+                .map_err(|e| Failure::Usage(format!("--start: {e}")))?;
+            clock.start = Some(start);
+        }
         let listener = bind_watch(&args.watch, human.is_some())?;
         let sandbox = crate::sandbox::Settings::from_flags(
             &args.sandbox.sandbox,
@@ -426,10 +431,9 @@ fn play_by_plays(
 ) -> Result<GameReport, Failure> {
     let style = crate::web::TermStyle::for_stdout();
     if !show.quiet {
-        out!(
-            "{}",
-            situation(&Game::new(cfg.game.clock.get::<Game>().settings()))
-        );
+        // The game as it starts: its usual start or `--start`.
+        let (start, _, _) = <Game as crate::referee::Refereed>::set_up(&cfg.game);
+        out!("{}", situation(&start));
     }
     interruptible(
         runtime,

@@ -1968,6 +1968,41 @@ fn c52_a_recorded_shot_carries_its_outcome_a_sent_one_does_not() {
 }
 
 #[test]
+fn c53_a_game_may_start_from_a_position_and_its_record_says_which() {
+    // The setup's start (`--start`, a book line) is where the game begins; the record's
+    // `SetUp`/`Position` tags give the same game back for replay.
+    use zebra_engine::record::Recorded;
+    use zebra_engine::rules::Rules;
+    use zebra_engine::seam::{GameSetup, GameStart, Refereed};
+    let text = "7k/3Q4/8/8/8/8/8/3K4 w d7 m - 0-0 1.3 2";
+    let mut setup = GameSetup::of(Rules::ChessEleven);
+    setup.read_clock("turns=6,move=1s").unwrap();
+    setup.start = Some(GameStart::read(Rules::ChessEleven, text).unwrap());
+    let (game, record, _) = <Game as Refereed>::set_up(&setup);
+    assert_eq!(game.position().unwrap().to_string(), text);
+    assert_eq!(record.tags.get("SetUp"), Some("1"));
+    assert_eq!(record.tags.get("Position"), Some(text));
+    assert_eq!(Game::from_tags(&record.tags).unwrap(), game);
+    // Without a start: formations, and no such tags.
+    setup.start = None;
+    let (game, record, _) = <Game as Refereed>::set_up(&setup);
+    assert!(game.position().is_none());
+    assert_eq!(record.tags.get("Position"), None);
+    // A text that is not a position, read as a start or from a record.
+    let bad = "7k/3Q4/8/8/8/8/8/3K4 w d7 m - 0-0 3.0 0";
+    assert_eq!(
+        GameStart::read(Rules::ChessEleven, bad).unwrap_err(),
+        "not a position: half '3': 1 or 2"
+    );
+    let mut tags = record.tags.clone();
+    tags.set("Position", bad);
+    assert_eq!(
+        Game::from_tags(&tags).unwrap_err().to_string(),
+        format!("tag Position \"{bad}\": not a position: half '3': 1 or 2")
+    );
+}
+
+#[test]
 fn c53_a_position_as_text() {
     assert_eq!(RULINGS_EDITION, "1");
     // Round trips, every field used.

@@ -91,8 +91,13 @@ pub enum RecordError {
         entry: String,
         error: super::ReplayError,
     },
-    #[error("tag FEN \"{value}\": {error}")]
-    BadFen { value: String, error: String },
+    /// A start-position tag (Boyer's `FEN`, Chess Eleven's `Position`) the game cannot read.
+    #[error("tag {name} \"{value}\": {error}")]
+    BadStart {
+        name: &'static str,
+        value: String,
+        error: String,
+    },
 }
 
 impl RecordError {
@@ -117,7 +122,7 @@ impl RecordError {
             | BadTagValue { .. }
             | BadTagName(_)
             | BadSituation { .. }
-            | BadFen { .. }
+            | BadStart { .. }
             | Replay { .. } => None,
         }
     }

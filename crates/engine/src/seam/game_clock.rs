@@ -14,23 +14,61 @@ use std::sync::Arc;
 use super::{Refereed, TimeControlError};
 use crate::rules::Rules;
 
-/// A game's parsed clock, and the game it belongs to (which cannot be set apart from it).
+/// A value of one game's own type (a clock, a start) with that game and its canonical
+/// text: the same type whatever the game, read back only by the game that made it.
 #[derive(Clone)]
-pub struct GameClock {
+pub(crate) struct Held {
     rules: Rules,
     value: Arc<dyn Any + Send + Sync>,
-    /// The canonical text, which reads back as the same clock.
+    /// The canonical text, which reads back as the same value.
     text: Arc<str>,
 }
+
+impl Held {
+    pub(crate) fn new<T: fmt::Display + Send + Sync + 'static>(rules: Rules, value: T) -> Held {
+        Held {
+            rules,
+            text: value.to_string().into(),
+            value: Arc::new(value),
+        }
+    }
+
+    pub(crate) fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The value as game `game`'s `T` (`what` it is, for the message of a misdispatch).
+    pub(crate) fn get<T: 'static>(&self, game: Rules, what: &str) -> &T {
+        match self.value.downcast_ref::<T>() {
+            Some(value) if game == self.rules => value,
+            _ => panic!(
+                "a {} {what} was read as a {game} {what}: dispatch on the {what}'s own game",
+                self.rules
+            ),
+        }
+    }
+}
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        self.rules == other.rules && self.text == other.text
+    }
+}
+
+impl Eq for Held {}
+
+/// A game's parsed clock, and the game it belongs to (which cannot be set apart from it).
+#[derive(Clone, PartialEq, Eq)]
+pub struct GameClock(Held);
 
 impl GameClock {
     /// The clock `value` of game `G`.
     pub fn new<G: Refereed>(value: G::TimeControl) -> GameClock {
-        GameClock {
-            rules: G::RULES,
-            text: value.to_string().into(),
-            value: Arc::new(value),
-        }
+        GameClock(Held::new(G::RULES, value))
     }
 
     /// Reads `text` as a clock of the game `rules` names.
@@ -49,43 +87,28 @@ impl GameClock {
 
     /// The game this clock belongs to.
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.0.rules()
     }
 
     /// The clock as game `G` parsed it. Only `G`'s own code asks, after dispatching on
     /// [`GameClock::rules`] (the referee's `with_rules!`): the clock's game and `G` are the
     /// same by construction, since a clock is only ever made with its game.
     pub fn get<G: Refereed>(&self) -> &G::TimeControl {
-        match self.value.downcast_ref::<G::TimeControl>() {
-            Some(value) if G::RULES == self.rules => value,
-            _ => panic!(
-                "a {} clock was read as a {} clock: dispatch on the clock's own game",
-                self.rules,
-                G::RULES
-            ),
-        }
+        self.0.get(G::RULES, "clock")
     }
 }
 
 impl fmt::Display for GameClock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.0.text())
     }
 }
 
 impl fmt::Debug for GameClock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GameClock({}: {})", self.rules, self.text)
+        write!(f, "GameClock({}: {})", self.0.rules(), self.0.text())
     }
 }
-
-impl PartialEq for GameClock {
-    fn eq(&self, other: &GameClock) -> bool {
-        self.rules == other.rules && self.text == other.text
-    }
-}
-
-impl Eq for GameClock {}
 
 #[cfg(test)]
 mod tests {

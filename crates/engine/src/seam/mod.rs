@@ -8,6 +8,7 @@
 //! - [`GameSetup`]: what decides a game besides its bots (game, clock, seed, start)
 //! - `envelope`: the protocol's messages around a game's payloads
 //! - `game_clock`: a game's clock as its game parsed it, one type for every game
+//! - `game_start`: where a game starts instead of its usual start, the same way
 //! - `chess_clock`: a chess clock, for games without clocks of their own
 //! - `cap`: the wall-time cap of one game and its default
 //!
@@ -18,6 +19,7 @@ pub mod cap;
 pub mod chess_clock;
 pub mod envelope;
 pub mod game_clock;
+pub mod game_start;
 // Football Chess's clocks, whose `--tc` every setup still carries (see `GameSetup`).
 pub use crate::games::football_chess::clock;
 
@@ -27,10 +29,11 @@ pub use cap::{MaxGameTime, MaxGameTimeError};
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
 pub use envelope::{Asked, Start};
 pub use game_clock::GameClock;
+pub use game_start::GameStart;
 
 use crate::protocol::Payloads;
 use crate::record::{GameRecord, Recorded};
-use crate::rules::{Clock, Rules, Side, Situation};
+use crate::rules::{Clock, Rules, Side};
 
 /// What the referee needs of a game beyond its rules and its records: its clocks, the
 /// messages that carry its state, and what a missed decision costs. One implementation
@@ -45,8 +48,9 @@ pub trait Refereed: Recorded {
     /// The clock a game gets when none is named (`--tc`'s default; the daemon's series and
     /// ladder too).
     const DEFAULT_CLOCK: &'static str;
-    /// Whether the game has start situations (Football Chess's drives, the built-in book):
-    /// another game starts every game from its start position.
+    /// Whether series play the game's built-in book of starts by default (Football Chess's
+    /// drives, protocol/SITUATIONS.md); another game's series start from its usual start
+    /// unless given a book of its own starts.
     const SITUATIONS: bool = false;
     /// Whether a bot's time odds (its own decision clocks) apply: in a game without them
     /// both sides have the series' clock.
@@ -56,6 +60,15 @@ pub trait Refereed: Recorded {
     type TimeControl: std::fmt::Display + Send + Sync + 'static;
     /// Reads `text` as this game's clock.
     fn parse_clock(text: &str) -> Result<Self::TimeControl, TimeControlError>;
+    /// Where a game may start instead of its usual start (a book line, `--start`), as its
+    /// text reads.
+    type Start: std::fmt::Display + Send + Sync + 'static;
+    /// Reads `text` as this game's start; the game's own words when it is not one.
+    fn parse_start(text: &str) -> Result<Self::Start, String>;
+    /// The start of `setup`, which is a game of this kind, if it has one.
+    fn start_of(setup: &GameSetup) -> Option<&Self::Start> {
+        setup.start.as_ref().map(GameStart::get::<Self>)
+    }
     /// The clock of `setup`, which is a game of this kind.
     fn time_control(setup: &GameSetup) -> &Self::TimeControl {
         setup.clock.get::<Self>()
@@ -162,9 +175,9 @@ pub enum Missed<E> {
 ///
 /// The game and its clock are one value ([`GameClock`]: the game's own clock type, parsed
 /// once by the game): a setup cannot name one game and hold another's clock, and a new kind
-/// of clock adds no field here. Time odds and start situations are Football Chess's (the
-/// games that have them say so: [`Refereed::TIME_ODDS`], [`Refereed::SITUATIONS`]); another
-/// game leaves them at their defaults.
+/// of clock adds no field here; a start is held the same way ([`GameStart`]). Time odds are
+/// Football Chess's (the games that have them say so: [`Refereed::TIME_ODDS`]); another game
+/// leaves them at their defaults.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     /// The game played and its clock (`--tc`).
@@ -174,8 +187,8 @@ pub struct GameSetup {
     pub odds: [TimeOdds; 2],
     /// The game's seed (its random events and the bots' `game_start`).
     pub seed: u64,
-    /// Where the game starts, if not from the opening drive.
-    pub situation: Option<Situation>,
+    /// Where the game starts, if not from its usual start (the same game as `clock`).
+    pub start: Option<GameStart>,
     /// Invalid or illegal replies a bot may send before it forfeits.
     pub max_illegal: u32,
     /// The game's wall-time cap (`--max-game-time`), by default derived from its clock.
@@ -188,7 +201,7 @@ impl Default for GameSetup {
             clock: GameClock::new::<crate::games::football_chess::Game>(TimeControl::blitz()),
             odds: [TimeOdds::default(); 2],
             seed: 1,
-            situation: None,
+            start: None,
             max_illegal: 3,
             max_game_time: MaxGameTime::Derived,
         }

@@ -71,8 +71,9 @@ impl std::fmt::Debug for dyn Spectator {
 pub use transcript::KeepLogs;
 use transcript::Transcript;
 pub use zebra_engine::seam::{
-    cap, chess_clock, clock, Budget, Clocks, GameClock, GameSetup, MaxGameTime, MaxGameTimeError,
-    Miss, Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl, TimeControlError, TimeOdds,
+    cap, chess_clock, clock, Budget, Clocks, GameClock, GameSetup, GameStart, MaxGameTime,
+    MaxGameTimeError, Miss, Missed, QuarterMode, Refereed, RefusedExpiry, TimeControl,
+    TimeControlError, TimeOdds,
 };
 
 /// Everything about one game that is not the bots: what decides the game ([`GameSetup`],

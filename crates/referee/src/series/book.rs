@@ -21,7 +21,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{File, Rank, Side, Situation, SituationError, Square};
+use crate::rules::{File, Rank, Rules, Side, Situation, Square};
+use zebra_engine::seam::GameStart;
 
 /// The built-in book.
 pub(crate) const BUILTIN: &str = include_str!("../../../../protocol/situations/builtin.txt");
@@ -55,17 +56,17 @@ impl std::fmt::Display for SituationOrder {
     }
 }
 
-/// A book line that is not a situation.
+/// A book line that is not a start of its game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
     #[error("line {line}: {error}")]
-    Line { line: usize, error: SituationError },
-    #[error("the book holds no situation (one per line; # starts a comment)")]
+    Line { line: usize, error: String },
+    #[error("the book holds no start (one per line; # starts a comment)")]
     Empty,
 }
 
-/// Every situation of a book's text, in order.
-pub(crate) fn parse_book(text: &str) -> Result<Vec<Situation>, BookError> {
+/// Every start of a book's text for the game `rules`, in order.
+pub(crate) fn parse_book(rules: Rules, text: &str) -> Result<Vec<GameStart>, BookError> {
     let mut book = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -73,8 +74,7 @@ pub(crate) fn parse_book(text: &str) -> Result<Vec<Situation>, BookError> {
             continue;
         }
         book.push(
-            line.parse()
-                .map_err(|error| BookError::Line { line: k + 1, error })?,
+            GameStart::read(rules, line).map_err(|error| BookError::Line { line: k + 1, error })?,
         );
     }
     if book.is_empty() {
@@ -94,25 +94,35 @@ pub struct Book {
 }
 
 impl Book {
-    /// The book `--situations` names: `none` (no book), `builtin`, or a file.
-    pub fn load(spec: &str, order: SituationOrder) -> Result<Option<Book>, String> {
+    /// The book `--situations` names for a series of `rules`: `none` (no book), `builtin`
+    /// (Football Chess's), or a file of the game's starts.
+    pub fn load(rules: Rules, spec: &str, order: SituationOrder) -> Result<Option<Book>, String> {
+        let builtin =
+            crate::with_rules!(rules, G => <G as zebra_engine::seam::Refereed>::SITUATIONS);
         let text = match spec {
             "none" => return Ok(None),
-            "builtin" => BUILTIN.to_string(),
+            "builtin" if builtin => BUILTIN.to_string(),
+            "builtin" => {
+                return Err(format!(
+                    "--situations builtin: {}",
+                    super::spec::SpecError::Situations(rules)
+                ))
+            }
             path => std::fs::read_to_string(path)
                 .map_err(|e| format!("--situations {path}: cannot read it: {e}"))?,
         };
-        let book = parse_book(&text).map_err(|e| format!("--situations {spec}: {e}"))?;
+        let book = parse_book(rules, &text).map_err(|e| format!("--situations {spec}: {e}"))?;
         Ok(Some(Book {
             source: spec.to_string(),
             order,
-            situations: book.iter().map(Situation::to_string).collect(),
+            situations: book.iter().map(GameStart::to_string).collect(),
         }))
     }
 
-    /// The situations, parsed (a series file edited by hand may hold a bad one).
-    pub fn parsed(&self) -> Result<Vec<Situation>, BookError> {
-        parse_book(&self.situations.join("\n"))
+    /// The starts, parsed as starts of `rules` (a series file edited by hand may hold a
+    /// bad one).
+    pub fn parsed(&self, rules: Rules) -> Result<Vec<GameStart>, BookError> {
+        parse_book(rules, &self.situations.join("\n"))
     }
 }
 
@@ -375,7 +385,11 @@ mod tests {
             BUILTIN, made,
             "regenerate with ZEBRA_BLESS=1 cargo test book"
         );
-        let book = parse_book(BUILTIN).unwrap();
+        let book: Vec<Situation> = parse_book(Rules::FootballChess, BUILTIN)
+            .unwrap()
+            .iter()
+            .map(|s| *s.get::<crate::rules::Game>())
+            .collect();
         assert!(book.len() >= 500, "{}", book.len());
         let distinct: std::collections::HashSet<_> = book.iter().collect();
         assert!(distinct.len() >= 500, "{} distinct", distinct.len());
@@ -422,9 +436,14 @@ mod tests {
     #[test]
     fn a_bad_line_is_named_by_its_number_and_field() {
         let text = "# a book\n\nquarter=1 left=100% score=0-0 offense=white spot=e5 down=1 distance=10 timeouts=3-3\nquarter=1 left=100% score=0-0 offense=white spot=e5 down=5 distance=10 timeouts=3-3\n";
-        let err = parse_book(text).unwrap_err().to_string();
+        let err = parse_book(Rules::FootballChess, text)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("line 4: field down:"), "{err}");
-        assert_eq!(parse_book("# nothing\n\n"), Err(BookError::Empty));
+        assert_eq!(
+            parse_book(Rules::FootballChess, "# nothing\n\n"),
+            Err(BookError::Empty)
+        );
     }
 
     #[test]

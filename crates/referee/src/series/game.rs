@@ -29,7 +29,7 @@ pub struct Entrants {
     /// The game and its clock, as every game of the series plays them.
     base: GameConfig,
     /// The book's situations and how pairs take them (none: the opening drive).
-    situations: Vec<crate::rules::Situation>,
+    situations: Vec<zebra_engine::seam::GameStart>,
     order: super::book::SituationOrder,
     seed: u64,
 }
@@ -59,7 +59,7 @@ impl Entrants {
             situations: config
                 .situations
                 .as_ref()
-                .and_then(|b| b.parsed().ok())
+                .and_then(|b| b.parsed(config.rules).ok())
                 .unwrap_or_default(),
             order: config
                 .situations
@@ -69,13 +69,13 @@ impl Entrants {
         }
     }
 
-    /// The situation pair `round` of an encounter starts from, if the series has a book.
-    pub fn situation(&self, round: u32) -> Option<crate::rules::Situation> {
+    /// The start pair `round` of an encounter plays, if the series has a book.
+    pub fn situation(&self, round: u32) -> Option<zebra_engine::seam::GameStart> {
         if self.situations.is_empty() {
             return None;
         }
         let k = super::book::pick(self.order, self.situations.len(), round, self.seed);
-        Some(self.situations[k])
+        Some(self.situations[k].clone())
     }
 
     /// Game `fixture` of `config`, attempt `attempt` (1 for the first).
@@ -90,7 +90,7 @@ impl Entrants {
                     seed: fixture.seed,
                     max_illegal: config.max_illegal,
                     odds: [self.odds[fixture.white], self.odds[fixture.black]],
-                    situation: self.situation(fixture.round),
+                    start: self.situation(fixture.round),
                     ..self.base.game.clone()
                 },
                 event: config.event.clone(),

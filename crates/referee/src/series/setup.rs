@@ -238,8 +238,8 @@ fn plan(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, Se
     .validate()
     .map_err(|e| usage(e.as_flag()))?;
     // A book file is read here, where files are: the spec only names it.
-    let situations =
-        super::book::Book::load(&spec.situations, spec.situation_order).map_err(usage)?;
+    let situations = super::book::Book::load(spec.rules, &spec.situations, spec.situation_order)
+        .map_err(usage)?;
     for bot in &mut bots {
         resolve_command(bot, bundled);
         check_program(bot)?;

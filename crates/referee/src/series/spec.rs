@@ -144,7 +144,7 @@ pub enum SpecError {
     SprtBots(usize),
     #[error("must be at least 1")]
     MaxIllegal,
-    #[error("start situations are Football Chess drives; a {0} series starts every game from the start position (leave them out or give none)")]
+    #[error("{0} has no built-in book; give a FILE of its start positions (one per line) or none")]
     Situations(Rules),
     #[error("'{}' is not an order; use random or sequential", crate::bot::text::clean(.0, 40))]
     SituationOrder(String),
@@ -226,13 +226,14 @@ impl SeriesSpec {
         if sprt.is_some() && self.bots != 2 {
             return Err(SpecError::SprtBots(self.bots));
         }
-        // Start situations are Football Chess drives: another game starts from its start.
-        let drives =
+        // Football Chess's series play its built-in book by default; another game's start
+        // from its usual start unless given a book file of its own starts.
+        let builtin =
             crate::with_rules!(rules, G => <G as zebra_engine::seam::Refereed>::SITUATIONS);
         let situations = self
             .situations
-            .unwrap_or_else(|| if drives { "builtin" } else { "none" }.to_string());
-        if situations != "none" && !drives {
+            .unwrap_or_else(|| if builtin { "builtin" } else { "none" }.to_string());
+        if situations == "builtin" && !builtin {
             return Err(SpecError::Situations(rules));
         }
         let situation_order = match &self.situation_order {

@@ -301,7 +301,11 @@ impl SeriesRequest {
                     .as_deref()
                     .and_then(SituationOrder::parse)
                     .unwrap_or(SituationOrder::Random);
-                Book::load(self.situations.as_deref().unwrap_or("none"), order)?
+                Book::load(
+                    self.rules(),
+                    self.situations.as_deref().unwrap_or("none"),
+                    order,
+                )?
             },
         })
     }

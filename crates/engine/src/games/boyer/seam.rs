@@ -24,10 +24,13 @@ impl Recorded for Game {
     fn from_tags(tags: &Tags) -> Result<Game, RecordError> {
         let start = match tags.get(FEN) {
             None => Position::start(),
-            Some(text) => text.parse::<Position>().map_err(|e| RecordError::BadFen {
-                value: crate::record::error_quote(text),
-                error: e.to_string(),
-            })?,
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| RecordError::BadStart {
+                    name: FEN,
+                    value: crate::record::error_quote(text),
+                    error: e.to_string(),
+                })?,
         };
         Ok(Game::new(start))
     }
@@ -60,7 +63,7 @@ mod referee {
 
     use std::time::Duration;
 
-    use crate::games::boyer::rules::{Event, Game, Position, TURN_LIMIT};
+    use crate::games::boyer::rules::{BoyerError, Event, Game, Position, TURN_LIMIT};
     use crate::games::boyer::wire::{BoyerEvent, BoyerState, BoyerWire, ChessClockMsg, SideClocks};
     use crate::protocol::NoExtra;
     use crate::record::GameRecord;
@@ -88,12 +91,21 @@ mod referee {
 
         type TimeControl = ChessClock;
 
+        /// A position in the reference's FEN (as the record's `FEN` tag).
+        type Start = Position;
+
+        fn parse_start(text: &str) -> Result<Position, String> {
+            text.parse().map_err(|e: BoyerError| e.to_string())
+        }
+
         fn parse_clock(text: &str) -> Result<ChessClock, TimeControlError> {
             text.parse()
         }
 
         fn set_up(setup: &GameSetup) -> (Game, GameRecord, ChessClocks) {
-            let start = Position::start();
+            let start = Self::start_of(setup)
+                .cloned()
+                .unwrap_or_else(Position::start);
             let mut record = GameRecord::of::<Game>(&start);
             let clock = *Self::time_control(setup);
             record.tags.set("TimeControl", clock.to_string());
@@ -145,7 +157,7 @@ mod referee {
                     turn_ms,
                     grace_ms: c.grace.as_millis() as u64,
                 },
-                situation: None,
+                situation: Self::start_of(setup).map(|p| p.to_string()),
             }
         }
 

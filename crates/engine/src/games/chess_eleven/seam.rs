@@ -6,6 +6,7 @@ use crate::record::{tags, RecordError, Recorded, Tags};
 use crate::rules::GameResult;
 
 use super::action::Action;
+use super::error::ChessElevenError;
 use super::game::{Game, Halves, Phase, Settings};
 use super::position::Event;
 
@@ -13,6 +14,9 @@ use super::position::Event;
 pub const HALVES: &str = "Halves";
 pub const GOAL_TARGET: &str = "GoalTarget";
 pub const GO_CAP: &str = "GoCap";
+/// The start position of a game that did not start from formations (C53 text), with
+/// `SetUp "1"` as PGN marks a game set up from a position.
+pub const POSITION: &str = "Position";
 
 impl Recorded for Game {
     const RULINGS: &'static str = super::RULINGS_EDITION;
@@ -70,12 +74,24 @@ impl Recorded for Game {
             .transpose()?
             .unwrap_or(200);
         let seed = number(tags::SEED)?.unwrap_or(0);
-        Ok(Game::new(Settings {
+        let settings = Settings {
             halves,
             goals,
             cap,
             seed,
-        }))
+        };
+        Ok(match tags.get(POSITION) {
+            None => Game::new(settings),
+            Some(text) => Game::from_position(
+                settings,
+                text.parse()
+                    .map_err(|e: ChessElevenError| RecordError::BadStart {
+                        name: POSITION,
+                        value: crate::record::error_quote(text),
+                        error: e.to_string(),
+                    })?,
+            ),
+        })
     }
 
     fn header(&self) -> Option<String> {
@@ -168,7 +184,7 @@ mod referee {
     use crate::games::chess_eleven::wire::{
         ChessElevenWire, ElevenClockMsg, ElevenClocksMsg, ElevenEvent, ElevenState,
     };
-    use crate::games::chess_eleven::Action;
+    use crate::games::chess_eleven::{Action, ChessElevenError, Position};
     use crate::protocol::NoExtra;
     use crate::record::GameRecord;
     use crate::rules::{Clock, Side};
@@ -188,6 +204,13 @@ mod referee {
 
         type TimeControl = ElevenClock;
 
+        /// A position in play (C53 text): the game starts from it instead of formations.
+        type Start = Position;
+
+        fn parse_start(text: &str) -> Result<Position, String> {
+            text.parse().map_err(|e: ChessElevenError| e.to_string())
+        }
+
         fn parse_clock(text: &str) -> Result<ElevenClock, TimeControlError> {
             text.parse()
         }
@@ -197,7 +220,15 @@ mod referee {
             let settings = clock.settings(setup.seed);
             let mut record = GameRecord::of::<Game>(&settings);
             record.tags.set("TimeControl", clock.to_string());
-            (Game::new(settings), record, Clocks::starting(clock))
+            let game = match Self::start_of(setup) {
+                Some(position) => {
+                    record.tags.set(crate::record::tags::SET_UP, "1");
+                    record.tags.set(super::POSITION, position.to_string());
+                    Game::from_position(settings, position.clone())
+                }
+                None => Game::new(settings),
+            };
+            (game, record, Clocks::starting(clock))
         }
 
         /// Counted halves, or none: the record holds no times.
@@ -246,7 +277,7 @@ mod referee {
         ) -> Start<ChessElevenWire> {
             Start {
                 time_control: ElevenClockMsg::of(Self::time_control(setup)),
-                situation: None,
+                situation: Self::start_of(setup).map(|p| p.to_string()),
             }
         }
 

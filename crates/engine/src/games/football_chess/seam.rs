@@ -76,6 +76,14 @@ mod referee {
 
         type TimeControl = TimeControl;
 
+        /// A drive's start situation (protocol/SITUATIONS.md).
+        type Start = crate::rules::Situation;
+
+        fn parse_start(text: &str) -> Result<crate::rules::Situation, String> {
+            text.parse()
+                .map_err(|e: crate::rules::SituationError| e.to_string())
+        }
+
         fn parse_clock(text: &str) -> Result<TimeControl, TimeControlError> {
             TimeControl::parse(text)
         }
@@ -84,15 +92,16 @@ mod referee {
             let tc = *Self::time_control(setup);
             let settings = tc.settings();
             let mut record = GameRecord::new(settings);
-            if let Some(situation) = &setup.situation {
+            let situation = Self::start_of(setup);
+            if let Some(situation) = situation {
                 record.set_situation(situation);
             }
             record.tags.set("TimeControl", tc.to_string());
-            let game = match &setup.situation {
+            let game = match situation {
                 Some(s) => Game::from_situation(settings, s),
                 None => Game::new(settings),
             };
-            let clocks = Clocks::starting(tc, setup.odds, setup.situation.as_ref());
+            let clocks = Clocks::starting(tc, setup.odds, situation);
             (game, record, clocks)
         }
 
@@ -156,7 +165,7 @@ mod referee {
                     reaction_ms: tc.reaction.as_millis() as u64,
                     grace_ms: tc.grace.as_millis() as u64,
                 },
-                situation: setup.situation.as_ref().map(|s| s.to_string()),
+                situation: Self::start_of(setup).map(|s| s.to_string()),
             }
         }
 
