@@ -2195,31 +2195,76 @@ fn unnamed_bots_take_their_ready_names_made_unique() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_chess_has() {
-    // (Watching a Boyer series live: tests/web.rs.)
-    let dir = scratch("boyer");
-    let out = zebra(&[
+/// A four-game series of `rules` (on `tc`, or the game's default clock) in `dir`, one game
+/// at a time: it completes, its records verify and name the game, and its JSON summary.
+fn other_game_series(
+    rules: &str,
+    tc: Option<&str>,
+    dir: &Path,
+    extra: &[&str],
+) -> serde_json::Value {
+    let mut args = vec![
         "match",
         "--rules",
-        "boyer-football",
+        rules,
         "--games",
         "4",
         "--concurrency",
         "1",
-        "--out",
-        dir.to_str().unwrap(),
-        "--json",
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    ];
+    if let Some(tc) = tc {
+        args.extend(["--tc", tc]);
+    }
+    args.extend(["--out", dir.to_str().unwrap(), "--json", "--quiet"]);
+    args.extend(extra);
+    let out = zebra(&args);
+    assert!(out.status.success(), "{rules}: {}", text(&out.stderr));
     let summary = json(&out);
     assert_eq!(summary["outcome"], "completed");
     assert_eq!(summary["games_finished"], 4);
     let pgn = dir.join("games.pgn");
     assert_verifies(&pgn);
     for game in records(&pgn) {
-        assert_eq!(game.tags.get("Variant"), Some("boyer-football"));
+        assert_eq!(game.tags.get("Variant"), Some(rules));
+    }
+    summary
+}
+
+/// The last game of the series in `dir` lost (as a kill would lose it) is played again on
+/// resume, the same game.
+fn resume_replays_the_lost_game(dir: &Path) {
+    let pgn = dir.join("games.pgn");
+    let whole = by_game(&pgn);
+    std::fs::write(&pgn, without_last_record(&pgn)).unwrap();
+    assert_eq!(resume_json(dir)["games_played_now"], 1);
+    assert_eq!(by_game(&pgn), whole, "the same four records again");
+}
+
+/// Each `(extra flags, words)` of a series of `rules` is refused with one line holding the
+/// words, exit code 2, before anything is written.
+fn refused_series(rules: &str, name: &str, cases: &[(&[&str], &str)]) {
+    let out_dir = scratch(name).join("s");
+    for (extra, needle) in cases {
+        let mut args = vec!["match", "--games", "2", "--out", out_dir.to_str().unwrap()];
+        if !extra.contains(&"--rules") {
+            args.extend(["--rules", rules]);
+        }
+        args.extend(extra.iter());
+        let out = zebra(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+        assert!(!out_dir.exists(), "{extra:?}: nothing written");
+    }
+}
+
+#[test]
+fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_chess_has() {
+    // (Watching a Boyer series live: tests/web.rs.)
+    let dir = scratch("boyer");
+    other_game_series("boyer-football", None, &dir, &[]);
+    for game in records(&dir.join("games.pgn")) {
         // The default clock of the game: rapid, a chess clock.
         assert_eq!(
             game.tags.get("TimeControl"),
@@ -2233,78 +2278,35 @@ fn a_boyer_series_plays_verifies_and_resumes_and_refuses_what_only_football_ches
     let started: serde_json::Value = serde_json::from_str(events.lines().next().unwrap()).unwrap();
     assert_eq!(started["type"], "series_started");
     assert_eq!(started["rules"], "boyer-football");
-
-    // The last game lost (as a kill would lose it) is played again, the same game.
-    let whole = by_game(&pgn);
-    std::fs::write(&pgn, without_last_record(&pgn)).unwrap();
-    assert_eq!(resume_json(&dir)["games_played_now"], 1);
-    assert_eq!(by_game(&pgn), whole, "the same four records again");
-
-    let other = scratch("boyer-refused");
-    let out_dir = other.join("s");
-    for (extra, needle) in [
-        (
-            &["--situations", "builtin"][..],
-            "boyer-football has no built-in book",
-        ),
-        (
-            &["--odds", "greedy=play=2s"][..],
-            "time odds set Football Chess's",
-        ),
-        (&["--tc", "plays=10"][..], "--tc: unknown chess clock item"),
-        (&["--rules", "chess"][..], "--rules: unknown rules 'chess'"),
-    ] {
-        let mut args = vec!["match", "--games", "2", "--out", out_dir.to_str().unwrap()];
-        if !extra.contains(&"--rules") {
-            args.extend(["--rules", "boyer-football"]);
-        }
-        args.extend(extra);
-        let out = zebra(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{extra:?}: {}",
-            text(&out.stderr)
-        );
-        let err = text(&out.stderr);
-        assert!(err.contains(needle), "{extra:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
-        assert!(!out_dir.exists(), "{extra:?}: nothing written");
-    }
+    resume_replays_the_lost_game(&dir);
+    refused_series(
+        "boyer-football",
+        "boyer-refused",
+        &[
+            (
+                &["--situations", "builtin"],
+                "boyer-football has no built-in book",
+            ),
+            (
+                &["--odds", "greedy=play=2s"],
+                "time odds set Football Chess's",
+            ),
+            (&["--tc", "plays=10"], "--tc: unknown chess clock item"),
+            (&["--rules", "chess"], "--rules: unknown rules 'chess'"),
+        ],
+    );
 }
 
-/// A Chess Eleven series: its default clock, records that verify, the same games again from
-/// the same seed byte for byte, a lost game played again on resume, and Football Chess's
-/// flags refused.
+/// A Chess Eleven series: its clock in its records, the same games again from the same seed
+/// byte for byte, a lost game played again on resume, a book of its own start positions,
+/// and Football Chess's flags refused.
 #[test]
 fn a_chess_eleven_series_plays_verifies_reproduces_and_resumes() {
-    let play = |dir: &std::path::Path| {
-        let out = zebra(&[
-            "match",
-            "--rules",
-            "chess-eleven",
-            "--games",
-            "4",
-            "--concurrency",
-            "1",
-            "--tc",
-            "turns=12,move=5s,formation=10s",
-            "--out",
-            dir.to_str().unwrap(),
-            "--json",
-            "--quiet",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        json(&out)
-    };
+    let tc = "turns=12,move=5s,formation=10s";
     let dir = scratch("eleven");
-    let summary = play(&dir);
-    assert_eq!(summary["outcome"], "completed");
-    assert_eq!(summary["games_finished"], 4);
+    other_game_series("chess-eleven", Some(tc), &dir, &[]);
     let pgn = dir.join("games.pgn");
-    assert_verifies(&pgn);
     for game in records(&pgn) {
-        assert_eq!(game.tags.get("Variant"), Some("chess-eleven"));
         assert_eq!(
             game.tags.get("TimeControl"),
             Some("turns=12,move=5s,formation=10s,grace=100ms")
@@ -2313,13 +2315,9 @@ fn a_chess_eleven_series_plays_verifies_reproduces_and_resumes() {
     }
     // Counted halves and deterministic bots: another run gives the same bytes, game by game.
     let again = scratch("eleven-again");
-    play(&again);
+    other_game_series("chess-eleven", Some(tc), &again, &[]);
     assert_eq!(by_game(&again.join("games.pgn")), by_game(&pgn));
-    // The last game lost (as a kill would lose it) is played again, the same game.
-    let whole = by_game(&pgn);
-    std::fs::write(&pgn, without_last_record(&pgn)).unwrap();
-    assert_eq!(resume_json(&dir)["games_played_now"], 1);
-    assert_eq!(by_game(&pgn), whole, "the same four records again");
+    resume_replays_the_lost_game(&dir);
 
     // A book of the game's own start positions (C53 texts): each pair plays one, with the
     // sides swapped, as Football Chess's pairs play situations.
@@ -2334,26 +2332,14 @@ fn a_chess_eleven_series_plays_verifies_reproduces_and_resumes() {
     )
     .unwrap();
     let booked = scratch("eleven-book");
-    let out = zebra(&[
-        "match",
-        "--rules",
-        "chess-eleven",
-        "--games",
-        "4",
+    let book_flags = [
         "--situations",
         book.to_str().unwrap(),
         "--situation-order",
         "sequential",
-        "--tc",
-        "turns=6,move=5s,formation=10s",
-        "--out",
-        booked.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let booked_pgn = booked.join("games.pgn");
-    assert_verifies(&booked_pgn);
-    let starts: Vec<String> = records(&booked_pgn)
+    ];
+    other_game_series("chess-eleven", Some(tc), &booked, &book_flags);
+    let starts: Vec<String> = records(&booked.join("games.pgn"))
         .iter()
         .map(|g| g.tags.get("Position").unwrap_or("none").to_string())
         .collect();
@@ -2363,42 +2349,23 @@ fn a_chess_eleven_series_plays_verifies_reproduces_and_resumes() {
         "pair k plays the book's k-th position"
     );
     let book_bad = dir.join("bad.txt");
-    std::fs::write(
-        &book_bad,
-        format!(
-            "{}\n3k4/8/8/8/8/8/8/3K4 x spot - - 0-0 1.0 0\n",
-            positions[0]
-        ),
-    )
-    .unwrap();
-
-    let out_dir = scratch("eleven-refused").join("s");
-    for (extra, needle) in [
-        (
-            &["--situations", "builtin"][..],
-            "chess-eleven has no built-in book; give a FILE of its start positions",
-        ),
-        (&["--tc", "plays=10"][..], "unknown Chess Eleven clock item"),
-        (
-            &["--situations", book_bad.to_str().unwrap()][..],
-            "line 2: not a position: side 'x': w or b",
-        ),
-    ] {
-        let mut args = vec!["match", "--rules", "chess-eleven", "--games", "2"];
-        args.extend(["--out", out_dir.to_str().unwrap()]);
-        args.extend(extra);
-        let out = zebra(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{extra:?}: {}",
-            text(&out.stderr)
-        );
-        let err = text(&out.stderr);
-        assert!(err.contains(needle), "{extra:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
-        assert!(!out_dir.exists(), "{extra:?}: nothing written");
-    }
+    let bad_line = "3k4/8/8/8/8/8/8/3K4 x spot - - 0-0 1.0 0";
+    std::fs::write(&book_bad, format!("{}\n{bad_line}\n", positions[0])).unwrap();
+    refused_series(
+        "chess-eleven",
+        "eleven-refused",
+        &[
+            (
+                &["--situations", "builtin"],
+                "chess-eleven has no built-in book; give a FILE of its start positions",
+            ),
+            (&["--tc", "plays=10"], "unknown Chess Eleven clock item"),
+            (
+                &["--situations", book_bad.to_str().unwrap()],
+                "line 2: not a position: side 'x': w or b",
+            ),
+        ],
+    );
 }
 
 // --- The preflight's refusals, in a game's words (the handshake shared with the referee) ---

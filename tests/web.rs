@@ -1559,20 +1559,11 @@ fn a_boyer_view_follows_the_engine_and_validates() {
     }
 }
 
-#[test]
-fn the_page_in_chromium_draws_a_boyer_game_on_its_nine_by_nine_board() {
-    let Some(browser) = webdriver::chromium() else {
-        return;
-    };
-    let dir = scratch("boyer");
-    let text = [3, 4]
-        .iter()
-        .map(|&s| write_game(&boyer_record(s)).unwrap())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let record = dir.join("boyer.pgn");
-    std::fs::write(&record, &text).unwrap();
-    let page = dir.join("boyer.html");
+/// The page `zebra view --html` writes for the records `text` (saved as `dir/NAME.pgn`).
+fn page_of(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let record = dir.join(format!("{name}.pgn"));
+    std::fs::write(&record, text).unwrap();
+    let page = dir.join(format!("{name}.html"));
     let out = zebra(&[
         "view",
         record.to_str().unwrap(),
@@ -1584,6 +1575,21 @@ fn the_page_in_chromium_draws_a_boyer_game_on_its_nine_by_nine_board() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    page
+}
+
+#[test]
+fn the_page_in_chromium_draws_a_boyer_game_on_its_nine_by_nine_board() {
+    let Some(browser) = webdriver::chromium() else {
+        return;
+    };
+    let dir = scratch("boyer");
+    let text = [3, 4]
+        .iter()
+        .map(|&s| write_game(&boyer_record(s)).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let page = page_of(&dir, "boyer", &text);
     let views = view_games(&text).unwrap();
     let view = &views[1];
     // A turn's start, a kick, and the end.
@@ -1756,20 +1762,7 @@ fn the_page_in_chromium_draws_a_chess_eleven_game_on_its_board() {
     };
     let dir = scratch("eleven");
     let text = write_game(&eleven_record(5)).unwrap();
-    let record = dir.join("eleven.pgn");
-    std::fs::write(&record, &text).unwrap();
-    let page = dir.join("eleven.html");
-    let out = zebra(&[
-        "view",
-        record.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let page = page_of(&dir, "eleven", &text);
     let views = view_games(&text).unwrap();
     let view = &views[0];
     let pass = view

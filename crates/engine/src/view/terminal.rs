@@ -79,3 +79,51 @@ pub fn cell(out: &mut String, bg: Option<&str>, piece: Option<char>, text: [char
         }
     }
 }
+
+/// What one square of a square board shows.
+pub struct Square {
+    /// The piece's letter (upper case White), which colours the square's text.
+    pub piece: Option<char>,
+    /// A goal square: red on the top rank, blue on the bottom one, `[ ]` without colours.
+    pub goal: bool,
+    /// The three characters drawn; a goal square's spaces become `[` `]` without colours.
+    pub text: [char; 3],
+}
+
+/// A board of `files` files (a, b, ...) and `ranks` ranks as lines of text, the top rank
+/// first, with the file letters under it: `square(name, file index, rank)` says what the
+/// square `name` (`e5`) shows. Squares alternate two greens.
+pub fn square_board(
+    files: u8,
+    ranks: u8,
+    style: TermStyle,
+    mut square: impl FnMut(&str, usize, u8) -> Square,
+) -> String {
+    let letters: Vec<char> = (b'a'..b'a' + files).map(char::from).collect();
+    let mut out = String::new();
+    for rank in (1..=ranks).rev() {
+        let _ = write!(out, "{rank} ");
+        for (fi, file) in letters.iter().enumerate() {
+            let Square { piece, goal, text } = square(&format!("{file}{rank}"), fi, rank);
+            let text = match text {
+                [' ', mid, ' '] if goal && !style.color => ['[', mid, ']'],
+                text => text,
+            };
+            let bg = style.color.then(|| match (goal, (fi + rank as usize) % 2) {
+                (true, _) if rank == ranks => "41",
+                (true, _) => "44",
+                (false, 0) => "42;2",
+                _ => "42",
+            });
+            cell(&mut out, bg, piece, text);
+        }
+        out.push('\n');
+    }
+    out.push_str("  ");
+    for file in letters {
+        let _ = write!(out, " {file} ");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}

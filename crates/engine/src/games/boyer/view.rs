@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::rules::{Event, Game, Sq, SubMove, SIZE};
 use crate::record::{Entry, Recorded, ReplayError};
 use crate::rules::Side;
-use crate::view::terminal::{cell, TermStyle};
+use crate::view::terminal::{self, TermStyle};
 use crate::view::{Arrow, Step, Viewed};
 
 /// A position of Boyer's Football.
@@ -69,38 +69,23 @@ impl Frame {
     /// The board as lines of text, rank 9 on top, with file letters and the situation
     /// under it.
     pub fn text(&self, style: TermStyle) -> String {
-        let mut out = String::new();
-        for rank in (1..=9u8).rev() {
-            let _ = write!(out, "{rank} ");
-            for (fi, file) in "abcdefghi".chars().enumerate() {
-                let name = format!("{file}{rank}");
-                let piece = self
-                    .pieces
-                    .iter()
-                    .find(|(sq, _)| *sq == name)
-                    .and_then(|(_, p)| p.chars().next());
-                let goal = fi == 4 && (rank == 1 || rank == 9);
-                let mid = match piece {
-                    Some(c) => style.piece(c),
-                    None if name == self.ball => style.ball(),
-                    None => '.',
-                };
-                let (left, right) = if goal && !style.color {
-                    ('[', ']')
-                } else {
-                    (' ', ' ')
-                };
-                let bg = style.color.then(|| match (goal, (fi + rank as usize) % 2) {
-                    (true, _) if rank == 9 => "41",
-                    (true, _) => "44",
-                    (false, 0) => "42;2",
-                    _ => "42",
-                });
-                cell(&mut out, bg, piece, [left, mid, right]);
+        let mut out = terminal::square_board(9, 9, style, |name, fi, rank| {
+            let piece = self
+                .pieces
+                .iter()
+                .find(|(sq, _)| *sq == name)
+                .and_then(|(_, p)| p.chars().next());
+            let mid = match piece {
+                Some(c) => style.piece(c),
+                None if name == self.ball => style.ball(),
+                None => '.',
+            };
+            terminal::Square {
+                piece,
+                goal: fi == 4 && (rank == 1 || rank == 9),
+                text: [' ', mid, ' '],
             }
-            out.push('\n');
-        }
-        out.push_str("   a  b  c  d  e  f  g  h  i\n");
+        });
         let _ = writeln!(
             out,
             "{}  goals {}-{}",

@@ -18,7 +18,7 @@ use super::game::{Game, Phase};
 use super::position::{Ball, Event};
 use crate::record::{Entry, Recorded, ReplayError};
 use crate::rules::Side;
-use crate::view::terminal::{cell, TermStyle};
+use crate::view::terminal::{self, TermStyle};
 use crate::view::{Arrow, Step, Verdict, Viewed};
 
 /// A position of Chess Eleven.
@@ -98,49 +98,37 @@ impl Frame {
     /// The board as lines of text, rank 8 on top, with file letters and the situation
     /// under it.
     pub fn text(&self, style: TermStyle) -> String {
-        let mut out = String::new();
         let goals: Vec<String> = Side::ALL
             .iter()
             .flat_map(|&s| goal_of(s))
             .map(|s| s.to_string())
             .collect();
-        for rank in (1..=8u8).rev() {
-            let _ = write!(out, "{rank} ");
-            for (fi, file) in "abcdefgh".chars().enumerate() {
-                let name = format!("{file}{rank}");
-                let piece = self
-                    .pieces
-                    .iter()
-                    .find(|(sq, _)| *sq == name)
-                    .and_then(|(_, p)| p.chars().next());
-                let goal = goals.contains(&name);
-                let carried = self.ball_kind == "carried" && self.ball.as_deref() == Some(&name);
-                let flag = self.ball_kind == "flag" && self.ball.as_deref() == Some(&name);
-                let mid = match piece {
-                    Some(c) => style.piece(c),
-                    None if flag => style.ball(),
-                    None => '.',
-                };
-                let (left, right) = if carried {
-                    ('(', ')')
-                } else if flag && piece.is_some() {
-                    (style.ball(), ' ')
-                } else if goal && !style.color {
-                    ('[', ']')
-                } else {
-                    (' ', ' ')
-                };
-                let bg = style.color.then(|| match (goal, (fi + rank as usize) % 2) {
-                    (true, _) if rank == 8 => "41",
-                    (true, _) => "44",
-                    (false, 0) => "42;2",
-                    _ => "42",
-                });
-                cell(&mut out, bg, piece, [left, mid, right]);
+        let mut out = terminal::square_board(8, 8, style, |name, _, _| {
+            let piece = self
+                .pieces
+                .iter()
+                .find(|(sq, _)| *sq == name)
+                .and_then(|(_, p)| p.chars().next());
+            let carried = self.ball_kind == "carried" && self.ball.as_deref() == Some(name);
+            let flag = self.ball_kind == "flag" && self.ball.as_deref() == Some(name);
+            let mid = match piece {
+                Some(c) => style.piece(c),
+                None if flag => style.ball(),
+                None => '.',
+            };
+            let text = if carried {
+                ['(', mid, ')']
+            } else if flag && piece.is_some() {
+                [style.ball(), mid, ' ']
+            } else {
+                [' ', mid, ' ']
+            };
+            terminal::Square {
+                piece,
+                goal: goals.iter().any(|g| g == name),
+                text,
             }
-            out.push('\n');
-        }
-        out.push_str("   a  b  c  d  e  f  g  h\n");
+        });
         let spot = if self.ball_kind == "spot" {
             "  ball on the centre spot"
         } else {
