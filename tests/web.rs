@@ -12,6 +12,7 @@ mod schema;
 #[path = "common/webdriver.rs"]
 mod webdriver;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -976,6 +977,23 @@ fn seat_now(base: &str) -> serde_json::Value {
         .clone()
 }
 
+/// Waits (up to 15 s) for the seat's request `id` to close after its clicks. On a loaded
+/// machine a frame that arrives between a piece's click and its target's redraws the board
+/// and drops the half-made move, as it would for a person: the request then stays open,
+/// and the caller looks again and clicks again, at most 4 times a request (`tries`).
+fn closed_after_clicks(base: &str, id: u64, tries: &mut HashMap<u64, u32>) {
+    let wait = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while seat_now(base)["id"].as_u64() == Some(id) {
+        if std::time::Instant::now() >= wait {
+            let n = tries.entry(id).or_insert(0);
+            *n += 1;
+            assert!(*n < 4, "request {id} stayed open after 4 tries");
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
     let Some(driver) = webdriver::driver() else {
@@ -997,6 +1015,7 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
     driver.open(&format!("{}/", watched.base));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
     let (mut decisions, mut formations, mut clicked_moves) = (0, 0, 0);
+    let mut tries = HashMap::new();
     let mut shot_taken = false;
     loop {
         assert!(std::time::Instant::now() < deadline, "the game did not end");
@@ -1098,15 +1117,8 @@ fn a_person_plays_a_game_through_the_human_seat_by_clicking() {
             std::fs::write(shots_dir().join("live-human-seat.png"), driver.screenshot()).unwrap();
             shot_taken = true;
         }
-        // Wait for the request to close before looking again.
-        let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while seat_now(&watched.base)["id"].as_u64() == Some(id) {
-            assert!(
-                std::time::Instant::now() < wait,
-                "request {id} stayed open after the click"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        // The request closes before the seat is looked at again.
+        closed_after_clicks(&watched.base, id, &mut tries);
     }
     assert!(
         formations >= 4 && clicked_moves > 0,
@@ -1196,6 +1208,7 @@ fn a_person_plays_boyers_football_through_the_human_seat_by_clicking() {
     // made by clicks on the board (or the pass button), as a person would.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
     let (mut decisions, mut kicks, mut moves_clicked, mut passes) = (0, 0, 0, 0);
+    let mut tries = HashMap::new();
     let mut shot_taken = false;
     loop {
         assert!(std::time::Instant::now() < deadline, "the game did not end");
@@ -1284,14 +1297,7 @@ fn a_person_plays_boyers_football_through_the_human_seat_by_clicking() {
             .unwrap();
             shot_taken = true;
         }
-        let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while seat_now(&watched.base)["id"].as_u64() == Some(id) {
-            assert!(
-                std::time::Instant::now() < wait,
-                "request {id} stayed open after the click"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        closed_after_clicks(&watched.base, id, &mut tries);
     }
     assert!(
         moves_clicked > 0 && kicks > 0,
@@ -1830,6 +1836,7 @@ fn a_person_plays_chess_eleven_through_the_human_seat_by_clicking() {
     driver.open(&format!("{}/", watched.base));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
     let (mut formations, mut clicked, mut buttons_pressed) = (0, 0, 0);
+    let mut tries = HashMap::new();
     let mut shot_taken = false;
     loop {
         assert!(std::time::Instant::now() < deadline, "the game did not end");
@@ -1912,14 +1919,7 @@ fn a_person_plays_chess_eleven_through_the_human_seat_by_clicking() {
                 shot_taken = true;
             }
         }
-        let wait = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while seat_now(&watched.base)["id"].as_u64() == Some(id) {
-            assert!(
-                std::time::Instant::now() < wait,
-                "request {id} stayed open after the click"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        closed_after_clicks(&watched.base, id, &mut tries);
     }
     assert!(
         formations >= 2 && clicked > 0,
