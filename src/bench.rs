@@ -839,6 +839,7 @@ pub async fn series(
             replay_suspect: None,
             // The opening drive: figures stay comparable with those before books.
             situations: None,
+            shard: None,
         };
         // Every run is measured (a plain run's machine time is the baseline for a watched
         // one's).

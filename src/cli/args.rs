@@ -21,6 +21,11 @@ pub enum Command {
     /// swapped, several games at once, statistics with Elo, LOS, pentanomial counts and an
     /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
     Match(MatchArgs),
+    /// Put the shards of one series (`zebra match --shard K/N`, played on any machines)
+    /// back together: every shard of the same series, each once, every game once; writes
+    /// the series' directory (games in game order, events, statistics) and each shard's
+    /// figures, flagging a shard whose score stands out.
+    Merge(MergeArgs),
     /// Run the competition daemon: a queue of series played by workers, an HTTP API,
     /// tokens and bots registered here (see README "Running a competition").
     Serve(ServeArgs),
@@ -52,6 +57,21 @@ pub enum Command {
     /// a series of instant bots at concurrency 1 and 2) or `flood` (Zebra's peak memory
     /// while four games at once face bots that flood stdout and stderr).
     Bench(BenchArgs),
+}
+
+/// `zebra merge`: shard directories and where the merged series goes.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Shard directories (each holds series.json), or the directory holding them (the
+    /// --out every shard shared).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// The merged series' directory (new).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `zebra play`: one game's flags, raw (checked in `cli::play`).
@@ -361,9 +381,18 @@ pub struct MatchArgs {
     /// same one.
     #[arg(long, value_name = "ORDER", default_value = "random")]
     pub situation_order: String,
+    /// Play only shard K of N of the series (whole pairs, a block of game numbers; every
+    /// game as in the whole series) into --out DIR/shard-K-of-N; run again, it continues
+    /// its own games. `zebra merge DIR` puts the shards together.
+    #[arg(long, value_name = "K/N", conflicts_with = "shards")]
+    pub shard: Option<String>,
+    /// As --shard K/N, K from the batch system: JOB_COMPLETION_INDEX (a Kubernetes
+    /// Indexed Job) or SLURM_ARRAY_TASK_ID (a Slurm array), counted from 0.
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u32>,
     /// Continue the series saved in DIR: play exactly the games its PGN lacks (with
     /// --games, a larger number of games per encounter first extends it).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "max_game_time", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "disk_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["bots", "config", "format", "rules", "tc", "seed", "sprt", "max_illegal", "max_game_time", "out", "pgn", "events", "log_dir", "log_failures", "event", "sandbox", "freeze_idle", "memory_limit", "process_limit", "cpu_limit", "file_limit", "disk_limit", "open_files", "network", "replay_suspect", "situations", "situation_order", "odds", "shard", "shards"])]
     pub resume: Option<PathBuf>,
     /// Print the final summary as one JSON object (progress stays on stderr).
     #[arg(long)]
@@ -565,6 +594,8 @@ impl MatchArgs {
             sandbox: self.sandbox.sandbox.clone(),
             freeze_idle: self.sandbox.freeze_idle.clone(),
             limits: self.sandbox.limits(),
+            shard: self.shard.clone(),
+            shards: self.shards,
         }
     }
 }

@@ -23,7 +23,7 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     // series::runner).
     let runtime = runtime()?;
     name_by_ready(&runtime, &mut prepared)?;
-    prepared.save().map_err(|e| Failure::Run(e.to_string()))?;
+    prepared.save().map_err(setup_failure)?;
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -80,7 +80,13 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
 /// The flags checked into a series (nothing written yet), or the saved one read back.
 fn prepare_series(args: &MatchArgs) -> Result<Prepared, Failure> {
     let bundled = bundled_dir()?;
-    prepare(&args.request(), &bundled, &timestamp()).map_err(|e| match e {
+    prepare(&args.request(), &bundled, &timestamp()).map_err(setup_failure)
+}
+
+/// A series that cannot start: the user's flags or files (exit code 2), or a file this run
+/// failed to read or write, or a program missing (1).
+fn setup_failure(e: SetupError) -> Failure {
+    match e {
         // Games of another rulings edition: the user's to resolve (another zebra release),
         // as bad input is, not a file this run failed to read or write.
         e @ SetupError::Disk(DiskError::Edition { .. }) => Failure::Usage(e.to_string()),
@@ -88,7 +94,7 @@ fn prepare_series(args: &MatchArgs) -> Result<Prepared, Failure> {
             Failure::Run(e.to_string())
         }
         other => Failure::Usage(other.to_string()),
-    })
+    }
 }
 
 /// Every bot starts, shakes hands and accepts its options before anything is written;
@@ -121,13 +127,7 @@ fn name_by_ready(
 /// Says where the series is, what it plays and how to resume it (or that it is complete).
 fn note_start(prepared: &Prepared, progress: &Progress, concurrency: usize) {
     let config = &prepared.config;
-    let planned = crate::series::schedule::Schedule::new(
-        config.format,
-        config.bots.len(),
-        config.rounds,
-        config.seed,
-    )
-    .map_or(0, |s| s.len() as usize);
+    let planned = crate::series::schedule::Schedule::of(config).map_or(0, |s| s.len() as usize);
     if prepared.resumed && prepared.done.len() >= planned {
         progress.note(&format!(
             "series in {} is complete ({} games): nothing to play",

@@ -13,6 +13,7 @@ mod demo;
 mod doctor;
 mod failure;
 mod r#match;
+mod merge;
 mod perft;
 mod play;
 mod runtime;
@@ -30,6 +31,7 @@ pub fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Play(args) => play::run(args),
         Command::Match(args) => r#match::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::CheckBot(args) => check_bot::run(args),

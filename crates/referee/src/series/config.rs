@@ -289,6 +289,9 @@ pub struct SeriesConfig {
     /// from before books).
     #[serde(default)]
     pub situations: Option<super::book::Book>,
+    /// The shard of the series this directory plays (`--shard K/N`); none: all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// The version of `series.json` this build writes: 2, where the files inside the series

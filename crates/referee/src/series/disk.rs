@@ -663,12 +663,14 @@ fn match_fixture(
             tag("Black")
         )
     })?;
-    let fixture = schedule.get(number).ok_or_else(|| {
-        format!(
-            "game {number}, beyond the {} games scheduled",
-            schedule.len()
-        )
-    })?;
+    let fixture = schedule
+        .get(number)
+        .ok_or_else(|| match schedule.window() {
+            (1, last) if last == schedule.total() => {
+                format!("game {number}, beyond the {last} games scheduled")
+            }
+            (first, last) => format!("game {number}, outside this shard's games {first} to {last}"),
+        })?;
     let expected = (
         names[fixture.white].as_str(),
         names[fixture.black].as_str(),

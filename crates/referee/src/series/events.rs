@@ -101,6 +101,14 @@ pub enum SeriesEvent {
         replay_suspect: Option<u32>,
         /// Said once at the start (also on stderr).
         warnings: Vec<Warning>,
+        /// The series' identity (`series::shard::identity`): the same for every shard of it.
+        identity: String,
+        /// The shard this run plays (`K/N`), absent for a whole series.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        shard: Option<super::shard::Shard>,
+        /// The machine this run is on, when it has a name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<String>,
     },
     GameStarted {
         #[serde(flatten)]

@@ -14,9 +14,11 @@
 //! - `overload`: the warning for more bots than CPUs, and `--replay-suspect`
 //! - `disk`: `series.json`, the fsynced PGN, and finding the missing games on resume
 //! - `setup`: flags validated once into a series on disk (or one read back to resume)
+//! - `shard`: one series over many machines (`--shard K/N`) and the series' identity
 //! - `runner`: the coordinator: concurrency, stopping, events, progress
 //! - `game`: one game from its fixture to its counted outcome (both front ends play here)
 //! - `events`: the JSON-lines event stream (`--events`)
+//! - `merge`: `zebra merge`, the shards of one series put back together
 //! - `progress`: the bar or lines people watch
 
 pub mod book;
@@ -25,12 +27,14 @@ pub mod config;
 pub mod disk;
 pub mod events;
 pub mod game;
+pub mod merge;
 pub mod overload;
 pub mod progress;
 pub mod rating;
 pub mod runner;
 pub mod schedule;
 pub mod setup;
+pub mod shard;
 pub mod spec;
 pub mod standings;
 pub mod stats;

@@ -126,7 +126,7 @@ pub async fn run(
     options: RunOptions,
 ) -> Result<SeriesOutcome, DiskError> {
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-    let schedule = Schedule::new(config.format, names.len(), config.rounds, config.seed)?;
+    let schedule = Schedule::of(config)?;
     let mut series = Coordinator::start(config, &schedule, names, done, voided, options)?;
     loop {
         series.dispatch();
@@ -209,9 +209,10 @@ impl<'a> Coordinator<'a> {
             *attempts_voided.entry(g.game).or_default() += 1;
         }
         let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
+        // A shard plays its whole block: the SPRT is judged over the merged series.
         let mut gate = config
             .sprt
-            .filter(|_| standings.encounters.len() == 1)
+            .filter(|_| standings.encounters.len() == 1 && config.shard.is_none())
             .map(SprtGate::new);
         for g in &done {
             standings.add(g);
@@ -276,6 +277,9 @@ impl<'a> Coordinator<'a> {
             cpus: options.cpus,
             replay_suspect: max_attempts,
             warnings,
+            identity: super::shard::identity(config),
+            shard: config.shard,
+            host: super::shard::host_name(),
         });
 
         // A resumed series starts from the books on disk: say where it stands.
@@ -610,7 +614,7 @@ fn open_events(
 
 /// The head-to-head statistics of a two-bot series, with the SPRT as the gate judges it
 /// (whole pairs in schedule order), not over every game finished so far.
-fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report> {
+pub(super) fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report> {
     let mut report = standings.head_to_head()?;
     report.sprt = gate.map(SprtGate::report);
     Some(report)

@@ -90,6 +90,9 @@ pub struct Schedule {
     encounters: Vec<(usize, usize)>,
     seed: u64,
     len: u32,
+    /// The games this run plays, first and last (inclusive; first > last: none): every
+    /// game, or a shard's block ([`Schedule::within`]).
+    window: (u32, u32),
 }
 
 /// The most bots a series can have: a round robin of this many is half a million
@@ -136,21 +139,48 @@ impl Schedule {
             encounters,
             seed,
             len: games as u32,
+            window: (1, games as u32),
         })
     }
 
-    /// The number of games.
+    /// The schedule of the series `config` describes: its shard's games when it is one.
+    pub fn of(config: &super::config::SeriesConfig) -> Result<Schedule, ScheduleError> {
+        let whole = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)?;
+        Ok(match config.shard {
+            Some(shard) => whole.within(shard),
+            None => whole,
+        })
+    }
+
+    /// Only the games of `shard` (whole pairs; numbers, seeds and sides as in the whole).
+    pub fn within(mut self, shard: super::shard::Shard) -> Schedule {
+        self.window = shard.games(self.len);
+        self
+    }
+
+    /// The number of games this run plays (a shard's, or all).
     pub fn len(&self) -> u32 {
+        let (first, last) = self.window;
+        (last + 1).saturating_sub(first)
+    }
+
+    /// The number of games of the whole series, every shard's.
+    pub fn total(&self) -> u32 {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+    /// The numbers of the first and last game this run plays (first > last: none).
+    pub fn window(&self) -> (u32, u32) {
+        self.window
     }
 
-    /// Game number `game` (from 1), if the schedule has it.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Game number `game` (from 1), if this run plays it.
     pub fn get(&self, game: u32) -> Option<Fixture> {
-        if game == 0 || game > self.len {
+        if game < self.window.0 || game > self.window.1 {
             return None;
         }
         let index = game - 1;
@@ -172,7 +202,7 @@ impl Schedule {
 
     /// Every game in schedule order, computed as it is taken.
     pub fn iter(&self) -> impl Iterator<Item = Fixture> + '_ {
-        (1..=self.len).filter_map(|game| self.get(game))
+        (self.window.0..=self.window.1).filter_map(|game| self.get(game))
     }
 }
 

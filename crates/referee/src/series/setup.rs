@@ -10,6 +10,7 @@ use super::config::{read_config, validate_bots, BotEntry, ConfigError, SeriesCon
 use super::disk::{self, DiskError, SeriesDir, VOIDED_FILE};
 use super::overload::{ReplaySuspect, DEFAULT_MAX_ATTEMPTS};
 use super::schedule::Schedule;
+use super::shard::{identity, Shard};
 use super::spec::SeriesSpec;
 use super::standings::GameOutcome;
 
@@ -51,6 +52,10 @@ pub struct MatchRequest {
     pub freeze_idle: String,
     /// The limits for every bot, unparsed (checked with each bot's own).
     pub limits: LimitSettings,
+    /// `--shard K/N`: play only shard K of N (into `out/shard-K-of-N`).
+    pub shard: Option<String>,
+    /// `--shards N`: the same, shard K from the batch system's index.
+    pub shards: Option<u32>,
 }
 
 /// A series ready to run.
@@ -93,11 +98,29 @@ impl Prepared {
     }
 
     /// Creates a new series' directory, locks it and its PGN file, and writes its settings
-    /// ([`SeriesDir::create`]); a resumed series is already on disk and held.
+    /// ([`SeriesDir::create`]); a resumed series is already on disk and held. A shard whose
+    /// directory holds the same shard of the same series (run again: a job requeued, a pod
+    /// restarted) is resumed, so its games are played once; another series' is refused.
     pub fn save(&mut self) -> Result<(), SetupError> {
-        if self.held.is_none() {
-            self.held = Some(SeriesDir::create(&self.dir, &mut self.config)?);
+        if self.held.is_some() {
+            return Ok(());
         }
+        if let Some(shard) = self.config.shard {
+            if self.dir.join(disk::SERIES_FILE).exists() {
+                let saved = SeriesDir::read(&self.dir)?;
+                let (mine, theirs) = (identity(&self.config), identity(&saved));
+                if saved.shard != Some(shard) || mine != theirs {
+                    return Err(SetupError::Usage(format!(
+                        "{} holds {} of series {theirs}; these flags make shard {shard} of series {mine}: give another --out, or the flags that series was started with",
+                        self.dir.display(),
+                        saved.shard.map_or("a whole series".to_string(), |s| format!("shard {s}")),
+                    )));
+                }
+                *self = resume(&self.dir, None)?;
+                return Ok(());
+            }
+        }
+        self.held = Some(SeriesDir::create(&self.dir, &mut self.config)?);
         Ok(())
     }
 }
@@ -137,8 +160,7 @@ fn resume(dir: &Path, games: Option<u32>) -> Result<Prepared, SetupError> {
     if let Some(rounds) = extend {
         config.rounds = rounds;
     }
-    let schedule = Schedule::new(config.format, config.bots.len(), config.rounds, config.seed)
-        .map_err(|e| SetupError::Usage(format!("--games: {e}")))?;
+    let schedule = Schedule::of(&config).map_err(|e| SetupError::Usage(format!("--games: {e}")))?;
     let resumed = SeriesDir::resume(dir, &config, &schedule, extend.is_some())?;
     Ok(Prepared {
         config,
@@ -185,11 +207,49 @@ fn check_saved(
     let planned = config.rounds * 2;
     match games {
         None => Ok(None),
+        Some(_) if config.shard.is_some() => Err(SetupError::Usage(format!(
+            "--games: shard {} plays a block of a series whose size its other shards share; a shard cannot grow",
+            config.shard.expect("a shard")
+        ))),
         Some(n) if n < planned || n % 2 == 1 => Err(SetupError::Usage(format!(
             "--games {n}: this series plans {planned} games per encounter; give an even number of at least {planned} to extend it (a series grows, it does not shrink)"
         ))),
         Some(n) => Ok(Some(n / 2).filter(|&rounds| rounds > config.rounds)),
     }
+}
+
+/// The shard `--shard K/N` or `--shards N` names, if any, with what a shard needs: one
+/// directory every shard shares (`--out`), its records and events inside its own.
+fn shard_of(args: &MatchRequest) -> Result<Option<Shard>, SetupError> {
+    let usage = |m: String| SetupError::Usage(m);
+    let (flag, shard) = match (&args.shard, args.shards) {
+        (None, None) => return Ok(None),
+        (Some(text), _) => (
+            "--shard",
+            text.parse().map_err(|e| usage(format!("--shard: {e}")))?,
+        ),
+        (None, Some(n)) => (
+            "--shards",
+            Shard::from_env(n, |name| std::env::var(name).ok())
+                .map_err(|e| usage(format!("--shards: {e}")))?,
+        ),
+    };
+    if args.out.is_none() {
+        return Err(usage(format!(
+            "{flag}: give --out DIR, the series' directory every shard shares (shard K writes DIR/shard-K-of-N)"
+        )));
+    }
+    for (given, name) in [
+        (args.pgn.is_some(), "--pgn"),
+        (args.events.is_some(), "--events"),
+    ] {
+        if given {
+            return Err(usage(format!(
+                "{flag}: a shard keeps its records and events in its own directory; leave {name} out (zebra merge writes the series' files)"
+            )));
+        }
+    }
+    Ok(Some(shard))
 }
 
 /// A new series from the flags: bots, spec, files; checked, nothing written.
@@ -244,12 +304,18 @@ fn plan(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, Se
         resolve_command(bot, bundled);
         check_program(bot)?;
     }
+    let shard = shard_of(args)?;
     let dir = absolute(
         &args
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("zebra-series-{stamp}"))),
     );
+    // Every shard shares the series' directory and keeps its games in its own below it.
+    let dir = match shard {
+        Some(shard) => dir.join(shard.dir_name()),
+        None => dir,
+    };
     let log_dir = match (&args.log_dir, args.log_failures) {
         (Some(d), _) => Some(absolute(d)),
         (None, true) => Some(dir.join("logs")),
@@ -289,12 +355,15 @@ fn plan(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, Se
             voided_pgn: dir.join(VOIDED_FILE),
         }),
         situations,
+        shard,
     };
     let mut config = config;
     check_limits(&config).map_err(SetupError::Usage)?;
     check_odds(&config).map_err(SetupError::Usage)?;
     config.pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
-    if dir.join(disk::SERIES_FILE).exists() {
+    // A shard run again (a job requeued, a pod restarted) continues its own games: see
+    // `Prepared::save`.
+    if shard.is_none() && dir.join(disk::SERIES_FILE).exists() {
         return Err(DiskError::Exists { dir }.into());
     }
     Ok(Prepared {

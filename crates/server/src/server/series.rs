@@ -295,6 +295,7 @@ impl SeriesRequest {
                 .unwrap_or_else(|| format!("Zebra serve series {id}")),
             sandbox: sandbox.clone(),
             replay_suspect: None,
+            shard: None,
             situations: {
                 let order = self
                     .situation_order
@@ -381,6 +382,9 @@ impl Books {
             cpus: None,
             replay_suspect: None,
             warnings: Vec::new(),
+            identity: crate::series::shard::identity(&books.config),
+            shard: None,
+            host: None,
         };
         books.events.emit(&started);
         if done > 0 {
