@@ -276,3 +276,153 @@ fn a_series_sharded_over_a_slurm_array_merges_into_the_one_machine_run() {
     drop(cluster);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The directory of the offline validators (`kubernetes-validate`, `check-jsonschema`), from
+/// `ZEBRA_VALIDATORS` (CI installs them in a venv); `None`, said, when it is not set.
+fn validators() -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("ZEBRA_VALIDATORS") else {
+        println!("note: ZEBRA_VALIDATORS is not set; skipping the offline validation");
+        return None;
+    };
+    Some(PathBuf::from(dir))
+}
+
+fn deploy(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("deploy")
+        .join(path)
+}
+
+/// Runs a validator on `file`: whether it passed, and what it said.
+fn validated(program: &Path, args: &[&str], file: &Path) -> (bool, String) {
+    let out = Command::new(program).args(args).arg(file).output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
+
+#[test]
+fn the_kubernetes_manifests_and_the_workflow_validate_offline_and_a_broken_copy_does_not() {
+    let Some(bin) = validators() else {
+        return;
+    };
+    let dir = scratch("validate");
+    let kube = bin.join("kubernetes-validate");
+    let kube_args = ["--strict", "-k", "1.31.0"];
+    for name in ["shards-job.yaml", "merge-job.yaml"] {
+        let file = deploy(&format!("kubernetes/{name}"));
+        let (ok, said) = validated(&kube, &kube_args, &file);
+        assert!(ok, "{name}: {said}");
+        // A typo in a field the Indexed Job depends on is caught.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let broken = dir.join(name);
+        std::fs::write(
+            &broken,
+            text.replacen("restartPolicy:", "restartPolicyy:", 1),
+        )
+        .unwrap();
+        let (ok, said) = validated(&kube, &kube_args, &broken);
+        assert!(!ok && said.contains("restartPolicyy"), "{name}: {said}");
+    }
+    let lint = bin.join("check-jsonschema");
+    let lint_args = ["--builtin-schema", "vendor.github-workflows"];
+    let workflow = deploy("github/sharded-series.yml");
+    let (ok, said) = validated(&lint, &lint_args, &workflow);
+    assert!(ok, "{said}");
+    let text = std::fs::read_to_string(&workflow).unwrap();
+    let broken = dir.join("broken.yml");
+    std::fs::write(&broken, text.replacen("runs-on:", "runs_on:", 1)).unwrap();
+    let (ok, said) = validated(&lint, &lint_args, &broken);
+    assert!(!ok, "a job without runs-on passed: {said}");
+}
+
+/// The `args:` list of a manifest's container, one `- item` a line, or inline `[...]`.
+fn manifest_args(text: &str) -> Vec<String> {
+    let mut lines = text
+        .lines()
+        .skip_while(|l| l.trim_start() != "args:" && !l.trim_start().starts_with("args: ["));
+    let first = lines.next().expect("an args: list").trim_start();
+    if let Some(inline) = first.strip_prefix("args: ") {
+        return serde_json::from_str(inline).expect("an inline JSON-style list");
+    }
+    lines
+        .map(str::trim_start)
+        .take_while(|l| l.starts_with("- "))
+        .map(|l| l[2..].trim().to_string())
+        .collect()
+}
+
+/// The Indexed Job's contract, exercised without a cluster: one process per index with
+/// `JOB_COMPLETION_INDEX` and the manifest's own arguments (its volume and bots mapped to
+/// a temp directory and the bundled bots, its series shortened), then the merge Job's
+/// arguments: the merged series is the one-machine series.
+#[test]
+fn the_kubernetes_indexed_job_contract_plays_every_shard_and_merges() {
+    let dir = scratch("indexed");
+    let volume = dir.join("series");
+    let map = |arg: &str| {
+        arg.replace("/series", volume.to_str().unwrap())
+            .replace("/bots/new-bot", "zebra-greedy-bot")
+            .replace("/bots/old-bot", "zebra-fouling-bot")
+            .replace("--games=2000", "--games=14")
+    };
+    let shards_text = std::fs::read_to_string(deploy("kubernetes/shards-job.yaml")).unwrap();
+    let completions: u32 = shards_text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("completions:"))
+        .and_then(|v| v.split('#').next())
+        .map(|v| v.trim().parse().unwrap())
+        .expect("completions");
+    let args: Vec<String> = manifest_args(&shards_text).iter().map(|a| map(a)).collect();
+    assert!(
+        args.contains(&format!("--shards={completions}")),
+        "{args:?}"
+    );
+    for index in 0..completions {
+        let out = Command::new(ZEBRA)
+            .args(&args)
+            .arg("--tc=plays=2,play=5s,reaction=5s")
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "index {index}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let merge_text = std::fs::read_to_string(deploy("kubernetes/merge-job.yaml")).unwrap();
+    let merge_args: Vec<String> = manifest_args(&merge_text).iter().map(|a| map(a)).collect();
+    let out = Command::new(ZEBRA).args(&merge_args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same series on one machine.
+    let one = dir.join("one");
+    let mut whole: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with("--shards=") && !a.starts_with("--out="))
+        .cloned()
+        .collect();
+    whole.extend([
+        "--tc=plays=2,play=5s,reaction=5s".to_string(),
+        format!("--out={}", one.display()),
+    ]);
+    let out = Command::new(ZEBRA).args(&whole).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = PathBuf::from(merge_args.last().unwrap());
+    assert_eq!(
+        std::fs::read(merged.join("games.pgn")).unwrap(),
+        std::fs::read(one.join("games.pgn")).unwrap()
+    );
+}
