@@ -311,3 +311,52 @@ fn the_shard_index_comes_from_kubernetes_or_slurm_and_bad_shard_flags_are_one_li
         one_line(&play(&extra), 2, needle);
     }
 }
+
+#[test]
+fn merge_status_says_how_far_each_shard_is_and_which_have_not_started() {
+    let dir = scratch("shards-status");
+    let series = dir.join("s");
+    for k in [1, 2] {
+        ok(&play(&[
+            "--shard",
+            &format!("{k}/3"),
+            "--out",
+            series.to_str().unwrap(),
+        ]));
+    }
+    // Shard 2 lost its last game (killed): 3 of its 4.
+    let pgn = shard_dir(&series, 2, 3).join("games.pgn");
+    let full = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::write(&pgn, &full[..full.rfind("[Event ").unwrap()]).unwrap();
+    let out = zebra(&["merge", series.to_str().unwrap(), "--status"]);
+    ok(&out);
+    let said = text(&out.stdout);
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(
+        lines[0].ends_with(": 7 of 14 games (50%); 1 of 3 shards finished, 1 not started"),
+        "{said}"
+    );
+    assert!(
+        lines[1].starts_with("shard 1/3: 4 of 4 games (finished), host "),
+        "{said}"
+    );
+    assert!(
+        lines[2].starts_with("shard 2/3: 3 of 4 games, host "),
+        "{said}"
+    );
+    assert_eq!(lines[3], "shard 3/3: not started", "{said}");
+    let out = zebra(&["merge", series.to_str().unwrap(), "--status", "--json"]);
+    ok(&out);
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["games_done"], 7);
+    assert_eq!(status["games_planned"], 14);
+    assert_eq!(status["missing"], serde_json::json!([3]));
+    // Reading changed nothing: the torn shard still lacks its game.
+    assert_eq!(
+        std::fs::read_to_string(&pgn)
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        3
+    );
+}

@@ -67,8 +67,12 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// The merged series' directory (new).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", required_unless_present = "status")]
+    pub out: Option<PathBuf>,
+    /// Only say how far the sharded series is: each shard's games against its block, the
+    /// shards not started (reads only; shards may still be running).
+    #[arg(long, conflicts_with = "out")]
+    pub status: bool,
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,

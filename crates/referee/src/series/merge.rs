@@ -447,6 +447,126 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), MergeError> {
         .map_err(|e| refused(format!("{}: cannot write it: {e}", path.display())))
 }
 
+/// Where one shard of a sharded series stands (`zebra merge --status`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardStatus {
+    pub shard: String,
+    pub dir: PathBuf,
+    pub host: Option<String>,
+    /// Games of its block recorded so far.
+    pub done: u32,
+    /// Games of its block.
+    pub planned: u32,
+}
+
+/// Where a sharded series stands, from its shard directories: read only.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeriesStatus {
+    pub identity: String,
+    /// N, the shards the series is split into.
+    pub shards: u32,
+    pub games_done: u32,
+    pub games_planned: u32,
+    pub found: Vec<ShardStatus>,
+    /// The shards with no directory yet (K of K/N).
+    pub missing: Vec<u32>,
+}
+
+/// How far the sharded series of `shards` (all of one series and one N, each once: refused
+/// otherwise) has come: every shard's games recorded against its block, and the shards not
+/// started. Reads only; a shard still running is read as far as it has written.
+pub fn status(shards: &[ShardDir]) -> Result<SeriesStatus, MergeError> {
+    let Some(first) = shards.first() else {
+        return Err(refused("no shard found".to_string()));
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for s in shards {
+        if s.identity != first.identity || s.shard.count != first.shard.count {
+            return Err(refused(format!(
+                "{} is shard {} of series {}, {} shard {} of series {}: give the shards of one series",
+                s.dir.display(),
+                s.shard,
+                s.identity,
+                first.dir.display(),
+                first.shard,
+                first.identity
+            )));
+        }
+        if !seen.insert(s.shard.index) {
+            return Err(refused(format!("shard {} is given twice", s.shard)));
+        }
+    }
+    let names: Vec<String> = first.config.bots.iter().map(|b| b.name.clone()).collect();
+    let mut found = Vec::new();
+    for s in shards {
+        let block = Schedule::of(&s.config).map_err(|e| refused(e.to_string()))?;
+        let done: std::collections::BTreeSet<u32> =
+            disk::recorded_games(&s.config.pgn, s.config.pgn_start, &block, &names)
+                .map_err(|e| refused(format!("shard {} in {}: {e}", s.shard, s.dir.display())))?
+                .into_iter()
+                .map(|(_, g)| g.game)
+                .collect();
+        found.push(ShardStatus {
+            shard: s.shard.to_string(),
+            dir: s.dir.clone(),
+            host: host_of(s),
+            done: done.len() as u32,
+            planned: block.len(),
+        });
+    }
+    let mut whole = first.config.clone();
+    whole.shard = None;
+    let total = Schedule::of(&whole)
+        .map_err(|e| refused(e.to_string()))?
+        .total();
+    Ok(SeriesStatus {
+        identity: first.identity.clone(),
+        shards: first.shard.count,
+        games_done: found.iter().map(|s| s.done).sum(),
+        games_planned: total,
+        missing: (1..=first.shard.count)
+            .filter(|k| !seen.contains(k))
+            .collect(),
+        found,
+    })
+}
+
+impl SeriesStatus {
+    /// For people: the series' line, then a line per shard, found or missing.
+    pub fn text(&self) -> String {
+        let finished = self.found.iter().filter(|s| s.done >= s.planned).count();
+        let mut out = format!(
+            "series {}: {} of {} games ({:.0}%); {} of {} shards finished, {} not started\n",
+            self.identity,
+            self.games_done,
+            self.games_planned,
+            100.0 * f64::from(self.games_done) / f64::from(self.games_planned.max(1)),
+            finished,
+            self.shards,
+            self.missing.len()
+        );
+        for s in &self.found {
+            out.push_str(&format!(
+                "shard {}: {} of {} games{}, host {}, {}\n",
+                s.shard,
+                s.done,
+                s.planned,
+                if s.done >= s.planned {
+                    " (finished)"
+                } else {
+                    ""
+                },
+                s.host.as_deref().unwrap_or("unknown"),
+                s.dir.display()
+            ));
+        }
+        for k in &self.missing {
+            out.push_str(&format!("shard {k}/{}: not started\n", self.shards));
+        }
+        out
+    }
+}
+
 /// The summary of a merge for people: the series' own, then a line per shard.
 pub fn text(merged: &Merged) -> String {
     let summary = Summary::of(&merged.config, &merged.outcome);
