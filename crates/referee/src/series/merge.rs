@@ -77,7 +77,7 @@ fn refused(message: String) -> MergeError {
 
 /// The shard directories `paths` name: each path is a shard's directory (it holds
 /// `series.json`), or a directory whose subdirectories are (the series' directory every
-/// shard shared).
+/// shard shared; a whole series among them, such as a merge kept there, is passed over).
 pub fn find_shards(paths: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
     let mut dirs = Vec::new();
     for path in paths {
@@ -91,9 +91,11 @@ pub fn find_shards(paths: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
                 path.display()
             ))
         })?;
+        // Only shards: a merged series kept beside them (`--out DIR/merged`) is not one.
         let mut found: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.join(SERIES_FILE).exists())
+            .filter(|p| disk::load_series(p).map_or(true, |c| c.shard.is_some()))
             .collect();
         if found.is_empty() {
             return Err(refused(format!(
