@@ -128,6 +128,14 @@ fn name_by_ready(
 fn note_start(prepared: &Prepared, progress: &Progress, concurrency: usize) {
     let config = &prepared.config;
     let planned = crate::series::schedule::Schedule::of(config).map_or(0, |s| s.len() as usize);
+    if let Some(shard) = config.shard {
+        let (first, last) =
+            crate::series::schedule::Schedule::of(config).map_or((1, 0), |s| s.window());
+        progress.note(&format!(
+            "shard {shard} of series {}: games {first} to {last}",
+            crate::series::shard::identity(config)
+        ));
+    }
     if prepared.resumed && prepared.done.len() >= planned {
         progress.note(&format!(
             "series in {} is complete ({} games): nothing to play",
