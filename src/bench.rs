@@ -840,6 +840,7 @@ pub async fn series(
             // The opening drive: figures stay comparable with those before books.
             situations: None,
             shard: None,
+            zebra: None,
         };
         // Every run is measured (a plain run's machine time is the baseline for a watched
         // one's).

@@ -222,6 +222,12 @@ fn a_merge_refuses_missing_repeated_foreign_and_unfinished_shards_in_one_line() 
         full,
         "the same game again"
     );
+    // Never into a directory that holds anything: the shards' own, or an earlier attempt.
+    one_line(
+        &merge(&[&s1, &s2, &s3], &series),
+        2,
+        "is not empty: give a new directory for the merged series",
+    );
     // Also into the shards' own directory, which a later look passes over.
     ok(&merge(&[&series], &series.join("merged")));
     ok(&zebra(&["merge", series.to_str().unwrap(), "--status"]));

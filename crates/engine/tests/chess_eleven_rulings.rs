@@ -1994,6 +1994,22 @@ fn c53_a_game_may_start_from_a_position_and_its_record_says_which() {
         GameStart::read(Rules::ChessEleven, bad).unwrap_err(),
         "not a position: half '3': 1 or 2"
     );
+    // A position whose round is already over is no start: nobody could decide at it.
+    for (over, end) in [
+        (
+            "7k/6Q1/5K2/8/8/8/8/8 b g7 - - 0-0 1.0 0",
+            "checkmate by white, two goals",
+        ),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b f7 - - 0-0 1.0 0",
+            "black stalemated, no goal",
+        ),
+    ] {
+        assert_eq!(
+            GameStart::read(Rules::ChessEleven, over).unwrap_err(),
+            format!("the round is already over in this position ({end}): start from a position a go can be at")
+        );
+    }
     let mut tags = record.tags.clone();
     tags.set("Position", bad);
     assert_eq!(

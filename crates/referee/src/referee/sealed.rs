@@ -39,14 +39,17 @@ struct Open {
 
 impl<R: Refereed> Referee<'_, R> {
     /// Asks `first` and `second` at once (each a side, a request id and its budget) and
-    /// waits for both replies; each comes with the CPU time its bot spent meanwhile.
+    /// waits for both replies; each comes with the CPU time its bot spent until it replied.
     pub(super) async fn ask_both(
         &mut self,
         first: (Side, u64, &R::Budget),
         second: (Side, u64, &R::Budget),
     ) -> [(Reply<R::Action>, Option<Duration>); 2] {
         let cpu = |r: &Self, side: Side| r.seats[side.index()].bot.as_ref()?.cpu_time();
-        let before = [cpu(self, first.0), cpu(self, second.0)];
+        // Per side (index: `Side::index`), its CPU time when asked and when its reply came:
+        // a bot that answers first is not charged for the other's thinking.
+        let before = [cpu(self, Side::White), cpu(self, Side::Black)];
+        let mut after: [Option<Duration>; 2] = [None, None];
         // Both requests are queued before either flush is awaited: each bot's time runs
         // from its own request's write, whichever flush is awaited first.
         let mut open: [Option<Open>; 2] = [None, None];
@@ -91,13 +94,19 @@ impl<R: Refereed> Referee<'_, R> {
             };
             if let Some(reply) = reply {
                 open[side.index()] = None;
+                after[side.index()] = cpu(self, side);
                 replies[side.index()] = Some(self.within_limits(side, reply));
             }
         }
-        let after = [cpu(self, first.0), cpu(self, second.0)];
-        let spent = |k: usize| before[k].zip(after[k]).map(|(a, b)| b.saturating_sub(a));
+        let spent = |side: Side| {
+            let end = after[side.index()].or_else(|| cpu(self, side));
+            before[side.index()]
+                .zip(end)
+                .map(|(a, b)| b.saturating_sub(a))
+        };
+        let spent = [spent(first.0), spent(second.0)];
         let mut take = |side: Side| replies[side.index()].take().expect("every side replied");
-        [(take(first.0), spent(0)), (take(second.0), spent(1))]
+        [(take(first.0), spent[0]), (take(second.0), spent[1])]
     }
 
     /// The next thing read from either open side (`None` with it: its deadline passed),

@@ -292,6 +292,10 @@ pub struct SeriesConfig {
     /// The shard of the series this directory plays (`--shard K/N`); none: all of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<super::shard::Shard>,
+    /// The Zebra version that set the series up (part of its identity); a series file
+    /// without it: the version reading it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zebra: Option<String>,
 }
 
 /// The version of `series.json` this build writes: 2, where the files inside the series

@@ -231,9 +231,10 @@ pub fn gather(
 /// series' files, and returns the merged books and each shard's figures.
 pub fn merge(shards: &[ShardDir], out: &Path) -> Result<Merged, MergeError> {
     let (mut config, games) = gather(shards)?;
-    if out.join(SERIES_FILE).exists() {
+    // A new or empty directory: never an input's, never a half-written earlier merge's.
+    if std::fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_some()) {
         return Err(refused(format!(
-            "{} already holds a series: give a new --out",
+            "--out {} is not empty: give a new directory for the merged series",
             out.display()
         )));
     }

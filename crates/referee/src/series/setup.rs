@@ -356,6 +356,7 @@ fn plan(args: &MatchRequest, bundled: &Path, stamp: &str) -> Result<Prepared, Se
         }),
         situations,
         shard,
+        zebra: Some(env!("CARGO_PKG_VERSION").to_string()),
     };
     let mut config = config;
     check_limits(&config).map_err(SetupError::Usage)?;

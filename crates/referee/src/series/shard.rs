@@ -13,6 +13,7 @@
 //! continues its own games instead of adding to them.
 
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -127,11 +128,12 @@ impl<'de> Deserialize<'de> for Shard {
     }
 }
 
-/// The series' identity: a hash of everything that decides its games (the Zebra version,
-/// the game, clock, seed, schedule, bots with their commands, options, limits and time
-/// odds, the book, the sandbox settings, the records' Event tag), and of nothing a host or
-/// a run chooses (file paths, the shard, a bot's working directory, how many games run at
-/// once). Sixteen hex digits of SHA-256 over the settings as JSON.
+/// The series' identity: a hash of everything that decides its games (the Zebra version
+/// that set it up, the game, clock, seed, schedule, bots with their names, programs' file
+/// names, arguments, options, limits and time odds, the book, the sandbox settings, the
+/// records' Event tag), and of nothing a host or a run chooses (file paths and the
+/// directories programs are installed in, the shard, a bot's working directory, how many
+/// games run at once). Sixteen hex digits of SHA-256 over the settings as JSON.
 pub fn identity(config: &SeriesConfig) -> String {
     let mut value = serde_json::to_value(config).expect("the settings serialize");
     if let Some(map) = value.as_object_mut() {
@@ -149,6 +151,14 @@ pub fn identity(config: &SeriesConfig) -> String {
         if let Some(bots) = map.get_mut("bots").and_then(|b| b.as_array_mut()) {
             for bot in bots.iter_mut().filter_map(|b| b.as_object_mut()) {
                 bot.remove("dir");
+                // The program by its file name: hosts install Zebra (whose bundled bots sit
+                // beside it) and the bots in different directories.
+                if let Some(command) = bot.get("command").and_then(|c| c.as_str()) {
+                    let name = Path::new(command)
+                        .file_name()
+                        .map_or(command.to_string(), |n| n.to_string_lossy().into_owned());
+                    bot.insert("command".to_string(), name.into());
+                }
             }
         }
         if let Some(replay) = map
@@ -160,7 +170,10 @@ pub fn identity(config: &SeriesConfig) -> String {
         if let Some(book) = map.get_mut("situations").and_then(|b| b.as_object_mut()) {
             book.remove("source");
         }
-        map.insert("zebra".to_string(), env!("CARGO_PKG_VERSION").into());
+        // The version that set the series up (saved with it), so every host's hash agrees.
+        if map.get("zebra").map_or(true, |v| v.is_null()) {
+            map.insert("zebra".to_string(), env!("CARGO_PKG_VERSION").into());
+        }
     }
     let digest = Sha256::digest(canonical(&value).as_bytes());
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
@@ -280,6 +293,40 @@ mod tests {
         assert!(big.contains("is not one of 4 shards"), "{big}");
         let junk = Shard::from_env(4, env(&[("JOB_COMPLETION_INDEX", "x")])).unwrap_err();
         assert_eq!(junk, "JOB_COMPLETION_INDEX=\"x\" is not a shard index");
+    }
+
+    #[test]
+    fn the_identity_ignores_where_programs_are_installed_but_not_what_decides_games() {
+        let text = r#"{"version":2,"format":"round-robin","bots":[
+            {"name":"a","command":"/usr/local/bin/zebra-greedy-bot"},
+            {"name":"b","command":"/usr/local/bin/zebra-random-bot","dir":"/home/a"}],
+            "rounds":3,"seed":7,"tc":"plays=2","max_illegal":3,"sprt":null,
+            "pgn":"/x/games.pgn","events":null,"log_dir":null,"log_failures":false,
+            "event":"E","zebra":"0.1.0"}"#;
+        let config: SeriesConfig = serde_json::from_str(text).unwrap();
+        let id = identity(&config);
+        assert_eq!(id.len(), 16);
+        let mut elsewhere = config.clone();
+        elsewhere.bots[0].command = "/home/b/.cargo/bin/zebra-greedy-bot".to_string();
+        elsewhere.bots[1].dir = None;
+        elsewhere.pgn = "/y/games.pgn".into();
+        elsewhere.shard = Some(Shard::new(2, 3).unwrap());
+        assert_eq!(
+            identity(&elsewhere),
+            id,
+            "paths and the shard are the host's"
+        );
+        for change in [
+            |c: &mut SeriesConfig| c.seed = 8,
+            |c: &mut SeriesConfig| c.bots[0].command = "/usr/local/bin/other-bot".to_string(),
+            |c: &mut SeriesConfig| c.bots[0].args = vec!["--depth".to_string()],
+            |c: &mut SeriesConfig| c.zebra = Some("0.2.0".to_string()),
+            |c: &mut SeriesConfig| c.rounds = 4,
+        ] {
+            let mut other = config.clone();
+            change(&mut other);
+            assert_ne!(identity(&other), id, "{other:?}");
+        }
     }
 
     #[test]

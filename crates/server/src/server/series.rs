@@ -296,6 +296,7 @@ impl SeriesRequest {
             sandbox: sandbox.clone(),
             replay_suspect: None,
             shard: None,
+            zebra: Some(env!("CARGO_PKG_VERSION").to_string()),
             situations: {
                 let order = self
                     .situation_order

@@ -207,8 +207,16 @@ mod referee {
         /// A position in play (C53 text): the game starts from it instead of formations.
         type Start = Position;
 
+        /// A position whose round is already over (the side to go is mated or stalemated)
+        /// is no start: the game would begin with a decision nobody can take.
         fn parse_start(text: &str) -> Result<Position, String> {
-            text.parse().map_err(|e: ChessElevenError| e.to_string())
+            let position: Position = text.parse().map_err(|e: ChessElevenError| e.to_string())?;
+            match position.round_end() {
+                None => Ok(position),
+                Some(end) => Err(format!(
+                    "the round is already over in this position ({end}): start from a position a go can be at"
+                )),
+            }
         }
 
         fn parse_clock(text: &str) -> Result<ElevenClock, TimeControlError> {
