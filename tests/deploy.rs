@@ -10,23 +10,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::run::{scratch, zebra, ZEBRA};
+use common::run::{scratch, zebra, SHARDED_SERIES, ZEBRA};
 
-/// The series of the test: 14 quick play-count games between deterministic bots.
-const SERIES: [&str; 12] = [
-    "--bot",
-    "greedy=zebra-greedy-bot",
-    "--bot",
-    "fouling=zebra-fouling-bot",
-    "--games",
-    "14",
-    "--tc",
-    "plays=2,play=5s,reaction=5s",
-    "--seed",
-    "3",
-    "--concurrency",
-    "1",
-];
+/// The series of the test: the sharding tests' own, seeded, one game at a time.
+fn series_flags() -> Vec<&'static str> {
+    let mut args = SHARDED_SERIES.to_vec();
+    args.extend(["--seed", "3", "--concurrency", "1"]);
+    args
+}
 
 fn have(program: &str) -> bool {
     Command::new("sh")
@@ -213,7 +204,7 @@ fn a_series_sharded_over_a_slurm_array_merges_into_the_one_machine_run() {
     let dir = scratch("slurm");
     let one = dir.join("one");
     let mut args = vec!["match"];
-    args.extend(SERIES);
+    args.extend(series_flags());
     args.extend(["--quiet", "--out", one.to_str().unwrap()]);
     let out = zebra(&args);
     assert!(
@@ -228,7 +219,7 @@ fn a_series_sharded_over_a_slurm_array_merges_into_the_one_machine_run() {
     let submitted = cluster
         .command(recipe.to_str().unwrap())
         .args(["3", series.to_str().unwrap(), merged.to_str().unwrap()])
-        .args(SERIES)
+        .args(series_flags())
         // A user's own flags go through as given (the recipe adds none of them).
         .arg("--quiet")
         .env("ZEBRA", ZEBRA)

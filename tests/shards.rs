@@ -11,29 +11,16 @@ mod schema;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::run::{scratch, zebra, zebra_command};
+use common::run::{scratch, zebra, zebra_command, SHARDED_SERIES};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The flags every run of the test series shares but its seed: 14 games (7 pairs), quick
-/// play-count games between the deterministic greedy and fouling bots.
-const SERIES: [&str; 8] = [
-    "--bot",
-    "greedy=zebra-greedy-bot",
-    "--bot",
-    "fouling=zebra-fouling-bot",
-    "--games",
-    "14",
-    "--tc",
-    "plays=2,play=5s,reaction=5s",
-];
-
 /// `zebra match` with the series' flags and `extra`, no batch index in its environment.
 fn play(extra: &[&str]) -> Output {
     let mut args = vec!["match"];
-    args.extend(SERIES);
+    args.extend(SHARDED_SERIES);
     args.extend(["--seed", "3", "--concurrency", "1", "--quiet"]);
     args.extend(extra);
     zebra_command(&args)
@@ -176,7 +163,7 @@ fn a_merge_refuses_missing_repeated_foreign_and_unfinished_shards_in_one_line() 
     // Another series (another seed) split the same way.
     let other = dir.join("other");
     let mut args = vec!["match"];
-    args.extend(SERIES);
+    args.extend(SHARDED_SERIES);
     args.extend(["--seed", "4", "--shard", "2/3", "--quiet"]);
     args.extend(["--out", other.to_str().unwrap()]);
     ok(&zebra(&args));
@@ -255,7 +242,7 @@ fn a_shard_run_again_continues_its_own_games_and_refuses_another_series() {
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), first);
     // Other flags into the same directory: refused, nothing touched.
     let mut args = vec!["match"];
-    args.extend(SERIES);
+    args.extend(SHARDED_SERIES);
     args.extend(["--seed", "9", "--shard", "2/2", "--quiet"]);
     args.extend(["--out", series.to_str().unwrap()]);
     one_line(&zebra(&args), 2, "these flags make shard 2/2 of series");
@@ -267,7 +254,7 @@ fn the_shard_index_comes_from_kubernetes_or_slurm_and_bad_shard_flags_are_one_li
     let dir = scratch("shards-env");
     let series = dir.join("s");
     let mut args = vec!["match"];
-    args.extend(SERIES);
+    args.extend(SHARDED_SERIES);
     args.extend([
         "--seed",
         "3",

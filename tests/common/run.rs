@@ -16,6 +16,19 @@ pub const GREEDY_BOT: &str = env!("CARGO_BIN_EXE_zebra-greedy-bot");
 /// The bundled bot that answers at once, for the benchmarks.
 pub const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_zebra-instant-bot");
 
+/// A short series for the tests of sharding and its recipes (all but its seed): 14 games
+/// (7 pairs) of quick play-count games between the deterministic greedy and fouling bots.
+pub const SHARDED_SERIES: [&str; 8] = [
+    "--bot",
+    "greedy=zebra-greedy-bot",
+    "--bot",
+    "fouling=zebra-fouling-bot",
+    "--games",
+    "14",
+    "--tc",
+    "plays=2,play=5s,reaction=5s",
+];
+
 /// `zebra ARGS` not yet run: for a test that adds environment, pipes or a signal.
 pub fn zebra_command(args: &[&str]) -> Command {
     let mut cmd = Command::new(ZEBRA);
