@@ -19,6 +19,7 @@
 //! - the front ends' modules (see `zebra_server`):
 //!   - [`server`]: `zebra serve`, the competition daemon
 //!   - [`web`]: what people look at: the view stream of a game and the embedded viewer page
+//!   - [`worker`]: `zebra worker`, a machine lending its cores to a daemon
 //! - [`bench`]: the benchmarks behind `zebra bench` (`bench::serve`: `zebra bench serve`)
 //! - [`cli`]: the command line: its flags, and one module per command that checks and runs them
 
@@ -31,4 +32,4 @@ pub use zebra_engine::{
     botkit, games, perft, playout, protocol, record, rules, seam, text, view, with_rules,
 };
 pub use zebra_referee::{bot, referee, sandbox, series};
-pub use zebra_server::{server, web};
+pub use zebra_server::{server, web, worker};

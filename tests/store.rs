@@ -57,7 +57,7 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -65,7 +65,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 4);
+    assert_eq!(again.schema_version().unwrap(), 5);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -131,8 +131,50 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
 }
 
 /// Schema 4 undone: the database as a Zebra of schema 3 left it.
-const DOWN_TO_3: &str = "DROP INDEX series_by_game; DROP TABLE bot_games; \
+/// Schema 5 back to 4, as a Zebra before remote workers left it (its tokens table then had
+/// no `worker` scope; a wider CHECK changes nothing the migration reads).
+const DOWN_TO_4: &str = "DROP TABLE workers; ALTER TABLE bots DROP COLUMN archive; \
+     ALTER TABLE games DROP COLUMN played_by; PRAGMA user_version = 4;";
+
+const DOWN_TO_3: &str = "DROP TABLE workers; ALTER TABLE bots DROP COLUMN archive; \
+     ALTER TABLE games DROP COLUMN played_by; \
+     DROP INDEX series_by_game; DROP TABLE bot_games; \
      ALTER TABLE series DROP COLUMN game; PRAGMA user_version = 3;";
+
+#[test]
+fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
+    let dir = scratch("schema4");
+    let mut store = Store::open(&dir).unwrap();
+    store.add_token("h-ann", "submit", "ann", 1).unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
+    conn.execute_batch(DOWN_TO_4).unwrap();
+    drop(conn);
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(
+        store.token("h-ann").unwrap(),
+        Some(("submit".to_string(), "ann".to_string()))
+    );
+    store.add_token("h-lab", "worker", "lab", 2).unwrap();
+    assert!(
+        store.add_token("h-x", "root", "x", 3).is_err(),
+        "an unknown scope"
+    );
+    let me = zebra::server::store::WorkerInfo {
+        name: "lab/w1".into(),
+        host: "h".into(),
+        cpu: "c".into(),
+        sandbox: "strict".into(),
+        zebra: "0".into(),
+    };
+    assert!(store.seen_worker(&me, 10).unwrap());
+    store.tally_worker("lab/w1", 2, true).unwrap();
+    store.tally_worker("lab/w1", 0, false).unwrap();
+    let w = &store.workers().unwrap()[0];
+    assert_eq!((w.games, w.timeouts, w.forfeits), (2, 2, 1));
+    assert_eq!((w.first_ms, w.seen_ms), (10, 10));
+}
 
 #[test]
 fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess() {
@@ -169,7 +211,7 @@ fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess()
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     assert_eq!(store.series(1).unwrap().unwrap().game, "football-chess");
     let state = |store: &Store, id| {
         let games = store.bot_games(id).unwrap();
@@ -301,7 +343,7 @@ fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     let bot = store.bot(north).unwrap().unwrap();
     assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
     let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
@@ -331,7 +373,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 4,
+                known: 5,
                 ..
             }
         ),
@@ -457,6 +499,62 @@ fn after_a_crash_the_running_games_are_voided_and_played_again() {
     let p = store.progress(series).unwrap();
     assert_eq!((p.finished, p.queued, p.voided_attempts), (1, 1, 1));
     assert_eq!(store.results(series).unwrap()[0].result, "0-1");
+}
+
+#[test]
+fn a_restarted_daemon_voids_its_own_leases_and_leaves_a_remote_worker_s_to_run_out() {
+    let (dir, mut store, series) = with_series("restart-remote", 2);
+    let own = store.lease("daemon-1-5", 0, 60_000, 3).unwrap().unwrap();
+    let remote = store
+        .lease("worker:lab/w1#1", 0, 60_000, 3)
+        .unwrap()
+        .unwrap();
+    drop(store);
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.void_local_leases(3).unwrap(), 1);
+    // The remote worker plays on and its game counts; the daemon's is played again.
+    assert!(matches!(
+        finish(&mut store, &remote, "1-0", "remote", 10),
+        Finished::Counted { .. }
+    ));
+    assert_eq!(finish(&mut store, &own, "1-0", "dead", 10), Finished::Stale);
+    let again = store.lease("daemon-2-6", 20, 60_000, 3).unwrap().unwrap();
+    assert_eq!((again.game, again.attempt), (own.game, 2));
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.finished, p.leased, p.voided_attempts), (1, 1, 1));
+}
+
+#[test]
+fn a_worker_without_the_same_programs_leases_only_games_of_uploaded_bots() {
+    use zebra::server::store::Reach;
+    let (_dir, mut store, _series) = with_series("reach", 2);
+    assert_eq!(
+        store
+            .lease_for("worker:lab/w#1", 0, 60_000, 3, Reach::Uploaded)
+            .unwrap(),
+        None,
+        "bots registered by path"
+    );
+    let hash = store.archives().put_bytes(b"an archive").unwrap();
+    assert_eq!(store.archives().read_bytes(&hash).unwrap(), b"an archive");
+    assert!(store.archives().read_bytes("../../zebra.db").is_none());
+    store.set_archive(1, &hash).unwrap();
+    assert_eq!(
+        store
+            .lease_for("worker:lab/w#1", 0, 60_000, 3, Reach::Uploaded)
+            .unwrap(),
+        None,
+        "one of the two bots was uploaded"
+    );
+    store.set_archive(2, &hash).unwrap();
+    assert!(store.is_archive(&hash).unwrap());
+    assert!(!store.is_archive(&"0".repeat(64)).unwrap());
+    let lease = store
+        .lease_for("worker:lab/w#1", 0, 60_000, 3, Reach::Uploaded)
+        .unwrap()
+        .expect("both bots uploaded");
+    assert_eq!(lease.number, 1);
+    assert_eq!(store.archive_of(1).unwrap(), Some(hash));
 }
 
 #[test]

@@ -29,6 +29,9 @@ pub enum Command {
     /// Run the competition daemon: a queue of series played by workers, an HTTP API,
     /// tokens and bots registered here (see README "Running a competition").
     Serve(ServeArgs),
+    /// Lend this machine's cores to a `zebra serve` daemon: lease its games over HTTP, play
+    /// each inside the strict sandbox, report the records (see README "Remote workers").
+    Worker(WorkerArgs),
     /// Show how bots would be contained on this machine: namespaces, cgroups (v1 or v2,
     /// per controller), the default limits, and what `--sandbox strict` needs.
     Doctor(DoctorArgs),
@@ -76,6 +79,40 @@ pub struct MergeArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `zebra worker`: the daemon it works for, and how.
+#[derive(Debug, clap::Args)]
+pub struct WorkerArgs {
+    /// The daemon's address, e.g. https://zebra.example.org or http://10.0.0.5:8080.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// A file holding the worker's token (scope worker; an admin makes it with 'zebra
+    /// serve token create --scope worker --owner NAME'); else ZEBRA_WORKER_TOKEN. Never on
+    /// the command line, where every user of the machine sees it.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Games played at once (default 1; at most the machine's cores, as for zebra match).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// This worker's name on the daemon, after its token's owner (default: the host name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Where downloaded bots and failed games' logs are kept (default:
+    /// $XDG_CACHE_HOME/zebra-worker, or ~/.cache/zebra-worker).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// This machine has the programs of the bots the admin registered by path at the same
+    /// paths (the same installation): it plays their games too, not only uploaded bots'.
+    #[arg(long)]
+    pub same_programs: bool,
+    /// A PEM certificate to trust for an https server (a self-signed one).
+    #[arg(long, value_name = "FILE")]
+    pub ca_cert: Option<PathBuf>,
+    /// Seconds the running games have to finish once the worker is asked to stop; then
+    /// they are given back and played again elsewhere (default 60).
+    #[arg(long, value_name = "SECONDS")]
+    pub grace: Option<u64>,
 }
 
 /// `zebra play`: one game's flags, raw (checked in `cli::play`).

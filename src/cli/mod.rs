@@ -22,6 +22,7 @@ mod serve;
 mod verify;
 mod view;
 mod watch;
+mod worker;
 
 pub use args::*;
 pub use failure::Failure;
@@ -33,6 +34,7 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Match(args) => r#match::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Worker(args) => worker::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::CheckBot(args) => check_bot::run(args),
         Command::View(args) => view::run(args),

@@ -181,7 +181,7 @@ fn set_state(
 
 /// The daemon's log: `tracing` events on stderr, filtered by `RUST_LOG` (default `info`:
 /// bots checked, series ended, games voided, warnings).
-fn log_to_stderr() {
+pub(super) fn log_to_stderr() {
     use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));

@@ -4,7 +4,8 @@
 //! - here: processes found by the mark in their environment, and the golden records;
 //! - [`run`]: the binaries' paths, `zebra ARGS`, scratch directories, waiting;
 //! - [`game`]: games played in the test process against real bot processes;
-//! - [`http`]: one HTTP/1.1 exchange with a server Zebra runs.
+//! - [`http`]: one HTTP/1.1 exchange with a server Zebra runs;
+//! - [`daemon`]: a `zebra serve` process, its admin commands and series over HTTP.
 //!
 //! `schema.rs` and `webdriver.rs` (JSON Schemas, a WebDriver client) sit beside them but are
 //! included only by the binaries that need them (`#[path = "common/schema.rs"]`): they are
@@ -13,6 +14,7 @@
 // Every test binary compiles all of this module and uses a part of it.
 #![allow(dead_code)]
 
+pub mod daemon;
 pub mod game;
 pub mod http;
 pub mod run;

@@ -295,6 +295,60 @@ impl Referee<'_, Game> {
     }
 }
 
+/// A game of `R` as it starts, with its record's tags: the engine's, then the referee's
+/// (event, site, date, round, players, seed, sandbox), then the engine's late ones.
+fn opening<R: Refereed>(
+    white: &BotSpec,
+    black: &BotSpec,
+    cfg: &GameConfig,
+) -> (R, GameRecord, R::Clocks) {
+    let reproducible = R::reproducible(&cfg.game);
+    let (game, mut record, clocks) = R::set_up(&cfg.game);
+    for (k, v) in [
+        ("Event", cfg.event.clone()),
+        ("Site", cfg.site.clone()),
+        (
+            "Date",
+            if reproducible {
+                "????.??.??".to_string()
+            } else {
+                today()
+            },
+        ),
+        ("Round", cfg.round.clone()),
+        ("White", white.name.clone()),
+        ("Black", black.name.clone()),
+        ("Seed", cfg.game.seed.to_string()),
+        (
+            "Sandbox",
+            sandbox_tag(cfg.sandbox, white.limits.network || black.limits.network),
+        ),
+    ] {
+        record.tags.set(k, v);
+    }
+    R::late_tags(&cfg.game, &mut record);
+    (game, record, clocks)
+}
+
+/// The tags a game's record starts with, as [`play_game`] would write them for these bots
+/// and settings: what a record reported by a remote worker is checked against. The date
+/// and the sandbox (the day and the machine the game was played on) and the end (result,
+/// termination: the game's, written when it ends) are left out.
+pub fn opening_tags(white: &BotSpec, black: &BotSpec, cfg: &GameConfig) -> crate::record::Tags {
+    let mut tags =
+        crate::with_rules!(cfg.game.rules(), R => opening::<R>(white, black, cfg).1.tags);
+    for later in [
+        "Date",
+        "Sandbox",
+        "Result",
+        "Termination",
+        "TerminationReason",
+    ] {
+        tags.remove(later);
+    }
+    tags
+}
+
 /// Plays one game of the game `cfg.rules` names; `watch` sees the record so far once both
 /// bots are ready, then after every decision.
 pub async fn play_game(
@@ -316,31 +370,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
         cfg: &'a GameConfig,
         watch: impl FnMut(&R, &[R::Event], &GameRecord),
     ) -> GameReport {
-        let reproducible = R::reproducible(&cfg.game);
-        let (game, mut record, clocks) = R::set_up(&cfg.game);
-        for (k, v) in [
-            ("Event", cfg.event.clone()),
-            ("Site", cfg.site.clone()),
-            (
-                "Date",
-                if reproducible {
-                    "????.??.??".to_string()
-                } else {
-                    today()
-                },
-            ),
-            ("Round", cfg.round.clone()),
-            ("White", white.name.clone()),
-            ("Black", black.name.clone()),
-            ("Seed", cfg.game.seed.to_string()),
-            (
-                "Sandbox",
-                sandbox_tag(cfg.sandbox, white.limits.network || black.limits.network),
-            ),
-        ] {
-            record.tags.set(k, v);
-        }
-        R::late_tags(&cfg.game, &mut record);
+        let (game, record, clocks) = opening::<R>(white, black, cfg);
         let seat = |side, spec: &BotSpec| Seat {
             side,
             spec: spec.clone(),

@@ -68,7 +68,7 @@ impl Problem {
         }
     }
 
-    fn field(mut self, field: impl Into<String>) -> Problem {
+    pub(crate) fn field(mut self, field: impl Into<String>) -> Problem {
         self.field = Some(field.into());
         self
     }
@@ -144,9 +144,9 @@ impl From<StoreError> for Problem {
     }
 }
 
-type Answer = Result<Response, Problem>;
+pub(crate) type Answer = Result<Response, Problem>;
 
-fn json_answer(status: StatusCode, value: &impl Serialize) -> Response {
+pub(crate) fn json_answer(status: StatusCode, value: &impl Serialize) -> Response {
     (
         status,
         [(header::CONTENT_TYPE, "application/json")],
@@ -178,6 +178,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
         .route("/api/v1/games/:id/view", get(game_view))
         .route("/api/v1/games/:id/log", get(game_log))
         .route("/api/v1/leaderboard", get(leaderboard))
+        .merge(super::fleet::router())
         .merge(super::pages::router())
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
@@ -215,10 +216,18 @@ async fn healthz(State(daemon): State<Arc<Daemon>>) -> Answer {
 }
 
 async fn metrics(State(daemon): State<Arc<Daemon>>, _: Reader) -> Answer {
-    let (queued, leased) = daemon.db(|s| s.queue()).await?;
-    let text = daemon
-        .metrics
-        .render(queued, leased, daemon.started.elapsed().as_secs_f64());
+    let (queued, leased, workers) = daemon
+        .db(|s| {
+            let (queued, leased) = s.queue()?;
+            Ok((queued, leased, s.workers()?))
+        })
+        .await?;
+    let text = daemon.metrics.render(
+        queued,
+        leased,
+        daemon.started.elapsed().as_secs_f64(),
+        &workers,
+    );
     Ok((
         StatusCode::OK,
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
@@ -372,7 +381,7 @@ async fn enter_game(
 }
 
 /// A body that could not be read: too large (413), or cut short (400).
-fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
+pub(crate) fn unread_body(e: BytesRejection, what: &str, limit: usize) -> Problem {
     let status = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         StatusCode::PAYLOAD_TOO_LARGE
     } else if e.body_text().contains(super::http::BODY_TIMEOUT) {
@@ -422,6 +431,7 @@ async fn upload(
         .unwrap_or_else(|_| daemon.settings.data.join("uploads"))
         .join(format!("{hash}-{}", super::now_ms()));
     let unpack_dir = dir.clone();
+    let archive = body.clone();
     let entry = tokio::task::spawn_blocking(move || super::upload::unpack(&body, &unpack_dir))
         .await
         .map_err(|e| internal(e.to_string()))?
@@ -439,8 +449,15 @@ async fn upload(
         })?;
     let (mut entry, games) = entry;
     let entered: Vec<&'static str> = games.iter().map(|g| g.name()).collect();
+    // The archive is kept as it came, by its SHA-256: what a remote worker downloads and
+    // unpacks with the same checks (super::remote).
     let added = daemon
-        .db(move |s| s.add_version_in(&mut entry, &owner, super::now_ms(), &games))
+        .db(move |s| {
+            let hash = s.archives().put_bytes(&archive)?;
+            let bot = s.add_version_in(&mut entry, &owner, super::now_ms(), &games)?;
+            s.set_archive(bot.id, &hash)?;
+            Ok(bot)
+        })
         .await;
     let bot = match added {
         Ok(bot) => bot,
@@ -564,7 +581,7 @@ async fn submit(
 }
 
 /// A JSON body into `T`, refusing unknown fields; the problem names the field at fault.
-fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
     let mut de = serde_json::Deserializer::from_slice(body);
     let parsed: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();

@@ -2,32 +2,38 @@
 //!
 //! A token is 32 random bytes from the kernel, shown once when it is created
 //! (`zebra serve token create`) and stored only as its SHA-256: a copy of the database
-//! gives nobody a token. Scopes are ordered: `admin` can do all that `submit` can, which
-//! can do all that `read` can. The owner is a participant's name: it owns the bots and
-//! series it submits, sees their logs and check reports, and may cancel its series.
+//! gives nobody a token. `admin` can do all that `submit` can, which can do all that
+//! `read` can. `worker` is apart: a remote worker's (`zebra worker`), it reads and leases,
+//! plays and reports games, and downloads the archives of the bots it plays (everyone's
+//! code: an admin gives it only to machines the competition trusts); it cannot submit.
+//! The owner is a participant's name: it owns the bots and series it submits, sees their
+//! logs and check reports, and may cancel its series; a worker's owner names the worker.
 
 use sha2::{Digest, Sha256};
 
-/// What a token allows, weakest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+/// What a token allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Pages, series, games, records, leaderboard, metrics.
     Read,
     /// Also: submit and cancel series, upload bots.
     Submit,
-    /// Also: everyone's bots, logs and series.
+    /// Also: everyone's bots, logs and series, and the workers' routes.
     Admin,
+    /// Read, and the workers' routes: lease games, report them, download bots.
+    Worker,
 }
 
 impl Scope {
-    pub const NAMES: &'static str = "read, submit or admin";
+    pub const NAMES: &'static str = "read, submit, admin or worker";
 
     pub fn parse(text: &str) -> Option<Scope> {
         match text {
             "read" => Some(Scope::Read),
             "submit" => Some(Scope::Submit),
             "admin" => Some(Scope::Admin),
+            "worker" => Some(Scope::Worker),
             _ => None,
         }
     }
@@ -37,7 +43,19 @@ impl Scope {
             Scope::Read => "read",
             Scope::Submit => "submit",
             Scope::Admin => "admin",
+            Scope::Worker => "worker",
         }
+    }
+
+    /// Whether a token of this scope may do what needs `need`.
+    pub fn allows(self, need: Scope) -> bool {
+        matches!(
+            (self, need),
+            (Scope::Admin, _)
+                | (_, Scope::Read)
+                | (Scope::Submit, Scope::Submit)
+                | (Scope::Worker, Scope::Worker)
+        )
     }
 }
 
@@ -100,8 +118,17 @@ mod tests {
     }
 
     #[test]
-    fn scopes_are_ordered_and_owners_see_their_own() {
-        assert!(Scope::Admin > Scope::Submit && Scope::Submit > Scope::Read);
+    fn scopes_allow_what_they_say_and_owners_see_their_own() {
+        use Scope::*;
+        let all = [Read, Submit, Admin, Worker];
+        let allowed = |s: Scope| all.into_iter().filter(|n| s.allows(*n)).collect::<Vec<_>>();
+        assert_eq!(allowed(Read), [Read]);
+        assert_eq!(allowed(Submit), [Read, Submit]);
+        assert_eq!(allowed(Admin), all);
+        assert_eq!(allowed(Worker), [Read, Worker]);
+        for s in all {
+            assert_eq!(Scope::parse(s.as_str()), Some(s));
+        }
         assert_eq!(Scope::parse("submit"), Some(Scope::Submit));
         assert_eq!(Scope::parse("root"), None);
         let ann = Caller {

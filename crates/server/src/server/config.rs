@@ -6,7 +6,7 @@
 //! ```toml
 //! listen = "127.0.0.1:8080"
 //! data = "zebra-data"
-//! concurrency = 2          # games at once (default: one per CPU)
+//! concurrency = 2          # games at once (default: one per CPU; 0: only remote workers play)
 //! public_read = false      # read-only pages and API without a token
 //! max_attempts = 3         # attempts per game before a game the daemon keeps losing is void
 //! lease = "60s"            # how long a worker holds a game between renewals
@@ -214,10 +214,11 @@ impl ServeSettings {
             .concurrency
             .or(parsed.concurrency)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        if concurrency == 0 || concurrency > 256 {
+        // 0: the daemon plays no game itself, only remote workers do (`zebra worker`).
+        if concurrency > 256 {
             return Err(bad(
                 "concurrency",
-                format!("{concurrency}: give 1 to 256 games at once"),
+                format!("{concurrency}: give 0 to 256 games at once (0: only remote workers play)"),
             ));
         }
         let max_attempts = parsed.max_attempts.unwrap_or(3);
@@ -302,7 +303,7 @@ impl ServeSettings {
         };
         let ladder = match parsed.ladder {
             Some(l) if l.enabled.unwrap_or(true) => {
-                let games_at_once = l.games_at_once.unwrap_or(concurrency);
+                let games_at_once = l.games_at_once.unwrap_or(concurrency.max(1));
                 if games_at_once == 0 || games_at_once > 1024 {
                     return Err(bad(
                         "ladder.games_at_once",
@@ -527,7 +528,7 @@ mod tests {
     #[test]
     fn bad_values_are_named_with_their_key() {
         for (text, key) in [
-            ("concurrency = 0\n", "concurrency"),
+            ("concurrency = 300\n", "concurrency"),
             ("lease = \"1s\"\n", "lease"),
             ("lease = \"soon\"\n", "lease"),
             ("listen = \"localhost\"\n", "localhost"),

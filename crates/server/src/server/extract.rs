@@ -35,6 +35,21 @@ pub struct Reader(pub Caller);
 #[derive(Clone, Debug)]
 pub struct Submitter(pub Caller);
 
+/// A remote worker (scope `worker`, or an admin), by its `Authorization` header.
+#[derive(Clone, Debug)]
+pub struct WorkerCaller(pub Caller);
+
+#[async_trait]
+impl FromRequestParts<Arc<Daemon>> for WorkerCaller {
+    type Rejection = Problem;
+
+    async fn from_request_parts(parts: &mut Parts, daemon: &Arc<Daemon>) -> Result<Self, Problem> {
+        caller(daemon, &parts.headers, Scope::Worker)
+            .await
+            .map(WorkerCaller)
+    }
+}
+
 #[async_trait]
 impl FromRequestParts<Arc<Daemon>> for Reader {
     type Rejection = Problem;
@@ -103,7 +118,7 @@ async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Resul
         return Err(Problem::new(StatusCode::UNAUTHORIZED, "unknown token"));
     };
     let scope = Scope::parse(&scope).unwrap_or(Scope::Read);
-    if scope < need {
+    if !scope.allows(need) {
         return Err(Problem::new(
             StatusCode::FORBIDDEN,
             format!(

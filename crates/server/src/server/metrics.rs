@@ -1,6 +1,6 @@
 //! The daemon's counters, shown at `/metrics` in Prometheus' text format (version 0.0.4):
 //! atomics bumped by the workers, read without a lock. Gauges that the database knows
-//! (the queue) are read from it when scraped.
+//! (the queue, each worker's figures) are read from it when scraped.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -18,6 +18,9 @@ pub struct Metrics {
     /// Per verdict, in the order of [`Verdict::CODES`].
     pub verdicts: [AtomicU64; Verdict::CODES.len()],
     pub bots_suspended: AtomicU64,
+    /// Records reported by remote workers and refused (not the game leased, or not
+    /// replaying).
+    pub reports_refused: AtomicU64,
     pub http_requests: AtomicU64,
     /// HTTP connections open now (at most `http.max_connections`).
     pub http_connections: AtomicU64,
@@ -32,8 +35,15 @@ impl Metrics {
         }
     }
 
-    /// The text `/metrics` serves; `queued`/`leased` from the store, `uptime` in seconds.
-    pub fn render(&self, queued: u64, leased: u64, uptime: f64) -> String {
+    /// The text `/metrics` serves; `queued`/`leased` and the workers from the store,
+    /// `uptime` in seconds.
+    pub fn render(
+        &self,
+        queued: u64,
+        leased: u64,
+        uptime: f64,
+        workers: &[super::store::WorkerRow],
+    ) -> String {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let mut out = String::new();
         let mut one = |name: &str, kind: &str, help: &str, value: String| {
@@ -97,6 +107,12 @@ impl Metrics {
             get(&self.bots_suspended).to_string(),
         );
         one(
+            "reports_refused_total",
+            "counter",
+            "Records reported by remote workers and refused (the game is played again).",
+            get(&self.reports_refused).to_string(),
+        );
+        one(
             "http_requests_total",
             "counter",
             "HTTP requests answered.",
@@ -129,8 +145,45 @@ impl Metrics {
                 get(n)
             ));
         }
+        for (name, help, value) in [
+            (
+                "worker_games_total",
+                "Games each worker finished that counted.",
+                (|w: &super::store::WorkerRow| w.games) as fn(&super::store::WorkerRow) -> u64,
+            ),
+            (
+                "worker_timeouts_total",
+                "Bot timeouts in the games each worker finished.",
+                |w| w.timeouts,
+            ),
+            (
+                "worker_forfeits_total",
+                "Games each worker finished that ended by a forfeit.",
+                |w| w.forfeits,
+            ),
+        ] {
+            out.push_str(&format!(
+                "# HELP zebra_{name} {help}\n# TYPE zebra_{name} counter\n"
+            ));
+            for w in workers {
+                out.push_str(&format!(
+                    "zebra_{name}{{worker=\"{}\",host=\"{}\",sandbox=\"{}\"}} {}\n",
+                    label(&w.info.name),
+                    label(&w.info.host),
+                    label(&w.info.sandbox),
+                    value(w)
+                ));
+            }
+        }
         out
     }
+}
+
+/// A label value as Prometheus' text format writes it (backslash, quote, newline escaped).
+fn label(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 #[cfg(test)]
@@ -143,7 +196,25 @@ mod tests {
         m.verdict("crashed");
         m.verdict("no-such-verdict");
         m.games_finished.fetch_add(3, Ordering::Relaxed);
-        let text = m.render(7, 2, 1.5);
+        let worker = super::super::store::WorkerRow {
+            info: super::super::store::WorkerInfo {
+                name: "ann/box \"1\"".into(),
+                host: "box".into(),
+                cpu: "cpu".into(),
+                sandbox: "strict".into(),
+                zebra: "0".into(),
+            },
+            first_ms: 0,
+            seen_ms: 0,
+            games: 4,
+            timeouts: 1,
+            forfeits: 2,
+            excluded: false,
+        };
+        let text = m.render(7, 2, 1.5, &[worker]);
+        assert!(text.contains(
+            "zebra_worker_games_total{worker=\"ann/box \\\"1\\\"\",host=\"box\",sandbox=\"strict\"} 4\n"
+        ), "{text}");
         assert!(text.contains("zebra_queue_games 7\n"));
         assert!(text.contains("zebra_games_finished_total 3\n"));
         assert!(text.contains("zebra_games_per_second 2.000\n"));
@@ -151,6 +222,7 @@ mod tests {
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (name, value) = line.rsplit_once(' ').unwrap();
             assert!(name.starts_with("zebra_"), "{line}");
+            assert!(!name.contains('\n'), "{line}");
             assert!(value.parse::<f64>().is_ok(), "{line}");
         }
     }

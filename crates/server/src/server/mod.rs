@@ -8,7 +8,12 @@
 //! - [`auth`]: bearer tokens (stored hashed) with scopes read, submit, admin
 //! - [`series`]: a submitted series checked into what `zebra match` would run, and the books
 //!   of a running one
-//! - [`worker`]: the workers that lease games, play them and count them
+//! - [`worker`]: the workers that lease games, play them and report them: one loop for the
+//!   daemon's own and for `zebra worker`'s
+//! - [`tally`]: a finished game counted (its record checked first when a remote worker
+//!   reports it), and a series ended when nothing is left to play
+//! - [`fleet`]: remote workers as the daemon sees them: the routes they lease, renew,
+//!   report and download bots by, their figures, and excluding one
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
@@ -34,6 +39,7 @@ pub mod auth;
 pub mod check;
 pub mod config;
 pub mod extract;
+pub mod fleet;
 pub mod http;
 pub mod ladder;
 pub mod metrics;
@@ -42,6 +48,7 @@ pub mod pool;
 pub mod private;
 pub mod series;
 pub mod store;
+pub mod tally;
 pub mod upload;
 pub mod worker;
 
@@ -303,9 +310,10 @@ pub async fn serve(
         private::dir(&dir)
             .map_err(|e| ServeError::Setup(format!("cannot create {}: {e}", dir.display())))?;
     }
-    // The games that were running when the last daemon died: the infrastructure's fault,
-    // never a result; played again.
-    let voided = store.void_leases(None, settings.max_attempts)?;
+    // The games this daemon's workers were playing when it died: the infrastructure's
+    // fault, never a result; played again. Remote workers' leases run out on their own
+    // (a worker still playing reports its game, and it counts).
+    let voided = store.void_local_leases(settings.max_attempts)?;
     if voided > 0 {
         tracing::warn!(
             "{voided} game(s) were running when the daemon stopped: voided, to be played again"
@@ -350,14 +358,29 @@ pub async fn serve(
     // Series whose last game went void while no daemon ran end now.
     let running = daemon.db(|s| s.running_series()).await?;
     for row in running {
-        worker::settle(&daemon, row.id).await?;
+        tally::settle(&daemon, row.id).await?;
     }
-    let mut int = signal(tokio::signal::unix::SignalKind::interrupt())?;
-    let mut term = signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut signals = worker::Signals::watch().map_err(ServeError::Setup)?;
 
     let mut tasks = tokio::task::JoinSet::new();
-    for slot in 0..daemon.settings.concurrency {
-        tasks.spawn(worker::run(Arc::clone(&daemon), slot));
+    // With concurrency 0 the daemon plays nothing itself (only remote workers do), and is
+    // no worker of its own.
+    let local = if daemon.settings.concurrency > 0 {
+        Some(Arc::new(worker::Local::new(Arc::clone(&daemon)).await?))
+    } else {
+        None
+    };
+    for (slot, local) in std::iter::repeat(local)
+        .flatten()
+        .take(daemon.settings.concurrency)
+        .enumerate()
+    {
+        tasks.spawn(worker::run(
+            local,
+            slot,
+            daemon.stopping.clone(),
+            daemon.abandon.clone(),
+        ));
     }
     tasks.spawn(check::run(Arc::clone(&daemon)));
     tasks.spawn(ladder::run(Arc::clone(&daemon)));
@@ -371,30 +394,16 @@ pub async fn serve(
     ));
     listening(addr);
 
-    tokio::select! {
-        _ = int.recv() => {}
-        _ = term.recv() => {}
-        _ = shutdown.cancelled() => {}
-    }
+    signals.first(&shutdown).await;
     tracing::info!(
         "stopping: no new games; the running ones have {}s to finish",
         daemon.settings.shutdown_grace.as_secs()
     );
     daemon.stopping.cancel();
     daemon.wake.notify_waiters();
-    let grace = tokio::time::sleep(daemon.settings.shutdown_grace);
-    tokio::pin!(grace);
-    loop {
-        tokio::select! {
-            joined = tasks.join_next() => if joined.is_none() { break },
-            _ = &mut grace, if !daemon.abandon.is_cancelled() => {
-                tracing::warn!("grace period over: abandoning the running games (played again after a restart)");
-                daemon.abandon.cancel();
-            }
-            _ = int.recv() => daemon.abandon.cancel(),
-            _ = term.recv() => daemon.abandon.cancel(),
-        }
-    }
+    signals
+        .drain(&mut tasks, daemon.settings.shutdown_grace, &daemon.abandon)
+        .await;
     http_stop.cancel();
     let _ = http.await;
     tracing::info!("stopped");
@@ -474,13 +483,6 @@ fn loud(line: &str) {
     } else {
         eprintln!("zebra serve: warning: {line}");
     }
-}
-
-fn signal(
-    kind: tokio::signal::unix::SignalKind,
-) -> Result<tokio::signal::unix::Signal, ServeError> {
-    tokio::signal::unix::signal(kind)
-        .map_err(|e| ServeError::Setup(format!("cannot watch for signals: {e}")))
 }
 
 #[cfg(test)]

@@ -425,20 +425,11 @@ impl Books {
     }
 
     /// Tells the live page how a counted game ended.
-    pub fn game_finished(&mut self, played: &crate::series::PlayedGame) {
+    pub fn game_counted(&mut self, tally: &super::tally::Tally) {
         use crate::referee::Spectator;
-        self.hub.game_over(
-            played.fixture.game,
-            &played.report.record,
-            &played.report.reason,
-        );
-        let event = SeriesEvent::finished(
-            GameRef::of(&played.fixture, &self.names()),
-            played.attempt,
-            &played.report,
-            played.duration,
-        );
-        self.events.emit(&event);
+        self.hub
+            .game_over(tally.fixture.game, &tally.record, &tally.reason);
+        self.events.emit(&tally.event);
         self.emit_stats();
     }
 

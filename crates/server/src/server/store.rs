@@ -26,6 +26,8 @@ use crate::rules::Rules;
 pub const DB_FILE: &str = "zebra.db";
 /// The directory of record files in the data directory.
 pub(crate) const RECORDS_DIR: &str = "records";
+/// The directory of uploaded archives in the data directory.
+pub(crate) const ARCHIVES_DIR: &str = "archives";
 
 /// The schema, one migration per step; `user_version` = migrations applied.
 const MIGRATIONS: &[&str] = &[
@@ -128,6 +130,40 @@ SELECT id, 'football-chess',
 FROM bots;
 CREATE INDEX series_by_game ON series (game, state);
 "#,
+    // Remote workers (`zebra worker`): a token scope of their own (SQLite cannot change a
+    // CHECK, so the table is made again), the archive an uploaded bot came in (its
+    // SHA-256: what a worker downloads), who played each finished game, and each worker's
+    // figures. A worker is named `OWNER/NAME` (its token's owner, its own --name).
+    r#"
+CREATE TABLE tokens_v5 (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin', 'worker')),
+    owner TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+INSERT INTO tokens_v5 (id, hash, scope, owner, created_ms)
+    SELECT id, hash, scope, owner, created_ms FROM tokens;
+DROP TABLE tokens;
+ALTER TABLE tokens_v5 RENAME TO tokens;
+ALTER TABLE bots ADD COLUMN archive TEXT;
+-- The lease that finished the game (`daemon-…` for the daemon's own workers,
+-- `worker:OWNER/NAME#INSTANCE` for a remote one).
+ALTER TABLE games ADD COLUMN played_by TEXT;
+CREATE TABLE workers (
+    name TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    cpu TEXT NOT NULL,
+    sandbox TEXT NOT NULL,
+    zebra TEXT NOT NULL,
+    first_ms INTEGER NOT NULL,
+    seen_ms INTEGER NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    timeouts INTEGER NOT NULL DEFAULT 0,
+    forfeits INTEGER NOT NULL DEFAULT 0,
+    excluded INTEGER NOT NULL DEFAULT 0
+);
+"#,
 ];
 
 /// Why the store cannot do what was asked.
@@ -187,8 +223,48 @@ pub enum Submitted {
     Existing(i64),
 }
 
+/// Which games a worker can play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Every game: the daemon's own workers, and remote workers that have the programs
+    /// of the bots registered by path at the same paths (`zebra worker --same-programs`).
+    Every,
+    /// Only games whose two bots were uploaded (a worker downloads their archives).
+    Uploaded,
+}
+
+/// A worker as it says it is on each lease: its name (`OWNER/NAME`) and its machine.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WorkerInfo {
+    pub name: String,
+    pub host: String,
+    pub cpu: String,
+    /// The sandbox level its games run at (as `zebra doctor` names it).
+    pub sandbox: String,
+    /// Its Zebra's version.
+    pub zebra: String,
+}
+
+/// A worker and its figures.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WorkerRow {
+    #[serde(flatten)]
+    pub info: WorkerInfo,
+    pub first_ms: i64,
+    pub seen_ms: i64,
+    /// Games it finished that counted.
+    pub games: u64,
+    /// Timeouts of either side in those games.
+    pub timeouts: u64,
+    /// Those games that ended by a forfeit (not the engine's end, nor an adjudication).
+    pub forfeits: u64,
+    /// Excluded by an admin: it gets no more games.
+    pub excluded: bool,
+}
+
 /// A game a worker holds until `until_ms`; its attempt (from 1) names the lease.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Lease {
     pub game: i64,
     pub series: i64,
@@ -241,6 +317,8 @@ impl Store {
         super::private::dir(dir).map_err(io("create", dir))?;
         let records = dir.join(RECORDS_DIR);
         super::private::dir(&records).map_err(io("create", &records))?;
+        let archives = dir.join(ARCHIVES_DIR);
+        super::private::dir(&archives).map_err(io("create", &archives))?;
         let path = dir.join(DB_FILE);
         // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the
         // database's own mode, so all three are private.
@@ -668,17 +746,36 @@ impl Store {
         lease_ms: i64,
         max_attempts: u32,
     ) -> Result<Option<Lease>, StoreError> {
+        self.lease_for(owner, now_ms, lease_ms, max_attempts, Reach::Every)
+    }
+
+    /// [`Store::lease`] for a worker that can play only some games (`reach`).
+    pub fn lease_for(
+        &mut self,
+        owner: &str,
+        now_ms: i64,
+        lease_ms: i64,
+        max_attempts: u32,
+        reach: Reach,
+    ) -> Result<Option<Lease>, StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         Self::void_where(&tx, "lease_until_ms < ?1", params![now_ms], max_attempts)?;
+        let only_uploaded = match reach {
+            Reach::Every => "",
+            Reach::Uploaded => "AND w.archive IS NOT NULL AND b.archive IS NOT NULL",
+        };
         let next = tx
             .query_row(
-                "SELECT g.id, g.series_id, g.number, g.seed, g.white, g.black, g.attempts \
-                 FROM games g JOIN series s ON s.id = g.series_id \
-                 JOIN bots w ON w.id = g.white JOIN bots b ON b.id = g.black \
-                 WHERE g.state = 'queued' AND s.state = 'running' \
-                 AND w.state = 'active' AND b.state = 'active' ORDER BY g.id LIMIT 1",
+                &format!(
+                    "SELECT g.id, g.series_id, g.number, g.seed, g.white, g.black, g.attempts \
+                     FROM games g JOIN series s ON s.id = g.series_id \
+                     JOIN bots w ON w.id = g.white JOIN bots b ON b.id = g.black \
+                     WHERE g.state = 'queued' AND s.state = 'running' \
+                     AND w.state = 'active' AND b.state = 'active' {only_uploaded} \
+                     ORDER BY g.id LIMIT 1"
+                ),
                 [],
                 |r| {
                     Ok(Lease {
@@ -737,6 +834,23 @@ impl Store {
         Ok(n)
     }
 
+    /// Voids the attempts of the games the daemon's own workers held (every lease named
+    /// `daemon-…`): what a daemon does at start. A remote worker's lease is left to run
+    /// out (its worker may still be playing, and then counts its game).
+    pub fn void_local_leases(&mut self, max_attempts: u32) -> Result<usize, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n = Self::void_where(
+            &tx,
+            "substr(lease_owner, 1, 7) = 'daemon-'",
+            params![],
+            max_attempts,
+        )?;
+        tx.commit()?;
+        Ok(n)
+    }
+
     /// Voids one lease's attempt (its game was abandoned: the daemon is stopping).
     pub(crate) fn void_lease(
         &mut self,
@@ -781,7 +895,8 @@ impl Store {
     ) -> Result<Finished, StoreError> {
         let changed = self.conn.execute(
             "UPDATE games SET state = 'finished', result = ?4, termination = ?5, record = ?6, \
-             conduct = ?7, finished_ms = ?8, lease_owner = NULL, lease_until_ms = NULL \
+             conduct = ?7, finished_ms = ?8, played_by = lease_owner, lease_owner = NULL, \
+             lease_until_ms = NULL \
              WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
             params![
                 lease.game,
@@ -1013,10 +1128,115 @@ impl Store {
             .optional()?)
     }
 
+    /// Notes a worker asking for games (its figures are kept across its restarts);
+    /// `false` if an admin excluded it.
+    pub fn seen_worker(&mut self, worker: &WorkerInfo, now_ms: i64) -> Result<bool, StoreError> {
+        self.conn.execute(
+            "INSERT INTO workers (name, host, cpu, sandbox, zebra, first_ms, seen_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (name) DO UPDATE SET \
+             host = ?2, cpu = ?3, sandbox = ?4, zebra = ?5, seen_ms = ?6",
+            params![
+                worker.name,
+                worker.host,
+                worker.cpu,
+                worker.sandbox,
+                worker.zebra,
+                now_ms
+            ],
+        )?;
+        let excluded: bool = self.conn.query_row(
+            "SELECT excluded FROM workers WHERE name = ?1",
+            [&worker.name],
+            |r| r.get(0),
+        )?;
+        Ok(!excluded)
+    }
+
+    /// Adds a counted game to its worker's figures.
+    pub fn tally_worker(
+        &mut self,
+        name: &str,
+        timeouts: u32,
+        forfeit: bool,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE workers SET games = games + 1, timeouts = timeouts + ?2, \
+             forfeits = forfeits + ?3 WHERE name = ?1",
+            params![name, timeouts, u32::from(forfeit)],
+        )?;
+        Ok(())
+    }
+
+    /// Every worker seen, by name.
+    pub fn workers(&self) -> Result<Vec<WorkerRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT name, host, cpu, sandbox, zebra, first_ms, seen_ms, games, timeouts, \
+             forfeits, excluded FROM workers ORDER BY name",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(WorkerRow {
+                info: WorkerInfo {
+                    name: r.get(0)?,
+                    host: r.get(1)?,
+                    cpu: r.get(2)?,
+                    sandbox: r.get(3)?,
+                    zebra: r.get(4)?,
+                },
+                first_ms: r.get(5)?,
+                seen_ms: r.get(6)?,
+                games: r.get(7)?,
+                timeouts: r.get(8)?,
+                forfeits: r.get(9)?,
+                excluded: r.get(10)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records the archive an uploaded bot came in (its SHA-256, kept in the archives).
+    pub fn set_archive(&mut self, id: i64, hash: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE bots SET archive = ?2 WHERE id = ?1",
+            params![id, hash],
+        )?;
+        Ok(())
+    }
+
+    /// The archive bot `id` was uploaded in, if it was.
+    pub fn archive_of(&self, id: i64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT archive FROM bots WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .flatten())
+    }
+
+    /// Whether `hash` is the archive of a bot (what a worker may download).
+    pub fn is_archive(&self, hash: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM bots WHERE archive = ?1 LIMIT 1",
+                [hash],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// The uploaded archives, named by their SHA-256 (`archives/ab/abcd….tar.gz`).
+    pub fn archives(&self) -> Records {
+        Records {
+            dir: self.dir.join(ARCHIVES_DIR),
+            ext: "tar.gz",
+        }
+    }
+
     /// The record files, to write without holding the database.
     pub fn records(&self) -> Records {
         Records {
             dir: self.dir.join(RECORDS_DIR),
+            ext: "pgn",
         }
     }
 
@@ -1030,6 +1250,8 @@ impl Store {
 #[derive(Clone, Debug)]
 pub struct Records {
     dir: PathBuf,
+    /// The files' extension.
+    ext: &'static str,
 }
 
 impl Records {
@@ -1037,8 +1259,13 @@ impl Records {
     /// temporary file, fsynced, renamed, and the directory fsynced, so that the database
     /// never refers to a record a crash could lose.
     pub fn put(&self, text: &str) -> Result<String, StoreError> {
+        self.put_bytes(text.as_bytes())
+    }
+
+    /// [`Records::put`] for any bytes (an archive).
+    pub fn put_bytes(&self, bytes: &[u8]) -> Result<String, StoreError> {
         use std::io::Write;
-        let hash: String = Sha256::digest(text.as_bytes())
+        let hash: String = Sha256::digest(bytes)
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
@@ -1069,7 +1296,7 @@ impl Records {
             .truncate(true)
             .open(&tmp)
             .map_err(io("create", &tmp))?;
-        file.write_all(text.as_bytes()).map_err(io("write", &tmp))?;
+        file.write_all(bytes).map_err(io("write", &tmp))?;
         file.sync_all().map_err(io("sync", &tmp))?;
         std::fs::rename(&tmp, &path).map_err(io("rename", &tmp))?;
         std::fs::File::open(shard)
@@ -1086,8 +1313,18 @@ impl Records {
         std::fs::read_to_string(self.path(hash)).map_err(|_| StoreError::NoRecord(hash.to_string()))
     }
 
+    /// A file's bytes by its hash (checked to be one), if it is there.
+    pub fn read_bytes(&self, hash: &str) -> Option<Vec<u8>> {
+        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        std::fs::read(self.path(hash)).ok()
+    }
+
     fn path(&self, hash: &str) -> PathBuf {
-        self.dir.join(&hash[..2]).join(format!("{hash}.pgn"))
+        self.dir
+            .join(&hash[..2])
+            .join(format!("{hash}.{}", self.ext))
     }
 }
 

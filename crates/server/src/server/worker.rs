@@ -1,103 +1,343 @@
-//! The workers: each leases the next game from the store, plays it through
-//! [`crate::series::game::play`] (the code `zebra match` plays with), stores its record and
-//! result, and folds it into its series' books, which may end the series (every game
-//! played, or the SPRT decided).
+//! The workers: each leases the next game, plays it through [`crate::series::game::play`]
+//! (the code `zebra match` plays with) while renewing its lease, and reports it. One loop
+//! ([`run`]) for both kinds: the daemon's own workers lease from its store and count their
+//! games in place ([`Local`]); `zebra worker` leases over the daemon's HTTP API and reports
+//! there (`crate::worker::Remote`). Where the games come from and go to is a [`Lessor`].
 //!
-//! A bot's fault is a result: a crash, a timeout or a memory limit is a forfeit recorded
-//! with its verdict. The daemon's fault is not: a game abandoned at shutdown has its attempt
-//! voided and is played again; a finish that comes after its lease was voided is not
-//! counted. A bot that crashes `suspend_after` times in a row is suspended: its queued games
-//! wait until an admin makes it active again, or the series is cancelled.
+//! The infrastructure's fault is never a result: a game abandoned (the worker is stopping)
+//! has its attempt voided and is played again; a lease that runs out (the worker vanished)
+//! is voided by the next lease taken; a finish that comes after its lease was voided is
+//! not counted (see [`super::tally`]).
 
+use std::future::Future;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::record::write_game;
-use crate::series::game::{play, PlayedGame};
+use tokio_util::sync::CancellationToken;
 
-use super::series::Ending;
-use super::store::{BotState, Finished, GameEnd, Lease, StoreError};
+use crate::referee::Spectator;
+use crate::series::game::{play, PlayedGame, SeriesGame};
+
+use super::series::Books;
+use super::store::{Lease, StoreError, WorkerInfo};
+use super::tally::{self, Tally};
 use super::{now_ms, Daemon};
 
-/// How long an idle worker waits before it looks at the queue again, if nobody wakes it.
-const IDLE_POLL: Duration = Duration::from_secs(1);
+/// How long an idle worker waits before it looks for work again, if nobody wakes it.
+pub const IDLE_POLL: Duration = Duration::from_secs(1);
 
-/// One worker, until the daemon stops leasing.
+/// A game leased and ready to play.
+pub struct Leased<H> {
+    pub lease: Lease,
+    pub game: SeriesGame,
+    /// Who watches it live (the series' live page).
+    pub spectator: Option<Arc<dyn Spectator>>,
+    /// How often the lease is renewed while the game plays.
+    pub renew_every: Duration,
+    /// What the lessor keeps with the game until it is reported.
+    pub held: H,
+}
+
+/// Where a worker's games come from and where they go.
+pub trait Lessor: Send + Sync + 'static {
+    /// What a leased game carries until it is finished or abandoned.
+    type Held: Send + 'static;
+
+    /// The next game to play, if there is one now.
+    fn lease(&self) -> impl Future<Output = Result<Option<Leased<Self::Held>>, String>> + Send;
+
+    /// Extends a lease; its new deadline, or `None` when it no longer holds (the result
+    /// will not count).
+    fn renew(&self, lease: &Lease) -> impl Future<Output = Result<Option<i64>, String>> + Send;
+
+    /// Reports a played game.
+    fn finish(
+        self: Arc<Self>,
+        lease: Lease,
+        held: Self::Held,
+        played: PlayedGame,
+    ) -> impl Future<Output = Result<(), String>> + Send;
+
+    /// Gives a game back unplayed (the worker is stopping): its attempt is voided.
+    fn abandon(
+        &self,
+        lease: Lease,
+        held: Self::Held,
+    ) -> impl Future<Output = Result<(), String>> + Send;
+
+    /// Waits until there may be new work (or a moment). Made before the lease that found
+    /// none is asked for, so that work arriving in between wakes it.
+    fn idle(&self) -> impl Future<Output = ()> + Send + '_;
+
+    /// Told when a game starts (`true`) and ends (`false`).
+    fn playing(&self, _started: bool) {}
+}
+
+/// One worker, until `stop`; the running game is abandoned at `abandon`.
 ///
-/// A finished game is stored while the worker's next game plays (its record written and
-/// fsynced, its result committed, its series settled: some 3 ms a game, which would
-/// otherwise be a pause between games). At most one game per worker waits to be stored,
-/// and the worker does not return before it is.
-pub async fn run(daemon: Arc<Daemon>, slot: usize) {
-    let lease_ms = daemon.settings.lease.as_millis() as i64;
-    let max_attempts = daemon.settings.max_attempts;
-    let mut storing: Option<tokio::task::JoinHandle<()>> = None;
-    while !daemon.stopping.is_cancelled() {
-        // Registered before the queue is read, so that a submission in between wakes us.
-        let woken = daemon.wake.notified();
-        let owner = daemon.owner.clone();
-        let leased = daemon
-            .db(move |s| s.lease(&owner, now_ms(), lease_ms, max_attempts))
-            .await;
+/// A finished game is reported while the worker's next game plays (for the daemon's own
+/// workers: its record written and fsynced, its result committed, its series settled, some
+/// 3 ms a game, which would otherwise be a pause between games). At most one game per
+/// worker waits to be reported, and the worker does not return before it is.
+pub async fn run<L: Lessor>(
+    lessor: Arc<L>,
+    slot: usize,
+    stop: CancellationToken,
+    abandon: CancellationToken,
+) {
+    let mut reporting: Option<tokio::task::JoinHandle<()>> = None;
+    while !stop.is_cancelled() {
+        let idle = lessor.idle();
+        // A lease may wait on the daemon for work: a stop does not wait for it (a game
+        // granted meanwhile is not played here; its lease runs out and it is played again).
+        let leased = tokio::select! {
+            leased = lessor.lease() => leased,
+            _ = stop.cancelled() => break,
+        };
         match leased {
-            Ok(Some(lease)) => match play_lease(&daemon, lease).await {
-                Ok(Some(done)) => {
-                    if let Some(previous) = storing.take() {
-                        let _ = previous.await;
-                    }
-                    let daemon = Arc::clone(&daemon);
-                    storing = Some(tokio::spawn(async move {
-                        let (lease, played, books) = done;
-                        if let Err(e) = count(&daemon, lease, played, &books).await {
-                            tracing::error!(slot, "a game could not be stored: {e}");
+            Ok(Some(leased)) => {
+                let Leased {
+                    lease,
+                    game,
+                    spectator,
+                    renew_every,
+                    held,
+                } = leased;
+                lessor.playing(true);
+                let (lease, played) = play_renewing(
+                    &*lessor,
+                    lease,
+                    game,
+                    spectator,
+                    renew_every,
+                    abandon.child_token(),
+                )
+                .await;
+                lessor.playing(false);
+                match played {
+                    Some(played) => {
+                        if let Some(previous) = reporting.take() {
+                            let _ = previous.await;
                         }
-                    }));
+                        let lessor = Arc::clone(&lessor);
+                        reporting = Some(tokio::spawn(async move {
+                            if let Err(e) = lessor.finish(lease, held, played).await {
+                                tracing::error!(slot, "a game could not be reported: {e}");
+                            }
+                        }));
+                    }
+                    None => {
+                        if let Err(e) = lessor.abandon(lease, held).await {
+                            tracing::error!(slot, "an abandoned game could not be given back: {e}");
+                        }
+                    }
                 }
-                Ok(None) => {}
-                Err(e) => {
-                    tracing::error!(slot, "a game could not be stored: {e}");
-                    tokio::time::sleep(IDLE_POLL).await;
-                }
-            },
+            }
             Ok(None) => {
                 tokio::select! {
-                    _ = woken => {}
+                    _ = idle => {}
                     _ = tokio::time::sleep(IDLE_POLL) => {}
-                    _ = daemon.stopping.cancelled() => {}
+                    _ = stop.cancelled() => {}
                 }
             }
             Err(e) => {
                 tracing::error!(slot, "cannot lease a game: {e}");
-                tokio::time::sleep(IDLE_POLL).await;
+                tokio::select! {
+                    _ = tokio::time::sleep(IDLE_POLL) => {}
+                    _ = stop.cancelled() => {}
+                }
             }
         }
     }
-    if let Some(last) = storing {
+    if let Some(last) = reporting {
         let _ = last.await;
     }
 }
 
-/// A played game waiting to be stored: its lease, the game and its series' books.
-type Played = (
-    Lease,
-    PlayedGame,
-    Arc<std::sync::Mutex<super::series::Books>>,
-);
+/// Plays a leased game, renewing its lease meanwhile; `None` if it was abandoned.
+async fn play_renewing<L: Lessor>(
+    lessor: &L,
+    mut lease: Lease,
+    game: SeriesGame,
+    spectator: Option<Arc<dyn Spectator>>,
+    renew_every: Duration,
+    cancel: CancellationToken,
+) -> (Lease, Option<PlayedGame>) {
+    let game_future = play(game, cancel, spectator);
+    tokio::pin!(game_future);
+    let mut renew =
+        tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
+    loop {
+        tokio::select! {
+            played = &mut game_future => return (lease, played),
+            _ = renew.tick() => match lessor.renew(&lease).await {
+                Ok(Some(until)) => lease.until_ms = until,
+                Ok(None) => tracing::warn!(game = lease.game, "lease lost; the result will not count"),
+                Err(e) => tracing::error!("cannot renew a lease: {e}"),
+            },
+        }
+    }
+}
 
-/// Plays a leased game, renewing the lease meanwhile; the game to store, unless it was
-/// voided.
-async fn play_lease(daemon: &Arc<Daemon>, mut lease: Lease) -> Result<Option<Played>, StoreError> {
+/// The daemon's own workers: they lease from its store and count in place.
+pub struct Local {
+    pub daemon: Arc<Daemon>,
+    /// Who the daemon's own workers are, in the records' tags and the workers' figures.
+    pub me: WorkerInfo,
+}
+
+impl Local {
+    /// The daemon's own workers, seen in the workers' figures under `daemon/HOST`.
+    pub async fn new(daemon: Arc<Daemon>) -> Result<Local, StoreError> {
+        let me = WorkerInfo {
+            name: format!(
+                "daemon/{}",
+                crate::series::shard::host_name().unwrap_or_default()
+            ),
+            host: crate::series::shard::host_name().unwrap_or_default(),
+            cpu: cpu_model(),
+            sandbox: sandbox_level(&daemon.settings.sandbox),
+            zebra: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let info = me.clone();
+        daemon.db(move |s| s.seen_worker(&info, now_ms())).await?;
+        Ok(Local { daemon, me })
+    }
+}
+
+/// The CPU model of this machine, as `/proc/cpuinfo` names it (or `unknown`).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, model)| crate::bot::text::clean(model.trim(), 100))
+        })
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The level the sandbox holds at here for `settings` (strict, or what it falls back to).
+pub fn sandbox_level(settings: &crate::sandbox::Settings) -> String {
+    match settings.mode {
+        crate::sandbox::Mode::None => "none".to_string(),
+        _ => {
+            let limits = settings.limits_for(&Default::default()).unwrap_or_default();
+            match crate::sandbox::level().strict_missing(&limits) {
+                None => "strict".to_string(),
+                Some(_) => "partial".to_string(),
+            }
+        }
+    }
+}
+
+impl Lessor for Local {
+    type Held = Arc<Mutex<Books>>;
+
+    async fn lease(&self) -> Result<Option<Leased<Self::Held>>, String> {
+        let daemon = &self.daemon;
+        let lease_ms = daemon.settings.lease.as_millis() as i64;
+        let max_attempts = daemon.settings.max_attempts;
+        let owner = daemon.owner.clone();
+        let lease = daemon
+            .db(move |s| s.lease(&owner, now_ms(), lease_ms, max_attempts))
+            .await
+            .map_err(|e| e.to_string())?;
+        let Some(lease) = lease else {
+            return Ok(None);
+        };
+        let Some((game, books)) = leased_game(daemon, &lease)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
+        let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
+        // Its transcript and the bots' stderr, if kept, are for their owners only (the data
+        // directory is private: see super::private).
+        let mut game = game;
+        game.config.private_logs = true;
+        Ok(Some(Leased {
+            lease,
+            game,
+            spectator: Some(hub),
+            renew_every: daemon.settings.lease / 3,
+            held: books,
+        }))
+    }
+
+    async fn renew(&self, lease: &Lease) -> Result<Option<i64>, String> {
+        let mut held = lease.clone();
+        let until = now_ms() + self.daemon.settings.lease.as_millis() as i64;
+        let kept = self
+            .daemon
+            .db(move |s| s.renew(&mut held, until))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(kept.then_some(until))
+    }
+
+    async fn finish(
+        self: Arc<Self>,
+        lease: Lease,
+        books: Self::Held,
+        played: PlayedGame,
+    ) -> Result<(), String> {
+        let names = books.lock().unwrap_or_else(|e| e.into_inner()).names();
+        let mut tally = Tally::played(played, &names);
+        tally::stamp(&mut tally.record, &self.me);
+        tally::count(&self.daemon, lease, tally, &self.me.name, &books)
+            .await
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
+    async fn abandon(&self, lease: Lease, _books: Self::Held) -> Result<(), String> {
+        let daemon = &self.daemon;
+        daemon.metrics.games_voided.fetch_add(1, Ordering::Relaxed);
+        give_back(daemon, lease).await.map_err(|e| e.to_string())
+    }
+
+    fn idle(&self) -> impl Future<Output = ()> + Send + '_ {
+        self.daemon.wake.notified()
+    }
+
+    fn playing(&self, started: bool) {
+        let running = &self.daemon.metrics.games_running;
+        if started {
+            running.fetch_add(1, Ordering::Relaxed);
+        } else {
+            running.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Voids a lease's attempt (its game was not played to the end here) and ends its series
+/// if nothing is left to play.
+pub(crate) async fn give_back(daemon: &Arc<Daemon>, lease: Lease) -> Result<(), StoreError> {
     let max_attempts = daemon.settings.max_attempts;
+    let series = lease.series;
+    daemon
+        .db(move |s| s.void_lease(&lease, max_attempts))
+        .await?;
+    tally::settle(daemon, series).await
+}
+
+/// The game a lease names, set up from its series' books (and the books), announced on
+/// the live page; `None` (the attempt voided) when the daemon cannot set it up: the
+/// daemon's problem, never a result.
+pub(crate) async fn leased_game(
+    daemon: &Arc<Daemon>,
+    lease: &Lease,
+) -> Result<Option<(SeriesGame, Arc<Mutex<Books>>)>, StoreError> {
     let books = match daemon.books(lease.series).await {
         Ok(books) => books,
         Err(e) => {
-            // A series the daemon cannot set up (a bot's registration no longer reads) is
-            // the daemon's problem, not a result: the attempt is voided.
             tracing::error!(series = lease.series, "cannot set up the series: {e}");
-            daemon
-                .db(move |s| s.void_lease(&lease, max_attempts))
-                .await?;
+            give_back(daemon, lease.clone()).await?;
             return Ok(None);
         }
     };
@@ -110,229 +350,67 @@ async fn play_lease(daemon: &Arc<Daemon>, mut lease: Lease) -> Result<Option<Pla
         if let Some(g) = &game {
             b.game_started(&g.fixture, g.attempt);
         }
-        game.map(|g| (g, Arc::clone(&b.hub)))
+        game
     };
-    let Some((game, hub)) = game else {
+    let Some(game) = game else {
         tracing::error!(
             series = lease.series,
             game = lease.number,
             "not in the schedule"
         );
-        daemon
-            .db(move |s| s.void_lease(&lease, max_attempts))
-            .await?;
+        give_back(daemon, lease.clone()).await?;
         return Ok(None);
     };
-    // Its transcript and the bots' stderr, if kept, are for their owners only (the data
-    // directory is private: see super::private).
-    let mut game = game;
-    game.config.private_logs = true;
-    daemon.metrics.games_running.fetch_add(1, Ordering::Relaxed);
-    let played = {
-        let spectator: Arc<dyn crate::referee::Spectator> = hub;
-        let game_future = play(game, daemon.abandon.child_token(), Some(spectator));
-        tokio::pin!(game_future);
-        let renew_every = daemon.settings.lease / 3;
-        let mut renew =
-            tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
+    Ok(Some((game, books)))
+}
+
+/// The signals that stop a pool of workers (the daemon's, `zebra worker`'s): the first
+/// SIGINT or SIGTERM stops leasing; the running games then have a grace period, after
+/// which, or at a second signal, they are abandoned.
+pub struct Signals {
+    int: tokio::signal::unix::Signal,
+    term: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    pub fn watch() -> Result<Signals, String> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let watch = |kind| signal(kind).map_err(|e| format!("cannot watch for signals: {e}"));
+        Ok(Signals {
+            int: watch(SignalKind::interrupt())?,
+            term: watch(SignalKind::terminate())?,
+        })
+    }
+
+    /// Until the first signal, or `shutdown`.
+    pub async fn first(&mut self, shutdown: &CancellationToken) {
+        tokio::select! {
+            _ = self.int.recv() => {}
+            _ = self.term.recv() => {}
+            _ = shutdown.cancelled() => {}
+        }
+    }
+
+    /// Until every task of `tasks` has returned: `abandon` is cancelled once `grace` is
+    /// over, or at the next signal.
+    pub async fn drain(
+        &mut self,
+        tasks: &mut tokio::task::JoinSet<()>,
+        grace: Duration,
+        abandon: &CancellationToken,
+    ) {
+        let grace = tokio::time::sleep(grace);
+        tokio::pin!(grace);
         loop {
             tokio::select! {
-                played = &mut game_future => break played,
-                _ = renew.tick() => {
-                    let mut held = lease.clone();
-                    let until = now_ms() + daemon.settings.lease.as_millis() as i64;
-                    let kept = daemon.db(move |s| s.renew(&mut held, until).map(|k| (k, held))).await;
-                    match kept {
-                        Ok((true, held)) => lease = held,
-                        Ok((false, _)) => tracing::warn!(game = lease.game, "lease lost; the result will not count"),
-                        Err(e) => tracing::error!("cannot renew a lease: {e}"),
-                    }
+                joined = tasks.join_next() => if joined.is_none() { break },
+                _ = &mut grace, if !abandon.is_cancelled() => {
+                    tracing::warn!("grace period over: abandoning the running games (played again)");
+                    abandon.cancel();
                 }
-            }
-        }
-    };
-    daemon.metrics.games_running.fetch_sub(1, Ordering::Relaxed);
-    let Some(played) = played else {
-        // Abandoned (the daemon is stopping): played again after a restart.
-        daemon.metrics.games_voided.fetch_add(1, Ordering::Relaxed);
-        let series = lease.series;
-        daemon
-            .db(move |s| s.void_lease(&lease, max_attempts))
-            .await?;
-        return settle(daemon, series).await.map(|()| None);
-    };
-    Ok(Some((lease, played, books)))
-}
-
-/// Stores a played game (record file first, then the result if the lease still holds)
-/// and folds it into its series.
-async fn count(
-    daemon: &Arc<Daemon>,
-    lease: Lease,
-    played: PlayedGame,
-    books: &Arc<std::sync::Mutex<super::series::Books>>,
-) -> Result<(), StoreError> {
-    let text = write_game(&played.report.record).map_err(|e| StoreError::Io {
-        what: "write the record of",
-        path: format!("game {}", lease.game).into(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
-    let records = daemon.records().clone();
-    let hash = tokio::task::spawn_blocking(move || records.put(&text))
-        .await
-        .map_err(|e| StoreError::Io {
-            what: "write the record of",
-            path: format!("game {}", lease.game).into(),
-            source: std::io::Error::other(e),
-        })??;
-    let end = GameEnd {
-        number: lease.number,
-        result: played
-            .report
-            .result
-            .map_or("*", crate::rules::GameResult::pgn)
-            .to_string(),
-        termination: played.report.termination.code().to_string(),
-        conduct: serde_json::to_string(&played.conduct).expect("conduct serializes"),
-        record: hash,
-    };
-    let series = lease.series;
-    let (white, black) = (lease.white, lease.black);
-    let game = books
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .config
-        .rules
-        .name();
-    // The pool's books count the game while the store is still held (server::pool).
-    let d = Arc::clone(daemon);
-    let finished = daemon
-        .db(move |s| {
-            let finished = s.finish(&lease, &end, now_ms())?;
-            if finished != Finished::Stale {
-                d.pool.count(game, white, black, &end.result, &end.conduct);
-            }
-            Ok(finished)
-        })
-        .await?;
-    if finished == Finished::Stale {
-        daemon.metrics.games_voided.fetch_add(1, Ordering::Relaxed);
-        return Ok(());
-    }
-    let m = &daemon.metrics;
-    m.games_finished.fetch_add(1, Ordering::SeqCst);
-    for c in &played.conduct {
-        m.timeouts
-            .fetch_add(u64::from(c.timeouts), Ordering::Relaxed);
-        m.illegal.fetch_add(u64::from(c.illegal), Ordering::Relaxed);
-        if let Some(v) = &c.verdict {
-            m.verdict(v);
-        }
-    }
-    suspend_crashers(
-        daemon,
-        [(white, &played.conduct[0]), (black, &played.conduct[1])],
-    )
-    .await?;
-    let decided = {
-        let mut b = books.lock().unwrap_or_else(|e| e.into_inner());
-        let decided = b.add(&played.outcome);
-        b.game_finished(&played);
-        decided
-    };
-    if decided.is_some() {
-        let end = books
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .end_when_played();
-        conclude(daemon, series, Ending::Played(end)).await?;
-        return Ok(());
-    }
-    settle(daemon, series).await
-}
-
-/// Ends series `series` if it has no game left to play: every game finished, or some void
-/// after their attempts (`incomplete`: the statistics lack them).
-pub async fn settle(daemon: &Arc<Daemon>, series: i64) -> Result<(), StoreError> {
-    let progress = daemon.db(move |s| s.progress(series)).await?;
-    if progress.queued + progress.leased > 0 {
-        return Ok(());
-    }
-    let end = if progress.void > 0 {
-        Ending::Incomplete
-    } else {
-        match daemon.books(series).await {
-            Ok(books) => Ending::Played(
-                books
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .end_when_played(),
-            ),
-            Err(e) => {
-                tracing::error!(series, "cannot read the series' books: {e}");
-                return Ok(());
-            }
-        }
-    };
-    conclude(daemon, series, end).await
-}
-
-/// Ends a series: no more of its games are leased, and its books are dropped.
-async fn conclude(daemon: &Arc<Daemon>, series: i64, ending: Ending) -> Result<(), StoreError> {
-    if daemon
-        .db(move |s| s.conclude(series, ending.code()))
-        .await?
-    {
-        tracing::info!(series, outcome = ending.code(), "series ended");
-    }
-    if let Some(books) = daemon.cached_books(series) {
-        books
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .close(ending);
-    }
-    daemon.drop_books(series);
-    Ok(())
-}
-
-/// Counts crashes in a row per bot and suspends a bot at the daemon's limit.
-async fn suspend_crashers(
-    daemon: &Arc<Daemon>,
-    sides: [(i64, &crate::series::conduct::GameConduct); 2],
-) -> Result<(), StoreError> {
-    let limit = daemon.settings.suspend_after;
-    let mut suspend = Vec::new();
-    {
-        let mut crashes = daemon.crashes.lock().unwrap_or_else(|e| e.into_inner());
-        for (bot, conduct) in sides {
-            let crashed = matches!(conduct.verdict.as_deref(), Some("crashed" | "not-started"));
-            let n = crashes.entry(bot).or_default();
-            *n = if crashed { *n + 1 } else { 0 };
-            if limit > 0 && *n >= limit {
-                suspend.push((bot, *n));
-                *n = 0;
+                _ = self.int.recv() => abandon.cancel(),
+                _ = self.term.recv() => abandon.cancel(),
             }
         }
     }
-    for (bot, n) in suspend {
-        tracing::warn!(bot, "suspended after {n} crashes in a row");
-        daemon
-            .metrics
-            .bots_suspended
-            .fetch_add(1, Ordering::Relaxed);
-        // The reason joins the check report (which stays), for the owner to read.
-        daemon
-            .db(move |s| {
-                let mut report = s
-                    .bot(bot)?
-                    .and_then(|b| b.report)
-                    .and_then(|r| serde_json::from_str::<serde_json::Value>(&r).ok())
-                    .filter(serde_json::Value::is_object)
-                    .unwrap_or_else(|| serde_json::json!({}));
-                report["suspended"] = format!("{n} crashes in a row").into();
-                s.set_bot_state(bot, BotState::Suspended, Some(&report.to_string()))
-            })
-            .await?;
-    }
-    Ok(())
 }
