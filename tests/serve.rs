@@ -1172,47 +1172,6 @@ fn the_pages_show_the_leaderboard_updating_a_live_game_and_a_replay_in_chromium(
     assert_eq!(status, 401);
 }
 
-/// A gzip-compressed tar archive of `entries`: (path, kind, content or link target, mode),
-/// written header by header (the names as given, even the ones a careful tool refuses).
-fn archive(entries: &[(&str, tar::EntryType, &[u8], u32)]) -> Vec<u8> {
-    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let mut builder = tar::Builder::new(gz);
-    for (path, kind, data, mode) in entries {
-        let mut header = tar::Header::new_gnu();
-        let name = &mut header.as_gnu_mut().unwrap().name;
-        name[..path.len()].copy_from_slice(path.as_bytes());
-        header.set_entry_type(*kind);
-        header.set_mode(*mode);
-        if *kind == tar::EntryType::Symlink {
-            header
-                .set_link_name(std::str::from_utf8(data).unwrap())
-                .unwrap();
-            header.set_size(0);
-            header.set_cksum();
-            builder.append(&header, std::io::empty()).unwrap();
-        } else {
-            header.set_size(data.len() as u64);
-            header.set_cksum();
-            builder.append(&header, *data).unwrap();
-        }
-    }
-    builder.into_inner().unwrap().finish().unwrap()
-}
-
-fn upload(base: &str, token: &str, body: &[u8]) -> (u16, Value) {
-    let (status, _, text) = http(
-        base,
-        "POST",
-        "/api/v1/bots",
-        Some(token),
-        &[("Content-Type", "application/gzip")],
-        Some(body),
-    );
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
-const FILE: tar::EntryType = tar::EntryType::Regular;
-
 #[test]
 fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
     let dir = scratch("upload");

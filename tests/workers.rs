@@ -636,3 +636,90 @@ fn a_worker_with_a_bad_server_or_token_says_so_in_one_line() {
     assert!(err.contains("cannot reach http://127.0.0.1:9"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn a_worker_without_the_same_programs_downloads_uploaded_bots_once_and_plays_them() {
+    let dir = scratch("workers-upload");
+    let data = dir.join("data");
+    let ann = token(&data, "submit", "ann");
+    let (_, lab) = worker_token(&data, &dir, "lab");
+    let daemon = start(&data, &["--concurrency", "0"]);
+    let base = daemon.base.clone();
+    if daemon.log.lock().unwrap().contains("uploads are refused") {
+        eprintln!("skipped: no strict sandbox on this machine (see zebra doctor)");
+        return;
+    }
+    let random = std::fs::read(Path::new(ZEBRA).with_file_name("zebra-random-bot")).unwrap();
+    let mut hashes = Vec::new();
+    for name in ["up-a", "up-b"] {
+        let manifest = format!("name = \"{name}\"\ncommand = \"bin/random\"\n");
+        let bytes = archive(&[
+            ("zebra-bot.toml", FILE, manifest.as_bytes(), 0o644),
+            ("bin/random", FILE, &random, 0o755),
+        ]);
+        hashes.push(sha256_hex(&bytes));
+        let (status, created) = upload(&base, &ann, &bytes);
+        assert_eq!(status, 201, "{created}");
+    }
+    let bots = wait_checked(&base, &ann);
+    assert!(
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["state"] == "active"),
+        "{bots}"
+    );
+    let (status, created) = submit(
+        &base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 4, "tc": TC, "seed": 7}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    // No --same-programs: it plays uploaded bots only, which these are.
+    let worker = start_worker(&base, &lab, "w1", &dir, &[]);
+    let done = wait_series_end(&base, &ann, id);
+    assert_eq!(done["outcome"], "completed", "{done}: {}", worker.log());
+    assert_eq!(verify_records(&base, &ann, id, &dir), 4);
+    // Each archive downloaded once, checked, unpacked under its SHA-256.
+    let cached = dir.join("cache-w1").join("bots");
+    for hash in &hashes {
+        assert!(cached.join(hash).join("bin/random").is_file(), "{hash}");
+    }
+    let mut entries: Vec<String> = std::fs::read_dir(&cached)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    let mut expected = hashes.clone();
+    expected.sort();
+    assert_eq!(entries, expected, "nothing half-unpacked is left");
+    let mode = |p: &Path| {
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions())
+            & 0o777
+    };
+    assert_eq!(
+        mode(&dir.join("cache-w1")),
+        0o700,
+        "the cache is the worker's alone"
+    );
+}
+
+/// A SHA-256 in hex, by the system's sha256sum (the test binary has no hasher of its own).
+fn sha256_hex(bytes: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("sha256sum")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    text(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
