@@ -723,3 +723,71 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .unwrap()
         .to_string()
 }
+
+#[test]
+fn a_worker_plays_for_an_https_daemon_whose_certificate_it_is_given() {
+    let dir = scratch("workers-tls");
+    let data = dir.join("data");
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert, made.cert.pem()).unwrap();
+    std::fs::write(&key, made.key_pair.serialize_pem()).unwrap();
+    register_pair(&data);
+    admin(&data, &["bot", "activate", "1"]);
+    admin(&data, &["bot", "activate", "2"]);
+    let ann = token(&data, "submit", "ann");
+    let (_, lab) = worker_token(&data, &dir, "lab");
+    // The series is queued before the daemon starts (its API is spoken over TLS here).
+    let daemon = start(&data, &["--concurrency", "0"]);
+    let (status, created) = submit(
+        &daemon.base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 2, "tc": TC, "seed": 7}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let addr = daemon.base.trim_start_matches("http://").to_string();
+    drop(daemon);
+    let daemon = start(
+        &data,
+        &[
+            "--concurrency",
+            "0",
+            "--listen",
+            &addr,
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    let port = addr.rsplit(':').next().unwrap();
+    let server = format!("https://localhost:{port}");
+    // Without the certificate: one line, the server's certificate not trusted.
+    let out = Command::new(ZEBRA)
+        .args(["worker", "--server", &server, "--same-programs"])
+        .arg("--token-file")
+        .arg(&lab)
+        .arg("--cache")
+        .arg(dir.join("cache"))
+        .env(WEAK, "1")
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("cannot reach {server}")), "{err}");
+    // With it: both games played and counted.
+    let worker = start_worker(
+        &server,
+        &lab,
+        "w1",
+        &dir,
+        &["--same-programs", "--ca-cert", cert.to_str().unwrap()],
+    );
+    wait_for(
+        "two games counted over TLS",
+        Duration::from_secs(240),
+        || (worker.log().matches(": counted").count() == 2).then_some(()),
+    );
+    drop(daemon);
+}
