@@ -3,6 +3,9 @@
 //! - Throughput: the same queue of games between two instant bots, played by
 //!   `zebra match`'s runner and by the daemon (in this process, over its own store and
 //!   HTTP server) at the same concurrency, alternated `repeat` times; medians compared.
+//! - Remote workers: the same games played by a daemon that plays nothing itself and two
+//!   `zebra worker` processes on this machine (each half the concurrency), over HTTP on
+//!   127.0.0.1: what leasing, reporting and checking each record costs a game.
 //! - API latency under load: while the daemon plays, a client asks for the series' status
 //!   and the leaderboard over HTTP on 127.0.0.1, one request at a time; p50 and p99.
 //! - Submission: one series of 10,000 games posted over HTTP, timed to its answer.
@@ -36,6 +39,10 @@ pub struct ServeBench {
     pub daemon_runs: Vec<f64>,
     /// The daemon's median as a percentage of `zebra match`'s.
     pub daemon_percent: f64,
+    /// Games per second of the runs with two remote workers, and their median as a
+    /// percentage of `zebra match`'s.
+    pub remote_runs: Vec<f64>,
+    pub remote_percent: f64,
     /// Read requests answered while games ran, and their latency in milliseconds.
     pub reads: usize,
     pub read_p50_ms: f64,
@@ -92,6 +99,7 @@ async fn measure(
     let games = games.max(2) / 2 * 2;
     let mut match_runs = Vec::new();
     let mut daemon_runs = Vec::new();
+    let mut remote_runs = Vec::new();
     let mut latencies = Vec::new();
     for k in 0..repeat {
         let m = crate::bench::series(bot, games, 1, &[concurrency], None, 1).await?;
@@ -100,6 +108,9 @@ async fn measure(
         let (rate, mut reads) = daemon_run(bot, bundled, &data, games, concurrency).await?;
         daemon_runs.push(rate);
         latencies.append(&mut reads);
+        let _ = std::fs::remove_dir_all(&data);
+        let data = root.join(format!("remote-{k}"));
+        remote_runs.push(remote_run(bot, bundled, &data, games, concurrency).await?);
         let _ = std::fs::remove_dir_all(&data);
     }
     let (submit_10k_seconds, restart_seconds) =
@@ -125,8 +136,10 @@ async fn measure(
         games,
         concurrency,
         daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
+        remote_percent: 100.0 * median(&remote_runs) / median(&match_runs).max(1e-9),
         match_runs,
         daemon_runs,
+        remote_runs,
         reads: latencies.len(),
         read_p50_ms: pick(0.50),
         read_p99_ms: pick(0.99),
@@ -427,6 +440,81 @@ async fn daemon_run(
     .await?;
     daemon.stop().await?;
     Ok((rate, reads))
+}
+
+/// One run with remote workers: the daemon (concurrency 0, in this process) and two
+/// `zebra worker` processes of this binary, each playing `concurrency / 2` games at once
+/// (at least 1); the series' games per second, from its submission to its end.
+async fn remote_run(
+    bot: &crate::bot::BotSpec,
+    bundled: &Path,
+    data: &Path,
+    games: u32,
+    concurrency: usize,
+) -> Result<f64, String> {
+    let token = prepare(bot, data, &STORED_BOTS[..2])?;
+    let worker_token = {
+        let mut store = Store::open(data).map_err(|e| e.to_string())?;
+        crate::server::admin::create_token(&mut store, "worker", "bench")?
+    };
+    let token_file = data.join("worker.token");
+    std::fs::write(&token_file, &worker_token).map_err(|e| e.to_string())?;
+    let daemon = start(data, bundled, 0).await?;
+    let addr = daemon.addr;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find zebra itself: {e}"))?;
+    let each = (concurrency / 2).max(1).to_string();
+    let mut workers = Vec::new();
+    for k in 0..2 {
+        let child = std::process::Command::new(&exe)
+            .args(["worker", "--server", &format!("http://{addr}")])
+            .arg("--token-file")
+            .arg(&token_file)
+            .args(["--same-programs", "--concurrency", &each, "--name"])
+            .arg(format!("bench-{k}"))
+            .arg("--cache")
+            .arg(data.join(format!("cache-{k}")))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start a zebra worker: {e}"))?;
+        workers.push(child);
+    }
+    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
+        .to_string();
+    let clock = Instant::now();
+    let played = blocking(move || {
+        let (status, answer) = http(
+            addr,
+            "POST",
+            "/api/v1/series",
+            Some(&token),
+            body.as_bytes(),
+        )?;
+        if status != 201 {
+            return Err(format!(
+                "submitting the benchmark series: {status} {answer}"
+            ));
+        }
+        let deadline = Instant::now() + Duration::from_secs(600);
+        loop {
+            let (status, body) = http(addr, "GET", "/api/v1/series/1", Some(&token), b"")?;
+            if status == 200 && body.contains("\"state\":\"finished\"") {
+                return Ok(f64::from(games) / clock.elapsed().as_secs_f64());
+            }
+            if Instant::now() > deadline {
+                return Err("the remote workers' series did not end within 10 minutes".into());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    })
+    .await;
+    for mut child in workers {
+        // SAFETY: SIGTERM to a child this function started and has not reaped.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let _ = child.wait();
+    }
+    daemon.stop().await?;
+    played
 }
 
 /// Posts a 10,000-game series (timed), stops the daemon, starts it again on that queue

@@ -106,8 +106,9 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
     )?
     .map_err(Failure::Run)?;
     let text = format!(
-        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s: the daemon at {:.1}% (medians)\nreads while playing (series status, leaderboard): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
+        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s: the daemon at {:.1}% (medians)\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads while playing (series status, leaderboard): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
         r.games, r.concurrency, r.match_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_percent,
+        r.remote_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.remote_percent,
         r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms, r.submit_10k_seconds, r.restart_seconds
     );
     let memory: Vec<String> = r
