@@ -174,7 +174,8 @@ fn two_remote_workers_and_the_daemon_s_own_count_every_game_once_when_one_is_kil
     admin(&data, &["bot", "activate", "2"]);
     let ann = token(&data, "submit", "ann");
     let (_, lab) = worker_token(&data, &dir, "lab");
-    let config = settings(&dir, "5s", 3);
+    // Long leases: a lease of the killed worker stays visible while the test looks.
+    let config = settings(&dir, "30s", 3);
     let daemon = start(
         &data,
         &["--concurrency", "1", "--config", config.to_str().unwrap()],
@@ -191,31 +192,35 @@ fn two_remote_workers_and_the_daemon_s_own_count_every_game_once_when_one_is_kil
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_i64().unwrap();
 
-    // w1 killed once some game is counted and w1 is in the middle of one.
-    let playing = wait_for(
-        "w1 in the middle of a game",
-        Duration::from_secs(240),
-        || {
-            let finished = get_json(&base, &format!("/api/v1/series/{id}"), &ann)["progress"]
-                ["finished"]
-                .as_u64()
-                .unwrap();
-            let log = w1.log();
-            let last = log
-                .lines()
-                .rev()
-                .find(|l| l.contains("playing game") || l.contains("reported game"))?;
-            let number: u64 = last
-                .split("playing game ")
-                .nth(1)?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()?;
-            (finished >= 1).then_some(number)
-        },
-    );
-    w1.child.kill().unwrap(); // SIGKILL
+    // w1 killed while it holds a game: stopped (SIGSTOP) while its log says it plays one,
+    // then, if the daemon shows a game leased to it a moment later (no report of it can
+    // still be on its way), SIGKILLed; else let go on and tried again.
+    let playing = wait_for("w1 holding a game", Duration::from_secs(240), || {
+        let log = w1.log();
+        let last = log
+            .lines()
+            .rev()
+            .find(|l| l.contains("playing game") || l.contains("reported game"))?;
+        if !last.contains("playing game") {
+            return None;
+        }
+        signal(&w1.child, libc::SIGSTOP);
+        std::thread::sleep(Duration::from_secs(1));
+        let held = games(&base, &ann, id)
+            .into_iter()
+            .find(|g| g["state"] == "leased" && g["worker"] == "lab/w1");
+        match held {
+            Some(g) => {
+                w1.child.kill().unwrap(); // SIGKILL
+                Some(g["number"].as_u64().unwrap())
+            }
+            None => {
+                signal(&w1.child, libc::SIGCONT);
+                std::thread::sleep(Duration::from_millis(200));
+                None
+            }
+        }
+    });
     w1.child.wait().unwrap();
 
     let done = wait_series_end(&base, &ann, id);
@@ -242,6 +247,7 @@ fn two_remote_workers_and_the_daemon_s_own_count_every_game_once_when_one_is_kil
     // The killed worker's game: its lease ran out, it was played again by another.
     let lost = &rows[playing as usize - 1];
     assert!(lost["voided"].as_u64().unwrap() >= 1, "{lost}");
+    assert_ne!(lost["worker"], "lab/w1", "{lost}");
     let (status, _, record) = http(
         &base,
         "GET",
@@ -310,8 +316,12 @@ fn two_remote_workers_and_the_daemon_s_own_count_every_game_once_when_one_is_kil
 
 /// SIGTERM to a child of ours.
 fn terminate(child: &Child) {
+    signal(child, libc::SIGTERM);
+}
+
+fn signal(child: &Child, sig: i32) {
     // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    unsafe { libc::kill(child.id() as i32, sig) };
 }
 
 #[test]
@@ -790,4 +800,121 @@ fn a_worker_plays_for_an_https_daemon_whose_certificate_it_is_given() {
         || (worker.log().matches(": counted").count() == 2).then_some(()),
     );
     drop(daemon);
+}
+
+#[test]
+fn an_excluded_worker_gets_no_more_games_and_its_games_are_played_again_by_others() {
+    let dir = scratch("workers-exclude");
+    let data = dir.join("data");
+    for name in ["slow-a", "slow-b"] {
+        admin(
+            &data,
+            &[
+                "bot",
+                "add",
+                name,
+                "--",
+                "zebra-test-bot",
+                "--sleep-ms",
+                "30",
+                "--name",
+                name,
+            ],
+        );
+    }
+    admin(&data, &["bot", "activate", "1"]);
+    admin(&data, &["bot", "activate", "2"]);
+    let ann = token(&data, "submit", "ann");
+    let root = token(&data, "admin", "root");
+    let (_, lab) = worker_token(&data, &dir, "lab");
+    let config = settings(&dir, "5s", 5);
+    let daemon = start(
+        &data,
+        &["--concurrency", "0", "--config", config.to_str().unwrap()],
+    );
+    let base = daemon.base.clone();
+    let (status, created) = submit(
+        &base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 8, "tc": TC, "seed": 7}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    let w1 = start_worker(&base, &lab, "w1", &dir, &["--same-programs"]);
+    wait_for("w1 to count two games", Duration::from_secs(240), || {
+        (w1.log().matches(": counted").count() >= 2).then_some(())
+    });
+    let exclude = |token: &str, body: Value| {
+        call(
+            &base,
+            "POST",
+            "/api/v1/workers/exclude",
+            "/api/v1/workers/exclude",
+            token,
+            Some(&body),
+        )
+    };
+    let (status, _) = exclude(&ann, json!({"name": "lab/w1"}));
+    assert_eq!(status, 403, "a submit token excludes nobody");
+    let (status, body) = exclude(&root, json!({"name": "lab/nobody"}));
+    assert_eq!(
+        (status, body["field"].as_str()),
+        (404, Some("name")),
+        "{body}"
+    );
+    let (status, body) = exclude(&root, json!({"name": "lab/w1"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["series_replayed"], json!([id]), "{body}");
+    // w1 is refused from now on; w2 plays the series to its end, w1's games included.
+    let w2 = start_worker(&base, &lab, "w2", &dir, &["--same-programs"]);
+    let done = wait_series_end(&base, &ann, id);
+    assert_eq!(done["outcome"], "completed", "{done}");
+    assert_eq!(done["progress"]["finished"], 8, "{done}");
+    let matched = match_of(
+        &dir,
+        8,
+        [
+            "slow-a=zebra-test-bot --name slow-a",
+            "slow-b=zebra-test-bot --name slow-b",
+        ],
+    );
+    assert_eq!(statistics(&done["summary"]), statistics(&matched));
+    assert_eq!(verify_records(&base, &ann, id, &dir), 8);
+    for g in games(&base, &ann, id) {
+        let (_, _, record) = http(
+            &base,
+            "GET",
+            &format!("/api/v1/games/{}/pgn", g["id"]),
+            Some(&ann),
+            &[],
+            None,
+        );
+        assert_eq!(tag(&record, "Worker"), Some("lab/w2"), "{record}");
+    }
+    assert!(w1.log().contains("excluded"), "{}", w1.log());
+    assert!(w2.log().contains(": counted"));
+    let (_, list) = call(
+        &base,
+        "GET",
+        "/api/v1/workers",
+        "/api/v1/workers",
+        &ann,
+        None,
+    );
+    let w1_row = list["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == "lab/w1")
+        .unwrap()
+        .clone();
+    assert_eq!(w1_row["excluded"], true, "{w1_row}");
+    // Admitted again, it may lease (nothing is left to play).
+    let (status, body) = exclude(&root, json!({"name": "lab/w1", "excluded": false}));
+    assert_eq!(
+        (status, body["series_replayed"].clone()),
+        (200, json!([])),
+        "{body}"
+    );
 }

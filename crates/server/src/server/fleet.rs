@@ -21,6 +21,9 @@
 //! - `GET /api/v1/worker/archives/{sha256}`: an uploaded bot's archive, as it was uploaded
 //!   (the worker checks its SHA-256 and unpacks it with the upload's own checks).
 //! - `GET /api/v1/workers` [read]: every worker seen, with its figures.
+//! - `POST /api/v1/workers/exclude` [admin] ([`Exclusion`]): a worker whose results are not
+//!   to be trusted gets no more games, and the games it finished in running series are
+//!   played again by others ([`super::tally::exclude`]); `excluded: false` admits it again.
 //!
 //! A worker is named `OWNER/NAME`: its token's owner and the name it gives. Its leases are
 //! held as `worker:OWNER/NAME#INSTANCE` (an instance is one run of `zebra worker`), and a
@@ -39,7 +42,8 @@ use axum::Router;
 use serde::{Deserialize, Serialize};
 
 use super::api::{json_answer, parse_json, unread_body, Answer, Problem};
-use super::extract::{Reader, WorkerCaller};
+use super::auth::Scope;
+use super::extract::{Reader, Submitter, WorkerCaller};
 use super::store::{Lease, Reach, WorkerInfo};
 use super::tally::{self, Figures, Tally};
 use super::worker::{give_back, leased_game};
@@ -147,6 +151,7 @@ pub fn router() -> Router<Arc<Daemon>> {
         .route("/api/v1/worker/abandon", post(abandon))
         .route("/api/v1/worker/archives/:hash", get(archive))
         .route("/api/v1/workers", get(workers))
+        .route("/api/v1/workers/exclude", post(exclude))
 }
 
 /// A worker's full name: its token's owner, then the name it gives.
@@ -509,5 +514,55 @@ async fn workers(State(daemon): State<Arc<Daemon>>, _: Reader) -> Answer {
     Ok(json_answer(
         StatusCode::OK,
         &serde_json::json!({ "workers": workers }),
+    ))
+}
+
+/// An admin's decision on a worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exclusion {
+    /// `OWNER/NAME`, as `GET /api/v1/workers` lists it.
+    pub name: String,
+    /// `true` (the default): excluded; `false`: admitted again.
+    #[serde(default = "yes")]
+    pub excluded: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `POST /api/v1/workers/exclude`.
+async fn exclude(
+    State(daemon): State<Arc<Daemon>>,
+    Submitter(who): Submitter,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    if who.scope != Scope::Admin {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            "this token's scope is submit; excluding a worker needs admin",
+        ));
+    }
+    let body = body.map_err(|e| unread_body(e, "the body", super::api::MAX_BODY))?;
+    let Exclusion { name, excluded } = parse_json(&body)?;
+    let replayed = tally::exclude(&daemon, name.clone(), excluded).await?;
+    let Some(series) = replayed else {
+        return Err(Problem::new(
+            StatusCode::NOT_FOUND,
+            format!("there is no worker {name}: GET /api/v1/workers lists them"),
+        )
+        .field("name"));
+    };
+    if excluded {
+        tracing::warn!(
+            worker = name,
+            ?series,
+            "worker excluded by an admin; its games in running series are played again"
+        );
+    }
+    Ok(json_answer(
+        StatusCode::OK,
+        &serde_json::json!({ "name": name, "excluded": excluded, "series_replayed": series }),
     ))
 }

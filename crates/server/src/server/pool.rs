@@ -165,6 +165,12 @@ impl Pool {
         }
     }
 
+    /// Forgets the books (games counted before were taken back): the next read folds the
+    /// store again. Called holding the store, as [`Pool::count`] is.
+    pub fn forget(&self) {
+        *self.lock() = None;
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Books>>> {
         self.books.lock().unwrap_or_else(|e| e.into_inner())
     }

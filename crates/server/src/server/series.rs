@@ -353,23 +353,10 @@ impl Books {
             schedule,
             config,
         };
-        let mut done = 0_u32;
-        let mut bad = None;
-        finished(&mut |game| {
-            if bad.is_some() {
-                return;
-            }
-            match books.outcome(&game) {
-                Ok(outcome) => {
-                    books.add(&outcome);
-                    done += 1;
-                }
-                Err(e) => bad = Some(e),
-            }
-        })?;
-        if let Some(e) = bad {
-            return Ok(Err(e));
-        }
+        let done = match books.fold(finished)? {
+            Ok(done) => done,
+            Err(e) => return Ok(Err(e)),
+        };
         let started = SeriesEvent::SeriesStarted {
             bots: names,
             format: books.config.format.to_string(),
@@ -392,6 +379,36 @@ impl Books {
             books.emit_stats();
         }
         Ok(Ok(books))
+    }
+
+    /// Counts the finished games `finished` hands over, from empty standings (and SPRT):
+    /// how many, or the first that does not read.
+    pub fn fold<E>(
+        &mut self,
+        finished: impl FnOnce(&mut dyn FnMut(GameEnd)) -> Result<(), E>,
+    ) -> Result<Result<u32, String>, E> {
+        let names = self.names();
+        self.standings = Standings::new(self.config.format, &names);
+        self.gate = self
+            .config
+            .sprt
+            .filter(|_| names.len() == 2)
+            .map(SprtGate::new);
+        let mut done = 0_u32;
+        let mut bad = None;
+        finished(&mut |game| {
+            if bad.is_some() {
+                return;
+            }
+            match self.outcome(&game) {
+                Ok(outcome) => {
+                    self.add(&outcome);
+                    done += 1;
+                }
+                Err(e) => bad = Some(e),
+            }
+        })?;
+        Ok(bad.map_or(Ok(done), Err))
     }
 
     /// The names of the series' bots, in its order.

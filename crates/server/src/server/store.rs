@@ -1193,6 +1193,62 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Excludes worker `name` (an admin's decision: its results are not to be trusted),
+    /// or admits it again (`excluded` false: its games stay as they are). Excluded, it gets
+    /// no more games, its leases are voided, and the games it finished in series still
+    /// running are queued again, to be played by others (an ended series keeps its games;
+    /// their records name the worker). Returns the running series whose games were queued
+    /// again; `None` if no worker has that name.
+    pub fn exclude_worker(
+        &mut self,
+        name: &str,
+        excluded: bool,
+        max_attempts: u32,
+    ) -> Result<Option<Vec<i64>>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if tx.execute(
+            "UPDATE workers SET excluded = ?2 WHERE name = ?1",
+            params![name, excluded],
+        )? == 0
+        {
+            return Ok(None);
+        }
+        if !excluded {
+            tx.commit()?;
+            return Ok(Some(Vec::new()));
+        }
+        // Its leases: `worker:NAME#INSTANCE` (the daemon's own are never excluded here).
+        let prefix = format!("worker:{name}#");
+        Self::void_where(
+            &tx,
+            "substr(lease_owner, 1, length(?1)) = ?1",
+            params![prefix],
+            max_attempts,
+        )?;
+        let series: Vec<i64> = {
+            let mut stmt = tx.prepare(
+                "SELECT DISTINCT g.series_id FROM games g JOIN series s ON s.id = g.series_id \
+                 WHERE g.state = 'finished' AND s.state = 'running' \
+                 AND substr(g.played_by, 1, length(?1)) = ?1 ORDER BY g.series_id",
+            )?;
+            let rows = stmt.query_map([&prefix], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        // Played again as a new attempt; the excluded one's is voided (not its bots' fault).
+        tx.execute(
+            "UPDATE games SET state = 'queued', voided = voided + 1, result = NULL, \
+             termination = NULL, record = NULL, conduct = NULL, finished_ms = NULL, \
+             played_by = NULL WHERE state = 'finished' \
+             AND substr(played_by, 1, length(?1)) = ?1 \
+             AND series_id IN (SELECT id FROM series WHERE state = 'running')",
+            [&prefix],
+        )?;
+        tx.commit()?;
+        Ok(Some(series))
+    }
+
     /// Records the archive an uploaded bot came in (its SHA-256, kept in the archives).
     pub fn set_archive(&mut self, id: i64, hash: &str) -> Result<(), StoreError> {
         self.conn.execute(
@@ -1473,7 +1529,7 @@ impl SeriesRow {
 }
 
 const GAME_ROW: &str = "SELECT id, series_id, number, seed, white, black, state, attempts, \
-     voided, result, termination, record FROM games";
+     voided, result, termination, record, COALESCE(lease_owner, played_by) FROM games";
 
 /// A game of a series, as the queue holds it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -1492,6 +1548,21 @@ pub struct GameRow {
     pub termination: Option<String>,
     /// The record's SHA-256, once finished.
     pub record: Option<String>,
+    /// Who holds it (leased) or played it (finished): a remote worker's `OWNER/NAME`, or
+    /// `daemon` for the daemon's own workers.
+    pub worker: Option<String>,
+}
+
+/// The worker a lease owner names: `worker:OWNER/NAME#INSTANCE` is `OWNER/NAME`, the
+/// daemon's own (`daemon-…`) are `daemon`.
+pub fn worker_of(owner: &str) -> String {
+    match owner.strip_prefix("worker:") {
+        Some(rest) => rest
+            .rsplit_once('#')
+            .map_or(rest, |(name, _)| name)
+            .to_string(),
+        None => "daemon".to_string(),
+    }
 }
 
 impl GameRow {
@@ -1509,6 +1580,7 @@ impl GameRow {
             result: r.get(9)?,
             termination: r.get(10)?,
             record: r.get(11)?,
+            worker: r.get::<_, Option<String>>(12)?.as_deref().map(worker_of),
         })
     }
 }

@@ -242,22 +242,29 @@ pub async fn count(
     let timeouts = tally.conduct.iter().map(|c| c.timeouts).sum::<u32>();
     let forfeit = tally.forfeit();
     let worker = worker.to_string();
-    // The pool's books count the game while the store is still held (server::pool).
+    // The pool's books and the series' count the game while the store is still held
+    // (server::pool): an exclusion (which takes games back and folds the books again,
+    // holding the store too) comes wholly before or after.
     let d = Arc::clone(daemon);
-    let finished = daemon
+    let held = Arc::clone(books);
+    let outcome = tally.outcome.clone();
+    let counted = daemon
         .db(move |s| {
             let finished = s.finish(&lease, &end, now_ms())?;
-            if finished != Finished::Stale {
-                d.pool.count(game, white, black, &end.result, &end.conduct);
-                s.tally_worker(&worker, timeouts, forfeit)?;
+            if finished == Finished::Stale {
+                return Ok(None);
             }
-            Ok(finished)
+            d.pool.count(game, white, black, &end.result, &end.conduct);
+            s.tally_worker(&worker, timeouts, forfeit)?;
+            Ok(Some(
+                held.lock().unwrap_or_else(|e| e.into_inner()).add(&outcome),
+            ))
         })
         .await?;
-    if finished == Finished::Stale {
+    let Some(decided) = counted else {
         daemon.metrics.games_voided.fetch_add(1, Ordering::Relaxed);
         return Ok(false);
-    }
+    };
     let m = &daemon.metrics;
     m.games_finished.fetch_add(1, Ordering::SeqCst);
     for c in &tally.conduct {
@@ -273,12 +280,10 @@ pub async fn count(
         [(white, &tally.conduct[0]), (black, &tally.conduct[1])],
     )
     .await?;
-    let decided = {
-        let mut b = books.lock().unwrap_or_else(|e| e.into_inner());
-        let decided = b.add(&tally.outcome);
-        b.game_counted(&tally);
-        decided
-    };
+    books
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .game_counted(&tally);
     if decided.is_some() {
         let end = books
             .lock()
@@ -374,4 +379,45 @@ async fn suspend_crashers(
             .await?;
     }
     Ok(())
+}
+
+/// Excludes worker `name` (or admits it again): see [`super::store::Store::exclude_worker`].
+/// The running series whose games it played fold their books again from the store, and
+/// the pool's books are read again, while the store is held (no game is counted between);
+/// the series' games queued again are played by others. `None` if there is no such worker.
+pub async fn exclude(
+    daemon: &Arc<Daemon>,
+    name: String,
+    excluded: bool,
+) -> Result<Option<Vec<i64>>, StoreError> {
+    let max_attempts = daemon.settings.max_attempts;
+    let d = Arc::clone(daemon);
+    let replayed = daemon
+        .db(move |s| {
+            let Some(series) = s.exclude_worker(&name, excluded, max_attempts)? else {
+                return Ok(None);
+            };
+            if !series.is_empty() {
+                d.pool.forget();
+            }
+            for &id in &series {
+                if let Some(books) = d.cached_books(id) {
+                    let folded = books
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .fold(|each| s.each_result(id, each))?;
+                    if let Err(e) = folded {
+                        tracing::error!(series = id, "cannot fold the series' books again: {e}");
+                    }
+                }
+            }
+            Ok(Some(series))
+        })
+        .await?;
+    if let Some(series) = &replayed {
+        if !series.is_empty() {
+            daemon.wake.notify_waiters();
+        }
+    }
+    Ok(replayed)
 }
