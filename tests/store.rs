@@ -131,10 +131,16 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
 }
 
 /// Schema 4 undone: the database as a Zebra of schema 3 left it.
-/// Schema 5 back to 4, as a Zebra before remote workers left it (its tokens table then had
-/// no `worker` scope; a wider CHECK changes nothing the migration reads).
+/// Schema 5 back to 4, as a Zebra before remote workers left it: its tokens table's CHECK
+/// knew no `worker` scope.
 const DOWN_TO_4: &str = "DROP TABLE workers; ALTER TABLE bots DROP COLUMN archive; \
-     ALTER TABLE games DROP COLUMN played_by; PRAGMA user_version = 4;";
+     ALTER TABLE games DROP COLUMN played_by; \
+     CREATE TABLE tokens_v4 (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, \
+       scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin')), \
+       owner TEXT NOT NULL, created_ms INTEGER NOT NULL); \
+     INSERT INTO tokens_v4 SELECT id, hash, scope, owner, created_ms FROM tokens; \
+     DROP TABLE tokens; ALTER TABLE tokens_v4 RENAME TO tokens; \
+     PRAGMA user_version = 4;";
 
 const DOWN_TO_3: &str = "DROP TABLE workers; ALTER TABLE bots DROP COLUMN archive; \
      ALTER TABLE games DROP COLUMN played_by; \
@@ -149,6 +155,13 @@ fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
     drop(store);
     let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
     conn.execute_batch(DOWN_TO_4).unwrap();
+    // As schema 4 was: no worker token could be stored.
+    assert!(conn
+        .execute(
+            "INSERT INTO tokens (hash, scope, owner, created_ms) VALUES ('x', 'worker', 'w', 1)",
+            [],
+        )
+        .is_err());
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
     assert_eq!(store.schema_version().unwrap(), 5);
@@ -555,6 +568,51 @@ fn a_worker_without_the_same_programs_leases_only_games_of_uploaded_bots() {
         .expect("both bots uploaded");
     assert_eq!(lease.number, 1);
     assert_eq!(store.archive_of(1).unwrap(), Some(hash));
+}
+
+#[test]
+fn an_excluded_owner_s_workers_get_nothing_under_any_name() {
+    use zebra::server::store::{Reach, WorkerInfo};
+    let (_dir, mut store, _series) = with_series("exclude-owner", 4);
+    let me = |name: &str| WorkerInfo {
+        name: name.into(),
+        host: "h".into(),
+        cpu: "c".into(),
+        sandbox: "strict".into(),
+        zebra: "0".into(),
+    };
+    assert!(store.seen_worker(&me("lab/w1"), 1).unwrap());
+    let held = store
+        .lease_for("worker:lab/w1#1", 1, 60_000, 3, Reach::Every)
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.exclude_worker("nobody/x", true, 3).unwrap(), None);
+    assert_eq!(store.exclude_worker("daemon/h", true, 3).unwrap(), None);
+    assert_eq!(store.exclude_worker("lab", true, 3).unwrap(), Some(vec![]));
+    // Its lease is gone, and no name of its owner's gets a game.
+    assert_eq!(
+        store.held(held.game, &held.owner, held.attempt).unwrap(),
+        None
+    );
+    assert!(!store.seen_worker(&me("lab/w1"), 2).unwrap());
+    assert!(!store.seen_worker(&me("lab/another"), 2).unwrap());
+    for owner in ["worker:lab/w1#1", "worker:lab/another#2"] {
+        assert_eq!(
+            store.lease_for(owner, 2, 60_000, 3, Reach::Every).unwrap(),
+            None
+        );
+    }
+    assert!(store.seen_worker(&me("ann/w1"), 2).unwrap());
+    assert!(store
+        .lease_for("worker:ann/w1#1", 2, 60_000, 3, Reach::Every)
+        .unwrap()
+        .is_some());
+    // Admitted again, every worker of its owner's plays.
+    store.exclude_worker("lab", false, 3).unwrap();
+    assert!(store
+        .lease_for("worker:lab/another#2", 3, 60_000, 3, Reach::Every)
+        .unwrap()
+        .is_some());
 }
 
 #[test]

@@ -469,6 +469,33 @@ fn the_daemon_counts_only_the_leased_game_s_own_record_and_only_once() {
     assert_eq!(status, 403, "another worker's lease: {body}");
     let (status, body) = post(&base, "/api/v1/worker/renew", &lab, &json!({"lease": held}));
     assert_eq!(status, 200, "{body}");
+    // The lease as granted, or nothing: another number, series or bot is refused.
+    for (field, value) in [
+        ("number", json!(2)),
+        ("series", json!(first)),
+        ("white", json!(2)),
+    ] {
+        let mut other = held.clone();
+        other[field] = value;
+        let (status, body) = post(
+            &base,
+            "/api/v1/worker/renew",
+            &lab,
+            &json!({"lease": other}),
+        );
+        assert_eq!(
+            (status, body["field"].as_str()),
+            (409, Some("lease")),
+            "{field}: {body}"
+        );
+        let (status, _) = post(
+            &base,
+            "/api/v1/worker/finish",
+            &lab,
+            &json!({"lease": other, "record": record}),
+        );
+        assert_eq!(status, 409, "{field}");
+    }
     // Its live page shows what the worker sends (a record that reads, or a refusal).
     let (status, _) = post(
         &base,
@@ -551,9 +578,20 @@ fn the_daemon_counts_only_the_leased_game_s_own_record_and_only_once() {
         &base,
         "/api/v1/worker/abandon",
         &lab,
-        &json!({"lease": grant["lease"]}),
+        &json!({"lease": grant["lease"], "unplayed": true}),
     );
     assert_eq!(status, 204, "{body}");
+    // Never started: queued again with its attempt given back.
+    let second_game = games(&base, &ann, second)[1].clone();
+    assert_eq!(
+        (
+            second_game["state"].as_str(),
+            second_game["attempts"].as_u64(),
+            second_game["voided"].as_u64()
+        ),
+        (Some("queued"), Some(0), Some(0)),
+        "{second_game}"
+    );
     let _w2 = start_worker(&base, &lab_file, "w2", &dir, &["--same-programs"]);
     let done = wait_series_end(&base, &ann, second);
     assert_eq!(done["outcome"], "completed", "{done}");
@@ -607,6 +645,18 @@ fn a_worker_with_a_bad_server_or_token_says_so_in_one_line() {
     let ann = token(&data, "submit", "ann");
     let file = dir.join("ann.token");
     std::fs::write(&file, &ann).unwrap();
+    let out = Command::new(ZEBRA)
+        .args(["serve", "--data"])
+        .arg(&data)
+        .args(["token", "create", "--scope", "worker", "--owner", "lab/x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a worker's owner"),
+        "{}",
+        text(&out.stderr)
+    );
     let daemon = start(&data, &["--concurrency", "0"]);
     let run = |args: &[&str]| {
         let out = Command::new(ZEBRA)
@@ -841,10 +891,12 @@ fn an_excluded_worker_gets_no_more_games_and_its_games_are_played_again_by_other
     );
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_i64().unwrap();
-    let w1 = start_worker(&base, &lab, "w1", &dir, &["--same-programs"]);
+    let mut w1 = start_worker(&base, &lab, "w1", &dir, &["--same-programs"]);
     wait_for("w1 to count two games", Duration::from_secs(240), || {
         (w1.log().matches(": counted").count() >= 2).then_some(())
     });
+    // Held still while it is excluded (it is the only worker: the series waits too).
+    signal(&w1.child, libc::SIGSTOP);
     let exclude = |token: &str, body: Value| {
         call(
             &base,
@@ -863,9 +915,19 @@ fn an_excluded_worker_gets_no_more_games_and_its_games_are_played_again_by_other
         (404, Some("name")),
         "{body}"
     );
+    let (status, body) = exclude(&root, json!({"name": "daemon/x"}));
+    assert_eq!(
+        status, 404,
+        "the daemon's own are not remote workers: {body}"
+    );
     let (status, body) = exclude(&root, json!({"name": "lab/w1"}));
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["series_replayed"], json!([id]), "{body}");
+    // Let go, w1 is refused its next lease and stops with one line.
+    signal(&w1.child, libc::SIGCONT);
+    let status = w1.child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{}", w1.log());
+    assert!(w1.log().contains("refuses this worker"), "{}", w1.log());
     // w1 is refused from now on; w2 plays the series to its end, w1's games included.
     let w2 = start_worker(&base, &lab, "w2", &dir, &["--same-programs"]);
     let done = wait_series_end(&base, &ann, id);
@@ -892,7 +954,7 @@ fn an_excluded_worker_gets_no_more_games_and_its_games_are_played_again_by_other
         );
         assert_eq!(tag(&record, "Worker"), Some("lab/w2"), "{record}");
     }
-    assert!(w1.log().contains("excluded"), "{}", w1.log());
+    assert!(w1.log().contains("excluded by an admin"), "{}", w1.log());
     assert!(w2.log().contains(": counted"));
     let (_, list) = call(
         &base,

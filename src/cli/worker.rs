@@ -26,7 +26,7 @@ pub(super) fn run(args: WorkerArgs) -> Result<(), Failure> {
 /// The flags (and the token's variable), checked.
 fn settings(args: WorkerArgs, token_var: Option<String>) -> Result<WorkerSettings, Failure> {
     let usage = |s: String| Failure::Usage(s);
-    let server = args.server.trim_end_matches('/').to_string();
+    let server = args.server.as_str();
     let rest = server
         .strip_prefix("http://")
         .or_else(|| server.strip_prefix("https://"))
@@ -34,10 +34,12 @@ fn settings(args: WorkerArgs, token_var: Option<String>) -> Result<WorkerSetting
             usage(format!(
                 "--server '{server}': give the daemon's address as http://HOST:PORT or https://HOST"
             ))
-        })?;
+        })?
+        .trim_end_matches('/');
     if rest.is_empty() || rest.contains(char::is_whitespace) {
         return Err(usage(format!("--server '{server}': no host in it")));
     }
+    let server = server.trim_end_matches('/').to_string();
     let token = match (&args.token_file, token_var) {
         (Some(path), _) => std::fs::read_to_string(path)
             .map_err(|e| usage(format!("--token-file {}: {e}", path.display())))?

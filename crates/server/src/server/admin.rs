@@ -89,6 +89,13 @@ pub fn create_token(store: &mut Store, scope: &str, owner: &str) -> Result<Strin
     let scope =
         Scope::parse(scope).ok_or_else(|| format!("--scope '{scope}': use {}", Scope::NAMES))?;
     crate::bot::text::check_user_name(owner).map_err(|e| format!("--owner: {e}"))?;
+    // A worker is named OWNER/NAME and holds leases as worker:OWNER/NAME#INSTANCE: its
+    // owner must not hold a '/' or '#' of its own (super::fleet parses the name back).
+    if scope == Scope::Worker && !super::fleet::plain_name(owner) {
+        return Err(format!(
+            "--owner '{owner}': a worker's owner is 1 to 64 letters, digits, '.', '_' or '-'"
+        ));
+    }
     let token = new_token().map_err(|e| format!("cannot read /dev/urandom: {e}"))?;
     store
         .add_token(&token_hash(&token), scope.as_str(), owner, super::now_ms())

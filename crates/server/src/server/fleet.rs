@@ -101,6 +101,10 @@ pub struct Grant {
 #[serde(deny_unknown_fields)]
 pub struct Held {
     pub lease: Lease,
+    /// Abandon only: the game was never started (the worker could not set it up, or
+    /// stopped first): it is queued again without using up an attempt.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unplayed: bool,
 }
 
 /// A game's record so far.
@@ -159,38 +163,78 @@ fn full_name(caller: &WorkerCaller, name: &str) -> String {
     format!("{}/{name}", caller.0.owner.as_deref().unwrap_or_default())
 }
 
-/// The lease, if it is one of this caller's (held under its owner's name).
-fn own(caller: &WorkerCaller, lease: &Lease) -> Result<(), Problem> {
-    let mine = format!("worker:{}/", caller.0.owner.as_deref().unwrap_or_default());
-    if lease.owner.starts_with(&mine) {
-        Ok(())
-    } else {
-        Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            format!(
-                "the lease on game {} is not held by this token's worker",
-                lease.game
-            ),
-        )
-        .field("lease.owner"))
-    }
-}
-
-/// A request naming one lease of the caller's.
-fn owned_body(caller: &WorkerCaller, body: Result<Bytes, BytesRejection>) -> Result<Held, Problem> {
-    let body = body.map_err(|e| unread_body(e, "the body", super::api::MAX_BODY))?;
-    let held: Held = parse_json(&body)?;
-    own(caller, &held.lease)?;
-    Ok(held)
-}
-
-fn checked_name(name: &str, field: &str) -> Result<(), Problem> {
-    if !name.is_empty()
+/// Whether `name` is a plain worker or owner name: 1 to 64 letters, digits, `.`, `_`, `-`.
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty()
         && name.len() <= 64
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
-    {
+}
+
+/// The worker `OWNER/NAME` a lease owner `worker:OWNER/NAME#INSTANCE` names, if `OWNER` is
+/// exactly the caller's (and the rest a plain name).
+fn holder(caller: &WorkerCaller, owner: &str) -> Option<String> {
+    let mine = caller.0.owner.as_deref()?;
+    let (full, instance) = owner.strip_prefix("worker:")?.rsplit_once('#')?;
+    let name = full.strip_prefix(mine)?.strip_prefix('/')?;
+    (plain_name(name) && !instance.is_empty()).then(|| full.to_string())
+}
+
+/// The lease a request names, as the store holds it: it must be current, held by one of
+/// the caller's workers, and the same in every field (a worker cannot name another game,
+/// series or pairing than the one it holds). The worker's full name with it.
+async fn held(
+    daemon: &Arc<Daemon>,
+    caller: &WorkerCaller,
+    lease: &Lease,
+) -> Result<(Lease, String), Problem> {
+    let Some(worker) = holder(caller, &lease.owner) else {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the lease on game {} is not held by this token's workers",
+                lease.game
+            ),
+        )
+        .field("lease.owner"));
+    };
+    let (game, owner, attempt) = (lease.game, lease.owner.clone(), lease.attempt);
+    let stored = daemon.db(move |s| s.held(game, &owner, attempt)).await?;
+    match stored {
+        Some(stored)
+            if (stored.series, stored.number, stored.seed, stored.white, stored.black)
+                == (lease.series, lease.number, lease.seed, lease.white, lease.black) =>
+        {
+            Ok((stored, worker))
+        }
+        Some(_) => Err(Problem::new(
+            StatusCode::CONFLICT,
+            format!(
+                "the lease on game {} is not as it was granted (series, number, seed or bots changed): send it back as it came",
+                lease.game
+            ),
+        )
+        .field("lease")),
+        None => Err(lost(lease)),
+    }
+}
+
+/// A request naming one lease of the caller's: the lease as the store holds it, the
+/// worker's name, and whether the game was left unplayed.
+async fn owned_body(
+    daemon: &Arc<Daemon>,
+    caller: &WorkerCaller,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(Lease, String, bool), Problem> {
+    let body = body.map_err(|e| unread_body(e, "the body", super::api::MAX_BODY))?;
+    let request: Held = parse_json(&body)?;
+    let (lease, worker) = held(daemon, caller, &request.lease).await?;
+    Ok((lease, worker, request.unplayed))
+}
+
+fn checked_name(name: &str, field: &str) -> Result<(), Problem> {
+    if plain_name(name) {
         Ok(())
     } else {
         Err(Problem::new(
@@ -237,7 +281,7 @@ async fn lease(
             StatusCode::CONFLICT,
             format!(
                 "this server runs Zebra {mine} and the worker Zebra {}: run the same version, which plays the same games",
-                ask.worker.zebra
+                crate::bot::text::clean(&ask.worker.zebra, 40)
             ),
         )
         .field("worker.zebra"));
@@ -258,7 +302,8 @@ async fn lease(
         return Err(Problem::new(
             StatusCode::FORBIDDEN,
             "this worker was excluded by an admin: it gets no more games",
-        ));
+        )
+        .field("worker.name"));
     }
     let wait = Duration::from_millis(ask.wait_ms).min(MAX_WAIT);
     let until = tokio::time::Instant::now() + wait;
@@ -335,7 +380,7 @@ async fn renew(
     caller: WorkerCaller,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let Held { lease } = owned_body(&caller, body)?;
+    let (lease, _, _) = owned_body(&daemon, &caller, body).await?;
     let until = now_ms() + daemon.settings.lease.as_millis() as i64;
     let mut held = lease.clone();
     let kept = daemon.db(move |s| s.renew(&mut held, until)).await?;
@@ -367,7 +412,7 @@ async fn progress(
     use crate::referee::Spectator;
     let body = body.map_err(|e| unread_body(e, "the body", MAX_RECORD))?;
     let Progress { lease, record } = parse_json(&body)?;
-    own(&caller, &lease)?;
+    let (lease, _) = held(&daemon, &caller, &lease).await?;
     if let Some(books) = daemon.cached_books(lease.series) {
         let mut records = crate::record::read_games(&record).map_err(|e| {
             Problem::new(
@@ -397,13 +442,8 @@ async fn finish(
         record,
         figures,
     } = parse_json(&body)?;
-    own(&caller, &lease)?;
-    let worker = lease
-        .owner
-        .strip_prefix("worker:")
-        .and_then(|o| o.split_once('#'))
-        .map(|(name, _)| name.to_string())
-        .unwrap_or_default();
+    // Checked against the store before anything costly: only the stored lease is used.
+    let (lease, worker) = held(&daemon, &caller, &lease).await?;
     let books = daemon.books(lease.series).await.map_err(|e| {
         tracing::error!(series = lease.series, "cannot set up the series: {e}");
         Problem::new(
@@ -429,8 +469,28 @@ async fn finish(
         )
         .field("lease.number"));
     };
-    let tally = match Tally::reported(&record, &game, &worker, figures.as_ref(), &names) {
-        Ok(tally) => tally,
+    let name = worker.clone();
+    let figures_given = figures;
+    let checked = tokio::task::spawn_blocking(move || {
+        Tally::reported(&record, &game, &name, figures_given.as_ref(), &names)
+    })
+    .await
+    .map_err(|e| {
+        Problem::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the record could not be checked: {e}"),
+        )
+    })?;
+    let tally = match checked {
+        Ok(mut tally) => {
+            // Where it was played, as the worker said when it leased (not as the record
+            // says).
+            let key = worker.clone();
+            if let Some(info) = daemon.db(move |s| s.worker_info(&key)).await? {
+                tally::stamp(&mut tally.record, &info);
+            }
+            tally
+        }
         Err(why) => {
             tracing::warn!(
                 worker,
@@ -469,12 +529,22 @@ async fn abandon(
     caller: WorkerCaller,
     body: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let Held { lease } = owned_body(&caller, body)?;
-    daemon
-        .metrics
-        .games_voided
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    give_back(&daemon, lease).await?;
+    let (lease, _, unplayed) = owned_body(&daemon, &caller, body).await?;
+    if unplayed {
+        // Never started: queued again as it was, its attempt not used up.
+        let series = lease.series;
+        let released = daemon.db(move |s| s.release(&lease)).await?;
+        if released {
+            daemon.wake.notify_waiters();
+        }
+        tally::settle(&daemon, series).await?;
+    } else {
+        daemon
+            .metrics
+            .games_voided
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        give_back(&daemon, lease).await?;
+    }
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -508,13 +578,131 @@ async fn archive(
     }
 }
 
+/// A worker as `GET /api/v1/workers` shows it: its figures and how far its results stand
+/// from everyone else's.
+#[derive(Serialize)]
+struct Listed {
+    #[serde(flatten)]
+    row: super::store::WorkerRow,
+    /// Its games' scores against the same pairings played by others, in standard errors
+    /// (`None`: fewer than 10 scored games).
+    z: Option<f64>,
+    /// `|z|` over [`crate::series::merge::OUTLIER_Z`]: its results stand out; check its
+    /// machine, and exclude it if they are not to be trusted.
+    outlier: bool,
+}
+
 /// `GET /api/v1/workers`.
 async fn workers(State(daemon): State<Arc<Daemon>>, _: Reader) -> Answer {
-    let workers = daemon.db(|s| s.workers()).await?;
+    let (rows, zs) = daemon
+        .db(|s| {
+            let rows = s.workers()?;
+            let names: Vec<String> = rows.iter().map(|w| w.info.name.clone()).collect();
+            let mut played = Vec::new();
+            s.each_played(|worker, white, black, result| {
+                let local = worker == "daemon";
+                let index = names
+                    .iter()
+                    .position(|n| n == worker || (local && n.starts_with("daemon/")));
+                if let Some(index) = index {
+                    played.push((index, white, black, result.to_string()));
+                }
+            })?;
+            let zs = worker_z(names.len(), &played);
+            Ok((rows, zs))
+        })
+        .await?;
+    let workers: Vec<Listed> = rows
+        .into_iter()
+        .zip(zs)
+        .map(|(row, z)| Listed {
+            row,
+            z: z.map(|z| (z * 100.0).round() / 100.0),
+            outlier: z.is_some_and(|z| z.abs() > crate::series::merge::OUTLIER_Z),
+        })
+        .collect();
     Ok(json_answer(
         StatusCode::OK,
         &serde_json::json!({ "workers": workers }),
     ))
+}
+
+/// Each of `workers` workers' z-score over the games they played (worker index, White's
+/// and Black's bot, result): each game's score for the lower bot id of its pairing, less
+/// that pairing's mean over every worker's games, pooled as `zebra merge` pools shards
+/// ([`crate::series::merge::outlier_z`]): a worker whose machine gets other results for
+/// the same bots than the rest stands out.
+fn worker_z(workers: usize, played: &[(usize, i64, i64, String)]) -> Vec<Option<f64>> {
+    use std::collections::HashMap;
+    let score = |white: i64, black: i64, result: &str| -> Option<f64> {
+        let for_white = match result {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => return None,
+        };
+        Some(if white < black {
+            for_white
+        } else {
+            1.0 - for_white
+        })
+    };
+    let mut sums: HashMap<(i64, i64), (f64, f64)> = HashMap::new();
+    for (_, white, black, result) in played {
+        if let Some(s) = score(*white, *black, result) {
+            let e = sums
+                .entry((*white.min(black), *white.max(black)))
+                .or_default();
+            e.0 += s;
+            e.1 += 1.0;
+        }
+    }
+    let residuals: Vec<(usize, f64)> = played
+        .iter()
+        .filter_map(|(k, white, black, result)| {
+            let s = score(*white, *black, result)?;
+            let (sum, n) = sums[&(*white.min(black), *white.max(black))];
+            Some((*k, s - sum / n))
+        })
+        .collect();
+    crate::series::merge::outlier_z(workers, &residuals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_whose_results_differ_for_the_same_bots_stands_out() {
+        // Bots 1 and 2 draw half their games and split the rest on two honest workers;
+        // worker 2 reports bot 1 winning every game of theirs.
+        let mut played = Vec::new();
+        for k in 0..40 {
+            let result = ["1-0", "0-1", "1/2-1/2", "1/2-1/2"][k % 4];
+            played.push((k % 2, 1, 2, result.to_string()));
+            played.push((k % 2, 2, 1, result.to_string()));
+        }
+        for k in 0..20 {
+            let (white, black, result) = if k % 2 == 0 {
+                (1, 2, "1-0")
+            } else {
+                (2, 1, "0-1")
+            };
+            played.push((2, white, black, result.to_string()));
+        }
+        // A fourth worker with too few games to judge.
+        played.push((3, 1, 2, "1-0".to_string()));
+        let z = worker_z(4, &played);
+        assert!(
+            z[0].unwrap().abs() < 3.0 && z[1].unwrap().abs() < 3.0,
+            "{z:?}"
+        );
+        assert!(z[2].unwrap() > 3.0, "{z:?}");
+        assert_eq!(z[3], None);
+        // Unfinished games count for nobody; no game at all: nothing to judge.
+        assert_eq!(worker_z(1, &[(0, 1, 2, "*".to_string())]), vec![None]);
+        assert_eq!(worker_z(2, &[]), vec![None, None]);
+    }
 }
 
 /// An admin's decision on a worker.

@@ -235,6 +235,7 @@ pub enum Reach {
 
 /// A worker as it says it is on each lease: its name (`OWNER/NAME`) and its machine.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WorkerInfo {
     pub name: String,
     pub host: String,
@@ -762,6 +763,18 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         Self::void_where(&tx, "lease_until_ms < ?1", params![now_ms], max_attempts)?;
+        // An excluded worker gets nothing, whenever its exclusion came (checked here, in
+        // the same transaction as the grant).
+        if let Some(name) = owner
+            .strip_prefix("worker:")
+            .and_then(|o| o.rsplit_once('#'))
+            .map(|(name, _)| name)
+        {
+            if Self::is_excluded(&tx, name)? {
+                tx.commit()?;
+                return Ok(None);
+            }
+        }
         let only_uploaded = match reach {
             Reach::Every => "",
             Reach::Uploaded => "AND w.archive IS NOT NULL AND b.archive IS NOT NULL",
@@ -801,6 +814,46 @@ impl Store {
         }
         tx.commit()?;
         Ok(next)
+    }
+
+    /// The lease on game `game` held by `owner` at `attempt`, as the store has it (its
+    /// series, number, seed and bots), if it is still current: what a remote worker's
+    /// request is checked against, field by field.
+    pub fn held(&self, game: i64, owner: &str, attempt: u32) -> Result<Option<Lease>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT id, series_id, number, seed, white, black, attempts, lease_owner, \
+                 lease_until_ms FROM games \
+                 WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
+            )?
+            .query_row(params![game, owner, attempt], |r| {
+                Ok(Lease {
+                    game: r.get(0)?,
+                    series: r.get(1)?,
+                    number: r.get(2)?,
+                    seed: r.get::<_, i64>(3)? as u64,
+                    white: r.get(4)?,
+                    black: r.get(5)?,
+                    attempt: r.get(6)?,
+                    owner: r.get(7)?,
+                    until_ms: r.get(8)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Gives a current lease back without using up its attempt: the game was never
+    /// started (its worker could not set it up, or stopped before it began), so it is
+    /// queued again as it was. `false` if the lease was not current.
+    pub fn release(&mut self, lease: &Lease) -> Result<bool, StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE games SET state = 'queued', attempts = attempts - 1, lease_owner = NULL, \
+             lease_until_ms = NULL \
+             WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
+            params![lease.game, lease.owner, lease.attempt],
+        )?;
+        Ok(changed == 1)
     }
 
     /// Extends a lease that is still current; `false` when it is not (voided meanwhile).
@@ -1144,12 +1197,20 @@ impl Store {
                 now_ms
             ],
         )?;
-        let excluded: bool = self.conn.query_row(
-            "SELECT excluded FROM workers WHERE name = ?1",
-            [&worker.name],
-            |r| r.get(0),
-        )?;
-        Ok(!excluded)
+        Ok(!Self::is_excluded(&self.conn, &worker.name)?)
+    }
+
+    /// Whether worker `OWNER/NAME` is excluded, by name or with every worker of its owner.
+    fn is_excluded(conn: &Connection, name: &str) -> Result<bool, StoreError> {
+        let owner = name.split_once('/').map_or(name, |(owner, _)| owner);
+        Ok(conn
+            .query_row(
+                "SELECT 1 FROM workers WHERE excluded AND (name = ?1 OR name = ?2) LIMIT 1",
+                params![name, owner],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
     }
 
     /// Adds a counted game to its worker's figures.
@@ -1165,6 +1226,23 @@ impl Store {
             params![name, timeouts, u32::from(forfeit)],
         )?;
         Ok(())
+    }
+
+    /// One worker as it last said it is.
+    pub fn worker_info(&self, name: &str) -> Result<Option<WorkerInfo>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT name, host, cpu, sandbox, zebra FROM workers WHERE name = ?1")?
+            .query_row([name], |r| {
+                Ok(WorkerInfo {
+                    name: r.get(0)?,
+                    host: r.get(1)?,
+                    cpu: r.get(2)?,
+                    sandbox: r.get(3)?,
+                    zebra: r.get(4)?,
+                })
+            })
+            .optional()?)
     }
 
     /// Every worker seen, by name.
@@ -1194,7 +1272,8 @@ impl Store {
     }
 
     /// Excludes worker `name` (an admin's decision: its results are not to be trusted),
-    /// or admits it again (`excluded` false: its games stay as they are). Excluded, it gets
+    /// or admits it again (`excluded` false: its games stay as they are). A name without a
+    /// `/` is an owner: every worker of that token owner's, under any name, now or later. Excluded, it gets
     /// no more games, its leases are voided, and the games it finished in series still
     /// running are queued again, to be played by others (an ended series keeps its games;
     /// their records name the worker). Returns the running series whose games were queued
@@ -1205,22 +1284,47 @@ impl Store {
         excluded: bool,
         max_attempts: u32,
     ) -> Result<Option<Vec<i64>>, StoreError> {
+        if name.starts_with("daemon/") {
+            // The daemon's own workers are not remote: stop the daemon instead.
+            return Ok(None);
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if tx.execute(
-            "UPDATE workers SET excluded = ?2 WHERE name = ?1",
-            params![name, excluded],
-        )? == 0
-        {
+        let whole_owner = !name.contains('/');
+        let changed = if whole_owner {
+            // A row of its own marks the owner (every name under it, the future's too).
+            tx.execute(
+                "INSERT INTO workers (name, host, cpu, sandbox, zebra, first_ms, seen_ms, excluded) \
+                 VALUES (?1, '', '', '', '', 0, 0, ?2) \
+                 ON CONFLICT (name) DO UPDATE SET excluded = ?2",
+                params![name, excluded],
+            )?;
+            tx.execute(
+                "UPDATE workers SET excluded = ?2 WHERE substr(name, 1, length(?1) + 1) = ?1 || '/'",
+                params![name, excluded],
+            )?;
+            1
+        } else {
+            tx.execute(
+                "UPDATE workers SET excluded = ?2 WHERE name = ?1",
+                params![name, excluded],
+            )?
+        };
+        if changed == 0 {
             return Ok(None);
         }
         if !excluded {
             tx.commit()?;
             return Ok(Some(Vec::new()));
         }
-        // Its leases: `worker:NAME#INSTANCE` (the daemon's own are never excluded here).
-        let prefix = format!("worker:{name}#");
+        // Its leases: `worker:NAME#INSTANCE`, or for an owner `worker:OWNER/…` (the
+        // daemon's own are never excluded here).
+        let prefix = if whole_owner {
+            format!("worker:{name}/")
+        } else {
+            format!("worker:{name}#")
+        };
         Self::void_where(
             &tx,
             "substr(lease_owner, 1, length(?1)) = ?1",
@@ -1247,6 +1351,26 @@ impl Store {
         )?;
         tx.commit()?;
         Ok(Some(series))
+    }
+
+    /// Every finished game a worker played, for the workers' outlier check: its worker
+    /// (`OWNER/NAME`, or `daemon`), White's and Black's bot ids, its result. Read through
+    /// `each`, one at a time.
+    pub(crate) fn each_played(
+        &self,
+        mut each: impl FnMut(&str, i64, i64, &str),
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT played_by, white, black, result FROM games \
+             WHERE state = 'finished' AND played_by IS NOT NULL ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let by: String = row.get(0)?;
+            let result: String = row.get(3)?;
+            each(&worker_of(&by), row.get(1)?, row.get(2)?, &result);
+        }
+        Ok(())
     }
 
     /// Records the archive an uploaded bot came in (its SHA-256, kept in the archives).

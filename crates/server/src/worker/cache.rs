@@ -68,8 +68,16 @@ fn unpack(bytes: &[u8], dir: &Path) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&fresh);
     crate::server::upload::unpack(bytes, &fresh)
         .map_err(|e| format!("the archive {} does not unpack: {e}", dir.display()))?;
-    std::fs::rename(&fresh, dir).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&fresh);
-        format!("cannot put {} in place: {e}", dir.display())
-    })
+    match std::fs::rename(&fresh, dir) {
+        Ok(()) => Ok(()),
+        // Another worker process sharing this cache put the same bot there first.
+        Err(_) if dir.is_dir() => {
+            let _ = std::fs::remove_dir_all(&fresh);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&fresh);
+            Err(format!("cannot put {} in place: {e}", dir.display()))
+        }
+    }
 }

@@ -95,21 +95,27 @@ impl Client {
         })
     }
 
-    /// The next game, or none within the wait.
-    pub async fn lease(&self, ask: &LeaseAsk) -> Result<Option<Grant>, String> {
+    /// The next game, or none within the wait; `Refused` when the daemon will not give
+    /// this worker games (excluded, another version): it should stop.
+    pub async fn lease(&self, ask: &LeaseAsk) -> Result<Answer<Option<Grant>>, String> {
         let wait = Duration::from_millis(ask.wait_ms);
         let response = self
             .post("/api/v1/worker/lease", ask, REQUEST_TIMEOUT + wait)
             .await?;
         match response.status() {
-            StatusCode::NO_CONTENT => Ok(None),
+            StatusCode::NO_CONTENT => Ok(Answer::Done(None)),
             StatusCode::OK => response
                 .json::<Grant>()
                 .await
-                .map(Some)
+                .map(|g| Answer::Done(Some(g)))
                 .map_err(|e| format!("{}: a lease that does not read: {e}", self.base)),
+            status if status.is_client_error() => Ok(Answer::Refused(format!(
+                "{} refuses this worker ({status}): {}",
+                self.base,
+                detail(response).await
+            ))),
             status => Err(format!(
-                "{} refuses a lease ({status}): {}",
+                "{} cannot lease now ({status}): {}",
                 self.base,
                 detail(response).await
             )),
@@ -120,6 +126,7 @@ impl Client {
     pub async fn renew(&self, lease: &Lease) -> Result<Answer<i64>, String> {
         let held = Held {
             lease: lease.clone(),
+            unplayed: false,
         };
         let response = self
             .post("/api/v1/worker/renew", &held, REQUEST_TIMEOUT)
@@ -154,10 +161,11 @@ impl Client {
         self.answer(response, |_: serde_json::Value| ()).await
     }
 
-    /// Gives a game back unplayed.
-    pub async fn abandon(&self, lease: &Lease) -> Result<Answer<()>, String> {
+    /// Gives a game back: `unplayed` if it never started (its attempt is not used up).
+    pub async fn abandon(&self, lease: &Lease, unplayed: bool) -> Result<Answer<()>, String> {
         let held = Held {
             lease: lease.clone(),
+            unplayed,
         };
         let response = self
             .post("/api/v1/worker/abandon", &held, REQUEST_TIMEOUT)

@@ -66,6 +66,15 @@ pub async fn work(
             settings.cache.display()
         ))
     })?;
+    if let Some(host) = settings.server.strip_prefix("http://") {
+        let host = host.split(['/', ':']).next().unwrap_or_default();
+        if !matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "") {
+            eprintln!(
+                "zebra worker: warning: {} is plain HTTP beyond this machine: the token and the bots' code cross the network unencrypted; give the daemon --tls-cert and use https://",
+                settings.server
+            );
+        }
+    }
     let client = client::Client::new(&settings).map_err(WorkerError::Setup)?;
     // The server and the token, tried once before any game: one line if either is wrong.
     let hello = client.hello().await.map_err(WorkerError::Setup)?;
@@ -89,7 +98,11 @@ pub async fn work(
         settings.name,
         settings.concurrency
     );
-    signals.first(&shutdown).await;
+    let quit = remote.quit.clone();
+    tokio::select! {
+        _ = signals.first(&shutdown) => {}
+        _ = quit.cancelled() => {}
+    }
     tracing::info!(
         "stopping: no new games; the running ones have {}s to finish",
         settings.grace.as_secs()
@@ -97,6 +110,12 @@ pub async fn work(
     stop.cancel();
     signals.drain(&mut tasks, settings.grace, &abandon).await;
     tracing::info!("stopped");
+    if quit.is_cancelled() {
+        return Err(WorkerError::Setup(format!(
+            "{} refuses this worker's leases (see the line above)",
+            settings.server
+        )));
+    }
     Ok(())
 }
 

@@ -42,6 +42,8 @@ pub struct Remote {
     logs: std::path::PathBuf,
     /// Series set up, by id and the bots' registrations they were set up with.
     books: Mutex<Vec<(SetUp, Arc<Mutex<Books>>)>>,
+    /// Cancelled when the daemon refuses this worker for good (excluded): it stops.
+    pub quit: tokio_util::sync::CancellationToken,
 }
 
 /// A series as it was set up: its id and its bots' registrations.
@@ -76,6 +78,7 @@ impl Remote {
             same_programs: settings.same_programs,
             logs: settings.cache.join("logs"),
             books: Mutex::new(Vec::new()),
+            quit: tokio_util::sync::CancellationToken::new(),
         }
     }
 
@@ -127,10 +130,27 @@ impl Remote {
         }
         let request: SeriesRequest = serde_json::from_str(&grant.spec)
             .map_err(|e| format!("series {}'s request does not read: {e}", grant.series))?;
+        // The daemon's limits, but this worker's wall: strict always (where this machine
+        // has it; the daemon's test switch aside), and never a network, whatever the
+        // daemon (or someone between) sends.
+        let mut sandbox = grant.sandbox.clone();
+        sandbox.mode = if self.info.sandbox == "strict" {
+            crate::sandbox::Mode::Strict
+        } else {
+            crate::sandbox::Mode::Auto
+        };
+        if sandbox.limits.network == Some(true)
+            || rows.iter().any(|r| r.spec.contains("\"network\":true"))
+        {
+            return Err(
+                "the daemon's game lets a bot reach the network, which a worker never allows"
+                    .into(),
+            );
+        }
         let config = request.series_config(
             grant.series,
             &rows,
-            &grant.sandbox,
+            &sandbox,
             self.logs.join(format!("series-{}", grant.series)),
         )?;
         let books = Books::new(config, |_| Ok::<(), String>(()))??;
@@ -152,12 +172,14 @@ impl Remote {
             .map_or_else(String::new, |(name, _)| name.to_string())
     }
 
+    /// Gives back a game this worker could not set up: never started, so its attempt is
+    /// not used up.
     async fn give_back(&self, lease: &Lease, why: &str) {
         tracing::error!(
             game = lease.game,
             "cannot play a leased game: {why}; giving it back"
         );
-        if let Err(e) = self.client.abandon(lease).await {
+        if let Err(e) = self.client.abandon(lease, true).await {
             tracing::error!(game = lease.game, "cannot give it back: {e}");
         }
     }
@@ -173,8 +195,14 @@ impl Lessor for Remote {
             same_programs: self.same_programs,
             wait_ms: LEASE_WAIT.as_millis() as u64,
         };
-        let Some(grant) = self.client.lease(&ask).await? else {
-            return Ok(None);
+        let grant = match self.client.lease(&ask).await? {
+            Answer::Done(Some(grant)) => grant,
+            Answer::Done(None) | Answer::Lost(_) => return Ok(None),
+            Answer::Refused(why) => {
+                tracing::error!("{why}; stopping");
+                self.quit.cancel();
+                return Ok(None);
+            }
         };
         let books = match self.books(&grant).await {
             Ok(books) => books,
@@ -242,9 +270,14 @@ impl Lessor for Remote {
             record,
             figures: Figures::of(&tally.event),
         };
-        // A network blip is not the game's end: tried again while the lease may hold.
+        // A network blip or a daemon restarting is not the game's end: tried again until
+        // the lease runs out (after that the report could not count).
         let mut wait = Duration::from_millis(500);
-        for attempt in 1..=REPORT_TRIES {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let last = attempt >= REPORT_TRIES
+                && crate::server::now_ms() + wait.as_millis() as i64 > lease.until_ms;
             match self.client.finish(&report).await {
                 Ok(Answer::Done(())) => {
                     tracing::info!(
@@ -254,32 +287,40 @@ impl Lessor for Remote {
                     );
                     return Ok(());
                 }
-                Ok(Answer::Lost(why)) => {
+                Ok(Answer::Lost(why)) if attempt == 1 => {
                     tracing::warn!(game = lease.game, "not counted: {why}");
                     return Ok(());
                 }
+                Ok(Answer::Lost(why)) => {
+                    // An earlier try may have been counted with its answer lost.
+                    tracing::warn!(
+                        game = lease.game,
+                        "counted by an earlier try, or not at all (the daemon's game list says which): {why}"
+                    );
+                    return Ok(());
+                }
                 Ok(Answer::Refused(why)) => return Err(format!("the report was refused: {why}")),
-                Err(e) if attempt == REPORT_TRIES => return Err(e),
+                Err(e) if last => return Err(format!("{e}; the game's lease has run out")),
                 Err(e) => {
                     tracing::warn!(game = lease.game, "cannot report yet ({e}); trying again");
                     tokio::time::sleep(wait).await;
-                    wait *= 2;
+                    wait = (wait * 2).min(Duration::from_secs(5));
                 }
             }
         }
-        Ok(())
     }
 
     async fn abandon(&self, lease: Lease, _kept: Kept) -> Result<(), String> {
-        match self.client.abandon(&lease).await? {
+        match self.client.abandon(&lease, false).await? {
             Answer::Done(()) | Answer::Lost(_) => Ok(()),
             Answer::Refused(why) => Err(why),
         }
     }
 
     fn idle(&self) -> impl Future<Output = ()> + Send + '_ {
-        // The lease itself waited on the daemon for work.
-        std::future::ready(())
+        // The lease itself waited on the daemon for work; an answer that came early (the
+        // daemon is stopping) is not asked again at once.
+        tokio::time::sleep(crate::server::worker::IDLE_POLL)
     }
 }
 
