@@ -27,6 +27,8 @@ struct Worker {
     child: Child,
     /// Everything it wrote to stderr so far.
     log: Arc<Mutex<String>>,
+    /// The thread that reads its stderr (done once the worker has exited).
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for Worker {
@@ -39,6 +41,15 @@ impl Drop for Worker {
 impl Worker {
     fn log(&self) -> String {
         self.log.lock().unwrap().clone()
+    }
+
+    /// Waits for the worker to exit: its exit status and everything it wrote.
+    fn exited(&mut self) -> (std::process::ExitStatus, String) {
+        let status = self.child.wait().unwrap();
+        if let Some(reader) = self.reader.take() {
+            reader.join().unwrap();
+        }
+        (status, self.log())
     }
 }
 
@@ -60,7 +71,7 @@ fn start_worker(base: &str, token: &Path, name: &str, dir: &Path, extra: &[&str]
     let log = Arc::new(Mutex::new(String::new()));
     let sink = Arc::clone(&log);
     // Drained all the time: a full pipe would stall the worker.
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         let mut line = String::new();
         while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
             sink.lock().unwrap().push_str(&line);
@@ -70,7 +81,11 @@ fn start_worker(base: &str, token: &Path, name: &str, dir: &Path, extra: &[&str]
         let _ = stderr.read_to_string(&mut rest);
         sink.lock().unwrap().push_str(&rest);
     });
-    Worker { child, log }
+    Worker {
+        child,
+        log,
+        reader: Some(reader),
+    }
 }
 
 /// A worker token for `owner`, in a file.
@@ -309,9 +324,9 @@ fn two_remote_workers_and_the_daemon_s_own_count_every_game_once_when_one_is_kil
 
     // Stopped with SIGTERM, w2 leaves at once (it plays nothing) and says so.
     terminate(&w2.child);
-    let status = w2.child.wait().unwrap();
-    assert!(status.success(), "{status:?}: {}", w2.log());
-    assert!(w2.log().contains("stopped"), "{}", w2.log());
+    let (status, log) = w2.exited();
+    assert!(status.success(), "{status:?}: {log}");
+    assert!(log.contains("stopped"), "{log}");
 }
 
 /// SIGTERM to a child of ours.
@@ -925,9 +940,9 @@ fn an_excluded_worker_gets_no_more_games_and_its_games_are_played_again_by_other
     assert_eq!(body["series_replayed"], json!([id]), "{body}");
     // Let go, w1 is refused its next lease and stops with one line.
     signal(&w1.child, libc::SIGCONT);
-    let status = w1.child.wait().unwrap();
-    assert_eq!(status.code(), Some(1), "{}", w1.log());
-    assert!(w1.log().contains("refuses this worker"), "{}", w1.log());
+    let (status, log) = w1.exited();
+    assert_eq!(status.code(), Some(1), "{log}");
+    assert!(log.contains("refuses this worker"), "{log}");
     // w1 is refused from now on; w2 plays the series to its end, w1's games included.
     let w2 = start_worker(&base, &lab, "w2", &dir, &["--same-programs"]);
     let done = wait_series_end(&base, &ann, id);

@@ -151,17 +151,18 @@ impl Daemon {
             return Ok(Arc::clone(b));
         }
         let daemon = Arc::clone(self);
-        let books = self
-            .db(move |store| {
-                let row = store.series(id)?.ok_or(StoreError::NoSeries(id))?;
-                let bots = store.bots()?;
-                daemon.load_books(&row, &bots, store)
-            })
-            .await
-            .map_err(|e| e.to_string())??;
-        let books = Arc::new(Mutex::new(books));
-        let mut all = self.books.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(Arc::clone(all.entry(id).or_insert(books)))
+        // Folded and cached while the store is held: an exclusion (which folds the cached
+        // books again, holding the store) comes wholly before or after.
+        self.db(move |store| {
+            let row = store.series(id)?.ok_or(StoreError::NoSeries(id))?;
+            let bots = store.bots()?;
+            Ok(daemon.load_books(&row, &bots, store)?.map(|books| {
+                let mut all = daemon.books.lock().unwrap_or_else(|e| e.into_inner());
+                Arc::clone(all.entry(id).or_insert_with(|| Arc::new(Mutex::new(books))))
+            }))
+        })
+        .await
+        .map_err(|e| e.to_string())?
     }
 
     /// The books of series `id` if they are loaded (it is running and has been asked for).

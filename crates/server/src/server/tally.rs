@@ -245,6 +245,7 @@ pub async fn count(
     // The pool's books and the series' count the game while the store is still held
     // (server::pool): an exclusion (which takes games back and folds the books again,
     // holding the store too) comes wholly before or after.
+    // A decision of the SPRT this game makes ends the series in the same hold.
     let d = Arc::clone(daemon);
     let held = Arc::clone(books);
     let outcome = tally.outcome.clone();
@@ -256,12 +257,18 @@ pub async fn count(
             }
             d.pool.count(game, white, black, &end.result, &end.conduct);
             s.tally_worker(&worker, timeouts, forfeit)?;
-            Ok(Some(
-                held.lock().unwrap_or_else(|e| e.into_inner()).add(&outcome),
-            ))
+            let mut b = held.lock().unwrap_or_else(|e| e.into_inner());
+            let ended = match b.add(&outcome) {
+                Some(_) => {
+                    let ending = Ending::Played(b.end_when_played());
+                    Some((s.conclude(series, ending.code())?, ending))
+                }
+                None => None,
+            };
+            Ok(Some(ended))
         })
         .await?;
-    let Some(decided) = counted else {
+    let Some(ended) = counted else {
         daemon.metrics.games_voided.fetch_add(1, Ordering::Relaxed);
         return Ok(false);
     };
@@ -284,12 +291,8 @@ pub async fn count(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .game_counted(&tally);
-    if decided.is_some() {
-        let end = books
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .end_when_played();
-        conclude(daemon, series, Ending::Played(end)).await?;
+    if let Some((changed, ending)) = ended {
+        closed(daemon, series, changed, ending);
         return Ok(true);
     }
     settle(daemon, series).await.map(|()| true)
@@ -323,10 +326,17 @@ pub async fn settle(daemon: &Arc<Daemon>, series: i64) -> Result<(), StoreError>
 
 /// Ends a series: no more of its games are leased, and its books are dropped.
 async fn conclude(daemon: &Arc<Daemon>, series: i64, ending: Ending) -> Result<(), StoreError> {
-    if daemon
+    let changed = daemon
         .db(move |s| s.conclude(series, ending.code()))
-        .await?
-    {
+        .await?;
+    closed(daemon, series, changed, ending);
+    Ok(())
+}
+
+/// What follows a series' end in the store (`changed`: this call ended it): the live page
+/// told, the books dropped.
+fn closed(daemon: &Arc<Daemon>, series: i64, changed: bool, ending: Ending) {
+    if changed {
         tracing::info!(series, outcome = ending.code(), "series ended");
     }
     if let Some(books) = daemon.cached_books(series) {
@@ -336,7 +346,6 @@ async fn conclude(daemon: &Arc<Daemon>, series: i64, ending: Ending) -> Result<(
             .close(ending);
     }
     daemon.drop_books(series);
-    Ok(())
 }
 
 /// Counts crashes in a row per bot and suspends a bot at the daemon's limit.
@@ -407,7 +416,12 @@ pub async fn exclude(
                         .unwrap_or_else(|e| e.into_inner())
                         .fold(|each| s.each_result(id, each))?;
                     if let Err(e) = folded {
+                        // Not kept half-folded: read again from the store at the next use.
                         tracing::error!(series = id, "cannot fold the series' books again: {e}");
+                        d.books
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .remove(&id);
                     }
                 }
             }
