@@ -57,7 +57,7 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -65,7 +65,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 5);
+    assert_eq!(again.schema_version().unwrap(), 6);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -133,6 +133,16 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
 /// Schema 4 undone: the database as a Zebra of schema 3 left it.
 /// Schema 5 back to 4, as a Zebra before remote workers left it: its tokens table's CHECK
 /// knew no `worker` scope.
+/// Schema 6 back to 5: no invites, no archive sizes, no deletions.
+const DOWN_TO_5: &str = "DROP INDEX bots_by_owner; DROP INDEX series_by_owner; \
+     ALTER TABLE bots DROP COLUMN deleted_ms; ALTER TABLE bots DROP COLUMN bytes; \
+     CREATE TABLE tokens_v5 (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, \
+       scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin', 'worker')), \
+       owner TEXT NOT NULL, created_ms INTEGER NOT NULL); \
+     INSERT INTO tokens_v5 SELECT id, hash, scope, owner, created_ms FROM tokens; \
+     DROP TABLE tokens; ALTER TABLE tokens_v5 RENAME TO tokens; DROP TABLE invites; \
+     PRAGMA user_version = 5;";
+
 const DOWN_TO_4: &str = "DROP TABLE workers; ALTER TABLE bots DROP COLUMN archive; \
      ALTER TABLE games DROP COLUMN played_by; \
      CREATE TABLE tokens_v4 (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, \
@@ -154,7 +164,8 @@ fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
     store.add_token("h-ann", "submit", "ann", 1).unwrap();
     drop(store);
     let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
-    conn.execute_batch(DOWN_TO_4).unwrap();
+    conn.execute_batch(&format!("{DOWN_TO_5} {DOWN_TO_4}"))
+        .unwrap();
     // As schema 4 was: no worker token could be stored.
     assert!(conn
         .execute(
@@ -164,7 +175,7 @@ fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
         .is_err());
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))
@@ -216,7 +227,8 @@ fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess()
     }];
     drop(store);
     let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
-    conn.execute_batch(DOWN_TO_3).unwrap();
+    conn.execute_batch(&format!("{DOWN_TO_5} {DOWN_TO_3}"))
+        .unwrap();
     conn.execute(
         "INSERT INTO series (spec, state, owner, created_ms) VALUES ('{}', 'running', 'ann', 1)",
         [],
@@ -224,7 +236,7 @@ fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess()
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     assert_eq!(store.series(1).unwrap().unwrap().game, "football-chess");
     let state = |store: &Store, id| {
         let games = store.bot_games(id).unwrap();
@@ -350,13 +362,13 @@ fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     // Back to schema 2 as an older Zebra left it: no family, no version.
     let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
     conn.execute_batch(&format!(
-        "{DOWN_TO_3} DROP INDEX bots_by_version; ALTER TABLE bots DROP COLUMN family; \
+        "{DOWN_TO_5} {DOWN_TO_3} DROP INDEX bots_by_version; ALTER TABLE bots DROP COLUMN family; \
          ALTER TABLE bots DROP COLUMN version; PRAGMA user_version = 2;"
     ))
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     let bot = store.bot(north).unwrap().unwrap();
     assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
     let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
@@ -386,7 +398,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 5,
+                known: 6,
                 ..
             }
         ),
@@ -551,7 +563,7 @@ fn a_worker_without_the_same_programs_leases_only_games_of_uploaded_bots() {
     let hash = store.archives().put_bytes(b"an archive").unwrap();
     assert_eq!(store.archives().read_bytes(&hash).unwrap(), b"an archive");
     assert!(store.archives().read_bytes("../../zebra.db").is_none());
-    store.set_archive(1, &hash).unwrap();
+    store.set_archive(1, &hash, 10).unwrap();
     assert_eq!(
         store
             .lease_for("worker:lab/w#1", 0, 60_000, 3, Reach::Uploaded)
@@ -559,7 +571,7 @@ fn a_worker_without_the_same_programs_leases_only_games_of_uploaded_bots() {
         None,
         "one of the two bots was uploaded"
     );
-    store.set_archive(2, &hash).unwrap();
+    store.set_archive(2, &hash, 10).unwrap();
     assert!(store.is_archive(&hash).unwrap());
     assert!(!store.is_archive(&"0".repeat(64)).unwrap());
     let lease = store
@@ -719,4 +731,135 @@ fn tokens_are_found_by_their_hash_only() {
         Some(("submit".to_string(), "ann".to_string()))
     );
     assert_eq!(store.token(&"cd".repeat(32)).unwrap(), None);
+}
+
+#[test]
+fn a_database_of_schema_5_gains_invites_and_an_invite_signs_up_each_new_name_once() {
+    let dir = scratch("schema5");
+    let mut store = Store::open(&dir).unwrap();
+    store.add_token("h-ann", "submit", "ann", 1).unwrap();
+    let bot = store.add_bot("north", "{}", "ann", 1).unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
+    conn.execute_batch(DOWN_TO_5).unwrap();
+    drop(conn);
+    let mut store = Store::open(&dir).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(
+        store.token("h-ann").unwrap(),
+        Some(("submit".to_string(), "ann".to_string()))
+    );
+    let row = store.bot(bot).unwrap().unwrap();
+    assert_eq!((row.bytes, row.deleted_ms), (0, None));
+
+    let now = 1_000_000;
+    store
+        .add_invite("i-two", 2, Some(now + 10), "", now)
+        .unwrap();
+    store
+        .add_invite("i-old", 5, Some(now), "", now - 50)
+        .unwrap();
+    store.add_invite("i-free", 1, None, "open", now).unwrap();
+    let refused = |r: Result<(), StoreError>| matches!(r, Err(StoreError::InviteRefused));
+    assert!(refused(store.redeem_invite("i-none", "cy", "t0", now)));
+    assert!(
+        refused(store.redeem_invite("i-old", "cy", "t0", now)),
+        "expired"
+    );
+    for taken in ["ann", "admin"] {
+        assert!(matches!(
+            store.redeem_invite("i-two", taken, "t0", now),
+            Err(StoreError::OwnerTaken(name)) if name == taken
+        ));
+    }
+    store.redeem_invite("i-two", "cy", "t-cy", now).unwrap();
+    assert!(matches!(
+        store.redeem_invite("i-two", "cy", "t-cy2", now),
+        Err(StoreError::OwnerTaken(_))
+    ));
+    store.redeem_invite("i-two", "di", "t-di", now + 9).unwrap();
+    assert!(
+        refused(store.redeem_invite("i-two", "ed", "t-ed", now)),
+        "used up"
+    );
+    store
+        .redeem_invite("i-free", "ed", "t-ed", now + (1 << 40))
+        .unwrap();
+    assert_eq!(
+        store.token("t-cy").unwrap(),
+        Some(("submit".to_string(), "cy".to_string()))
+    );
+    let invites = store.invites().unwrap();
+    assert_eq!(invites.len(), 3);
+    let two = invites
+        .iter()
+        .find(|i| i.expires_ms == Some(now + 10))
+        .unwrap();
+    assert_eq!(
+        (two.uses_left, two.owners.clone()),
+        (0, vec!["cy".to_string(), "di".to_string()])
+    );
+}
+
+#[test]
+fn deleting_a_bot_cancels_its_running_series_and_frees_its_archive_only_when_unshared() {
+    let (_dir, mut store, series) = with_series("delete", 4);
+    let hash = store.archives().put_bytes(b"shared bytes").unwrap();
+    store.set_archive(1, &hash, 12).unwrap();
+    store.set_archive(2, &hash, 12).unwrap();
+    let usage = store.usage("ann", Some("south"), 5).unwrap();
+    assert_eq!((usage.bots, usage.versions, usage.has_family), (1, 1, true));
+    assert_eq!((usage.series, usage.stored), (1, 12));
+    assert_eq!(usage.games, vec![(2, 4)]);
+    let lease = store.lease("daemon-x", 10, 60_000, 3).unwrap().unwrap();
+    let leased = store.lease("daemon-x", 10, 60_000, 3).unwrap().unwrap();
+    assert_eq!(
+        finish(&mut store, &lease, "1-0", "[Event \"x\"]\n\n1-0\n", 20),
+        Finished::Counted {
+            record: store.records().put("[Event \"x\"]\n\n1-0\n").unwrap()
+        }
+    );
+    let deleted = store.delete_bot(2, 3, 30).unwrap().expect("deleted now");
+    assert_eq!(deleted.series_cancelled, vec![series]);
+    assert_eq!((deleted.leases_voided, deleted.games_cancelled), (1, 3));
+    assert_eq!(deleted.archive, None, "bot 1 came in the same archive");
+    assert_eq!(store.delete_bot(2, 3, 31).unwrap(), None, "once");
+    let row = store.bot(2).unwrap().unwrap();
+    assert_eq!(
+        (row.state, row.deleted_ms, row.report),
+        (BotState::Suspended, Some(30), None)
+    );
+    let p = store.progress(series).unwrap();
+    assert_eq!((p.finished, p.leased, p.queued, p.cancelled), (1, 0, 0, 3));
+    assert_eq!(
+        finish(&mut store, &leased, "0-1", "[Event \"y\"]\n\n0-1\n", 40),
+        Finished::Stale,
+        "the voided lease never counts"
+    );
+    let usage = store.usage("ann", Some("south"), 50).unwrap();
+    assert_eq!((usage.bots, usage.stored, usage.series), (0, 0, 0));
+    assert_eq!(
+        usage.uploads,
+        vec![(1, 12)],
+        "a deletion does not give the day back"
+    );
+    assert!(matches!(
+        store.submit(
+            Some("k2"),
+            "{}",
+            "ann",
+            &[NewGame {
+                number: 1,
+                seed: 1,
+                white: 1,
+                black: 2
+            }],
+            60
+        ),
+        Err(StoreError::BotDeleted(2))
+    ));
+    let deleted = store.delete_bot(1, 3, 70).unwrap().unwrap();
+    assert_eq!(deleted.archive, Some(hash), "the last bot of the archive");
+    let done = store.delete_owner("ann", 3, 80).unwrap();
+    assert_eq!((done.bots.len(), done.tokens_revoked), (0, 0));
 }

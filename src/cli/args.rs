@@ -484,6 +484,27 @@ pub enum ServeCommand {
     /// Create API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Make or list invite codes: each lets entrants sign up (/signup) for a submit token.
+    #[command(subcommand)]
+    Invite(InviteCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InviteCommand {
+    /// Make an invite code and print it (shown once; only its hash is stored).
+    Create {
+        /// How many entrants may sign up with it (1 to 10000).
+        #[arg(long, default_value_t = 1)]
+        uses: u32,
+        /// How long it is good for: 7d, 36h, or none (default 14d).
+        #[arg(long, value_name = "DURATION")]
+        expires: Option<String>,
+        /// A note for yourself (whom it was for), shown by `invite list`.
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// List the invite codes made (never the codes): uses left, expiry, who signed up.
+    List,
 }
 
 #[derive(Debug, Subcommand)]

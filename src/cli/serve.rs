@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::args::{BotCommand, ServeArgs, ServeCommand, TokenCommand};
+use super::args::{BotCommand, InviteCommand, ServeArgs, ServeCommand, TokenCommand};
 use super::common::bundled_dir;
 use super::failure::Failure;
 use super::runtime::runtime;
@@ -47,6 +47,61 @@ pub(super) fn run(args: ServeArgs) -> Result<(), Failure> {
             Ok(())
         }
         Some(ServeCommand::Bot(command)) => bot(command, &settings, &bundled),
+        Some(ServeCommand::Invite(command)) => invite(command, &settings),
+    }
+}
+
+/// `zebra serve invite create|list`.
+fn invite(command: InviteCommand, settings: &ServeSettings) -> Result<(), Failure> {
+    match command {
+        InviteCommand::Create {
+            uses,
+            expires,
+            note,
+        } => {
+            let expires = crate::server::entrants::expiry(expires.as_deref())
+                .map_err(|e| Failure::Usage(format!("--expires {e}")))?;
+            let mut store = open(settings)?;
+            let (code, expires_ms) =
+                crate::server::entrants::create_invite(&mut store, uses, expires, &note)
+                    .map_err(Failure::Usage)?;
+            out!("{code}");
+            eprintln!(
+                "zebra: an invite code for {uses} sign-up{} {}; it is shown only now. Entrants redeem it at /signup#code={code} or with POST /api/v1/signup",
+                if uses == 1 { "" } else { "s" },
+                expires_ms.map_or("with no expiry".to_string(), |ms| format!(
+                    "until {}",
+                    crate::server::entrants::utc(ms)
+                )),
+            );
+            Ok(())
+        }
+        InviteCommand::List => {
+            let store = open(settings)?;
+            let invites = store.invites().map_err(|e| Failure::Run(e.to_string()))?;
+            if invites.is_empty() {
+                out!("no invite codes: make one with zebra serve invite create");
+            }
+            for i in invites {
+                out!(
+                    "{}\t{} use{} left\t{}\tsigned up: {}\t{}",
+                    i.id,
+                    i.uses_left,
+                    if i.uses_left == 1 { "" } else { "s" },
+                    i.expires_ms.map_or("no expiry".to_string(), |ms| format!(
+                        "expires {}",
+                        crate::server::entrants::utc(ms)
+                    )),
+                    if i.owners.is_empty() {
+                        "nobody".to_string()
+                    } else {
+                        i.owners.join(", ")
+                    },
+                    i.note
+                );
+            }
+            Ok(())
+        }
     }
 }
 

@@ -187,11 +187,7 @@ fn error(what: &'static str, value: &str, why: impl Into<String>) -> LimitError 
 }
 
 /// `512M`, `2G`, `1.5GiB`, `65536` (bytes), or `none`.
-pub(crate) fn parse_size(
-    what: &'static str,
-    value: &str,
-    min: u64,
-) -> Result<Option<u64>, LimitError> {
+pub fn parse_size(what: &'static str, value: &str, min: u64) -> Result<Option<u64>, LimitError> {
     let v = value.trim();
     if v.eq_ignore_ascii_case("none") {
         return Ok(None);

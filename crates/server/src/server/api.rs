@@ -43,7 +43,7 @@ use super::auth::Caller;
 use super::extract::{BotId, GameId, Reader, SeriesId, Submitter};
 use super::pool::{Books, BotBooks};
 use super::series::SeriesRequest;
-use super::store::{BotRow, StoreError, Submitted};
+use super::store::{BotRow, BotState, StoreError, Submitted};
 use super::Daemon;
 
 /// The largest request body read (a series request is a few hundred bytes).
@@ -57,6 +57,10 @@ pub struct Problem {
     status: StatusCode,
     detail: String,
     field: Option<String>,
+    /// The quota that refused the request (see `super::entrants`).
+    quota: Option<&'static str>,
+    /// A 429's `Retry-After`, in seconds.
+    retry_after_s: Option<u64>,
 }
 
 impl Problem {
@@ -65,7 +69,19 @@ impl Problem {
             status,
             detail: detail.into(),
             field: None,
+            quota: None,
+            retry_after_s: None,
         }
+    }
+
+    pub(crate) fn quota(mut self, quota: &'static str) -> Problem {
+        self.quota = Some(quota);
+        self
+    }
+
+    pub(crate) fn retry_after(mut self, seconds: u64) -> Problem {
+        self.retry_after_s = Some(seconds);
+        self
     }
 
     pub(crate) fn field(mut self, field: impl Into<String>) -> Problem {
@@ -88,6 +104,8 @@ struct ProblemBody<'a> {
     detail: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quota: Option<&'static str>,
     status: u16,
     title: &'static str,
     #[serde(rename = "type")]
@@ -99,6 +117,7 @@ impl IntoResponse for Problem {
         let body = ProblemBody {
             detail: &self.detail,
             field: self.field.as_deref(),
+            quota: self.quota,
             status: self.status.as_u16(),
             title: self.status.canonical_reason().unwrap_or("error"),
             kind: "about:blank",
@@ -113,6 +132,11 @@ impl IntoResponse for Problem {
             response
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let Some(seconds) = self.retry_after_s {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }
@@ -130,6 +154,9 @@ impl From<StoreError> for Problem {
                 Problem::new(StatusCode::CONFLICT, e.to_string()).field("bots")
             }
             e @ StoreError::KeyConflict(_) => Problem::new(StatusCode::CONFLICT, e.to_string()),
+            e @ StoreError::BotDeleted(_) => {
+                Problem::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).field("bots")
+            }
             e @ (StoreError::NoRecord(_) | StoreError::NoSeries(_)) => {
                 Problem::not_found(e.to_string())
             }
@@ -166,7 +193,10 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
                 .post(upload)
                 .layer(DefaultBodyLimit::max(super::upload::MAX_ARCHIVE)),
         )
-        .route("/api/v1/bots/:id", get(get_bot))
+        .route(
+            "/api/v1/bots/:id",
+            get(get_bot).delete(super::entrants::delete_bot),
+        )
         .route("/api/v1/bots/:id/games", post(enter_game))
         .route("/api/v1/series", get(list_series).post(submit))
         .route("/api/v1/series/:id", get(get_series))
@@ -179,6 +209,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
         .route("/api/v1/games/:id/log", get(game_log))
         .route("/api/v1/leaderboard", get(leaderboard))
         .merge(super::fleet::router())
+        .merge(super::entrants::router())
         .merge(super::pages::router())
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
@@ -292,6 +323,7 @@ async fn list_bots(State(daemon): State<Arc<Daemon>>, Reader(who): Reader) -> An
     let pool = pool(&daemon).await?;
     let list: Vec<Value> = bots
         .iter()
+        .filter(|b| b.deleted_ms.is_none())
         .map(|b| bot_json(b, &who, pool.all.bots.get(&b.id), &games))
         .collect();
     Ok(json_answer(StatusCode::OK, &json!({ "bots": list })))
@@ -306,11 +338,28 @@ async fn get_bot(
         .db(move |s| Ok((s.bot(id)?, s.bot_games(id)?)))
         .await?;
     let bot = bot.ok_or_else(|| Problem::not_found(format!("there is no bot {id}")))?;
+    if bot.deleted_ms.is_some() {
+        return Err(Problem::new(
+            StatusCode::GONE,
+            format!("bot {id} was deleted by its owner"),
+        ));
+    }
     let pool = pool(&daemon).await?;
-    Ok(json_answer(
-        StatusCode::OK,
-        &bot_json(&bot, &who, pool.all.bots.get(&id), &games),
-    ))
+    let mut answer = bot_json(&bot, &who, pool.all.bots.get(&id), &games);
+    // A pending bot's owner sees its place in the checks' line.
+    if who.owns(&bot.owner) && games.iter().any(|g| g.state == BotState::Pending) {
+        let pending: Vec<(i64, crate::rules::Rules)> = daemon
+            .db(|s| s.pending_checks())
+            .await?
+            .into_iter()
+            .map(|(b, g)| (b.id, g))
+            .collect();
+        let queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(place) = queue.place(id, &pending, daemon.settings.checks) {
+            answer["check_queue"] = json!(place);
+        }
+    }
+    Ok(json_answer(StatusCode::OK, &answer))
 }
 
 /// The body of `POST /api/v1/bots/{id}/games`.
@@ -451,16 +500,30 @@ async fn upload(
     let entered: Vec<&'static str> = games.iter().map(|g| g.name()).collect();
     // The archive is kept as it came, by its SHA-256: what a remote worker downloads and
     // unpacks with the same checks (super::remote).
+    let quotas = super::entrants::quotas_of(&daemon, &who).cloned();
     let added = daemon
         .db(move |s| {
+            // Quotas checked and the bot added under one hold of the store: two uploads
+            // at once cannot both take the last place.
+            let now = super::now_ms();
+            if let Some(quotas) = quotas {
+                let usage = s.usage(&owner, Some(&entry.name), now)?;
+                if let Err(refusal) = quotas.upload(&usage, archive.len() as u64, now) {
+                    return Ok(Err(refusal));
+                }
+            }
             let hash = s.archives().put_bytes(&archive)?;
-            let bot = s.add_version_in(&mut entry, &owner, super::now_ms(), &games)?;
-            s.set_archive(bot.id, &hash)?;
-            Ok(bot)
+            let bot = s.add_version_in(&mut entry, &owner, now, &games)?;
+            s.set_archive(bot.id, &hash, archive.len() as u64)?;
+            Ok(Ok(bot))
         })
         .await;
     let bot = match added {
-        Ok(bot) => bot,
+        Ok(Ok(bot)) => bot,
+        Ok(Err(refusal)) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(refusal.into());
+        }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&dir);
             return Err(match e {
@@ -546,18 +609,25 @@ async fn submit(
     let spec = checked.spec.clone();
     let rules = checked.request.rules();
     let games = checked.games;
+    let quotas = super::entrants::quotas_of(&daemon, &who).cloned();
     let submitted = daemon
         .db(move |s| {
-            s.submit_game(
-                key.as_deref(),
-                &spec,
-                rules,
-                &owner,
-                &games,
-                super::now_ms(),
-            )
+            let now = super::now_ms();
+            // A resubmission under a used key is never a new quota's worth.
+            let again = match key.as_deref() {
+                Some(k) => s.key_used(k)?,
+                None => false,
+            };
+            if let (Some(quotas), false) = (quotas, again) {
+                let usage = s.usage(&owner, None, now)?;
+                if let Err(refusal) = quotas.series(&usage, games.len() as u64, now) {
+                    return Ok(Err(refusal));
+                }
+            }
+            s.submit_game(key.as_deref(), &spec, rules, &owner, &games, now)
+                .map(Ok)
         })
-        .await?;
+        .await??;
     let (status, id) = match submitted {
         Submitted::Created(id) => {
             daemon.wake.notify_waiters();
@@ -722,7 +792,7 @@ async fn get_series(
     ))
 }
 
-fn internal(e: String) -> Problem {
+pub(crate) fn internal(e: String) -> Problem {
     tracing::error!("{e}");
     Problem::new(
         StatusCode::INTERNAL_SERVER_ERROR,
@@ -977,7 +1047,8 @@ async fn leaderboard(
     let mut ratings: Vec<Rating> = bots
         .iter()
         .zip(&rated)
-        .filter(|(_, r)| r.games > 0)
+        // A deleted bot's games still rate its opponents; its own row is gone.
+        .filter(|(b, r)| r.games > 0 && b.deleted_ms.is_none())
         .map(|(b, r)| {
             let books = pool.bots.get(&b.id).cloned().unwrap_or_default();
             Rating {
@@ -1031,6 +1102,7 @@ mod tests {
             &ProblemBody {
                 detail: "limit 0: give 1 to 1000",
                 field: Some("limit"),
+                quota: None,
                 status: 400,
                 title: "Bad Request",
                 kind: "about:blank",
@@ -1042,12 +1114,13 @@ mod tests {
             &ProblemBody {
                 detail: "unknown token \"x\"",
                 field: None,
+                quota: Some("bots"),
                 status: 401,
                 title: "Unauthorized",
                 kind: "about:blank",
             },
             json!({"type": "about:blank", "title": "Unauthorized", "status": 401,
-                   "detail": "unknown token \"x\""}),
+                   "detail": "unknown token \"x\"", "quota": "bots"}),
         );
         same(
             &Entered {

@@ -5,6 +5,11 @@
 //! game once it passed that game's check. A bot that passes one game's check becomes
 //! `active`; one that fails every game's is `rejected`. Each report is stored with the
 //! bot, for its owner to read (`GET /api/v1/bots/{id}`).
+//!
+//! Checks run in a bounded pool (`checks` in the settings, default 1), oldest bot first: a
+//! burst of uploads at a deadline waits in line instead of taking the machine from the
+//! games. While a bot waits, its owner sees its place in the line and the expected wait
+//! ([`Queue::place`]), from the mean time of the checks timed so far.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,34 +65,156 @@ fn smoke_clock(rules: Rules) -> &'static str {
     crate::with_rules!(rules, G => <G as zebra_engine::seam::Checked>::SMOKE_CLOCK)
 }
 
-/// Checks pending bots as they come, until the daemon stops.
+/// What a check is expected to take before one has been timed.
+const FIRST_GUESS: Duration = Duration::from_secs(20);
+
+/// The checks running and how long checks take: what a waiting bot's place is told from.
+#[derive(Debug, Default)]
+pub struct Queue {
+    /// The checks running: (bot, game) and when each started.
+    running: std::collections::HashMap<(i64, Rules), std::time::Instant>,
+    /// The mean duration of the checks finished (and how many), or none yet.
+    mean: Option<(Duration, u32)>,
+}
+
+/// Where a pending bot's check stands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Place {
+    /// Checks to run before its first one starts (0: it is running, or next).
+    pub ahead: usize,
+    /// Whether one of its checks is running now.
+    pub running: bool,
+    /// Seconds until its last pending check should be done, from the mean check time.
+    pub expected_wait_s: u64,
+    /// Checks run at once.
+    pub at_once: usize,
+}
+
+impl Queue {
+    fn mean(&self) -> Duration {
+        self.mean.map_or(FIRST_GUESS, |(d, _)| d)
+    }
+
+    fn timed(&mut self, took: Duration) {
+        self.mean = Some(match self.mean {
+            None => (took, 1),
+            // A running mean over the last 20 or so (a new machine load shows soon).
+            Some((mean, n)) => {
+                let k = n.min(19);
+                ((mean * k + took) / (k + 1), n + 1)
+            }
+        });
+    }
+
+    /// Where `bot` stands among `pending` (every pending check, oldest bot first, as
+    /// [`super::store::Store::pending_checks`] lists them) with `at_once` checks at a time;
+    /// `None` if it has no check pending.
+    pub fn place(&self, bot: i64, pending: &[(i64, Rules)], at_once: usize) -> Option<Place> {
+        let at_once = at_once.max(1);
+        let mine: Vec<&(i64, Rules)> = pending.iter().filter(|p| p.0 == bot).collect();
+        if mine.is_empty() {
+            return None;
+        }
+        let waiting: Vec<&(i64, Rules)> = pending
+            .iter()
+            .filter(|p| !self.running.contains_key(p))
+            .collect();
+        let running = mine.iter().any(|p| self.running.contains_key(p));
+        let ahead = if waiting.iter().any(|p| p.0 == bot) {
+            waiting.iter().take_while(|p| p.0 != bot).count()
+        } else {
+            0
+        };
+        // Its last check ends after every check before it and its own: the waiting ones
+        // in rounds of `at_once`, after the running ones' remaining time.
+        let last = waiting.iter().rposition(|p| p.0 == bot).map(|i| i + 1);
+        let mean = self.mean();
+        let remaining = self
+            .running
+            .values()
+            .map(|t| mean.saturating_sub(t.elapsed()))
+            .min()
+            .unwrap_or_default();
+        let wait = match last {
+            None => self
+                .running
+                .iter()
+                .filter(|(k, _)| k.0 == bot)
+                .map(|(_, t)| mean.saturating_sub(t.elapsed()))
+                .max()
+                .unwrap_or_default(),
+            Some(n) => {
+                let rounds = n.div_ceil(at_once) as u32;
+                let start = if self.running.len() >= at_once {
+                    remaining
+                } else {
+                    Duration::ZERO
+                };
+                start + mean * rounds
+            }
+        };
+        Some(Place {
+            ahead,
+            running,
+            expected_wait_s: wait.as_secs_f64().ceil() as u64,
+            at_once,
+        })
+    }
+}
+
+/// Checks pending bots as they come, `checks` at a time, oldest first, until the daemon
+/// stops (a check running then ends at the abandon signal: its bot stays pending).
 pub async fn run(daemon: Arc<Daemon>) {
+    let mut pool: tokio::task::JoinSet<((i64, Rules), Duration)> = tokio::task::JoinSet::new();
     while !daemon.stopping.is_cancelled() {
         let woken = daemon.wake.notified();
-        let pending = daemon.db(|s| s.pending_checks()).await;
-        match pending {
-            Ok(checks) if !checks.is_empty() => {
-                for (bot, game) in checks {
-                    if daemon.stopping.is_cancelled() {
-                        return;
+        if pool.len() < daemon.settings.checks {
+            match daemon.db(|s| s.pending_checks()).await {
+                Ok(checks) => {
+                    for (bot, game) in checks {
+                        if pool.len() >= daemon.settings.checks {
+                            break;
+                        }
+                        let key = (bot.id, game);
+                        {
+                            let mut queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
+                            if queue.running.contains_key(&key) {
+                                continue;
+                            }
+                            queue.running.insert(key, std::time::Instant::now());
+                        }
+                        let daemon = Arc::clone(&daemon);
+                        pool.spawn(async move {
+                            let started = std::time::Instant::now();
+                            if let Err(e) = check_one(&daemon, bot, game).await {
+                                tracing::error!("cannot store a bot's check: {e}");
+                            }
+                            (key, started.elapsed())
+                        });
                     }
-                    if let Err(e) = check_one(&daemon, bot, game).await {
-                        tracing::error!("cannot store a bot's check: {e}");
+                }
+                Err(e) => tracing::error!("cannot read the bots: {e}"),
+            }
+        }
+        tokio::select! {
+            Some(done) = pool.join_next(), if !pool.is_empty() => {
+                if let Ok((key, took)) = done {
+                    let mut queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
+                    queue.running.remove(&key);
+                    if !daemon.abandon.is_cancelled() {
+                        queue.timed(took);
                     }
                 }
                 // Bots may play now: wake the workers.
                 daemon.wake.notify_waiters();
-                continue;
             }
-            Ok(_) => {}
-            Err(e) => tracing::error!("cannot read the bots: {e}"),
-        }
-        tokio::select! {
             _ = woken => {}
             _ = tokio::time::sleep(Duration::from_secs(1)) => {}
             _ = daemon.stopping.cancelled() => {}
         }
     }
+    // Stopping: the running checks end by themselves, or at the abandon signal.
+    while pool.join_next().await.is_some() {}
 }
 
 async fn check_one(daemon: &Arc<Daemon>, bot: BotRow, game: Rules) -> Result<(), StoreError> {
@@ -228,4 +355,45 @@ async fn smoke_game(
         reason: crate::bot::text::clean(&report.reason, 300),
         verdict: report.bots[0].verdict.map(|v| v.to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FC: Rules = Rules::FootballChess;
+    const BF: Rules = Rules::BoyerFootball;
+
+    #[test]
+    fn a_waiting_bot_is_told_its_place_and_wait_in_rounds_of_the_pool() {
+        let mut q = Queue::default();
+        for _ in 0..3 {
+            q.timed(Duration::from_secs(10));
+        }
+        assert_eq!(q.mean(), Duration::from_secs(10));
+        let pending = [(1, FC), (2, FC), (2, BF), (3, FC), (4, FC)];
+        // Nothing running, two at a time: bot 4 is fifth, its check ends in round 3.
+        let p = q.place(4, &pending, 2).unwrap();
+        assert_eq!((p.ahead, p.running, p.expected_wait_s), (4, false, 30));
+        // Bot 2's two checks: the second ends in round 2.
+        let p = q.place(2, &pending, 2).unwrap();
+        assert_eq!((p.ahead, p.expected_wait_s), (1, 20));
+        assert_eq!(q.place(9, &pending, 2), None);
+        // Bots 1 and 2 (football-chess) running, the pool full: the rest wait for them.
+        let now = std::time::Instant::now();
+        q.running.insert((1, FC), now);
+        q.running.insert((2, FC), now);
+        let p = q.place(4, &pending, 2).unwrap();
+        assert_eq!((p.ahead, p.running), (2, false));
+        assert!((29..=30).contains(&p.expected_wait_s), "{p:?}");
+        let p = q.place(1, &pending, 2).unwrap();
+        assert_eq!((p.ahead, p.running), (0, true));
+        assert!(p.expected_wait_s <= 10, "{p:?}");
+        // Before any check was timed, a first guess.
+        let fresh = Queue::default();
+        assert_eq!(
+            fresh.place(1, &pending, 1).unwrap().expected_wait_s,
+            FIRST_GUESS.as_secs()
+        );
+    }
 }

@@ -14,6 +14,7 @@
 //! shutdown_grace = "30s"   # SIGTERM: how long running games may finish
 //! tls_cert = "cert.pem"    # HTTPS: the certificate chain and its key, PEM (both or neither)
 //! tls_key = "key.pem"
+//! checks = 1               # new bots' admission checks run at once (1 to 64)
 //!
 //! [sandbox]                # as zebra match's flags: freeze_idle, limits; every bot runs
 //! limits = { memory = "1G", processes = 64 }   # at the strict level (mode: strict only)
@@ -32,6 +33,14 @@
 //!                          # table: tc = { football-chess = "...", boyer-football = "blitz" }
 //!                          # (a game left out: its default clock)
 //! max_game_time = "10m"    # wall-time cap of each game (default: derived from tc), or "none"
+//!
+//! [quotas]                 # per owner of a submit token (admins have none); a key left
+//! bots = 5                 # out: no limit. Bots (names) kept at once
+//! versions = 10            # versions kept of each bot
+//! series = 3               # series running at once
+//! stored_bytes = "200M"    # bytes of uploaded archives kept
+//! uploaded_bytes_per_day = "100M"  # bytes uploaded in the last 24 hours
+//! games_per_day = 5000     # games of the owner's series queued in the last 24 hours
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -53,7 +62,9 @@ struct ServeFile {
     shutdown_grace: Option<String>,
     tls_cert: Option<PathBuf>,
     tls_key: Option<PathBuf>,
+    checks: Option<usize>,
     sandbox: Option<SandboxFile>,
+    quotas: Option<QuotasFile>,
     http: Option<HttpFile>,
     ladder: Option<LadderFile>,
 }
@@ -66,6 +77,18 @@ struct SandboxFile {
     freeze_idle: Option<bool>,
     #[serde(default)]
     limits: crate::sandbox::LimitSettings,
+}
+
+/// `[quotas]` as written (sizes as text: `200M`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuotasFile {
+    bots: Option<u64>,
+    versions: Option<u64>,
+    series: Option<u64>,
+    stored_bytes: Option<String>,
+    uploaded_bytes_per_day: Option<String>,
+    games_per_day: Option<u64>,
 }
 
 /// `[http]` as written.
@@ -161,6 +184,10 @@ pub struct ServeSettings {
     pub tls: Option<Tls>,
     /// `None`: no ladder (series only).
     pub ladder: Option<Ladder>,
+    /// Admission checks run at once.
+    pub checks: usize,
+    /// What each owner may use (all `None`: no limits).
+    pub quotas: super::entrants::Quotas,
 }
 
 /// What the command line says over the file.
@@ -382,7 +409,42 @@ impl ServeSettings {
             }
             _ => None,
         };
+        let checks = parsed.checks.unwrap_or(1);
+        if !(1..=64).contains(&checks) {
+            return Err(bad(
+                "checks",
+                format!("{checks}: give 1 to 64 checks at once"),
+            ));
+        }
+        let q = parsed.quotas.unwrap_or_default();
+        let count = |key: &str, n: Option<u64>| match n {
+            Some(0) => Err(bad(
+                key,
+                "give at least 1 (leave the key out for no limit)".to_string(),
+            )),
+            n => Ok(n),
+        };
+        let bytes = |key: &str, text: Option<&String>| -> Result<Option<u64>, String> {
+            match text {
+                None => Ok(None),
+                Some(t) => crate::sandbox::limits::parse_size("a size", t, 1)
+                    .map_err(|e| bad(key, format!("'{t}': {}", e.why))),
+            }
+        };
+        let quotas = super::entrants::Quotas {
+            bots: count("quotas.bots", q.bots)?,
+            versions: count("quotas.versions", q.versions)?,
+            series: count("quotas.series", q.series)?,
+            stored_bytes: bytes("quotas.stored_bytes", q.stored_bytes.as_ref())?,
+            uploaded_bytes_per_day: bytes(
+                "quotas.uploaded_bytes_per_day",
+                q.uploaded_bytes_per_day.as_ref(),
+            )?,
+            games_per_day: count("quotas.games_per_day", q.games_per_day)?,
+        };
         Ok(ServeSettings {
+            checks,
+            quotas,
             ladder,
             listen,
             data: flags
@@ -409,7 +471,7 @@ impl ServeSettings {
     /// The settings as `--check-config` prints them.
     pub fn describe(&self) -> String {
         format!(
-            "listen {}{}\ndata {}\nconcurrency {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nhttp header_timeout {:?}, body_timeout {:?}, write_timeout {:?}, max_connections {}\nladder {}",
+            "listen {}{}\ndata {}\nconcurrency {}\nchecks {}\nquotas {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nhttp header_timeout {:?}, body_timeout {:?}, write_timeout {:?}, max_connections {}\nladder {}",
             self.listen,
             self.tls.as_ref().map_or(" (plain HTTP)".to_string(), |t| format!(
                 " (HTTPS: certificate {}, key {})",
@@ -418,6 +480,8 @@ impl ServeSettings {
             )),
             self.data.display(),
             self.concurrency,
+            self.checks,
+            self.quotas.describe(),
             self.public_read,
             self.max_attempts,
             self.lease.as_secs(),

@@ -14,6 +14,8 @@
 //!   reports it), and a series ended when nothing is left to play
 //! - [`fleet`]: remote workers as the daemon sees them: the routes they lease, renew,
 //!   report and download bots by, their figures, and excluding one
+//! - [`entrants`]: invite codes and sign-up, per-owner quotas, an owner deleting their bots
+//!   and data
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
@@ -38,6 +40,7 @@ pub mod api;
 pub mod auth;
 pub mod check;
 pub mod config;
+pub mod entrants;
 pub mod extract;
 pub mod fleet;
 pub mod http;
@@ -67,6 +70,8 @@ pub struct Daemon {
     pub settings: ServeSettings,
     store: Mutex<Store>,
     records: Records,
+    /// The uploaded archives (removed when no bot standing came in them).
+    archives: Records,
     /// The books of the running series, loaded on first use and dropped when a series ends
     /// (memory grows with the series being played, not with those stored).
     books: Mutex<HashMap<i64, Arc<Mutex<Books>>>>,
@@ -81,9 +86,11 @@ pub struct Daemon {
     pub stopping: CancellationToken,
     /// Abandons the running games (the grace period is over, or a second signal).
     pub abandon: CancellationToken,
+    /// The admission checks running, and how long checks take (see [`check::Queue`]).
+    pub(crate) checks: Mutex<check::Queue>,
     /// Crashes in a row, per bot id (reset by a game it finishes without crashing).
     crashes: Mutex<HashMap<i64, u32>>,
-    /// Tokens seen, by hash: scope and owner (tokens are never changed once made).
+    /// Tokens seen, by hash: scope and owner (forgotten when their owner deletes their data).
     tokens: Mutex<HashMap<String, (String, String)>>,
     pub started: std::time::Instant,
     /// Whether uploads are taken: the strict sandbox must hold on this machine (it does
@@ -201,6 +208,19 @@ impl Daemon {
             .unwrap_or_else(|e| e.into_inner())
             .get(hash)
             .cloned()
+    }
+
+    /// Forgets the tokens of `owner` (they were revoked).
+    pub(crate) fn forget_tokens_of(&self, owner: &str) {
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, (_, o)| o != owner);
+    }
+
+    /// The uploaded archives.
+    pub(crate) fn records_archives(&self) -> Records {
+        self.archives.clone()
     }
 
     pub(crate) fn remember_token(&self, hash: String, found: (String, String)) {
@@ -341,6 +361,7 @@ pub async fn serve(
     let daemon = Arc::new(Daemon {
         uploads,
         records: store.records(),
+        archives: store.archives(),
         store: Mutex::new(store),
         books: Mutex::new(HashMap::new()),
         wake: tokio::sync::Notify::new(),
@@ -351,6 +372,7 @@ pub async fn serve(
         abandon: CancellationToken::new(),
         crashes: Mutex::new(HashMap::new()),
         tokens: Mutex::new(HashMap::new()),
+        checks: Mutex::new(check::Queue::default()),
         started: std::time::Instant::now(),
         pool: Default::default(),
         ended_hubs: Mutex::new(Default::default()),

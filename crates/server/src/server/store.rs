@@ -164,6 +164,25 @@ CREATE TABLE workers (
     excluded INTEGER NOT NULL DEFAULT 0
 );
 "#,
+    // Entrants (super::entrants): invite codes (their SHA-256 only, as tokens), each good
+    // for a number of sign-ups until it expires; the token a sign-up made names its
+    // invite; an uploaded bot's archive size (the quotas count it) and its deletion by its
+    // owner (the row stays, suspended: its finished games are its opponents' results too).
+    r#"
+CREATE TABLE invites (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    uses_left INTEGER NOT NULL,
+    expires_ms INTEGER,
+    note TEXT NOT NULL DEFAULT '',
+    created_ms INTEGER NOT NULL
+);
+ALTER TABLE tokens ADD COLUMN invite INTEGER REFERENCES invites(id);
+ALTER TABLE bots ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bots ADD COLUMN deleted_ms INTEGER;
+CREATE INDEX bots_by_owner ON bots (owner, family);
+CREATE INDEX series_by_owner ON series (owner, state);
+"#,
 ];
 
 /// Why the store cannot do what was asked.
@@ -203,6 +222,12 @@ pub enum StoreError {
     NoRecord(String),
     #[error("there is no series {0}")]
     NoSeries(i64),
+    #[error("bot {0} was deleted by its owner")]
+    BotDeleted(i64),
+    #[error("this invite code is unknown, used up or expired: ask the organiser for a new one")]
+    InviteRefused,
+    #[error("the name {0} is taken: pick another")]
+    OwnerTaken(String),
 }
 
 /// A game to queue: its number in the series, its seed and its two bots.
@@ -692,7 +717,8 @@ impl Store {
         )?;
         let series = tx.last_insert_rowid();
         {
-            let mut bot = tx.prepare_cached("SELECT state FROM bots WHERE id = ?1")?;
+            let mut bot =
+                tx.prepare_cached("SELECT state, deleted_ms IS NOT NULL FROM bots WHERE id = ?1")?;
             let mut entered =
                 tx.prepare_cached("SELECT state FROM bot_games WHERE bot_id = ?1 AND game = ?2")?;
             let mut insert = tx.prepare_cached(
@@ -703,8 +729,13 @@ impl Store {
             for g in games {
                 for id in [g.white, g.black] {
                     if known.insert(id) {
-                        let state: Option<String> = bot.query_row([id], |r| r.get(0)).optional()?;
-                        match state.as_deref().map(BotState::parse) {
+                        let state: Option<(String, bool)> = bot
+                            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+                            .optional()?;
+                        if state.as_ref().is_some_and(|(_, deleted)| *deleted) {
+                            return Err(StoreError::BotDeleted(id));
+                        }
+                        match state.map(|(s, _)| BotState::parse(&s)) {
                             None => return Err(StoreError::UnknownBot(id)),
                             Some(BotState::Active) => {}
                             Some(state) => return Err(StoreError::BotNotActive { id, state }),
@@ -1373,13 +1404,327 @@ impl Store {
         Ok(())
     }
 
-    /// Records the archive an uploaded bot came in (its SHA-256, kept in the archives).
-    pub fn set_archive(&mut self, id: i64, hash: &str) -> Result<(), StoreError> {
+    /// Records the archive an uploaded bot came in (its SHA-256, kept in the archives)
+    /// and its size.
+    pub fn set_archive(&mut self, id: i64, hash: &str, bytes: u64) -> Result<(), StoreError> {
         self.conn.execute(
-            "UPDATE bots SET archive = ?2 WHERE id = ?1",
-            params![id, hash],
+            "UPDATE bots SET archive = ?2, bytes = ?3 WHERE id = ?1",
+            params![id, hash, bytes as i64],
         )?;
         Ok(())
+    }
+
+    /// What `owner` uses of what the quotas limit, at `now_ms`: `family` names the bot an
+    /// upload would add a version to.
+    pub fn usage(
+        &self,
+        owner: &str,
+        family: Option<&str>,
+        now_ms: i64,
+    ) -> Result<super::entrants::Usage, StoreError> {
+        let day_ago = now_ms - super::entrants::DAY_MS;
+        let count = |sql: &str, args: &[&dyn rusqlite::ToSql]| -> Result<u64, StoreError> {
+            let n: i64 = self.conn.query_row(sql, args, |r| r.get(0))?;
+            Ok(n.max(0) as u64)
+        };
+        let window = |sql: &str| -> Result<Vec<(i64, u64)>, StoreError> {
+            let mut stmt = self.conn.prepare_cached(sql)?;
+            let rows = stmt.query_map(params![owner, day_ago], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        };
+        Ok(super::entrants::Usage {
+            bots: count(
+                "SELECT COUNT(DISTINCT family) FROM bots WHERE owner = ?1 AND deleted_ms IS NULL",
+                params![owner],
+            )?,
+            versions: match family {
+                None => 0,
+                Some(family) => count(
+                    "SELECT COUNT(*) FROM bots \
+                     WHERE owner = ?1 AND family = ?2 AND deleted_ms IS NULL",
+                    params![owner, family],
+                )?,
+            },
+            has_family: match family {
+                None => false,
+                Some(family) => {
+                    count(
+                        "SELECT COUNT(*) FROM bots \
+                         WHERE owner = ?1 AND family = ?2 AND deleted_ms IS NULL",
+                        params![owner, family],
+                    )? > 0
+                }
+            },
+            series: count(
+                "SELECT COUNT(*) FROM series WHERE owner = ?1 AND state = 'running'",
+                params![owner],
+            )?,
+            // One archive kept once, whichever versions came in it.
+            stored: count(
+                "SELECT COALESCE(SUM(bytes), 0) FROM (SELECT archive, MAX(bytes) AS bytes \
+                 FROM bots WHERE owner = ?1 AND deleted_ms IS NULL AND archive IS NOT NULL \
+                 GROUP BY archive)",
+                params![owner],
+            )?,
+            // Deleted bots too: deleting does not give the day's uploads back.
+            uploads: window(
+                "SELECT created_ms, bytes FROM bots \
+                 WHERE owner = ?1 AND created_ms > ?2 AND bytes > 0 ORDER BY created_ms",
+            )?,
+            games: window(
+                "SELECT s.created_ms, COUNT(g.id) FROM series s JOIN games g ON g.series_id = s.id \
+                 WHERE s.owner = ?1 AND s.created_ms > ?2 GROUP BY s.id ORDER BY s.created_ms",
+            )?,
+        })
+    }
+
+    /// Whether a series was submitted under `key` (a resubmission is never a new quota's
+    /// worth).
+    pub fn key_used(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM series WHERE idempotency_key = ?1",
+                [key],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Stores an invite code by its SHA-256: good for `uses` sign-ups until `expires_ms`.
+    pub fn add_invite(
+        &mut self,
+        hash: &str,
+        uses: u32,
+        expires_ms: Option<i64>,
+        note: &str,
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
+        self.conn.execute(
+            "INSERT INTO invites (hash, uses_left, expires_ms, note, created_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![hash, uses, expires_ms, note, now_ms],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The invite codes (without the codes: only their hashes are kept), newest first.
+    pub fn invites(&self) -> Result<Vec<super::entrants::InviteRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT i.id, i.uses_left, i.expires_ms, i.note, i.created_ms, \
+             (SELECT group_concat(owner, ' ') FROM (SELECT owner FROM tokens t \
+                WHERE t.invite = i.id ORDER BY t.id)) \
+             FROM invites i ORDER BY i.id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(super::entrants::InviteRow {
+                id: r.get(0)?,
+                uses_left: r.get::<_, i64>(1)?.max(0) as u32,
+                expires_ms: r.get(2)?,
+                note: r.get(3)?,
+                created_ms: r.get(4)?,
+                owners: r
+                    .get::<_, Option<String>>(5)?
+                    .map(|o| o.split(' ').map(str::to_string).collect())
+                    .unwrap_or_default(),
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether anything is owned under `owner`: a token, a bot or a series.
+    fn owner_known(tx: &Connection, owner: &str) -> Result<bool, StoreError> {
+        Ok(tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM tokens WHERE owner = ?1) \
+                 OR EXISTS (SELECT 1 FROM bots WHERE owner = ?1) \
+                 OR EXISTS (SELECT 1 FROM series WHERE owner = ?1)",
+            [owner],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Redeems an invite code (by its hash) for a submit token (by its hash) owned by
+    /// `owner`, a name nobody holds yet, in one transaction: one use of the code is spent.
+    pub fn redeem_invite(
+        &mut self,
+        invite_hash: &str,
+        owner: &str,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let invite: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM invites WHERE hash = ?1 AND uses_left > 0 \
+                 AND (expires_ms IS NULL OR expires_ms > ?2)",
+                params![invite_hash, now_ms],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(invite) = invite else {
+            return Err(StoreError::InviteRefused);
+        };
+        if owner == "admin" || Self::owner_known(&tx, owner)? {
+            return Err(StoreError::OwnerTaken(owner.to_string()));
+        }
+        tx.execute(
+            "UPDATE invites SET uses_left = uses_left - 1 WHERE id = ?1",
+            [invite],
+        )?;
+        tx.execute(
+            "INSERT INTO tokens (hash, scope, owner, created_ms, invite) \
+             VALUES (?1, 'submit', ?2, ?3, ?4)",
+            params![token_hash, owner, now_ms, invite],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Deletes bot `id` for its owner: marks it deleted and suspended, forgets its check
+    /// reports, and cancels every running series it plays in (their leased games voided:
+    /// none of them counts any more). Its finished games stay. Returns what was done and
+    /// the files to remove; `None` if it was deleted before.
+    pub fn delete_bot(
+        &mut self,
+        id: i64,
+        max_attempts: u32,
+        now_ms: i64,
+    ) -> Result<Option<super::entrants::Deleted>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let deleted = Self::delete_in(&tx, id, max_attempts, now_ms)?;
+        tx.commit()?;
+        Ok(deleted)
+    }
+
+    fn delete_in(
+        tx: &rusqlite::Transaction<'_>,
+        id: i64,
+        max_attempts: u32,
+        now_ms: i64,
+    ) -> Result<Option<super::entrants::Deleted>, StoreError> {
+        let row: Option<(String, Option<String>, Option<i64>)> = tx
+            .query_row(
+                "SELECT spec, archive, deleted_ms FROM bots WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let Some((spec, archive, was)) = row else {
+            return Err(StoreError::UnknownBot(id));
+        };
+        if was.is_some() {
+            return Ok(None);
+        }
+        tx.execute(
+            "UPDATE bots SET deleted_ms = ?2, state = 'suspended', report = NULL WHERE id = ?1",
+            params![id, now_ms],
+        )?;
+        tx.execute("UPDATE bot_games SET report = NULL WHERE bot_id = ?1", [id])?;
+        let series: Vec<i64> = {
+            let mut stmt = tx.prepare(
+                "SELECT DISTINCT g.series_id FROM games g JOIN series s ON s.id = g.series_id \
+                 WHERE s.state = 'running' AND (g.white = ?1 OR g.black = ?1) ORDER BY g.series_id",
+            )?;
+            let rows = stmt.query_map([id], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let mut done = super::entrants::Deleted {
+            bot: id,
+            ..Default::default()
+        };
+        for &s in &series {
+            let (leases, games) = Self::cancel_in(tx, s, max_attempts)?;
+            done.leases_voided += leases;
+            done.games_cancelled += games;
+        }
+        done.series_cancelled = series;
+        done.dir = serde_json::from_str::<crate::series::BotEntry>(&spec)
+            .ok()
+            .and_then(|e| e.dir);
+        // The archive goes unless another bot still standing came in the same bytes.
+        done.archive = match archive {
+            None => None,
+            Some(hash) => {
+                let shared: bool = tx.query_row(
+                    "SELECT EXISTS (SELECT 1 FROM bots WHERE archive = ?1 AND deleted_ms IS NULL)",
+                    [&hash],
+                    |r| r.get(0),
+                )?;
+                (!shared).then_some(hash)
+            }
+        };
+        Ok(Some(done))
+    }
+
+    /// Cancels running series `series` inside `tx`: its leased games voided, its queued
+    /// ones cancelled. Returns (leases voided, games cancelled).
+    fn cancel_in(
+        tx: &rusqlite::Transaction<'_>,
+        series: i64,
+        max_attempts: u32,
+    ) -> Result<(usize, usize), StoreError> {
+        tx.execute(
+            // The code of `series::Ending::Cancelled`.
+            "UPDATE series SET state = 'cancelled', outcome = 'cancelled' \
+             WHERE id = ?1 AND state = 'running'",
+            [series],
+        )?;
+        let voided = Self::void_where(tx, "series_id = ?1", params![series], max_attempts)?;
+        let cancelled = tx.execute(
+            "UPDATE games SET state = 'cancelled' WHERE series_id = ?1 AND state = 'queued'",
+            [series],
+        )?;
+        Ok((voided, cancelled))
+    }
+
+    /// Deletes everything `owner` has: every bot (as [`Store::delete_bot`]), every
+    /// running series of theirs cancelled, every token of theirs revoked.
+    pub fn delete_owner(
+        &mut self,
+        owner: &str,
+        max_attempts: u32,
+        now_ms: i64,
+    ) -> Result<super::entrants::OwnerDeleted, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let bots: Vec<i64> = {
+            let mut stmt = tx.prepare(
+                "SELECT id FROM bots WHERE owner = ?1 AND deleted_ms IS NULL ORDER BY id",
+            )?;
+            let rows = stmt.query_map([owner], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let mut done = super::entrants::OwnerDeleted {
+            owner: owner.to_string(),
+            ..Default::default()
+        };
+        for id in bots {
+            if let Some(d) = Self::delete_in(&tx, id, max_attempts, now_ms)? {
+                done.bots.push(d);
+            }
+        }
+        let series: Vec<i64> = {
+            let mut stmt = tx.prepare(
+                "SELECT id FROM series WHERE owner = ?1 AND state = 'running' ORDER BY id",
+            )?;
+            let rows = stmt.query_map([owner], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        for s in series {
+            Self::cancel_in(&tx, s, max_attempts)?;
+            done.series_cancelled.push(s);
+        }
+        done.tokens_revoked = tx.execute("DELETE FROM tokens WHERE owner = ?1", [owner])?;
+        tx.commit()?;
+        Ok(done)
     }
 
     /// The archive bot `id` was uploaded in, if it was.
@@ -1485,6 +1830,19 @@ impl Records {
         Ok(hash)
     }
 
+    /// Removes a file by its hash (checked to be one); one that is not there is gone.
+    pub fn remove(&self, hash: &str) {
+        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return;
+        }
+        let path = self.path(hash);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => tracing::warn!("cannot remove {}: {e}", path.display()),
+        }
+    }
+
     /// A record's text by its hash (checked to be one: never a path).
     pub fn read(&self, hash: &str) -> Result<String, StoreError> {
         if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -1570,7 +1928,8 @@ impl BotGame {
 const BOT_ROW: &str = "SELECT id, name, spec, state, owner, report, created_ms, \
      COALESCE(family, name), version, \
      (SELECT MIN(n.id) FROM bots n WHERE n.family = bots.family \
-        AND n.version > bots.version AND n.state = 'active') \
+        AND n.version > bots.version AND n.state = 'active' AND n.deleted_ms IS NULL), \
+     deleted_ms, bytes \
      FROM bots";
 
 /// A bot just registered.
@@ -1599,6 +1958,11 @@ pub struct BotRow {
     /// A newer version of the same family that passed its check: this one has retired
     /// from the ladder (series that name it still play it).
     pub superseded_by: Option<i64>,
+    /// When its owner deleted it (its code and check reports are gone; its row stays,
+    /// suspended, for the games it played).
+    pub deleted_ms: Option<i64>,
+    /// The size of the archive it was uploaded in (0: registered by path).
+    pub bytes: u64,
 }
 
 impl BotRow {
@@ -1614,6 +1978,8 @@ impl BotRow {
             family: r.get(7)?,
             version: r.get(8)?,
             superseded_by: r.get(9)?,
+            deleted_ms: r.get(10)?,
+            bytes: r.get::<_, i64>(11)?.max(0) as u64,
         })
     }
 }

@@ -164,7 +164,7 @@ async fn play_renewing<L: Lessor>(
     renew_every: Duration,
     cancel: CancellationToken,
 ) -> (Lease, Option<PlayedGame>) {
-    let game_future = play(game, cancel, spectator);
+    let game_future = play(game, cancel.clone(), spectator);
     tokio::pin!(game_future);
     let mut renew =
         tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
@@ -173,7 +173,12 @@ async fn play_renewing<L: Lessor>(
             played = &mut game_future => return (lease, played),
             _ = renew.tick() => match lessor.renew(&lease).await {
                 Ok(Some(until)) => lease.until_ms = until,
-                Ok(None) => tracing::warn!(game = lease.game, "lease lost; the result will not count"),
+                Ok(None) => {
+                    // Voided (its series cancelled, a bot deleted, the worker excluded):
+                    // nothing of it can count any more, so its bots are stopped now.
+                    tracing::warn!(game = lease.game, "lease lost; the game is stopped");
+                    cancel.cancel();
+                }
                 Err(e) => tracing::error!("cannot renew a lease: {e}"),
             },
         }

@@ -126,6 +126,8 @@ impl Remote {
                 family: bot.name.clone(),
                 version: 1,
                 superseded_by: None,
+                deleted_ms: None,
+                bytes: 0,
             });
         }
         let request: SeriesRequest = serde_json::from_str(&grant.spec)
