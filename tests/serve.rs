@@ -12,11 +12,12 @@ mod openapi;
 #[path = "common/webdriver.rs"]
 #[allow(dead_code)] // the driver's clicks are for the viewer's tests
 mod webdriver;
+use webdriver::wait_page;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -593,6 +594,36 @@ fn the_server_answers_as_its_openapi_document_says(base: &str, token: &str, seri
             "/api/v1/games/1/log".into(),
             None,
         ),
+        (
+            "GET",
+            "/api/v1/bots/{id}/games",
+            "/api/v1/bots/1/games?limit=5".into(),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/bots/{id}/history",
+            "/api/v1/bots/1/history".into(),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/bots/{id}/pgn",
+            "/api/v1/bots/1/pgn".into(),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/series/{id}/pgn",
+            format!("/api/v1/series/{series}/pgn"),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/crosstable",
+            "/api/v1/crosstable".into(),
+            None,
+        ),
     ];
     let mut documented: Vec<(String, String)> = Vec::new();
     for (path, ops) in doc["paths"].as_object().unwrap() {
@@ -931,7 +962,7 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("schema 6): ok") && text(&out.stdout).contains("quotas none"),
+        text(&out.stdout).contains("schema 7): ok") && text(&out.stdout).contains("quotas none"),
         "{}",
         text(&out.stdout)
     );
@@ -1097,22 +1128,6 @@ fn ladder_mode_keeps_pairs_queued_between_active_bots_and_fills_the_leaderboard(
         open += p["queued"].as_u64().unwrap() + p["leased"].as_u64().unwrap();
     }
     assert!(open <= 2 + 2, "ladder games open: {open}");
-}
-
-/// Runs `script` in the page until it returns something other than null or false.
-fn wait_page(driver: &webdriver::Driver, what: &str, script: &str) -> Value {
-    let start = Instant::now();
-    loop {
-        let v = driver.run(script);
-        if !v.is_null() && v != Value::Bool(false) {
-            return v;
-        }
-        if start.elapsed() > Duration::from_secs(180) {
-            let text = driver.run("return location.href + ': ' + document.body.innerText");
-            panic!("gave up waiting for {what}; the page: {text}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 #[test]

@@ -57,7 +57,7 @@ fn with_series(name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -65,7 +65,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 6);
+    assert_eq!(again.schema_version().unwrap(), 7);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -133,8 +133,9 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
 /// Schema 4 undone: the database as a Zebra of schema 3 left it.
 /// Schema 5 back to 4, as a Zebra before remote workers left it: its tokens table's CHECK
 /// knew no `worker` scope.
-/// Schema 6 back to 5: no invites, no archive sizes, no deletions.
-const DOWN_TO_5: &str = "DROP INDEX bots_by_owner; DROP INDEX series_by_owner; \
+/// Schema 7 back to 5: no games by bot, no invites, no archive sizes, no deletions.
+const DOWN_TO_5: &str = "DROP INDEX games_by_white; DROP INDEX games_by_black; \
+     DROP INDEX bots_by_owner; DROP INDEX series_by_owner; \
      ALTER TABLE bots DROP COLUMN deleted_ms; ALTER TABLE bots DROP COLUMN bytes; \
      CREATE TABLE tokens_v5 (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, \
        scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin', 'worker')), \
@@ -175,7 +176,7 @@ fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
         .is_err());
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))
@@ -236,7 +237,7 @@ fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess()
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     assert_eq!(store.series(1).unwrap().unwrap().game, "football-chess");
     let state = |store: &Store, id| {
         let games = store.bot_games(id).unwrap();
@@ -368,7 +369,7 @@ fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     let bot = store.bot(north).unwrap().unwrap();
     assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
     let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
@@ -398,7 +399,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 6,
+                known: 7,
                 ..
             }
         ),
@@ -744,7 +745,7 @@ fn a_database_of_schema_5_gains_invites_and_an_invite_signs_up_each_new_name_onc
     conn.execute_batch(DOWN_TO_5).unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))

@@ -277,3 +277,21 @@ fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// Runs `script` (a function body; `return` gives the value) in the page until it gives
+/// something other than null or false, for up to three minutes.
+#[allow(dead_code)] // not every test binary waits on a page
+pub fn wait_page(driver: &Driver, what: &str, script: &str) -> serde_json::Value {
+    let start = std::time::Instant::now();
+    loop {
+        let v = driver.run(script);
+        if !v.is_null() && v != serde_json::Value::Bool(false) {
+            return v;
+        }
+        if start.elapsed() > Duration::from_secs(180) {
+            let text = driver.run("return location.href + ': ' + document.body.innerText");
+            panic!("gave up waiting for {what}; the page: {text}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -210,6 +210,7 @@ pub fn router(daemon: Arc<Daemon>) -> Router {
         .route("/api/v1/leaderboard", get(leaderboard))
         .merge(super::fleet::router())
         .merge(super::entrants::router())
+        .merge(super::browse::router())
         .merge(super::pages::router())
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
@@ -470,6 +471,25 @@ async fn upload(
     }
     let body = body.map_err(|e| unread_body(e, "the archive", super::upload::MAX_ARCHIVE))?;
     let owner = who.owner.clone().unwrap_or_default();
+    // The quotas that need only the archive's size, before it is unpacked (the rest, and
+    // these again, once its name is known).
+    if let Some(quotas) = super::entrants::quotas_of(&daemon, &who).cloned() {
+        let (name, size) = (owner.clone(), body.len() as u64);
+        let refused = daemon
+            .db(move |s| {
+                let now = super::now_ms();
+                let usage = super::entrants::Usage {
+                    has_family: true,
+                    versions: 0,
+                    ..s.usage(&name, None, now)?
+                };
+                Ok(quotas.upload(&usage, size, now).err())
+            })
+            .await?;
+        if let Some(refusal) = refused {
+            return Err(refusal.into());
+        }
+    }
     let hash: String =
         sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(&body))
             .iter()
@@ -675,17 +695,25 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<
     Ok(parsed)
 }
 
-/// The answer of `GET /api/v1/series`.
+/// The answer of `GET /api/v1/series`: a page of series, newest first.
 #[derive(Serialize)]
 struct SeriesList<'a> {
+    /// The `before` of the next page (older series), or null on the last page.
+    next_before: Option<i64>,
     series: Vec<SeriesItem<'a>>,
+    /// Series the filters match in all.
+    total: u64,
 }
 
-/// A series in [`SeriesList`]: its row, and its request as submitted.
+/// A series in [`SeriesList`]: its row, its request as submitted, its games.
 #[derive(Serialize)]
 struct SeriesItem<'a> {
     created_ms: i64,
     game: &'a str,
+    /// Games finished.
+    games_finished: u64,
+    /// Games queued for it in all (every encounter's; an SPRT may stop it earlier).
+    games_planned: u64,
     id: i64,
     outcome: Option<&'a str>,
     owner: &'a str,
@@ -693,29 +721,92 @@ struct SeriesItem<'a> {
     state: &'a str,
 }
 
+/// `GET /api/v1/series?limit=&before=&owner=&state=&game=&bot=`: a page of series.
 async fn list_series(
     State(daemon): State<Arc<Daemon>>,
     _: Reader,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
     let limit = page_limit(&query)?;
-    let rows = daemon.db(move |s| s.list_series(limit)).await?;
+    let before = cursor(&query, "before")?;
+    let text = |name: &str, allowed: &[&str]| -> Result<Option<String>, Problem> {
+        match query.get(name) {
+            None => Ok(None),
+            Some(v) if allowed.is_empty() || allowed.contains(&v.as_str()) => Ok(Some(v.clone())),
+            Some(v) => Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "{name} '{}': give one of {}",
+                    crate::bot::text::clean(v, 40),
+                    allowed.join(", ")
+                ),
+            )
+            .field(name)),
+        }
+    };
+    let games: Vec<&str> = crate::rules::Rules::ALL.iter().map(|r| r.name()).collect();
+    let filter = super::store::SeriesFilter {
+        owner: text("owner", &[])?,
+        state: text("state", &["running", "finished", "cancelled"])?,
+        game: text("game", &games)?,
+        bot: cursor(&query, "bot")?,
+    };
+    let (rows, total, counts) = daemon
+        .db(move |s| {
+            let (rows, total) = s.series_page(&filter, before, limit)?;
+            let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+            Ok((rows, total, s.series_counts(&ids)?))
+        })
+        .await?;
+    let next_before = (rows.len() as u32 == limit)
+        .then(|| rows.last().map(|r| r.id))
+        .flatten();
     let series = rows
         .iter()
-        .map(|r| SeriesItem {
-            created_ms: r.created_ms,
-            game: &r.game,
-            id: r.id,
-            outcome: r.outcome.as_deref(),
-            owner: &r.owner,
-            request: serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
-            state: &r.state,
+        .map(|r| {
+            let (planned, finished) = counts.get(&r.id).copied().unwrap_or_default();
+            SeriesItem {
+                created_ms: r.created_ms,
+                game: &r.game,
+                games_finished: finished,
+                games_planned: planned,
+                id: r.id,
+                outcome: r.outcome.as_deref(),
+                owner: &r.owner,
+                request: serde_json::from_str::<Value>(&r.spec).unwrap_or(Value::Null),
+                state: &r.state,
+            }
         })
         .collect();
-    Ok(json_answer(StatusCode::OK, &SeriesList { series }))
+    Ok(json_answer(
+        StatusCode::OK,
+        &SeriesList {
+            next_before,
+            series,
+            total,
+        },
+    ))
 }
 
-fn page_limit(query: &HashMap<String, String>) -> Result<u32, Problem> {
+/// An id given as a query parameter (`before`, `bot`): a positive whole number.
+pub(crate) fn cursor(query: &HashMap<String, String>, name: &str) -> Result<Option<i64>, Problem> {
+    match query.get(name) {
+        None => Ok(None),
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "{name} '{}': give an id, a whole number from 1",
+                    crate::bot::text::clean(text, 40)
+                ),
+            )
+            .field(name.to_string())),
+        },
+    }
+}
+
+pub(crate) fn page_limit(query: &HashMap<String, String>) -> Result<u32, Problem> {
     number(query, "limit", 100).and_then(|n| {
         if (1..=MAX_PAGE).contains(&n) {
             Ok(n)
@@ -1165,19 +1256,24 @@ mod tests {
         let request = json!({"bots": [1, 2], "games": 4});
         same(
             &SeriesList {
+                next_before: Some(7),
                 series: vec![SeriesItem {
                     created_ms: 1700000000000,
                     game: "football-chess",
+                    games_finished: 1,
+                    games_planned: 4,
                     id: 7,
                     outcome: None,
                     owner: "ann",
                     request: request.clone(),
                     state: "running",
                 }],
+                total: 9,
             },
             json!({"series": [{"id": 7, "game": "football-chess", "state": "running",
                    "outcome": null, "owner": "ann", "created_ms": 1700000000000i64,
-                   "request": request}]}),
+                   "games_finished": 1, "games_planned": 4,
+                   "request": request}], "next_before": 7, "total": 9}),
         );
         let verdicts: std::collections::BTreeMap<String, u64> =
             [("crashed".to_string(), 1), ("bad-move".to_string(), 2)].into();

@@ -11,6 +11,7 @@
 //! games. While a bot waits, its owner sees its place in the line and the expected wait
 //! ([`Queue::place`]), from the mean time of the checks timed so far.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -72,7 +73,7 @@ const FIRST_GUESS: Duration = Duration::from_secs(20);
 #[derive(Debug, Default)]
 pub struct Queue {
     /// The checks running: (bot, game) and when each started.
-    running: std::collections::HashMap<(i64, Rules), std::time::Instant>,
+    running: HashMap<(i64, Rules), std::time::Instant>,
     /// The mean duration of the checks finished (and how many), or none yet.
     mean: Option<(Duration, u32)>,
 }
@@ -125,34 +126,36 @@ impl Queue {
         } else {
             0
         };
-        // Its last check ends after every check before it and its own: the waiting ones
-        // in rounds of `at_once`, after the running ones' remaining time.
-        let last = waiting.iter().rposition(|p| p.0 == bot).map(|i| i + 1);
+        // The pool played forward at the mean check time: each slot free when its running
+        // check should end (or now), each waiting check taken by the slot free first; the
+        // bot's wait ends with the last of its own checks.
         let mean = self.mean();
-        let remaining = self
+        let mut slots: Vec<Duration> = self
             .running
             .values()
             .map(|t| mean.saturating_sub(t.elapsed()))
-            .min()
+            .collect();
+        let mut last = self
+            .running
+            .iter()
+            .filter(|(k, _)| k.0 == bot)
+            .map(|(_, t)| mean.saturating_sub(t.elapsed()))
+            .max()
             .unwrap_or_default();
-        let wait = match last {
-            None => self
-                .running
+        slots.resize(slots.len().max(at_once), Duration::ZERO);
+        for p in &waiting {
+            let (k, free) = slots
                 .iter()
-                .filter(|(k, _)| k.0 == bot)
-                .map(|(_, t)| mean.saturating_sub(t.elapsed()))
-                .max()
-                .unwrap_or_default(),
-            Some(n) => {
-                let rounds = n.div_ceil(at_once) as u32;
-                let start = if self.running.len() >= at_once {
-                    remaining
-                } else {
-                    Duration::ZERO
-                };
-                start + mean * rounds
+                .enumerate()
+                .min_by_key(|(_, d)| **d)
+                .map(|(k, d)| (k, *d))
+                .expect("at least one slot");
+            slots[k] = free + mean;
+            if p.0 == bot {
+                last = last.max(slots[k]);
             }
-        };
+        }
+        let wait = last;
         Some(Place {
             ahead,
             running,
@@ -165,7 +168,9 @@ impl Queue {
 /// Checks pending bots as they come, `checks` at a time, oldest first, until the daemon
 /// stops (a check running then ends at the abandon signal: its bot stays pending).
 pub async fn run(daemon: Arc<Daemon>) {
-    let mut pool: tokio::task::JoinSet<((i64, Rules), Duration)> = tokio::task::JoinSet::new();
+    let mut pool: tokio::task::JoinSet<Duration> = tokio::task::JoinSet::new();
+    // Which check each task runs: a task that panics still frees its place.
+    let mut tasks: HashMap<tokio::task::Id, (i64, Rules)> = HashMap::new();
     while !daemon.stopping.is_cancelled() {
         let woken = daemon.wake.notified();
         if pool.len() < daemon.settings.checks {
@@ -184,26 +189,34 @@ pub async fn run(daemon: Arc<Daemon>) {
                             queue.running.insert(key, std::time::Instant::now());
                         }
                         let daemon = Arc::clone(&daemon);
-                        pool.spawn(async move {
+                        let task = pool.spawn(async move {
                             let started = std::time::Instant::now();
                             if let Err(e) = check_one(&daemon, bot, game).await {
                                 tracing::error!("cannot store a bot's check: {e}");
                             }
-                            (key, started.elapsed())
+                            started.elapsed()
                         });
+                        tasks.insert(task.id(), key);
                     }
                 }
                 Err(e) => tracing::error!("cannot read the bots: {e}"),
             }
         }
         tokio::select! {
-            Some(done) = pool.join_next(), if !pool.is_empty() => {
-                if let Ok((key, took)) = done {
-                    let mut queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
-                    queue.running.remove(&key);
-                    if !daemon.abandon.is_cancelled() {
-                        queue.timed(took);
+            Some(done) = pool.join_next_with_id(), if !pool.is_empty() => {
+                let (task, took) = match done {
+                    Ok((task, took)) => (task, Some(took)),
+                    Err(e) => {
+                        tracing::error!("a bot's check failed: {e}");
+                        (e.id(), None)
                     }
+                };
+                let mut queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(key) = tasks.remove(&task) {
+                    queue.running.remove(&key);
+                }
+                if let (Some(took), false) = (took, daemon.abandon.is_cancelled()) {
+                    queue.timed(took);
                 }
                 // Bots may play now: wake the workers.
                 daemon.wake.notify_waiters();
@@ -389,6 +402,17 @@ mod tests {
         let p = q.place(1, &pending, 2).unwrap();
         assert_eq!((p.ahead, p.running), (0, true));
         assert!(p.expected_wait_s <= 10, "{p:?}");
+        // One slot of two busy for 10 s more, two waiting: the second starts when the first
+        // free slot frees again (in 10 s), after the busy one (in 10 s): done in 20 s.
+        let mut part = Queue::default();
+        part.timed(Duration::from_secs(10));
+        part.running.insert((1, FC), std::time::Instant::now());
+        let waiting = [(1, FC), (2, FC), (3, FC)];
+        let p = part.place(3, &waiting, 2).unwrap();
+        assert_eq!(p.ahead, 1);
+        assert!((19..=20).contains(&p.expected_wait_s), "{p:?}");
+        // With one slot, the same line: 10 + 10 + 10.
+        assert!((29..=30).contains(&part.place(3, &waiting, 1).unwrap().expected_wait_s));
         // Before any check was timed, a first guess.
         let fresh = Queue::default();
         assert_eq!(

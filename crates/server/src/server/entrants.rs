@@ -298,9 +298,14 @@ pub struct InviteRow {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Deleted {
     pub bot: i64,
-    /// The running series it played in, now cancelled.
+    /// The running series it played against one other bot, now cancelled.
     pub series_cancelled: Vec<i64>,
+    /// The running series of more bots it played in: they go on without its games (and
+    /// end `incomplete`).
+    pub series_reduced: Vec<i64>,
+    /// Games that will not be played (its leased ones, voided, among them).
     pub games_cancelled: usize,
+    /// Its games that were being played: none of them counts.
     pub leases_voided: usize,
     /// Its unpacked files (removed if they are an upload's).
     #[serde(skip)]
@@ -410,30 +415,35 @@ fn one() -> u32 {
 /// How long an invite is good for when its maker does not say.
 pub const DEFAULT_EXPIRY: &str = "14d";
 
-/// `expires` as given (`7d`, `36h`, `none`), or the default.
+/// `expires` as given (`7d`, `36h`, `90m`, `none`), or the default; 1 minute to 3650 days.
 pub fn expiry(text: Option<&str>) -> Result<Option<std::time::Duration>, String> {
-    let text = text.unwrap_or(DEFAULT_EXPIRY);
+    let text = text.unwrap_or(DEFAULT_EXPIRY).trim();
     if text.eq_ignore_ascii_case("none") {
         return Ok(None);
     }
-    let days = text
-        .strip_suffix('d')
-        .and_then(|d| d.parse::<u64>().ok())
-        .map(|d| std::time::Duration::from_secs(d * 86_400));
-    let d = match days {
-        Some(d) => Some(d),
-        None => crate::sandbox::limits::parse_duration("a duration", text)
-            .map_err(|e| format!("'{text}': {}", e.why))?,
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale: u64 = match unit {
+        "d" => 86_400,
+        "h" => 3_600,
+        "m" => 60,
+        _ => 0,
     };
-    match d {
-        Some(d) if d >= std::time::Duration::from_secs(60) && d.as_secs() <= 3650 * 86_400 => {
-            Ok(Some(d))
-        }
-        _ => Err(format!(
-            "'{}': give a duration from 1m to 3650d, such as 7d or 36h, or none",
-            crate::bot::text::clean(text, 40)
-        )),
-    }
+    let seconds = number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|s| (60..=3650 * 86_400).contains(s));
+    seconds
+        .map(|s| Some(std::time::Duration::from_secs(s)))
+        .ok_or_else(|| {
+            format!(
+                "'{}': give days, hours or minutes from 1m to 3650d, such as 7d or 36h, or none",
+                crate::bot::text::clean(text, 40)
+            )
+        })
 }
 
 /// The answer of `POST /api/v1/invites`.
@@ -470,18 +480,14 @@ async fn invite(
         .db(move |s| Ok(create_invite(s, uses, expires, &note)))
         .await?;
     let (code, expires_ms) = made.map_err(|e| {
-        let field = if e.starts_with("--uses") {
-            "uses"
+        if let Some(why) = e.strip_prefix("--uses ") {
+            Problem::new(StatusCode::UNPROCESSABLE_ENTITY, why).field("uses")
+        } else if let Some(why) = e.strip_prefix("--note: ") {
+            Problem::new(StatusCode::UNPROCESSABLE_ENTITY, why).field("note")
         } else {
-            "note"
-        };
-        Problem::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            e.trim_start_matches("--uses ")
-                .trim_start_matches("--note: ")
-                .to_string(),
-        )
-        .field(field)
+            tracing::error!("an invite code: {e}");
+            super::api::internal(e)
+        }
     })?;
     Ok(json_answer(
         StatusCode::CREATED,
@@ -526,13 +532,15 @@ struct SignedUp {
 async fn signup(State(daemon): State<Arc<Daemon>>, body: Result<Bytes, BytesRejection>) -> Answer {
     let body = body.map_err(|e| unread_body(e, "the body", super::api::MAX_BODY))?;
     let SignUp { code, owner } = parse_json(&body)?;
+    // A plain name (a worker's owner may be it), starting with a letter or digit.
     crate::bot::text::check_user_name(&owner)
         .ok()
         .filter(|_| super::fleet::plain_name(&owner))
+        .filter(|_| owner.starts_with(|c: char| c.is_ascii_alphanumeric()))
         .ok_or_else(|| {
             Problem::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "owner: give a name of 1 to 64 letters, digits, '.', '_' or '-'",
+                "owner: give a name of 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
             )
             .field("owner")
         })?;
@@ -633,32 +641,39 @@ pub(crate) fn quotas_of<'a>(daemon: &'a Daemon, who: &Caller) -> Option<&'a Quot
         .then_some(&daemon.settings.quotas)
 }
 
-/// After a deletion: the running series it cancelled closed, the files removed (an
-/// upload's own directory only: a bot registered by path keeps its program).
-async fn tidy(daemon: &Arc<Daemon>, deleted: &[&Deleted], series: &[i64]) {
-    for id in deleted
-        .iter()
-        .flat_map(|d| d.series_cancelled.iter())
-        .chain(series)
-    {
-        if let Some(books) = daemon.cached_books(*id) {
-            books
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .close(super::series::Ending::Cancelled);
+/// After a deletion has committed: the series it cancelled closed, the series it reduced
+/// ended if nothing is left of them, the files removed (an upload's own directory only: a
+/// bot registered by path keeps its program). Run as a task of its own, so that a client
+/// that goes away does not stop it half done.
+fn tidy(daemon: &Arc<Daemon>, deleted: Vec<Deleted>, series: Vec<i64>) {
+    let daemon = Arc::clone(daemon);
+    tokio::spawn(async move {
+        for id in deleted
+            .iter()
+            .flat_map(|d| d.series_cancelled.iter())
+            .chain(&series)
+        {
+            if let Some(books) = daemon.cached_books(*id) {
+                books
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .close(super::series::Ending::Cancelled);
+            }
+            daemon.drop_books(*id);
         }
-        daemon.drop_books(*id);
-    }
-    let uploads = daemon.settings.data.join("uploads");
-    let uploads = std::fs::canonicalize(&uploads).unwrap_or(uploads);
-    let archives = daemon.records_archives();
-    let files: Vec<(Option<std::path::PathBuf>, Option<String>)> = deleted
-        .iter()
-        .map(|d| (d.dir.clone(), d.archive.clone()))
-        .collect();
-    let _ = tokio::task::spawn_blocking(move || {
-        for (dir, archive) in files {
-            if let Some(dir) = dir.and_then(|d| std::fs::canonicalize(d).ok()) {
+        for id in deleted.iter().flat_map(|d| d.series_reduced.iter()) {
+            if let Err(e) = super::tally::settle(&daemon, *id).await {
+                tracing::error!(series = id, "cannot settle a series after a deletion: {e}");
+            }
+        }
+        let uploads = daemon.settings.data.join("uploads");
+        let uploads = std::fs::canonicalize(&uploads).unwrap_or(uploads);
+        let dirs: Vec<std::path::PathBuf> = deleted.into_iter().filter_map(|d| d.dir).collect();
+        let _ = tokio::task::spawn_blocking(move || {
+            for dir in dirs {
+                let Ok(dir) = std::fs::canonicalize(dir) else {
+                    continue;
+                };
                 if dir.starts_with(&uploads) && dir != uploads {
                     if let Err(e) = std::fs::remove_dir_all(&dir) {
                         tracing::warn!(
@@ -668,13 +683,20 @@ async fn tidy(daemon: &Arc<Daemon>, deleted: &[&Deleted], series: &[i64]) {
                     }
                 }
             }
-            if let Some(hash) = archive {
-                archives.remove(&hash);
-            }
-        }
-    })
-    .await;
-    daemon.wake.notify_waiters();
+        })
+        .await;
+        daemon.wake.notify_waiters();
+    });
+}
+
+/// Removes the archives no bot standing came in; called under the store's hold, right after
+/// the deletion (an upload of the same bytes, also under the hold, comes wholly before or
+/// after, and writes the file again).
+fn remove_archives(store: &Store, deleted: &[&Deleted]) {
+    let archives = store.archives();
+    for hash in deleted.iter().filter_map(|d| d.archive.as_deref()) {
+        archives.remove(hash);
+    }
 }
 
 /// `DELETE /api/v1/bots/{id}` (submit; its owner or an admin).
@@ -698,7 +720,13 @@ pub(crate) async fn delete_bot(
     }
     let attempts = daemon.settings.max_attempts;
     let deleted = daemon
-        .db(move |s| s.delete_bot(id, attempts, super::now_ms()))
+        .db(move |s| {
+            let deleted = s.delete_bot(id, attempts, super::now_ms())?;
+            if let Some(d) = &deleted {
+                remove_archives(s, &[d]);
+            }
+            Ok(deleted)
+        })
         .await?
         .ok_or_else(|| {
             Problem::new(
@@ -706,7 +734,7 @@ pub(crate) async fn delete_bot(
                 format!("bot {id} was deleted by its owner before"),
             )
         })?;
-    tidy(&daemon, &[&deleted], &[]).await;
+    tidy(&daemon, vec![deleted.clone()], Vec::new());
     tracing::info!(bot = id, owner = bot.owner, series = ?deleted.series_cancelled, "a bot deleted by its owner");
     Ok(json_answer(StatusCode::OK, &deleted))
 }
@@ -731,16 +759,18 @@ async fn delete_owner(
     }
     let attempts = daemon.settings.max_attempts;
     let name = owner.clone();
+    let held = Arc::clone(&daemon);
     let done = daemon
-        .db(move |s| s.delete_owner(&name, attempts, super::now_ms()))
+        .db(move |s| {
+            let done = s.delete_owner(&name, attempts, super::now_ms())?;
+            remove_archives(s, &done.bots.iter().collect::<Vec<_>>());
+            // Forgotten under the store's hold: a token looked up before the revocation
+            // is remembered before it (see super::extract), so never after.
+            held.forget_tokens_of(&name);
+            Ok(done)
+        })
         .await?;
-    daemon.forget_tokens_of(&owner);
-    tidy(
-        &daemon,
-        &done.bots.iter().collect::<Vec<_>>(),
-        &done.series_cancelled,
-    )
-    .await;
+    tidy(&daemon, done.bots.clone(), done.series_cancelled.clone());
     tracing::info!(
         owner,
         bots = done.bots.len(),
@@ -873,7 +903,19 @@ mod tests {
             Some(std::time::Duration::from_secs(36 * 3600))
         );
         assert_eq!(expiry(Some("none")).unwrap(), None);
-        for bad in ["0d", "5s", "soon", "99999d", ""] {
+        assert_eq!(
+            expiry(Some("200h")).unwrap(),
+            Some(std::time::Duration::from_secs(200 * 3600))
+        );
+        for bad in [
+            "0d",
+            "5s",
+            "soon",
+            "99999d",
+            "",
+            "30s",
+            "18446744073709551615d",
+        ] {
             assert!(expiry(Some(bad)).is_err(), "{bad}");
         }
     }

@@ -106,12 +106,18 @@ async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Resul
     let found = match daemon.known_token(&hash) {
         Some(found) => Some(found),
         None => {
-            let key = hash.clone();
-            let found = daemon.db(move |s| s.token(&key)).await?;
-            if let Some(found) = &found {
-                daemon.remember_token(hash, found.clone());
-            }
-            found
+            // Remembered under the store's hold, as a revocation forgets it: a token revoked
+            // is either not found here or forgotten after.
+            let held = Arc::clone(daemon);
+            daemon
+                .db(move |s| {
+                    let found = s.token(&hash)?;
+                    if let Some(found) = &found {
+                        held.remember_token(hash, found.clone());
+                    }
+                    Ok(found)
+                })
+                .await?
         }
     };
     let Some((scope, owner)) = found else {

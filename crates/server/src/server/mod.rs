@@ -19,6 +19,8 @@
 //! - [`check`]: a new bot's check (check-bot and one smoke game) before it may play
 //! - [`ladder`]: ladder mode, pairs of games between active bots kept queued
 //! - [`api`]: the HTTP API and health and metrics endpoints
+//! - [`browse`]: what the pages browse: a bot's games, rating history and opponents, the
+//!   crosstable, records in bulk (streamed)
 //! - [`extract`]: what a handler takes from a request: its caller (authenticated) and the
 //!   ids its path names (checked)
 //! - [`http`]: the listener: timeouts, a connection limit, TLS, `SO_REUSEADDR`
@@ -38,6 +40,7 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
+pub mod browse;
 pub mod check;
 pub mod config;
 pub mod entrants;
@@ -70,8 +73,6 @@ pub struct Daemon {
     pub settings: ServeSettings,
     store: Mutex<Store>,
     records: Records,
-    /// The uploaded archives (removed when no bot standing came in them).
-    archives: Records,
     /// The books of the running series, loaded on first use and dropped when a series ends
     /// (memory grows with the series being played, not with those stored).
     books: Mutex<HashMap<i64, Arc<Mutex<Books>>>>,
@@ -218,11 +219,6 @@ impl Daemon {
             .retain(|_, (_, o)| o != owner);
     }
 
-    /// The uploaded archives.
-    pub(crate) fn records_archives(&self) -> Records {
-        self.archives.clone()
-    }
-
     pub(crate) fn remember_token(&self, hash: String, found: (String, String)) {
         self.tokens
             .lock()
@@ -361,7 +357,6 @@ pub async fn serve(
     let daemon = Arc::new(Daemon {
         uploads,
         records: store.records(),
-        archives: store.archives(),
         store: Mutex::new(store),
         books: Mutex::new(HashMap::new()),
         wake: tokio::sync::Notify::new(),

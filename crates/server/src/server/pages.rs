@@ -1,5 +1,9 @@
-//! The daemon's web pages: the front page (leaderboard, series, bots; refreshed every two
-//! seconds from the API), and per series the viewer: `/series/N/` lists its stored games
+//! The daemon's web pages, in the viewer's dark look (`assets/pages.css`, `pages.js`): the
+//! front page (a leaderboard per game, series page by page with filters, bots; refreshed
+//! every two seconds from the API), a page per bot (`/bots/N`: its rating over time, its
+//! results by opponent, its games page by page with links to the viewer, its records in
+//! bulk), the crosstable (`/crosstable`), the sign-up form (`super::entrants`), and per
+//! series the viewer: `/series/N/` lists its stored games
 //! and replays any of them, `/series/N/live/` follows its games as they are played (the
 //! live mode of `zebra match --watch`, fed by the series' hub).
 //!
@@ -24,10 +28,30 @@ use super::extract::{id_of, Reader, SeriesGame, SeriesId};
 use super::Daemon;
 
 const FRONT: &str = include_str!("assets/index.html");
+const BOT: &str = include_str!("assets/bot.html");
+const CROSSTABLE: &str = include_str!("assets/crosstable.html");
+const CSS: &str = include_str!("assets/pages.css");
+const JS: &str = include_str!("assets/pages.js");
 
 pub fn router() -> Router<Arc<Daemon>> {
     Router::new()
         .route("/", get(front))
+        .route(
+            "/bots/:id",
+            get(|| async { crate::web::server::html(BOT.to_string()) }),
+        )
+        .route(
+            "/crosstable",
+            get(|| async { crate::web::server::html(CROSSTABLE.to_string()) }),
+        )
+        .route(
+            "/assets/pages.css",
+            get(|| async { asset("text/css", CSS) }),
+        )
+        .route(
+            "/assets/pages.js",
+            get(|| async { asset("text/javascript", JS) }),
+        )
         .route("/series/:id", get(to_slash))
         .route("/series/:id/", get(viewer))
         .route("/series/:id/api/games", get(game_list))
@@ -35,6 +59,18 @@ pub fn router() -> Router<Arc<Daemon>> {
         .route("/series/:id/live", get(to_slash_live))
         .route("/series/:id/live/", get(live))
         .route("/series/:id/live/*rest", get(live))
+}
+
+/// A stylesheet or script the pages share (cached a minute: they change with the daemon).
+fn asset(kind: &'static str, text: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "max-age=60"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 async fn front() -> Response {

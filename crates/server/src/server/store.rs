@@ -183,6 +183,12 @@ ALTER TABLE bots ADD COLUMN deleted_ms INTEGER;
 CREATE INDEX bots_by_owner ON bots (owner, family);
 CREATE INDEX series_by_owner ON series (owner, state);
 "#,
+    // Pages at a competition's size: a bot's games, newest first (its page, its records
+    // in bulk, the series it plays in).
+    r#"
+CREATE INDEX games_by_white ON games (white, id);
+CREATE INDEX games_by_black ON games (black, id);
+"#,
 ];
 
 /// Why the store cannot do what was asked.
@@ -228,6 +234,18 @@ pub enum StoreError {
     InviteRefused,
     #[error("the name {0} is taken: pick another")]
     OwnerTaken(String),
+}
+
+/// Which series a page lists (every field left out matches all).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeriesFilter {
+    pub owner: Option<String>,
+    /// running, finished or cancelled.
+    pub state: Option<String>,
+    /// The game's name (football-chess...).
+    pub game: Option<String>,
+    /// Series in which this bot plays.
+    pub bot: Option<i64>,
 }
 
 /// A game to queue: its number in the series, its seed and its two bots.
@@ -534,8 +552,10 @@ impl Store {
     /// Enters bot `id` in `game`, pending that game's check; `false` if it was entered
     /// already (its check stands).
     pub fn enter(&mut self, id: i64, game: Rules) -> Result<bool, StoreError> {
-        if self.bot(id)?.is_none() {
-            return Err(StoreError::UnknownBot(id));
+        match self.bot(id)? {
+            None => return Err(StoreError::UnknownBot(id)),
+            Some(b) if b.deleted_ms.is_some() => return Err(StoreError::BotDeleted(id)),
+            Some(_) => {}
         }
         let n = self.conn.execute(
             "INSERT OR IGNORE INTO bot_games (bot_id, game, state) VALUES (?1, ?2, 'pending')",
@@ -562,12 +582,16 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The checks to run: each bot (not suspended) and game whose check is pending, oldest
-    /// bot first.
+    /// The checks to run: each bot (not suspended) and game whose check is pending, in
+    /// turn among owners (every owner's oldest first, then every owner's next...), so that
+    /// one owner's burst of uploads does not hold everyone else's checks back.
     pub fn pending_checks(&self) -> Result<Vec<(BotRow, Rules)>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
+            // Fair across owners: each owner's oldest pending check, then each one's second...
             "SELECT g.bot_id, g.game FROM bot_games g JOIN bots b ON b.id = g.bot_id \
-             WHERE g.state = 'pending' AND b.state != 'suspended' ORDER BY g.bot_id, g.game",
+             WHERE g.state = 'pending' AND b.state != 'suspended' \
+             ORDER BY ROW_NUMBER() OVER (PARTITION BY b.owner ORDER BY g.bot_id, g.game), \
+             g.bot_id, g.game",
         )?;
         let pairs: Vec<(i64, String)> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -596,6 +620,17 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let deleted: Option<Option<i64>> = tx
+            .query_row("SELECT deleted_ms FROM bots WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match deleted {
+            None => return Err(StoreError::UnknownBot(id)),
+            // Deleted while it was checked: its report is not kept.
+            Some(Some(_)) => return Ok(()),
+            Some(None) => {}
+        }
         let changed = tx.execute(
             "UPDATE bot_games SET state = ?3, report = ?4 WHERE bot_id = ?1 AND game = ?2",
             params![id, game.name(), verdict.as_str(), report],
@@ -631,13 +666,22 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let changed = tx.execute(
+        let deleted: Option<bool> = tx
+            .query_row(
+                "SELECT deleted_ms IS NOT NULL FROM bots WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match deleted {
+            None => return Err(StoreError::UnknownBot(id)),
+            Some(true) => return Err(StoreError::BotDeleted(id)),
+            Some(false) => {}
+        }
+        tx.execute(
             "UPDATE bots SET state = ?2, report = COALESCE(?3, report) WHERE id = ?1",
             params![id, state.as_str(), report],
         )?;
-        if changed == 0 {
-            return Err(StoreError::UnknownBot(id));
-        }
         if state == BotState::Active {
             tx.execute(
                 "UPDATE bot_games SET state = 'active' WHERE bot_id = ?1",
@@ -1128,13 +1172,139 @@ impl Store {
         )?)
     }
 
-    /// The newest series first, at most `limit`.
-    pub(crate) fn list_series(&self, limit: u32) -> Result<Vec<SeriesRow>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("{SERIES_ROW} ORDER BY id DESC LIMIT ?1"))?;
-        let rows = stmt.query_map([limit], SeriesRow::read)?;
+    /// A page of series, newest first: those `filter` matches with an id below `before`
+    /// (if given), at most `limit`; and how many `filter` matches in all.
+    pub fn series_page(
+        &self,
+        filter: &SeriesFilter,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<(Vec<SeriesRow>, u64), StoreError> {
+        let mut conditions = vec!["1 = 1".to_string()];
+        let mut args: Vec<Box<dyn rusqlite::ToSql>> = Vec::new();
+        let mut arg = |condition: &str, value: Box<dyn rusqlite::ToSql>| {
+            args.push(value);
+            conditions.push(condition.replace('?', &format!("?{}", args.len())));
+        };
+        if let Some(owner) = &filter.owner {
+            arg("owner = ?", Box::new(owner.clone()));
+        }
+        if let Some(state) = &filter.state {
+            arg("state = ?", Box::new(state.clone()));
+        }
+        if let Some(game) = &filter.game {
+            arg("game = ?", Box::new(game.clone()));
+        }
+        if let Some(bot) = filter.bot {
+            // Both sides by their own indexes; the one value is named twice.
+            arg(
+                "id IN (SELECT series_id FROM games WHERE white = ? \
+                 UNION SELECT series_id FROM games WHERE black = ?)",
+                Box::new(bot),
+            );
+        }
+        let filtered = conditions.join(" AND ");
+        let params: Vec<&dyn rusqlite::ToSql> = args.iter().map(|a| a.as_ref()).collect();
+        let total: i64 = self.conn.query_row(
+            &format!("SELECT COUNT(*) FROM series WHERE {filtered}"),
+            params.as_slice(),
+            |r| r.get(0),
+        )?;
+        let mut page_params = params.clone();
+        let before = before.unwrap_or(i64::MAX);
+        page_params.push(&before);
+        page_params.push(&limit);
+        let (b, l) = (page_params.len() - 1, page_params.len());
+        let mut stmt = self.conn.prepare(&format!(
+            "{SERIES_ROW} WHERE {filtered} AND id < ?{b} ORDER BY id DESC LIMIT ?{l}"
+        ))?;
+        let rows = stmt.query_map(page_params.as_slice(), SeriesRow::read)?;
+        Ok((rows.collect::<Result<_, _>>()?, total.max(0) as u64))
+    }
+
+    /// The games of each series in `ids`: (planned, finished), planned counting every game
+    /// queued for it whatever became of it.
+    pub fn series_counts(
+        &self,
+        ids: &[i64],
+    ) -> Result<std::collections::HashMap<i64, (u64, u64)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT COUNT(*), COALESCE(SUM(state = 'finished'), 0) FROM games WHERE series_id = ?1",
+        )?;
+        let mut out = std::collections::HashMap::new();
+        for &id in ids {
+            let (planned, finished): (i64, i64) =
+                stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            out.insert(id, (planned.max(0) as u64, finished.max(0) as u64));
+        }
+        Ok(out)
+    }
+
+    /// A page of bot `bot`'s finished games (against `opponent` only, if given), newest
+    /// first, with an id below `before`; and how many there are in all.
+    pub fn bot_games_page(
+        &self,
+        bot: i64,
+        opponent: Option<i64>,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<(Vec<GameRow>, u64), StoreError> {
+        // Each side by its own index, then merged.
+        let which = "state = 'finished' AND ((white = ?1 AND (?2 IS NULL OR black = ?2)) \
+                     OR (black = ?1 AND (?2 IS NULL OR white = ?2)))";
+        let total: i64 = self.conn.query_row(
+            &format!("SELECT COUNT(*) FROM games WHERE {which}"),
+            params![bot, opponent],
+            |r| r.get(0),
+        )?;
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "{GAME_ROW} WHERE {which} AND id < ?3 ORDER BY id DESC LIMIT ?4"
+        ))?;
+        let rows = stmt.query_map(
+            params![bot, opponent, before.unwrap_or(i64::MAX), limit],
+            GameRow::read,
+        )?;
+        Ok((rows.collect::<Result<_, _>>()?, total.max(0) as u64))
+    }
+
+    /// The records of finished games, in id order after `after`, at most `limit`: a bot's
+    /// (`bot`) or a series' (`series`). Each as (game id, record hash).
+    pub fn records_after(
+        &self,
+        bot: Option<i64>,
+        series: Option<i64>,
+        after: i64,
+        limit: u32,
+    ) -> Result<Vec<(i64, String)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, record FROM games WHERE state = 'finished' AND record IS NOT NULL \
+             AND (?1 IS NULL OR white = ?1 OR black = ?1) AND (?2 IS NULL OR series_id = ?2) \
+             AND id > ?3 ORDER BY id LIMIT ?4",
+        )?;
+        let rows = stmt.query_map(params![bot, series, after, limit], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every finished game of `game` in the order they finished: White, Black, result and
+    /// when. Read through `each`, one at a time.
+    pub(crate) fn each_finished_of(
+        &self,
+        game: Rules,
+        mut each: impl FnMut(i64, i64, &str, i64),
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT g.white, g.black, g.result, COALESCE(g.finished_ms, 0) FROM games g \
+             JOIN series s ON s.id = g.series_id \
+             WHERE g.state = 'finished' AND s.game = ?1 ORDER BY g.finished_ms, g.id",
+        )?;
+        let mut rows = stmt.query([game.name()])?;
+        while let Some(row) = rows.next()? {
+            let result: String = row.get(2)?;
+            each(row.get(0)?, row.get(1)?, &result, row.get(3)?);
+        }
+        Ok(())
     }
 
     /// The games of a series in game order (`after`: only those numbered above it), at
@@ -1475,7 +1645,8 @@ impl Store {
             )?,
             games: window(
                 "SELECT s.created_ms, COUNT(g.id) FROM series s JOIN games g ON g.series_id = s.id \
-                 WHERE s.owner = ?1 AND s.created_ms > ?2 GROUP BY s.id ORDER BY s.created_ms",
+                 WHERE s.owner = ?1 AND s.created_ms > ?2 AND g.state != 'cancelled' \
+                 GROUP BY s.id ORDER BY s.created_ms",
             )?,
         })
     }
@@ -1535,12 +1706,13 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Whether anything is owned under `owner`: a token, a bot or a series.
+    /// Whether anything is owned under `owner`, whatever its case: a token, a bot or a
+    /// series.
     fn owner_known(tx: &Connection, owner: &str) -> Result<bool, StoreError> {
         Ok(tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM tokens WHERE owner = ?1) \
-                 OR EXISTS (SELECT 1 FROM bots WHERE owner = ?1) \
-                 OR EXISTS (SELECT 1 FROM series WHERE owner = ?1)",
+            "SELECT EXISTS (SELECT 1 FROM tokens WHERE lower(owner) = lower(?1)) \
+                 OR EXISTS (SELECT 1 FROM bots WHERE lower(owner) = lower(?1)) \
+                 OR EXISTS (SELECT 1 FROM series WHERE lower(owner) = lower(?1))",
             [owner],
             |r| r.get(0),
         )?)
@@ -1569,7 +1741,9 @@ impl Store {
         let Some(invite) = invite else {
             return Err(StoreError::InviteRefused);
         };
-        if owner == "admin" || Self::owner_known(&tx, owner)? {
+        let reserved = [super::ladder::OWNER, "admin"];
+        if reserved.iter().any(|r| r.eq_ignore_ascii_case(owner)) || Self::owner_known(&tx, owner)?
+        {
             return Err(StoreError::OwnerTaken(owner.to_string()));
         }
         tx.execute(
@@ -1640,11 +1814,31 @@ impl Store {
             ..Default::default()
         };
         for &s in &series {
-            let (leases, games) = Self::cancel_in(tx, s, max_attempts)?;
-            done.leases_voided += leases;
-            done.games_cancelled += games;
+            let bots: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM (SELECT white FROM games WHERE series_id = ?1 \
+                 UNION SELECT black FROM games WHERE series_id = ?1)",
+                [s],
+                |r| r.get(0),
+            )?;
+            if bots <= 2 {
+                // Nothing is left to play without it.
+                let (leases, games) = Self::cancel_in(tx, s, max_attempts)?;
+                done.leases_voided += leases;
+                done.games_cancelled += games;
+                done.series_cancelled.push(s);
+            } else {
+                // The others play on; the series ends incomplete.
+                let mine = "series_id = ?1 AND (white = ?2 OR black = ?2)";
+                done.leases_voided += Self::void_where(tx, mine, params![s, id], max_attempts)?;
+                done.games_cancelled += tx.execute(
+                    &format!(
+                        "UPDATE games SET state = 'cancelled' WHERE state = 'queued' AND {mine}"
+                    ),
+                    params![s, id],
+                )?;
+                done.series_reduced.push(s);
+            }
         }
-        done.series_cancelled = series;
         done.dir = serde_json::from_str::<crate::series::BotEntry>(&spec)
             .ok()
             .and_then(|e| e.dir);
@@ -2019,7 +2213,8 @@ impl SeriesRow {
 }
 
 const GAME_ROW: &str = "SELECT id, series_id, number, seed, white, black, state, attempts, \
-     voided, result, termination, record, COALESCE(lease_owner, played_by) FROM games";
+     voided, result, termination, record, COALESCE(lease_owner, played_by), finished_ms \
+     FROM games";
 
 /// A game of a series, as the queue holds it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -2041,6 +2236,8 @@ pub struct GameRow {
     /// Who holds it (leased) or played it (finished): a remote worker's `OWNER/NAME`, or
     /// `daemon` for the daemon's own workers.
     pub worker: Option<String>,
+    /// When it finished (Unix ms).
+    pub finished_ms: Option<i64>,
 }
 
 /// The worker a lease owner names: `worker:OWNER/NAME#INSTANCE` is `OWNER/NAME`, the
@@ -2071,6 +2268,7 @@ impl GameRow {
             termination: r.get(10)?,
             record: r.get(11)?,
             worker: r.get::<_, Option<String>>(12)?.as_deref().map(worker_of),
+            finished_ms: r.get(13)?,
         })
     }
 }

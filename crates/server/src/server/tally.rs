@@ -305,7 +305,9 @@ pub async fn settle(daemon: &Arc<Daemon>, series: i64) -> Result<(), StoreError>
     if progress.queued + progress.leased > 0 {
         return Ok(());
     }
-    let end = if progress.void > 0 {
+    // A game void after its attempts, or games withdrawn (a bot of the series deleted by
+    // its owner): what the series planned was not all played.
+    let end = if progress.void > 0 || progress.cancelled > 0 {
         Ending::Incomplete
     } else {
         match daemon.books(series).await {

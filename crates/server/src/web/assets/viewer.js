@@ -607,7 +607,13 @@
 
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
-    const gi = Number(h.get("game") || "1") - 1;
+    let gi = Number(h.get("game") || "1") - 1;
+    // A game named by its number in the series (the daemon's bot pages link so).
+    const number = h.get("number");
+    if (number && Array.isArray(games)) {
+      const k = games.findIndex((gm) => String(gm.number) === number);
+      if (k >= 0) gi = k;
+    }
     const st = Number(h.get("step") || "0");
     load(Number.isFinite(gi) ? gi : 0, Number.isFinite(st) ? st : 0);
   }
