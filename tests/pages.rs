@@ -172,11 +172,33 @@ fn ten_thousand_games_page_by_page_in_chromium_and_in_bulk() {
         ),
         (5, &Value::Null)
     );
-    let filtered = get(
-        "/api/v1/series?owner=nobody&state=running",
-        "/api/v1/series",
+    let full = get("/api/v1/series?limit=25", "/api/v1/series");
+    assert_eq!(
+        full["next_before"],
+        Value::Null,
+        "an exactly full last page"
     );
-    assert_eq!(filtered["total"], 0);
+    for (query, total) in [
+        ("owner=ann", SERIES),
+        ("owner=nobody", 0),
+        ("state=finished&owner=ann&game=football-chess", SERIES),
+        ("state=running", 0),
+        ("game=boyer-football", 0),
+    ] {
+        let page = get(&format!("/api/v1/series?{query}"), "/api/v1/series");
+        assert_eq!(page["total"], total, "{query}");
+    }
+    let with = get("/api/v1/series?bot=1&limit=1000", "/api/v1/series");
+    assert!(with["total"].as_i64().unwrap() >= 2, "{with}");
+    let against = get(
+        "/api/v1/bots/3/games?opponent=5&limit=1000",
+        "/api/v1/bots/{id}/games",
+    );
+    assert!(against["total"].as_u64().unwrap() > 0);
+    for g in against["games"].as_array().unwrap() {
+        let pair = [g["white"].as_i64().unwrap(), g["black"].as_i64().unwrap()];
+        assert!(pair == [3, 5] || pair == [5, 3], "{g}");
+    }
     let (status, _, body) = http(
         base,
         "GET",
@@ -274,8 +296,10 @@ fn ten_thousand_games_page_by_page_in_chromium_and_in_bulk() {
         "return [document.querySelectorAll('#leaderboard tbody tr').length, \
          document.querySelectorAll('#series tbody tr').length, \
          document.getElementById('series-count').textContent, \
-         getComputedStyle(document.body).backgroundColor];",
+         getComputedStyle(document.body).backgroundColor, \
+         document.getElementById('older').disabled];",
     );
+    assert_eq!(shown[4], true, "no older page: {shown}");
     assert_eq!(shown[0], BOTS, "{shown}");
     assert_eq!(shown[1], 25, "{shown}");
     assert_eq!(shown[2], "series 1 to 25 of 25", "{shown}");

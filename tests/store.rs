@@ -594,7 +594,12 @@ fn an_excluded_owner_s_workers_get_nothing_under_any_name() {
         sandbox: "strict".into(),
         zebra: "0".into(),
     };
+    assert_eq!(store.worker_names("lab/w1").unwrap(), (false, 0));
     assert!(store.seen_worker(&me("lab/w1"), 1).unwrap());
+    assert!(store.seen_worker(&me("lab/w2"), 1).unwrap());
+    assert!(store.seen_worker(&me("labs/w1"), 1).unwrap());
+    assert_eq!(store.worker_names("lab/w1").unwrap(), (true, 2));
+    assert_eq!(store.worker_names("lab/w3").unwrap(), (false, 2));
     let held = store
         .lease_for("worker:lab/w1#1", 1, 60_000, 3, Reach::Every)
         .unwrap()

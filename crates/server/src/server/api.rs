@@ -751,16 +751,14 @@ async fn list_series(
         game: text("game", &games)?,
         bot: cursor(&query, "bot")?,
     };
-    let (rows, total, counts) = daemon
+    let (rows, total, more, counts) = daemon
         .db(move |s| {
-            let (rows, total) = s.series_page(&filter, before, limit)?;
+            let (rows, total, more) = s.series_page(&filter, before, limit)?;
             let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-            Ok((rows, total, s.series_counts(&ids)?))
+            Ok((rows, total, more, s.series_counts(&ids)?))
         })
         .await?;
-    let next_before = (rows.len() as u32 == limit)
-        .then(|| rows.last().map(|r| r.id))
-        .flatten();
+    let next_before = more.then(|| rows.last().map(|r| r.id)).flatten();
     let series = rows
         .iter()
         .map(|r| {

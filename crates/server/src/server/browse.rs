@@ -36,6 +36,11 @@ pub const POINTS: usize = 40;
 /// Records read from the store and sent at a time in a bulk download.
 const BATCH: u32 = 200;
 
+/// Rating fits for the pages (a crosstable, a bot's history: up to [`POINTS`] fits over
+/// every bot) run one at a time, off the async threads: however many readers ask, they
+/// take one core at most, and the games keep theirs.
+static FITS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
 pub fn router() -> Router<Arc<Daemon>> {
     Router::new()
         .route("/api/v1/bots/:id/games", get(bot_games))
@@ -82,12 +87,10 @@ async fn bot_games(
     let before = cursor(&query, "before")?;
     let opponent = cursor(&query, "opponent")?;
     bot_row(&daemon, id).await?;
-    let (games, total) = daemon
+    let (games, total, more) = daemon
         .db(move |s| s.bot_games_page(id, opponent, before, limit))
         .await?;
-    let next_before = (games.len() as u32 == limit)
-        .then(|| games.last().map(|g| g.id))
-        .flatten();
+    let next_before = more.then(|| games.last().map(|g| g.id)).flatten();
     Ok(json_answer(
         StatusCode::OK,
         &BotGames {
@@ -265,6 +268,10 @@ async fn history(
             Ok((games, names))
         })
         .await?;
+    let _turn = FITS
+        .acquire()
+        .await
+        .map_err(|e| super::api::internal(e.to_string()))?;
     let answer = tokio::task::spawn_blocking(move || {
         let mut opponents = by_opponent(id, &games);
         for o in &mut opponents {
@@ -311,12 +318,34 @@ async fn crosstable(
     let game = game_of(&query)?;
     let limit = match query.get("limit") {
         None => 50,
-        Some(_) => page_limit(&query)?.min(200) as usize,
+        Some(_) => match page_limit(&query)? {
+            n if n <= 200 => n as usize,
+            n => {
+                return Err(Problem::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("limit {n}: give 1 to 200 bots"),
+                )
+                .field("limit"))
+            }
+        },
     };
     let bots = daemon.db(|s| s.bots()).await?;
     let table = pool(&daemon).await?.game(game);
-    let index: HashMap<i64, usize> = bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
-    let rated = fit_meetings(bots.len(), table.meetings_among(&index));
+    // The fit off the async threads, one at a time (see FITS).
+    let (bots, table, rated) = {
+        let _turn = FITS
+            .acquire()
+            .await
+            .map_err(|e| super::api::internal(e.to_string()))?;
+        tokio::task::spawn_blocking(move || {
+            let index: HashMap<i64, usize> =
+                bots.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
+            let rated = fit_meetings(bots.len(), table.meetings_among(&index));
+            (bots, table, rated)
+        })
+        .await
+        .map_err(|e| super::api::internal(e.to_string()))?
+    };
     let mut ranked: Vec<Ranked> = bots
         .iter()
         .zip(&rated)

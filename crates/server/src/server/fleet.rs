@@ -138,6 +138,9 @@ pub struct Hello {
     pub lease_ms: u64,
 }
 
+/// The most worker names one owner's workers may use (each keeps its figures and metrics).
+pub const MAX_WORKER_NAMES: u64 = 256;
+
 /// The workers' routes.
 pub fn router() -> Router<Arc<Daemon>> {
     Router::new()
@@ -297,7 +300,26 @@ async fn lease(
     } else {
         Reach::Uploaded
     };
-    let allowed = daemon.db(move |s| s.seen_worker(&info, now_ms())).await?;
+    let allowed = daemon
+        .db(move |s| {
+            // Names are kept for good (their figures): an owner's workers use a bounded
+            // number of them, so that the figures and metrics stay bounded too.
+            let (known, count) = s.worker_names(&info.name)?;
+            if !known && count >= MAX_WORKER_NAMES {
+                return Ok(None);
+            }
+            s.seen_worker(&info, now_ms()).map(Some)
+        })
+        .await?;
+    let Some(allowed) = allowed else {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "this token's workers have used {MAX_WORKER_NAMES} names already, the most a worker owner may: reuse one (zebra worker --name)"
+            ),
+        )
+        .field("worker.name"));
+    };
     if !allowed {
         return Err(Problem::new(
             StatusCode::FORBIDDEN,

@@ -1173,13 +1173,14 @@ impl Store {
     }
 
     /// A page of series, newest first: those `filter` matches with an id below `before`
-    /// (if given), at most `limit`; and how many `filter` matches in all.
+    /// (if given), at most `limit`; how many `filter` matches in all; whether older ones
+    /// follow.
     pub fn series_page(
         &self,
         filter: &SeriesFilter,
         before: Option<i64>,
         limit: u32,
-    ) -> Result<(Vec<SeriesRow>, u64), StoreError> {
+    ) -> Result<(Vec<SeriesRow>, u64, bool), StoreError> {
         let mut conditions = vec!["1 = 1".to_string()];
         let mut args: Vec<Box<dyn rusqlite::ToSql>> = Vec::new();
         let mut arg = |condition: &str, value: Box<dyn rusqlite::ToSql>| {
@@ -1212,14 +1213,19 @@ impl Store {
         )?;
         let mut page_params = params.clone();
         let before = before.unwrap_or(i64::MAX);
+        // One more than asked: whether a next page exists.
+        let one_more = limit + 1;
         page_params.push(&before);
-        page_params.push(&limit);
+        page_params.push(&one_more);
         let (b, l) = (page_params.len() - 1, page_params.len());
         let mut stmt = self.conn.prepare(&format!(
             "{SERIES_ROW} WHERE {filtered} AND id < ?{b} ORDER BY id DESC LIMIT ?{l}"
         ))?;
         let rows = stmt.query_map(page_params.as_slice(), SeriesRow::read)?;
-        Ok((rows.collect::<Result<_, _>>()?, total.max(0) as u64))
+        let mut rows: Vec<SeriesRow> = rows.collect::<Result<_, _>>()?;
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        Ok((rows, total.max(0) as u64, more))
     }
 
     /// The games of each series in `ids`: (planned, finished), planned counting every game
@@ -1241,14 +1247,15 @@ impl Store {
     }
 
     /// A page of bot `bot`'s finished games (against `opponent` only, if given), newest
-    /// first, with an id below `before`; and how many there are in all.
+    /// first, with an id below `before`; how many there are in all; whether older ones
+    /// follow.
     pub fn bot_games_page(
         &self,
         bot: i64,
         opponent: Option<i64>,
         before: Option<i64>,
         limit: u32,
-    ) -> Result<(Vec<GameRow>, u64), StoreError> {
+    ) -> Result<(Vec<GameRow>, u64, bool), StoreError> {
         // Each side by its own index, then merged.
         let which = "state = 'finished' AND ((white = ?1 AND (?2 IS NULL OR black = ?2)) \
                      OR (black = ?1 AND (?2 IS NULL OR white = ?2)))";
@@ -1261,10 +1268,13 @@ impl Store {
             "{GAME_ROW} WHERE {which} AND id < ?3 ORDER BY id DESC LIMIT ?4"
         ))?;
         let rows = stmt.query_map(
-            params![bot, opponent, before.unwrap_or(i64::MAX), limit],
+            params![bot, opponent, before.unwrap_or(i64::MAX), limit + 1],
             GameRow::read,
         )?;
-        Ok((rows.collect::<Result<_, _>>()?, total.max(0) as u64))
+        let mut rows: Vec<GameRow> = rows.collect::<Result<_, _>>()?;
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        Ok((rows, total.max(0) as u64, more))
     }
 
     /// The records of finished games, in id order after `after`, at most `limit`: a bot's
@@ -1276,14 +1286,23 @@ impl Store {
         after: i64,
         limit: u32,
     ) -> Result<Vec<(i64, String)>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, record FROM games WHERE state = 'finished' AND record IS NOT NULL \
-             AND (?1 IS NULL OR white = ?1 OR black = ?1) AND (?2 IS NULL OR series_id = ?2) \
-             AND id > ?3 ORDER BY id LIMIT ?4",
-        )?;
-        let rows = stmt.query_map(params![bot, series, after, limit], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+        // One statement per filter, each on its own index (a bot's: both sides' by id; a
+        // series': by series), so that a batch never scans the whole table.
+        let (sql, key) = match (bot, series) {
+            (Some(bot), _) => (
+                "SELECT id, record FROM games WHERE ((white = ?1 AND id > ?2) OR (black = ?1 AND id > ?2)) \
+                 AND state = 'finished' AND record IS NOT NULL ORDER BY id LIMIT ?3",
+                bot,
+            ),
+            (None, Some(series)) => (
+                "SELECT id, record FROM games WHERE series_id = ?1 AND state = 'finished' \
+                 AND record IS NOT NULL AND id > ?2 ORDER BY id LIMIT ?3",
+                series,
+            ),
+            (None, None) => return Ok(Vec::new()),
+        };
+        let mut stmt = self.conn.prepare_cached(sql)?;
+        let rows = stmt.query_map(params![key, after, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -1399,6 +1418,23 @@ impl Store {
             ],
         )?;
         Ok(!Self::is_excluded(&self.conn, &worker.name)?)
+    }
+
+    /// Whether worker `OWNER/NAME` has been seen, and how many names its owner's workers
+    /// have used.
+    pub fn worker_names(&self, name: &str) -> Result<(bool, u64), StoreError> {
+        let owner = name.split_once('/').map_or(name, |(owner, _)| owner);
+        let known: bool = self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM workers WHERE name = ?1)",
+            [name],
+            |r| r.get(0),
+        )?;
+        let count: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM workers WHERE substr(name, 1, length(?1) + 1) = ?1 || '/'",
+            [owner],
+            |r| r.get(0),
+        )?;
+        Ok((known, count.max(0) as u64))
     }
 
     /// Whether worker `OWNER/NAME` is excluded, by name or with every worker of its owner.
@@ -1814,13 +1850,15 @@ impl Store {
             ..Default::default()
         };
         for &s in &series {
-            let bots: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM (SELECT white FROM games WHERE series_id = ?1 \
-                 UNION SELECT black FROM games WHERE series_id = ?1)",
+            // The bots of the series still standing (this one is deleted already).
+            let others: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM bots WHERE deleted_ms IS NULL AND id IN \
+                 (SELECT white FROM games WHERE series_id = ?1 \
+                  UNION SELECT black FROM games WHERE series_id = ?1)",
                 [s],
                 |r| r.get(0),
             )?;
-            if bots <= 2 {
+            if others <= 1 {
                 // Nothing is left to play without it.
                 let (leases, games) = Self::cancel_in(tx, s, max_attempts)?;
                 done.leases_voided += leases;

@@ -563,7 +563,9 @@
     if (!game().steps) {
       const wanted = g;
       problem("Loading game " + (wanted + 1) + "\u2026");
-      fetch("api/games/" + (wanted + 1))
+      // By its number where the list names one (a series' games: some may be missing
+      // from the list, unfinished), else by its place.
+      fetch("api/games/" + (games[wanted].number || (wanted + 1)))
         .then((r) => r.json().then((body) => {
           if (!r.ok) throw new Error(body.error || r.statusText);
           return body;
