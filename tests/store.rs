@@ -869,3 +869,58 @@ fn deleting_a_bot_cancels_its_running_series_and_frees_its_archive_only_when_uns
     let done = store.delete_owner("ann", 3, 80).unwrap();
     assert_eq!((done.bots.len(), done.tokens_revoked), (0, 0));
 }
+
+#[test]
+fn checks_take_turns_among_owners_and_a_deleted_bot_is_never_checked_admitted_or_entered() {
+    let dir = scratch("fair");
+    let mut store = Store::open(&dir).unwrap();
+    // ann uploads three bots at once, then bob one: bob's waits behind ann's first only.
+    let mut ids = Vec::new();
+    for (name, owner) in [("a1", "ann"), ("a2", "ann"), ("a3", "ann"), ("b1", "bob")] {
+        ids.push(store.add_bot(name, "{}", owner, 1).unwrap());
+    }
+    let order: Vec<i64> = store
+        .pending_checks()
+        .unwrap()
+        .iter()
+        .map(|(b, _)| b.id)
+        .collect();
+    assert_eq!(order, [ids[0], ids[3], ids[1], ids[2]]);
+
+    let gone = ids[1];
+    store.delete_bot(gone, 3, 5).unwrap().expect("deleted");
+    let order: Vec<i64> = store
+        .pending_checks()
+        .unwrap()
+        .iter()
+        .map(|(b, _)| b.id)
+        .collect();
+    assert!(!order.contains(&gone), "{order:?}");
+    // A check that was running when it was deleted stores nothing.
+    store
+        .set_check(gone, Rules::FootballChess, BotState::Active, "{}")
+        .unwrap();
+    let row = store.bot(gone).unwrap().unwrap();
+    assert_eq!((row.state, row.report), (BotState::Suspended, None));
+    assert!(matches!(
+        store.set_bot_state(gone, BotState::Active, None),
+        Err(StoreError::BotDeleted(id)) if id == gone
+    ));
+    assert!(matches!(
+        store.enter(gone, Rules::BoyerFootball),
+        Err(StoreError::BotDeleted(_))
+    ));
+
+    // Names are taken whatever their case; admin and ladder are reserved.
+    store.add_invite("inv", 10, None, "", 1).unwrap();
+    for taken in ["ANN", "Bob", "Ladder", "ADMIN"] {
+        assert!(
+            matches!(
+                store.redeem_invite("inv", taken, "t", 2),
+                Err(StoreError::OwnerTaken(_))
+            ),
+            "{taken}"
+        );
+    }
+    store.redeem_invite("inv", "cy", "t-cy", 2).unwrap();
+}

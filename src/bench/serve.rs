@@ -410,41 +410,50 @@ async fn daemon_run(
             "submitting the benchmark series: {status} {answer}"
         ));
     }
-    // The reader: status and leaderboard in turn, one request at a time, until the series
-    // ends (or the bound on requests or time is reached).
-    let (rate, reads) = blocking(move || {
-        let mut reads = Vec::new();
-        let deadline = Instant::now() + Duration::from_secs(600);
-        loop {
-            for path in ["/api/v1/series/1", "/api/v1/leaderboard"] {
-                let t0 = Instant::now();
-                let (status, body) = http(addr, "GET", path, Some(&token), b"")?;
-                let ms = t0.elapsed().as_secs_f64() * 1e3;
-                if status != 200 {
-                    return Err(format!("{path}: {status} {body}"));
-                }
-                if reads.len() < MAX_READS {
-                    reads.push(ms);
-                }
-                if path.ends_with("/1") && body.contains("\"state\":\"finished\"") {
-                    let rate = f64::from(games) / clock.elapsed().as_secs_f64();
-                    return Ok((rate, reads));
-                }
-            }
-            if Instant::now() > deadline {
-                return Err("the benchmark series did not end within 10 minutes".to_string());
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    })
-    .await?;
+    let (rate, reads) = blocking(move || read_until_done(addr, &token, games, clock)).await?;
     daemon.stop().await?;
     Ok((rate, reads))
 }
 
+/// The reader: series 1's status and the leaderboard in turn, one request at a time, until
+/// the series ends (or the bound on time is reached); the series' games per second from
+/// `clock` and the reads' latencies (ms, the first [`MAX_READS`]). Both the daemon's run
+/// and the remote workers' run carry this load, so that their figures compare.
+fn read_until_done(
+    addr: std::net::SocketAddr,
+    token: &str,
+    games: u32,
+    clock: Instant,
+) -> Result<(f64, Vec<f64>), String> {
+    let mut reads = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        for path in ["/api/v1/series/1", "/api/v1/leaderboard"] {
+            let t0 = Instant::now();
+            let (status, body) = http(addr, "GET", path, Some(token), b"")?;
+            let ms = t0.elapsed().as_secs_f64() * 1e3;
+            if status != 200 {
+                return Err(format!("{path}: {status} {body}"));
+            }
+            if reads.len() < MAX_READS {
+                reads.push(ms);
+            }
+            if path.ends_with("/1") && body.contains("\"state\":\"finished\"") {
+                let rate = f64::from(games) / clock.elapsed().as_secs_f64();
+                return Ok((rate, reads));
+            }
+        }
+        if Instant::now() > deadline {
+            return Err("the benchmark series did not end within 10 minutes".to_string());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// One run with remote workers: the daemon (concurrency 0, in this process) and two
 /// `zebra worker` processes of this binary, each playing `concurrency / 2` games at once
-/// (at least 1); the series' games per second, from its submission to its end.
+/// (at least 1); the series' games per second, from its submission to its end, under the
+/// same reader as the daemon's own run.
 async fn remote_run(
     bot: &crate::bot::BotSpec,
     bundled: &Path,
@@ -495,17 +504,7 @@ async fn remote_run(
                 "submitting the benchmark series: {status} {answer}"
             ));
         }
-        let deadline = Instant::now() + Duration::from_secs(600);
-        loop {
-            let (status, body) = http(addr, "GET", "/api/v1/series/1", Some(&token), b"")?;
-            if status == 200 && body.contains("\"state\":\"finished\"") {
-                return Ok(f64::from(games) / clock.elapsed().as_secs_f64());
-            }
-            if Instant::now() > deadline {
-                return Err("the remote workers' series did not end within 10 minutes".into());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        read_until_done(addr, &token, games, clock).map(|(rate, _)| rate)
     })
     .await;
     for mut child in workers {

@@ -114,6 +114,13 @@ impl Remote {
                     "bot {} was registered by path, and this worker plays only uploaded bots (--same-programs lets it run them from the same paths)",
                     bot.id
                 ));
+            } else if let Err(why) = entry.spec().check_program() {
+                // This machine lacks the program: its fault, not the bot's. The game goes
+                // back unplayed instead of being a forfeit the bot did not commit.
+                return Err(format!(
+                    "bot {} ({}) cannot run on this worker: {why}; install it at the same path as on the daemon's machine, or run without --same-programs",
+                    bot.id, bot.name
+                ));
             }
             rows.push(BotRow {
                 id: bot.id,
