@@ -143,8 +143,25 @@ fn ten_thousand_games_page_by_page_in_chromium_and_in_bulk() {
     let record = format!("{}\n", pgn.split("\n\n[Event ").next().unwrap().trim_end());
     populate(&data, &record);
     let read = token(&data, "read", "rita");
-    let daemon = start(&data, &["--concurrency", "0"]);
+    // Open to all readers, as a public competition's pages are.
+    let config = dir.join("zebra.toml");
+    std::fs::write(&config, "public_read = true\n").unwrap();
+    let daemon = start(
+        &data,
+        &["--concurrency", "0", "--config", config.to_str().unwrap()],
+    );
     let base = &daemon.base;
+    let stale = format!("zebra_token=zebra_{}", "0".repeat(64));
+    for (token, headers, want) in [
+        (None, vec![], 200),
+        // A page's cookie left from a token this server does not know: no token at all.
+        (None, vec![("Cookie", stale.as_str())], 200),
+        // A bad token in the header is still refused.
+        (Some("zebra_nothing"), vec![], 401),
+    ] {
+        let (status, _, body) = http(base, "GET", "/api/v1/series", token, &headers, None);
+        assert_eq!(status, want, "{headers:?}: {body}");
+    }
 
     // The API the pages read: pages, filters and totals.
     let get = |path: &str, template: &str| {

@@ -76,6 +76,9 @@ pub struct Queue {
     running: HashMap<(i64, Rules), std::time::Instant>,
     /// The mean duration of the checks finished (and how many), or none yet.
     mean: Option<(Duration, u32)>,
+    /// Checks whose task failed (a bug in Zebra, said in the log): not started again
+    /// until the daemon restarts, rather than failing over and over.
+    broken: std::collections::HashSet<(i64, Rules)>,
 }
 
 /// Where a pending bot's check stands.
@@ -183,7 +186,7 @@ pub async fn run(daemon: Arc<Daemon>) {
                         let key = (bot.id, game);
                         {
                             let mut queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
-                            if queue.running.contains_key(&key) {
+                            if queue.running.contains_key(&key) || queue.broken.contains(&key) {
                                 continue;
                             }
                             queue.running.insert(key, std::time::Instant::now());
@@ -207,13 +210,16 @@ pub async fn run(daemon: Arc<Daemon>) {
                 let (task, took) = match done {
                     Ok((task, took)) => (task, Some(took)),
                     Err(e) => {
-                        tracing::error!("a bot's check failed: {e}");
+                        tracing::error!("a bot's check failed (a bug in Zebra): {e}; it is not tried again until the daemon restarts");
                         (e.id(), None)
                     }
                 };
                 let mut queue = daemon.checks.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(key) = tasks.remove(&task) {
                     queue.running.remove(&key);
+                    if took.is_none() {
+                        queue.broken.insert(key);
+                    }
                 }
                 if let (Some(took), false) = (took, daemon.abandon.is_cancelled()) {
                     queue.timed(took);

@@ -80,6 +80,7 @@ async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Resul
         .then(|| cookie_token(headers))
         .flatten()
         .map(|t| format!("Bearer {t}"));
+    let header_given = headers.get(header::AUTHORIZATION).is_some();
     let value = headers
         .get(header::AUTHORIZATION)
         .cloned()
@@ -121,6 +122,14 @@ async fn caller(daemon: &Arc<Daemon>, headers: &HeaderMap, need: Scope) -> Resul
         }
     };
     let Some((scope, owner)) = found else {
+        // A page's cookie left from an earlier token (revoked, or another server's): on a
+        // server open to all readers it is no token at all, not a refusal.
+        if !header_given && need == Scope::Read && daemon.settings.public_read {
+            return Ok(Caller {
+                scope: Scope::Read,
+                owner: None,
+            });
+        }
         return Err(Problem::new(StatusCode::UNAUTHORIZED, "unknown token"));
     };
     let scope = Scope::parse(&scope).unwrap_or(Scope::Read);
