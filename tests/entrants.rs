@@ -185,6 +185,39 @@ fn invite_codes_sign_entrants_up_and_every_quota_refuses_with_its_name() {
     assert_eq!(status, 409, "{p}");
     let (status, _, _) = signup(&late, "carol");
     assert_eq!(status, 201, "the use was not spent on the taken name");
+    // A leaked code revoked: no more sign-ups with it, over the API or on the shell.
+    let (_, spare, _) = invites("POST", &root, Some(br#"{"uses": 5}"#));
+    let spare_code = spare["code"].as_str().unwrap().to_string();
+    let (_, listed, _) = invites("GET", &root, None);
+    let spare_id = listed["invites"][0]["id"].as_i64().unwrap();
+    let revoke = |token: &str, id: i64| {
+        call(
+            &doc,
+            base,
+            "DELETE",
+            "/api/v1/invites/{id}",
+            &format!("/api/v1/invites/{id}"),
+            Some(token),
+            None,
+        )
+    };
+    assert_eq!(revoke(&alice, spare_id).0, 403);
+    assert_eq!(revoke(&root, 999).0, 404);
+    assert_eq!(revoke(&root, spare_id).0, 200);
+    assert_eq!(signup(&spare_code, "dora").0, 403, "revoked");
+    admin(&data, &["invite", "revoke", &spare_id.to_string()]);
+    let out = std::process::Command::new(ZEBRA)
+        .arg("serve")
+        .arg("--data")
+        .arg(&data)
+        .args(["invite", "revoke", "999"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("there is no invite 999"),
+        "{err}"
+    );
     let (_, made, _) = invites("GET", &root, None);
     let owners: Vec<Value> = made["invites"]
         .as_array()

@@ -505,6 +505,12 @@ pub enum InviteCommand {
     },
     /// List the invite codes made (never the codes): uses left, expiry, who signed up.
     List,
+    /// Revoke an invite code by its id (from `invite list`): no more sign-ups with it; the
+    /// entrants who signed up with it keep their tokens.
+    Revoke {
+        /// The invite's id.
+        id: i64,
+    },
 }
 
 #[derive(Debug, Subcommand)]

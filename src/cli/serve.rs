@@ -76,6 +76,19 @@ fn invite(command: InviteCommand, settings: &ServeSettings) -> Result<(), Failur
             );
             Ok(())
         }
+        InviteCommand::Revoke { id } => {
+            let mut store = open(settings)?;
+            if !store
+                .revoke_invite(id)
+                .map_err(|e| Failure::Run(e.to_string()))?
+            {
+                return Err(Failure::Usage(format!(
+                    "there is no invite {id}: zebra serve invite list shows them"
+                )));
+            }
+            eprintln!("zebra: invite {id} revoked; its sign-ups keep their tokens");
+            Ok(())
+        }
         InviteCommand::List => {
             let store = open(settings)?;
             let invites = store.invites().map_err(|e| Failure::Run(e.to_string()))?;

@@ -375,6 +375,7 @@ pub fn create_invite(
 pub fn router() -> Router<Arc<Daemon>> {
     Router::new()
         .route("/api/v1/invites", get(list_invites).post(invite))
+        .route("/api/v1/invites/:id", axum::routing::delete(revoke_invite))
         .route("/api/v1/signup", post(signup))
         .route("/api/v1/quota", get(quota))
         .route("/api/v1/owners/:owner", axum::routing::delete(delete_owner))
@@ -508,6 +509,26 @@ async fn list_invites(State(daemon): State<Arc<Daemon>>, Submitter(who): Submitt
     Ok(json_answer(
         StatusCode::OK,
         &serde_json::json!({ "invites": invites }),
+    ))
+}
+
+/// `DELETE /api/v1/invites/{id}` (admin): no more sign-ups with that code.
+async fn revoke_invite(
+    State(daemon): State<Arc<Daemon>>,
+    Submitter(who): Submitter,
+    Path(id): Path<String>,
+) -> Answer {
+    admin_only(&who, "revoking an invite code")?;
+    let id = super::extract::id_of(&id, "invite")?;
+    if !daemon.db(move |s| s.revoke_invite(id)).await? {
+        return Err(Problem::new(
+            StatusCode::NOT_FOUND,
+            format!("there is no invite {id}: GET /api/v1/invites lists them"),
+        ));
+    }
+    Ok(json_answer(
+        StatusCode::OK,
+        &serde_json::json!({ "id": id, "uses_left": 0 }),
     ))
 }
 

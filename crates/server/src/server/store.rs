@@ -1701,6 +1701,15 @@ impl Store {
             .is_some())
     }
 
+    /// Revokes invite `id` (its uses left drop to none; the sign-ups it made stand);
+    /// `false` if there is no such invite.
+    pub fn revoke_invite(&mut self, id: i64) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .execute("UPDATE invites SET uses_left = 0 WHERE id = ?1", [id])?
+            == 1)
+    }
+
     /// Stores an invite code by its SHA-256: good for `uses` sign-ups until `expires_ms`.
     pub fn add_invite(
         &mut self,
