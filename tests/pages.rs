@@ -240,6 +240,11 @@ fn ten_thousand_games_page_by_page_in_chromium_and_in_bulk() {
         .collect();
     assert!(ids.windows(2).all(|w| w[0] > w[1]), "newest first");
     let history = get("/api/v1/bots/3/history", "/api/v1/bots/{id}/history");
+    assert_eq!(
+        get("/api/v1/bots/3/history", "/api/v1/bots/{id}/history"),
+        history,
+        "the same answer again (kept until a game finishes)"
+    );
     assert_eq!(history["points"].as_array().unwrap().len(), 40);
     assert_eq!(
         history["points"][39]["games"].as_u64().unwrap(),

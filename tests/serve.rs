@@ -1175,12 +1175,25 @@ fn the_pages_show_the_leaderboard_updating_a_live_game_and_a_replay_in_chromium(
         driver.run("return location.hash").as_str() == Some(""),
         "the token is taken out of the address"
     );
+    // A bot's history, read now and again once more games have finished: never the same
+    // answer kept past a finished game.
+    let games_in = |h: &Value| {
+        h["points"]
+            .as_array()
+            .unwrap()
+            .last()
+            .map_or(0, |p| p["games"].as_u64().unwrap())
+    };
+    let before = games_in(&get_json(base, "/api/v1/bots/1/history", &read));
     let later = wait_page(
         &driver,
         "the leaderboard to update",
         &format!("const r = document.querySelector('#leaderboard tbody tr'); return r && Number(r.dataset.games) > {first} && Number(r.dataset.games);"),
     );
     assert!(later.as_u64().unwrap() > first.as_u64().unwrap());
+    wait_for("a newer history", Duration::from_secs(180), || {
+        (games_in(&get_json(base, "/api/v1/bots/1/history", &read)) > before).then_some(())
+    });
     let names = driver.run(
         "return [...document.querySelectorAll('#leaderboard tbody tr td:nth-child(2)')].map(t => t.textContent).sort();",
     );

@@ -245,6 +245,20 @@ async fn history(
 ) -> Answer {
     let game = game_of(&query)?;
     bot_row(&daemon, id).await?;
+    // The same games since the last answer: the same answer. The pool's books stand for
+    // the games stored (a new one finished, or a worker's games taken back, changes them).
+    let books = pool(&daemon).await?;
+    let generation = (Arc::as_ptr(&books) as usize, books.game(game).games);
+    drop(books);
+    let cached = HISTORIES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(id, game))
+        .filter(|(g, _)| *g == generation)
+        .map(|(_, body)| Arc::clone(body));
+    if let Some(body) = cached {
+        return Ok(json_text(&body));
+    }
     // Read under the store, fitted without it.
     let (games, names) = daemon
         .db(move |s| {
@@ -286,8 +300,35 @@ async fn history(
     })
     .await
     .map_err(|e| super::api::internal(e.to_string()))?;
-    Ok(json_answer(StatusCode::OK, &answer))
+    let body = Arc::new(serde_json::to_string(&answer).expect("a history serializes"));
+    let mut all = HISTORIES.lock().unwrap_or_else(|e| e.into_inner());
+    if all.len() >= MAX_HISTORIES {
+        all.clear();
+    }
+    all.insert((id, game), (generation, Arc::clone(&body)));
+    drop(all);
+    Ok(json_text(&body))
 }
+
+/// A JSON answer already written.
+fn json_text(body: &str) -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// Histories kept (a bot and game each), forgotten all at once past this many.
+const MAX_HISTORIES: usize = 1024;
+
+/// The last history answered per bot and game, with the books' generation it was fitted
+/// on: (the pool's books, their games of that game).
+type Histories = HashMap<(i64, Rules), ((usize, u64), Arc<String>)>;
+
+static HISTORIES: std::sync::LazyLock<std::sync::Mutex<Histories>> =
+    std::sync::LazyLock::new(Default::default);
 
 /// The answer of `GET /api/v1/crosstable`.
 #[derive(Serialize)]
