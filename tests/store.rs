@@ -924,3 +924,44 @@ fn checks_take_turns_among_owners_and_a_deleted_bot_is_never_checked_admitted_or
     }
     store.redeem_invite("inv", "cy", "t-cy", 2).unwrap();
 }
+
+#[test]
+fn an_excluded_worker_s_replayed_games_leave_its_figures() {
+    use zebra::server::store::{Reach, WorkerInfo};
+    let (_dir, mut store, series) = with_series("exclude-figures", 4);
+    for name in ["lab/w1", "lab/w10"] {
+        let info = WorkerInfo {
+            name: name.into(),
+            host: "h".into(),
+            cpu: "c".into(),
+            sandbox: "strict".into(),
+            zebra: "0".into(),
+        };
+        assert!(store.seen_worker(&info, 1).unwrap());
+        let lease = store
+            .lease_for(&format!("worker:{name}#1"), 1, 60_000, 3, Reach::Every)
+            .unwrap()
+            .unwrap();
+        let record = format!("[Event \"{name}\"]\n\n1-0\n");
+        assert!(matches!(
+            finish(&mut store, &lease, "1-0", &record, 2),
+            Finished::Counted { .. }
+        ));
+        store.tally_worker(name, 1, false).unwrap();
+    }
+    let games = |store: &Store, name: &str| {
+        let row = store.workers().unwrap();
+        let w = row.iter().find(|w| w.info.name == name).unwrap();
+        (w.games, w.timeouts)
+    };
+    assert_eq!(games(&store, "lab/w1"), (1, 1));
+    assert_eq!(
+        store.exclude_worker("lab/w1", true, 3).unwrap(),
+        Some(vec![series])
+    );
+    // Its game is played again: it no longer counts among its figures (the timeout seen
+    // stays); the other worker of a name it begins is untouched.
+    assert_eq!(games(&store, "lab/w1"), (0, 1));
+    assert_eq!(games(&store, "lab/w10"), (1, 1));
+    assert_eq!(store.progress(series).unwrap().finished, 1);
+}

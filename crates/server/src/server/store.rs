@@ -1577,6 +1577,19 @@ impl Store {
             let rows = stmt.query_map([&prefix], |r| r.get(0))?;
             rows.collect::<Result<_, _>>()?
         };
+        // Those games no longer count among its figures (the timeouts and forfeits seen
+        // in them stay: they were seen).
+        tx.execute(
+            "UPDATE workers SET games = MAX(0, games - (SELECT COUNT(*) FROM games g \
+                 WHERE g.state = 'finished' AND substr(g.played_by, 1, length(?1)) = ?1 \
+                 AND g.series_id IN (SELECT id FROM series WHERE state = 'running') \
+                 AND substr(g.played_by, 8, instr(g.played_by, '#') - 8) = workers.name)) \
+             WHERE substr(name, 1, length(?2)) = ?2",
+            params![
+                prefix,
+                prefix.trim_start_matches("worker:").trim_end_matches('#')
+            ],
+        )?;
         // Played again as a new attempt; the excluded one's is voided (not its bots' fault).
         tx.execute(
             "UPDATE games SET state = 'queued', voided = voided + 1, result = NULL, \
