@@ -475,40 +475,27 @@ fn an_owner_deletes_a_bot_mid_series_and_then_everything_they_have() {
     let id = up["id"].as_i64().unwrap();
     // While it waits for its check, its owner sees its place in the line; nobody else does.
     let path = format!("/api/v1/bots/{id}");
-    let (_, mine, _) = call(
-        &doc,
-        base,
-        "GET",
-        "/api/v1/bots/{id}",
-        &path,
-        Some(&alice),
-        None,
-    );
+    let bot_as = |token: &str| {
+        call(
+            &doc,
+            base,
+            "GET",
+            "/api/v1/bots/{id}",
+            &path,
+            Some(token),
+            None,
+        )
+    };
+    let (_, mine, _) = bot_as(&alice);
     if mine["state"] == "pending" {
         let place = &mine["check_queue"];
         assert_eq!(place["at_once"], 2, "{mine}");
         assert_eq!(place["ahead"], 0, "nothing else waits: {mine}");
     }
-    let (_, theirs, _) = call(
-        &doc,
-        base,
-        "GET",
-        "/api/v1/bots/{id}",
-        &path,
-        Some(&bob),
-        None,
-    );
+    let (_, theirs, _) = bot_as(&bob);
     assert!(theirs.get("check_queue").is_none(), "{theirs}");
     let bots = wait_checked(base, &alice);
-    let (_, mine, _) = call(
-        &doc,
-        base,
-        "GET",
-        "/api/v1/bots/{id}",
-        &path,
-        Some(&alice),
-        None,
-    );
+    let (_, mine, _) = bot_as(&alice);
     assert!(mine.get("check_queue").is_none(), "checked: {mine}");
     assert!(
         bots["bots"]
@@ -560,16 +547,7 @@ fn an_owner_deletes_a_bot_mid_series_and_then_everything_they_have() {
     assert_eq!(deleted["series_reduced"], json!([c]), "{deleted}");
     assert_eq!(deleted["leases_voided"], 2, "{deleted}");
     assert_eq!(delete(&alice).0, 410);
-    let (status, _, _) = call(
-        &doc,
-        base,
-        "GET",
-        "/api/v1/bots/{id}",
-        &path,
-        Some(&bob),
-        None,
-    );
-    assert_eq!(status, 410);
+    assert_eq!(bot_as(&bob).0, 410);
     let listed = get_json(base, "/api/v1/bots", &bob);
     assert!(
         listed["bots"]
