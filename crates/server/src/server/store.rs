@@ -17,9 +17,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use sha2::{Digest, Sha256};
 
+use super::migrations;
+use super::sql::{self, args, Arg, Db, Row};
 use crate::rules::Rules;
 
 /// The database file in the data directory.
@@ -28,168 +29,6 @@ pub const DB_FILE: &str = "zebra.db";
 pub(crate) const RECORDS_DIR: &str = "records";
 /// The directory of uploaded archives in the data directory.
 pub(crate) const ARCHIVES_DIR: &str = "archives";
-
-/// The schema, one migration per step; `user_version` = migrations applied.
-const MIGRATIONS: &[&str] = &[
-    r#"
-CREATE TABLE bots (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    -- JSON: program, args, dir, env, options, time odds, limits (as a series' bots).
-    spec TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('pending', 'active', 'rejected', 'suspended')),
-    created_ms INTEGER NOT NULL
-);
-CREATE TABLE series (
-    id INTEGER PRIMARY KEY,
-    idempotency_key TEXT UNIQUE,
-    -- JSON: the options of the series as submitted.
-    spec TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('running', 'cancelled', 'finished')),
-    created_ms INTEGER NOT NULL
-);
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    series_id INTEGER NOT NULL REFERENCES series(id),
-    number INTEGER NOT NULL,
-    -- The u64 seed's bits.
-    seed INTEGER NOT NULL,
-    white INTEGER NOT NULL REFERENCES bots(id),
-    black INTEGER NOT NULL REFERENCES bots(id),
-    state TEXT NOT NULL
-        CHECK (state IN ('queued', 'leased', 'finished', 'void', 'cancelled')),
-    -- Leases taken, and of them voided (the infrastructure's fault, not a result).
-    attempts INTEGER NOT NULL DEFAULT 0,
-    voided INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT,
-    lease_until_ms INTEGER,
-    result TEXT,
-    termination TEXT,
-    -- The record file's SHA-256 (hex).
-    record TEXT,
-    finished_ms INTEGER,
-    UNIQUE (series_id, number)
-);
-CREATE INDEX games_by_state ON games (state, id);
-"#,
-    // Owners (a token's owner: who may see a bot's logs or cancel a series), a bot's check
-    // report, a series' outcome, each game's conduct, and the API's tokens (SHA-256 only).
-    r#"
-ALTER TABLE bots ADD COLUMN owner TEXT NOT NULL DEFAULT 'admin';
--- JSON: what the check found (check-bot's lines and the smoke game's result).
-ALTER TABLE bots ADD COLUMN report TEXT;
-ALTER TABLE series ADD COLUMN owner TEXT NOT NULL DEFAULT 'admin';
--- completed, h1-accepted, h0-accepted, inconclusive or cancelled; NULL while running.
-ALTER TABLE series ADD COLUMN outcome TEXT;
--- JSON: [White's, Black's] timeouts, suspect timeouts, illegal replies, verdict.
-ALTER TABLE games ADD COLUMN conduct TEXT;
-CREATE INDEX games_by_series ON games (series_id, state);
-CREATE TABLE tokens (
-    id INTEGER PRIMARY KEY,
-    hash TEXT NOT NULL UNIQUE,
-    scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin')),
-    owner TEXT NOT NULL,
-    created_ms INTEGER NOT NULL
-);
-"#,
-    // Versions: a bot uploaded (or added) again under its name by its owner is a new bot
-    // of the same family, numbered; every version keeps its own id, games and rating.
-    r#"
-ALTER TABLE bots ADD COLUMN family TEXT;
-ALTER TABLE bots ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
-UPDATE bots SET family = name;
-CREATE UNIQUE INDEX bots_by_version ON bots (family, version);
-"#,
-    // Games: a series plays one game (football-chess, boyer-football), and a bot is
-    // entered in one or more, each with its own check. A bot plays a game only once it
-    // passed that game's check (or an admin activated it). Every series and bot before
-    // this migration was Football Chess's: a series keeps the game, a bot its check.
-    r#"
-ALTER TABLE series ADD COLUMN game TEXT NOT NULL DEFAULT 'football-chess';
-CREATE TABLE bot_games (
-    bot_id INTEGER NOT NULL REFERENCES bots(id),
-    game TEXT NOT NULL,
-    -- pending (not checked yet), active (passed, or admitted by an admin), rejected.
-    state TEXT NOT NULL CHECK (state IN ('pending', 'active', 'rejected')),
-    -- JSON: what this game's check found, once checked.
-    report TEXT,
-    PRIMARY KEY (bot_id, game)
-);
-INSERT INTO bot_games (bot_id, game, state, report)
-SELECT id, 'football-chess',
-    CASE
-        WHEN state IN ('pending', 'active', 'rejected') THEN state
-        -- Suspended: as its check left it (an admin's suspension of an unchecked bot:
-        -- pending, checked when it is made active again).
-        WHEN report IS NOT NULL AND json_extract(report, '$.verdict') IN ('active', 'rejected')
-            THEN json_extract(report, '$.verdict')
-        WHEN report IS NOT NULL THEN 'active'
-        ELSE 'pending'
-    END,
-    report
-FROM bots;
-CREATE INDEX series_by_game ON series (game, state);
-"#,
-    // Remote workers (`zebra worker`): a token scope of their own (SQLite cannot change a
-    // CHECK, so the table is made again), the archive an uploaded bot came in (its
-    // SHA-256: what a worker downloads), who played each finished game, and each worker's
-    // figures. A worker is named `OWNER/NAME` (its token's owner, its own --name).
-    r#"
-CREATE TABLE tokens_v5 (
-    id INTEGER PRIMARY KEY,
-    hash TEXT NOT NULL UNIQUE,
-    scope TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin', 'worker')),
-    owner TEXT NOT NULL,
-    created_ms INTEGER NOT NULL
-);
-INSERT INTO tokens_v5 (id, hash, scope, owner, created_ms)
-    SELECT id, hash, scope, owner, created_ms FROM tokens;
-DROP TABLE tokens;
-ALTER TABLE tokens_v5 RENAME TO tokens;
-ALTER TABLE bots ADD COLUMN archive TEXT;
--- The lease that finished the game (`daemon-…` for the daemon's own workers,
--- `worker:OWNER/NAME#INSTANCE` for a remote one).
-ALTER TABLE games ADD COLUMN played_by TEXT;
-CREATE TABLE workers (
-    name TEXT PRIMARY KEY,
-    host TEXT NOT NULL,
-    cpu TEXT NOT NULL,
-    sandbox TEXT NOT NULL,
-    zebra TEXT NOT NULL,
-    first_ms INTEGER NOT NULL,
-    seen_ms INTEGER NOT NULL,
-    games INTEGER NOT NULL DEFAULT 0,
-    timeouts INTEGER NOT NULL DEFAULT 0,
-    forfeits INTEGER NOT NULL DEFAULT 0,
-    excluded INTEGER NOT NULL DEFAULT 0
-);
-"#,
-    // Entrants (super::entrants): invite codes (their SHA-256 only, as tokens), each good
-    // for a number of sign-ups until it expires; the token a sign-up made names its
-    // invite; an uploaded bot's archive size (the quotas count it) and its deletion by its
-    // owner (the row stays, suspended: its finished games are its opponents' results too).
-    r#"
-CREATE TABLE invites (
-    id INTEGER PRIMARY KEY,
-    hash TEXT NOT NULL UNIQUE,
-    uses_left INTEGER NOT NULL,
-    expires_ms INTEGER,
-    note TEXT NOT NULL DEFAULT '',
-    created_ms INTEGER NOT NULL
-);
-ALTER TABLE tokens ADD COLUMN invite INTEGER REFERENCES invites(id);
-ALTER TABLE bots ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE bots ADD COLUMN deleted_ms INTEGER;
-CREATE INDEX bots_by_owner ON bots (owner, family);
-CREATE INDEX series_by_owner ON series (owner, state);
-"#,
-    // Pages at a competition's size: a bot's games, newest first (its page, its records
-    // in bulk, the series it plays in).
-    r#"
-CREATE INDEX games_by_white ON games (white, id);
-CREATE INDEX games_by_black ON games (black, id);
-"#,
-];
 
 /// Why the store cannot do what was asked.
 #[derive(Debug, thiserror::Error)]
@@ -210,6 +49,12 @@ pub enum StoreError {
     },
     #[error("database: {0}")]
     Sql(#[from] rusqlite::Error),
+    #[error("database: {0}")]
+    Postgres(#[from] postgres::Error),
+    #[error("database: {0}")]
+    Column(String),
+    #[error("cannot reach the database {url}: {detail}; check the address, that the server runs and that it lets this user in")]
+    Unreachable { url: String, detail: String },
     #[error("there is no bot {0}")]
     UnknownBot(i64),
     #[error("bot {id} is {state}, not active: only active bots play")]
@@ -234,6 +79,47 @@ pub enum StoreError {
     InviteRefused,
     #[error("the name {0} is taken: pick another")]
     OwnerTaken(String),
+}
+
+/// Games queued by one statement (SQLite's limit of parameters is 32,766).
+const GAMES_PER_INSERT: usize = 500;
+
+/// The daemon's database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// `zebra.db` in the data directory (the default).
+    Sqlite,
+    /// A PostgreSQL server, by its URL (`postgres://user:password@host:port/database`).
+    Postgres(String),
+}
+
+impl Database {
+    /// Reads `--database`: `sqlite` or a `postgres://` (or `postgresql://`) URL.
+    pub fn parse(text: &str) -> Result<Database, String> {
+        if text == "sqlite" {
+            Ok(Database::Sqlite)
+        } else if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Ok(Database::Postgres(text.to_string()))
+        } else {
+            Err(format!(
+                "--database {text}: give `sqlite` (the default) or a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+            ))
+        }
+    }
+
+    /// The URL without its password, for messages.
+    pub fn redacted(url: &str) -> String {
+        match url.split_once("://") {
+            Some((scheme, rest)) => match rest.rsplit_once('@') {
+                Some((user, host)) => {
+                    let user = user.split_once(':').map_or(user, |(u, _)| u);
+                    format!("{scheme}://{user}@{host}")
+                }
+                None => url.to_string(),
+            },
+            None => url.to_string(),
+        }
+    }
 }
 
 /// Which series a page lists (every field left out matches all).
@@ -345,14 +231,21 @@ pub struct Progress {
 
 /// The data directory: the database and the record files.
 pub struct Store {
-    conn: Connection,
+    db: Db,
     dir: PathBuf,
 }
 
 impl Store {
-    /// Opens (creating if needed) the store in `dir`, checks the database and applies the
-    /// migrations this Zebra has and the database lacks.
+    /// Opens (creating if needed) the store in `dir` on SQLite, checks the database and
+    /// applies the migrations this Zebra has and the database lacks.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_on(dir, &Database::Sqlite)
+    }
+
+    /// Opens the store with its database: SQLite's file in `dir`, or a PostgreSQL server
+    /// (the record files and archives stay in `dir`, which daemons sharing the server
+    /// share too).
+    pub fn open_on(dir: &Path, database: &Database) -> Result<Store, StoreError> {
         let io = |what, path: &Path| {
             let path = path.to_path_buf();
             move |source| StoreError::Io { what, path, source }
@@ -363,7 +256,29 @@ impl Store {
         super::private::dir(&records).map_err(io("create", &records))?;
         let archives = dir.join(ARCHIVES_DIR);
         super::private::dir(&archives).map_err(io("create", &archives))?;
+        let db = match database {
+            Database::Sqlite => Self::open_sqlite(dir)?,
+            Database::Postgres(url) => {
+                Db::connect_pg(url).map_err(|e| StoreError::Unreachable {
+                    url: Database::redacted(url),
+                    detail: e.to_string(),
+                })?
+            }
+        };
+        let mut store = Store {
+            db,
+            dir: dir.to_path_buf(),
+        };
+        store.migrate(database)?;
+        Ok(store)
+    }
+
+    fn open_sqlite(dir: &Path) -> Result<Db, StoreError> {
         let path = dir.join(DB_FILE);
+        let io = |what, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| StoreError::Io { what, path, source }
+        };
         // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the
         // database's own mode, so all three are private.
         super::private::file_options()
@@ -383,7 +298,7 @@ impl Store {
             path: path.clone(),
             detail: e.to_string(),
         };
-        let conn = Connection::open(&path).map_err(corrupt)?;
+        let conn = rusqlite::Connection::open(&path).map_err(corrupt)?;
         // WAL: readers never wait for the writer; NORMAL sync is durable at each
         // checkpoint and never corrupts (the records themselves are fsynced files).
         conn.pragma_update(None, "journal_mode", "WAL")
@@ -394,6 +309,7 @@ impl Store {
             .map_err(corrupt)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(corrupt)?;
+        conn.set_prepared_statement_cache_capacity(128);
         let check: String = conn
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
             .map_err(corrupt)?;
@@ -403,41 +319,74 @@ impl Store {
                 detail: check,
             });
         }
-        let mut store = Store {
-            conn,
-            dir: dir.to_path_buf(),
-        };
-        store.migrate(&path)?;
-        Ok(store)
+        Ok(Db::Lite(conn))
     }
 
-    fn migrate(&mut self, path: &Path) -> Result<(), StoreError> {
-        let found: i64 = self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if found > MIGRATIONS.len() as i64 {
-            return Err(StoreError::NewerSchema {
-                path: path.to_path_buf(),
-                found,
-                known: MIGRATIONS.len(),
-            });
-        }
-        for (k, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
-            let tx = self
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Exclusive)?;
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", (k + 1) as i64)?;
-            tx.commit()?;
+    fn migrate(&mut self, database: &Database) -> Result<(), StoreError> {
+        let known = migrations::SQLITE.len();
+        let newer = |found| StoreError::NewerSchema {
+            path: match database {
+                Database::Sqlite => self.dir.join(DB_FILE),
+                Database::Postgres(url) => PathBuf::from(Database::redacted(url)),
+            },
+            found,
+            known,
+        };
+        match database {
+            Database::Sqlite => {
+                let found: i64 = self
+                    .db
+                    .query_one("PRAGMA user_version", args![], |r| r.get(0))?;
+                if found > known as i64 {
+                    return Err(newer(found));
+                }
+                for (k, sql) in migrations::SQLITE
+                    .iter()
+                    .enumerate()
+                    .skip(found.max(0) as usize)
+                {
+                    let tx = self.db.begin()?;
+                    tx.batch(sql)?;
+                    tx.batch(&format!("PRAGMA user_version = {}", k + 1))?;
+                    tx.commit()?;
+                }
+            }
+            Database::Postgres(_) => {
+                // One daemon migrates while the others starting at once wait (the writers'
+                // lock); each step in the same transaction as its version.
+                let tx = self.db.begin()?;
+                tx.batch("CREATE TABLE IF NOT EXISTS zebra_schema (version BIGINT NOT NULL)")?;
+                let found: Option<i64> =
+                    tx.query_opt("SELECT version FROM zebra_schema", args![], |r| r.get(0))?;
+                let found = found.unwrap_or(0);
+                if found > known as i64 {
+                    return Err(newer(found));
+                }
+                for (version, sql) in migrations::POSTGRES {
+                    if *version as i64 > found {
+                        tx.batch(sql)?;
+                    }
+                }
+                tx.execute("DELETE FROM zebra_schema", args![])?;
+                tx.execute(
+                    "INSERT INTO zebra_schema (version) VALUES (?1)",
+                    args![known],
+                )?;
+                tx.commit()?;
+            }
         }
         Ok(())
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        Ok(self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+        if self.db.is_pg() {
+            self.db
+                .query_one("SELECT version FROM zebra_schema", args![], |r| r.get(0))
+        } else {
+            self.db
+                .query_one("PRAGMA user_version", args![], |r| r.get(0))
+        }
     }
 
     /// Registers a bot entered in Football Chess, pending until its check makes it active
@@ -476,14 +425,11 @@ impl Store {
         games: &[Rules],
     ) -> Result<AddedBot, StoreError> {
         let family = entry.name.clone();
-        let last: Option<(String, i64)> = self
-            .conn
-            .query_row(
-                "SELECT owner, MAX(version) FROM bots WHERE family = ?1 GROUP BY family",
-                [&family],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
+        let last: Option<(String, i64)> = self.db.query_opt(
+            "SELECT owner, MAX(version) FROM bots WHERE family = ?1 GROUP BY family, owner",
+            args![&family],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
         let version = match last {
             None => 1,
             Some((other, _)) if other != owner => return Err(StoreError::BotExists(family)),
@@ -517,22 +463,18 @@ impl Store {
         now_ms: i64,
         games: &[Rules],
     ) -> Result<i64, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let done = tx.execute(
+        let tx = self.db.begin()?;
+        let done = tx.insert(
             "INSERT INTO bots (name, spec, state, owner, created_ms, family, version) \
              VALUES (?1, ?2, 'pending', ?3, ?4, ?5, ?6)",
-            params![name, spec, owner, now_ms, family, version],
+            args![name, spec, owner, now_ms, family, version],
         );
         let id = match done {
-            Ok(_) => tx.last_insert_rowid(),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
+            Ok(id) => id,
+            Err(e) if Db::is_unique_violation(&e) => {
                 return Err(StoreError::BotExists(name.to_string()))
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         };
         let games = if games.is_empty() {
             &[Rules::FootballChess][..]
@@ -542,7 +484,7 @@ impl Store {
         for game in games {
             tx.execute(
                 "INSERT OR IGNORE INTO bot_games (bot_id, game, state) VALUES (?1, ?2, 'pending')",
-                params![id, game.name()],
+                args![id, game.name()],
             )?;
         }
         tx.commit()?;
@@ -557,45 +499,46 @@ impl Store {
             Some(b) if b.deleted_ms.is_some() => return Err(StoreError::BotDeleted(id)),
             Some(_) => {}
         }
-        let n = self.conn.execute(
+        let n = self.db.execute(
             "INSERT OR IGNORE INTO bot_games (bot_id, game, state) VALUES (?1, ?2, 'pending')",
-            params![id, game.name()],
+            args![id, game.name()],
         )?;
         Ok(n == 1)
     }
 
     /// The games of bot `id`, by name.
     pub fn bot_games(&self, id: i64) -> Result<Vec<BotGame>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        let rows = self.db.query(
             "SELECT bot_id, game, state, report FROM bot_games WHERE bot_id = ?1 ORDER BY game",
+            args![id],
+            BotGame::read,
         )?;
-        let rows = stmt.query_map([id], BotGame::read)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(rows)
     }
 
     /// The games of every bot, by bot id then name.
     pub(crate) fn all_bot_games(&self) -> Result<Vec<BotGame>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        let rows = self.db.query(
             "SELECT bot_id, game, state, report FROM bot_games ORDER BY bot_id, game",
+            args![],
+            BotGame::read,
         )?;
-        let rows = stmt.query_map([], BotGame::read)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(rows)
     }
 
     /// The checks to run: each bot (not suspended) and game whose check is pending, in
     /// turn among owners (every owner's oldest first, then every owner's next...), so that
     /// one owner's burst of uploads does not hold everyone else's checks back.
     pub fn pending_checks(&self) -> Result<Vec<(BotRow, Rules)>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        let pairs: Vec<(i64, String)> = self.db.query(
             // Fair across owners: each owner's oldest pending check, then each one's second...
             "SELECT g.bot_id, g.game FROM bot_games g JOIN bots b ON b.id = g.bot_id \
              WHERE g.state = 'pending' AND b.state != 'suspended' \
              ORDER BY ROW_NUMBER() OVER (PARTITION BY b.owner ORDER BY g.bot_id, g.game), \
              g.bot_id, g.game",
+            args![],
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-        let pairs: Vec<(i64, String)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
         let mut out = Vec::new();
         for (id, game) in pairs {
             // A game this Zebra does not know (a newer one's row) is left pending.
@@ -617,14 +560,12 @@ impl Store {
         verdict: BotState,
         report: &str,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let deleted: Option<Option<i64>> = tx
-            .query_row("SELECT deleted_ms FROM bots WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .optional()?;
+        let tx = self.db.begin()?;
+        let deleted: Option<Option<i64>> = tx.query_opt(
+            "SELECT deleted_ms FROM bots WHERE id = ?1",
+            args![id],
+            |r| r.get(0),
+        )?;
         match deleted {
             None => return Err(StoreError::UnknownBot(id)),
             // Deleted while it was checked: its report is not kept.
@@ -633,7 +574,7 @@ impl Store {
         }
         let changed = tx.execute(
             "UPDATE bot_games SET state = ?3, report = ?4 WHERE bot_id = ?1 AND game = ?2",
-            params![id, game.name(), verdict.as_str(), report],
+            args![id, game.name(), verdict.as_str(), report],
         )?;
         if changed == 0 {
             return Err(StoreError::UnknownBot(id));
@@ -647,7 +588,7 @@ impl Store {
                      THEN state \
                  ELSE 'rejected' END \
              WHERE id = ?1",
-            params![id, report],
+            args![id, report],
         )?;
         tx.commit()?;
         Ok(())
@@ -663,16 +604,12 @@ impl Store {
         state: BotState,
         report: Option<&str>,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let deleted: Option<bool> = tx
-            .query_row(
-                "SELECT deleted_ms IS NOT NULL FROM bots WHERE id = ?1",
-                [id],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let tx = self.db.begin()?;
+        let deleted: Option<bool> = tx.query_opt(
+            "SELECT deleted_ms IS NOT NULL FROM bots WHERE id = ?1",
+            args![id],
+            |r| r.get(0),
+        )?;
         match deleted {
             None => return Err(StoreError::UnknownBot(id)),
             Some(true) => return Err(StoreError::BotDeleted(id)),
@@ -680,12 +617,12 @@ impl Store {
         }
         tx.execute(
             "UPDATE bots SET state = ?2, report = COALESCE(?3, report) WHERE id = ?1",
-            params![id, state.as_str(), report],
+            args![id, state.as_str(), report],
         )?;
         if state == BotState::Active {
             tx.execute(
                 "UPDATE bot_games SET state = 'active' WHERE bot_id = ?1",
-                [id],
+                args![id],
             )?;
         }
         tx.commit()?;
@@ -694,20 +631,16 @@ impl Store {
 
     /// Every bot, by id.
     pub fn bots(&self) -> Result<Vec<BotRow>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("{BOT_ROW} ORDER BY id"))?;
-        let rows = stmt.query_map([], BotRow::read)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = self
+            .db
+            .query(&format!("{BOT_ROW} ORDER BY id"), args![], BotRow::read)?;
+        Ok(rows)
     }
 
     /// One bot.
     pub fn bot(&self, id: i64) -> Result<Option<BotRow>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!("{BOT_ROW} WHERE id = ?1"))?
-            .query_row([id], BotRow::read)
-            .optional()?)
+        self.db
+            .query_opt(&format!("{BOT_ROW} WHERE id = ?1"), args![id], BotRow::read)
     }
 
     /// Queues a series and its games in one transaction. With a key already used: the
@@ -735,17 +668,13 @@ impl Store {
         games: &[NewGame],
         now_ms: i64,
     ) -> Result<Submitted, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         if let Some(key) = key {
-            let before: Option<(i64, String)> = tx
-                .query_row(
-                    "SELECT id, spec FROM series WHERE idempotency_key = ?1",
-                    [key],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?;
+            let before: Option<(i64, String)> = tx.query_opt(
+                "SELECT id, spec FROM series WHERE idempotency_key = ?1",
+                args![key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
             if let Some((id, was)) = before {
                 return if was == spec {
                     Ok(Submitted::Existing(id))
@@ -754,28 +683,21 @@ impl Store {
                 };
             }
         }
-        tx.execute(
+        let series = tx.insert(
             "INSERT INTO series (idempotency_key, spec, state, owner, created_ms, game) \
              VALUES (?1, ?2, 'running', ?3, ?4, ?5)",
-            params![key, spec, owner, now_ms, game.name()],
+            args![key, spec, owner, now_ms, game.name()],
         )?;
-        let series = tx.last_insert_rowid();
         {
-            let mut bot =
-                tx.prepare_cached("SELECT state, deleted_ms IS NOT NULL FROM bots WHERE id = ?1")?;
-            let mut entered =
-                tx.prepare_cached("SELECT state FROM bot_games WHERE bot_id = ?1 AND game = ?2")?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO games (series_id, number, seed, white, black, state) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'queued')",
-            )?;
             let mut known = std::collections::HashSet::new();
             for g in games {
                 for id in [g.white, g.black] {
                     if known.insert(id) {
-                        let state: Option<(String, bool)> = bot
-                            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-                            .optional()?;
+                        let state: Option<(String, bool)> = tx.query_opt(
+                            "SELECT state, deleted_ms IS NOT NULL FROM bots WHERE id = ?1",
+                            args![id],
+                            |r| Ok((r.get(0)?, r.get(1)?)),
+                        )?;
                         if state.as_ref().is_some_and(|(_, deleted)| *deleted) {
                             return Err(StoreError::BotDeleted(id));
                         }
@@ -784,9 +706,11 @@ impl Store {
                             Some(BotState::Active) => {}
                             Some(state) => return Err(StoreError::BotNotActive { id, state }),
                         }
-                        let check: Option<String> = entered
-                            .query_row(params![id, game.name()], |r| r.get(0))
-                            .optional()?;
+                        let check: Option<String> = tx.query_opt(
+                            "SELECT state FROM bot_games WHERE bot_id = ?1 AND game = ?2",
+                            args![id, game.name()],
+                            |r| r.get(0),
+                        )?;
                         let why = match check.as_deref() {
                             Some("active") => None,
                             None => Some(format!(
@@ -804,8 +728,27 @@ impl Store {
                         }
                     }
                 }
-                // The seed's bits: SQLite integers are signed 64-bit.
-                insert.execute(params![series, g.number, g.seed as i64, g.white, g.black])?;
+            }
+            // Many rows a statement (a round trip each on PostgreSQL); the seed's bits, as
+            // the databases' integers are signed 64-bit.
+            for chunk in games.chunks(GAMES_PER_INSERT) {
+                let rows = vec!["(?, ?, ?, ?, ?, 'queued')"; chunk.len()].join(", ");
+                let mut values = Vec::with_capacity(chunk.len() * 5);
+                for g in chunk {
+                    values.extend_from_slice(args![
+                        series,
+                        g.number,
+                        g.seed as i64,
+                        g.white,
+                        g.black
+                    ]);
+                }
+                tx.execute(
+                    &format!(
+                        "INSERT INTO games (series_id, number, seed, white, black, state) VALUES {rows}"
+                    ),
+                    &values,
+                )?;
             }
         }
         tx.commit()?;
@@ -834,12 +777,21 @@ impl Store {
         max_attempts: u32,
         reach: Reach,
     ) -> Result<Option<Lease>, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        Self::void_where(&tx, "lease_until_ms < ?1", params![now_ms], max_attempts)?;
+        let pg = self.db.is_pg();
+        if pg {
+            // Leases that ran out are voided by one writer at a time (two daemons voiding
+            // the same rows in different orders could deadlock).
+            let tx = self.db.begin()?;
+            Self::void_where(&tx, "lease_until_ms < ?1", args![now_ms], max_attempts)?;
+            tx.commit()?;
+        }
+        let tx = self.db.begin_queue()?;
+        if !pg {
+            Self::void_where(&tx, "lease_until_ms < ?1", args![now_ms], max_attempts)?;
+        }
         // An excluded worker gets nothing, whenever its exclusion came (checked here, in
-        // the same transaction as the grant).
+        // the same transaction as the grant; on PostgreSQL its row is held shared, so an
+        // exclusion being written waits for this grant, or this grant for it).
         if let Some(name) = owner
             .strip_prefix("worker:")
             .and_then(|o| o.rsplit_once('#'))
@@ -850,41 +802,46 @@ impl Store {
                 return Ok(None);
             }
         }
+        // PostgreSQL: the game is locked until the grant commits, and a game another
+        // daemon is granting is passed over rather than waited for.
+        let skip = if pg {
+            "FOR UPDATE OF g SKIP LOCKED"
+        } else {
+            ""
+        };
         let only_uploaded = match reach {
             Reach::Every => "",
             Reach::Uploaded => "AND w.archive IS NOT NULL AND b.archive IS NOT NULL",
         };
-        let next = tx
-            .query_row(
-                &format!(
-                    "SELECT g.id, g.series_id, g.number, g.seed, g.white, g.black, g.attempts \
+        let next = tx.query_opt(
+            &format!(
+                "SELECT g.id, g.series_id, g.number, g.seed, g.white, g.black, g.attempts \
                      FROM games g JOIN series s ON s.id = g.series_id \
                      JOIN bots w ON w.id = g.white JOIN bots b ON b.id = g.black \
                      WHERE g.state = 'queued' AND s.state = 'running' \
                      AND w.state = 'active' AND b.state = 'active' {only_uploaded} \
-                     ORDER BY g.id LIMIT 1"
-                ),
-                [],
-                |r| {
-                    Ok(Lease {
-                        game: r.get(0)?,
-                        series: r.get(1)?,
-                        number: r.get(2)?,
-                        seed: r.get::<_, i64>(3)? as u64,
-                        white: r.get(4)?,
-                        black: r.get(5)?,
-                        attempt: r.get::<_, u32>(6)? + 1,
-                        owner: owner.to_string(),
-                        until_ms: now_ms + lease_ms,
-                    })
-                },
-            )
-            .optional()?;
+                     ORDER BY g.id LIMIT 1 {skip}"
+            ),
+            args![],
+            |r| {
+                Ok(Lease {
+                    game: r.get(0)?,
+                    series: r.get(1)?,
+                    number: r.get(2)?,
+                    seed: r.get::<i64>(3)? as u64,
+                    white: r.get(4)?,
+                    black: r.get(5)?,
+                    attempt: r.get::<u32>(6)? + 1,
+                    owner: owner.to_string(),
+                    until_ms: now_ms + lease_ms,
+                })
+            },
+        )?;
         if let Some(lease) = &next {
             tx.execute(
                 "UPDATE games SET state = 'leased', attempts = ?2, lease_owner = ?3, \
                  lease_until_ms = ?4 WHERE id = ?1",
-                params![lease.game, lease.attempt, owner, lease.until_ms],
+                args![lease.game, lease.attempt, owner, lease.until_ms],
             )?;
         }
         tx.commit()?;
@@ -895,48 +852,46 @@ impl Store {
     /// series, number, seed and bots), if it is still current: what a remote worker's
     /// request is checked against, field by field.
     pub fn held(&self, game: i64, owner: &str, attempt: u32) -> Result<Option<Lease>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT id, series_id, number, seed, white, black, attempts, lease_owner, \
+        self.db.query_opt(
+            "SELECT id, series_id, number, seed, white, black, attempts, lease_owner, \
                  lease_until_ms FROM games \
                  WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
-            )?
-            .query_row(params![game, owner, attempt], |r| {
+            args![game, owner, attempt],
+            |r| {
                 Ok(Lease {
                     game: r.get(0)?,
                     series: r.get(1)?,
                     number: r.get(2)?,
-                    seed: r.get::<_, i64>(3)? as u64,
+                    seed: r.get::<i64>(3)? as u64,
                     white: r.get(4)?,
                     black: r.get(5)?,
                     attempt: r.get(6)?,
                     owner: r.get(7)?,
                     until_ms: r.get(8)?,
                 })
-            })
-            .optional()?)
+            },
+        )
     }
 
     /// Gives a current lease back without using up its attempt: the game was never
     /// started (its worker could not set it up, or stopped before it began), so it is
     /// queued again as it was. `false` if the lease was not current.
     pub fn release(&mut self, lease: &Lease) -> Result<bool, StoreError> {
-        let changed = self.conn.execute(
+        let changed = self.db.execute(
             "UPDATE games SET state = 'queued', attempts = attempts - 1, lease_owner = NULL, \
              lease_until_ms = NULL \
              WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
-            params![lease.game, lease.owner, lease.attempt],
+            args![lease.game, lease.owner, lease.attempt],
         )?;
         Ok(changed == 1)
     }
 
     /// Extends a lease that is still current; `false` when it is not (voided meanwhile).
     pub fn renew(&mut self, lease: &mut Lease, until_ms: i64) -> Result<bool, StoreError> {
-        let changed = self.conn.execute(
+        let changed = self.db.execute(
             "UPDATE games SET lease_until_ms = ?4 \
              WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
-            params![lease.game, lease.owner, lease.attempt, until_ms],
+            args![lease.game, lease.owner, lease.attempt, until_ms],
         )?;
         if changed == 1 {
             lease.until_ms = until_ms;
@@ -951,12 +906,10 @@ impl Store {
         owner: Option<&str>,
         max_attempts: u32,
     ) -> Result<usize, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         let n = match owner {
-            Some(owner) => Self::void_where(&tx, "lease_owner = ?1", params![owner], max_attempts)?,
-            None => Self::void_where(&tx, "1 = 1", params![], max_attempts)?,
+            Some(owner) => Self::void_where(&tx, "lease_owner = ?1", args![owner], max_attempts)?,
+            None => Self::void_where(&tx, "1 = 1", args![], max_attempts)?,
         };
         tx.commit()?;
         Ok(n)
@@ -966,13 +919,11 @@ impl Store {
     /// `daemon-…`): what a daemon does at start. A remote worker's lease is left to run
     /// out (its worker may still be playing, and then counts its game).
     pub fn void_local_leases(&mut self, max_attempts: u32) -> Result<usize, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         let n = Self::void_where(
             &tx,
             "substr(lease_owner, 1, 7) = 'daemon-'",
-            params![],
+            args![],
             max_attempts,
         )?;
         tx.commit()?;
@@ -985,13 +936,11 @@ impl Store {
         lease: &Lease,
         max_attempts: u32,
     ) -> Result<bool, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         let n = Self::void_where(
             &tx,
             "id = ?1 AND lease_owner = ?2 AND attempts = ?3",
-            params![lease.game, lease.owner, lease.attempt],
+            args![lease.game, lease.owner, lease.attempt],
             max_attempts,
         )?;
         tx.commit()?;
@@ -1000,9 +949,9 @@ impl Store {
 
     /// Voids the current attempt of the leased games matching `condition`.
     fn void_where(
-        tx: &rusqlite::Transaction<'_>,
+        tx: &Db,
         condition: &str,
-        args: &[&dyn rusqlite::ToSql],
+        args: &[sql::Value],
         max_attempts: u32,
     ) -> Result<usize, StoreError> {
         let sql = format!(
@@ -1010,7 +959,7 @@ impl Store {
              state = CASE WHEN attempts >= {max_attempts} THEN 'void' ELSE 'queued' END \
              WHERE state = 'leased' AND {condition}"
         );
-        Ok(tx.execute(&sql, args)?)
+        tx.execute(&sql, args)
     }
 
     /// Stores a finished game whose record file is already written (see
@@ -1021,12 +970,12 @@ impl Store {
         game: &GameEnd,
         now_ms: i64,
     ) -> Result<Finished, StoreError> {
-        let changed = self.conn.execute(
+        let changed = self.db.execute(
             "UPDATE games SET state = 'finished', result = ?4, termination = ?5, record = ?6, \
              conduct = ?7, finished_ms = ?8, played_by = lease_owner, lease_owner = NULL, \
              lease_until_ms = NULL \
              WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
-            params![
+            args![
                 lease.game,
                 lease.owner,
                 lease.attempt,
@@ -1050,17 +999,12 @@ impl Store {
     /// games still queued are cancelled; leased ones finish and are kept, as `zebra match`
     /// keeps the games running when the SPRT stops it. `false` if it was not running.
     pub fn conclude(&mut self, series: i64, outcome: &str) -> Result<bool, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let changed = tx.execute(
-            "UPDATE series SET state = 'finished', outcome = ?2 WHERE id = ?1 AND state = 'running'",
-            params![series, outcome],
-        )?;
+        let tx = self.db.begin()?;
+        let changed = tx.execute("UPDATE series SET state = 'finished', outcome = ?2 WHERE id = ?1 AND state = 'running'", args![series, outcome])?;
         if changed == 1 {
             tx.execute(
                 "UPDATE games SET state = 'cancelled' WHERE series_id = ?1 AND state = 'queued'",
-                [series],
+                args![series],
             )?;
         }
         tx.commit()?;
@@ -1070,18 +1014,16 @@ impl Store {
     /// Cancels a series: its queued games are cancelled (leased ones finish or are
     /// voided as usual, and are not played again). Returns the games cancelled.
     pub fn cancel(&mut self, series: i64) -> Result<usize, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         tx.execute(
             // The code of `series::Ending::Cancelled`.
             "UPDATE series SET state = 'cancelled', outcome = 'cancelled' \
              WHERE id = ?1 AND state = 'running'",
-            [series],
+            args![series],
         )?;
         let n = tx.execute(
             "UPDATE games SET state = 'cancelled' WHERE series_id = ?1 AND state = 'queued'",
-            [series],
+            args![series],
         )?;
         tx.commit()?;
         Ok(n)
@@ -1090,18 +1032,13 @@ impl Store {
     /// The series' games per state.
     pub fn progress(&self, series: i64) -> Result<Progress, StoreError> {
         let mut p = Progress::default();
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT state, COUNT(*), SUM(voided) FROM games WHERE series_id = ?1 GROUP BY state",
+        let rows = self.db.query(
+            "SELECT state, COUNT(*), CAST(SUM(voided) AS BIGINT) FROM games WHERE series_id = ?1 \
+             GROUP BY state",
+            args![series],
+            |r| Ok((r.get::<String>(0)?, r.get::<u64>(1)?, r.get::<u64>(2)?)),
         )?;
-        let rows = stmt.query_map([series], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, u64>(1)?,
-                r.get::<_, u64>(2)?,
-            ))
-        })?;
-        for row in rows {
-            let (state, count, voided) = row?;
+        for (state, count, voided) in rows {
             p.voided_attempts += voided;
             match state.as_str() {
                 "queued" => p.queued = count,
@@ -1128,48 +1065,49 @@ impl Store {
         series: i64,
         mut each: impl FnMut(GameEnd),
     ) -> Result<(), StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        self.db.each(
             "SELECT number, result, termination, conduct, record FROM games \
              WHERE series_id = ?1 AND state = 'finished' ORDER BY number",
-        )?;
-        let mut rows = stmt.query([series])?;
-        while let Some(r) = rows.next()? {
-            each(GameEnd {
-                number: r.get(0)?,
-                result: r.get(1)?,
-                termination: r.get(2)?,
-                conduct: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-                record: r.get(4)?,
-            });
-        }
-        Ok(())
+            args![series],
+            |r| {
+                each(GameEnd {
+                    number: r.get(0)?,
+                    result: r.get(1)?,
+                    termination: r.get(2)?,
+                    conduct: r.get::<Option<String>>(3)?.unwrap_or_default(),
+                    record: r.get(4)?,
+                });
+                Ok(())
+            },
+        )
     }
 
     /// One series.
     pub fn series(&self, id: i64) -> Result<Option<SeriesRow>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!("{SERIES_ROW} WHERE id = ?1"))?
-            .query_row([id], SeriesRow::read)
-            .optional()?)
+        self.db.query_opt(
+            &format!("{SERIES_ROW} WHERE id = ?1"),
+            args![id],
+            SeriesRow::read,
+        )
     }
 
     /// The series still running, oldest first.
     pub(crate) fn running_series(&self) -> Result<Vec<SeriesRow>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("{SERIES_ROW} WHERE state = 'running' ORDER BY id"))?;
-        let rows = stmt.query_map([], SeriesRow::read)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = self.db.query(
+            &format!("{SERIES_ROW} WHERE state = 'running' ORDER BY id"),
+            args![],
+            SeriesRow::read,
+        )?;
+        Ok(rows)
     }
 
     /// How many series `owner` has had.
     pub(crate) fn count_series(&self, owner: &str) -> Result<u64, StoreError> {
-        Ok(self.conn.query_row(
+        self.db.query_one(
             "SELECT COUNT(*) FROM series WHERE owner = ?1",
-            [owner],
+            args![owner],
             |r| r.get(0),
-        )?)
+        )
     }
 
     /// A page of series, newest first: those `filter` matches with an id below `before`
@@ -1182,47 +1120,44 @@ impl Store {
         limit: u32,
     ) -> Result<(Vec<SeriesRow>, u64, bool), StoreError> {
         let mut conditions = vec!["1 = 1".to_string()];
-        let mut args: Vec<Box<dyn rusqlite::ToSql>> = Vec::new();
-        let mut arg = |condition: &str, value: Box<dyn rusqlite::ToSql>| {
+        let mut args: Vec<sql::Value> = Vec::new();
+        let mut arg = |condition: &str, value: sql::Value| {
             args.push(value);
             conditions.push(condition.replace('?', &format!("?{}", args.len())));
         };
         if let Some(owner) = &filter.owner {
-            arg("owner = ?", Box::new(owner.clone()));
+            arg("owner = ?", owner.value());
         }
         if let Some(state) = &filter.state {
-            arg("state = ?", Box::new(state.clone()));
+            arg("state = ?", state.value());
         }
         if let Some(game) = &filter.game {
-            arg("game = ?", Box::new(game.clone()));
+            arg("game = ?", game.value());
         }
         if let Some(bot) = filter.bot {
             // Both sides by their own indexes; the one value is named twice.
             arg(
                 "id IN (SELECT series_id FROM games WHERE white = ? \
                  UNION SELECT series_id FROM games WHERE black = ?)",
-                Box::new(bot),
+                bot.value(),
             );
         }
         let filtered = conditions.join(" AND ");
-        let params: Vec<&dyn rusqlite::ToSql> = args.iter().map(|a| a.as_ref()).collect();
-        let total: i64 = self.conn.query_row(
+        let total: i64 = self.db.query_one(
             &format!("SELECT COUNT(*) FROM series WHERE {filtered}"),
-            params.as_slice(),
+            &args,
             |r| r.get(0),
         )?;
-        let mut page_params = params.clone();
-        let before = before.unwrap_or(i64::MAX);
+        let mut page_params = args.clone();
         // One more than asked: whether a next page exists.
-        let one_more = limit + 1;
-        page_params.push(&before);
-        page_params.push(&one_more);
+        page_params.push(before.unwrap_or(i64::MAX).value());
+        page_params.push((limit + 1).value());
         let (b, l) = (page_params.len() - 1, page_params.len());
-        let mut stmt = self.conn.prepare(&format!(
-            "{SERIES_ROW} WHERE {filtered} AND id < ?{b} ORDER BY id DESC LIMIT ?{l}"
-        ))?;
-        let rows = stmt.query_map(page_params.as_slice(), SeriesRow::read)?;
-        let mut rows: Vec<SeriesRow> = rows.collect::<Result<_, _>>()?;
+        let mut rows = self.db.query(
+            &format!("{SERIES_ROW} WHERE {filtered} AND id < ?{b} ORDER BY id DESC LIMIT ?{l}"),
+            &page_params,
+            SeriesRow::read,
+        )?;
         let more = rows.len() > limit as usize;
         rows.truncate(limit as usize);
         Ok((rows, total.max(0) as u64, more))
@@ -1234,13 +1169,14 @@ impl Store {
         &self,
         ids: &[i64],
     ) -> Result<std::collections::HashMap<i64, (u64, u64)>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT COUNT(*), COALESCE(SUM(state = 'finished'), 0) FROM games WHERE series_id = ?1",
-        )?;
         let mut out = std::collections::HashMap::new();
         for &id in ids {
-            let (planned, finished): (i64, i64) =
-                stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let (planned, finished): (i64, i64) = self.db.query_one(
+                "SELECT COUNT(*), COUNT(CASE WHEN state = 'finished' THEN 1 END) FROM games \
+                 WHERE series_id = ?1",
+                args![id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
             out.insert(id, (planned.max(0) as u64, finished.max(0) as u64));
         }
         Ok(out)
@@ -1259,19 +1195,17 @@ impl Store {
         // Each side by its own index, then merged.
         let which = "state = 'finished' AND ((white = ?1 AND (?2 IS NULL OR black = ?2)) \
                      OR (black = ?1 AND (?2 IS NULL OR white = ?2)))";
-        let total: i64 = self.conn.query_row(
+        let total: i64 = self.db.query_one(
             &format!("SELECT COUNT(*) FROM games WHERE {which}"),
-            params![bot, opponent],
+            args![bot, opponent],
             |r| r.get(0),
         )?;
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "{GAME_ROW} WHERE {which} AND id < ?3 ORDER BY id DESC LIMIT ?4"
-        ))?;
-        let rows = stmt.query_map(
-            params![bot, opponent, before.unwrap_or(i64::MAX), limit + 1],
+        let rows = self.db.query(
+            &format!("{GAME_ROW} WHERE {which} AND id < ?3 ORDER BY id DESC LIMIT ?4"),
+            args![bot, opponent, before.unwrap_or(i64::MAX), limit + 1],
             GameRow::read,
         )?;
-        let mut rows: Vec<GameRow> = rows.collect::<Result<_, _>>()?;
+        let mut rows: Vec<GameRow> = rows;
         let more = rows.len() > limit as usize;
         rows.truncate(limit as usize);
         Ok((rows, total.max(0) as u64, more))
@@ -1301,9 +1235,10 @@ impl Store {
             ),
             (None, None) => return Ok(Vec::new()),
         };
-        let mut stmt = self.conn.prepare_cached(sql)?;
-        let rows = stmt.query_map(params![key, after, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = self.db.query(sql, args![key, after, limit], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        Ok(rows)
     }
 
     /// Every finished game of `game` in the order they finished: White, Black, result and
@@ -1313,46 +1248,48 @@ impl Store {
         game: Rules,
         mut each: impl FnMut(i64, i64, &str, i64),
     ) -> Result<(), StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        self.db.each(
             "SELECT g.white, g.black, g.result, COALESCE(g.finished_ms, 0) FROM games g \
              JOIN series s ON s.id = g.series_id \
              WHERE g.state = 'finished' AND s.game = ?1 ORDER BY g.finished_ms, g.id",
-        )?;
-        let mut rows = stmt.query([game.name()])?;
-        while let Some(row) = rows.next()? {
-            let result: String = row.get(2)?;
-            each(row.get(0)?, row.get(1)?, &result, row.get(3)?);
-        }
-        Ok(())
+            args![game.name()],
+            |row| {
+                let result: String = row.get(2)?;
+                each(row.get(0)?, row.get(1)?, &result, row.get(3)?);
+                Ok(())
+            },
+        )
     }
 
     /// The games of a series in game order (`after`: only those numbered above it), at
     /// most `limit`.
     pub fn games(&self, series: i64, after: u32, limit: u32) -> Result<Vec<GameRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "{GAME_ROW} WHERE series_id = ?1 AND number > ?2 ORDER BY number LIMIT ?3"
-        ))?;
-        let rows = stmt.query_map(params![series, after, limit], GameRow::read)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = self.db.query(
+            &format!("{GAME_ROW} WHERE series_id = ?1 AND number > ?2 ORDER BY number LIMIT ?3"),
+            args![series, after, limit],
+            GameRow::read,
+        )?;
+        Ok(rows)
     }
 
     /// One game.
     pub fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!("{GAME_ROW} WHERE id = ?1"))?
-            .query_row([id], GameRow::read)
-            .optional()?)
+        self.db.query_opt(
+            &format!("{GAME_ROW} WHERE id = ?1"),
+            args![id],
+            GameRow::read,
+        )
     }
 
     /// Games queued and leased over every running series.
     pub fn queue(&self) -> Result<(u64, u64), StoreError> {
-        Ok(self.conn.query_row(
-            "SELECT COALESCE(SUM(state = 'queued'), 0), COALESCE(SUM(state = 'leased'), 0) \
+        self.db.query_one(
+            "SELECT COUNT(CASE WHEN state = 'queued' THEN 1 END), \
+             COUNT(CASE WHEN state = 'leased' THEN 1 END) \
              FROM games WHERE state IN ('queued', 'leased')",
-            [],
+            args![],
             |r| Ok((r.get(0)?, r.get(1)?)),
-        )?)
+        )
     }
 
     /// Every finished game with a result, for ratings and per-bot books: its game's name,
@@ -1362,19 +1299,19 @@ impl Store {
         &self,
         mut each: impl FnMut(&str, i64, i64, &str, &str),
     ) -> Result<(), StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        self.db.each(
             "SELECT s.game, g.white, g.black, g.result, COALESCE(g.conduct, '') FROM games g \
              JOIN series s ON s.id = g.series_id WHERE g.state = 'finished' ORDER BY g.id",
-        )?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let game: String = row.get(0)?;
-            let (white, black): (i64, i64) = (row.get(1)?, row.get(2)?);
-            let result: String = row.get(3)?;
-            let conduct: String = row.get(4)?;
-            each(&game, white, black, &result, &conduct);
-        }
-        Ok(())
+            args![],
+            |row| {
+                let game: String = row.get(0)?;
+                let (white, black): (i64, i64) = (row.get(1)?, row.get(2)?);
+                let result: String = row.get(3)?;
+                let conduct: String = row.get(4)?;
+                each(&game, white, black, &result, &conduct);
+                Ok(())
+            },
+        )
     }
 
     /// Stores an API token by its SHA-256 (the token itself is never kept).
@@ -1385,30 +1322,29 @@ impl Store {
         owner: &str,
         now_ms: i64,
     ) -> Result<i64, StoreError> {
-        self.conn.execute(
+        self.db.insert(
             "INSERT INTO tokens (hash, scope, owner, created_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![hash, scope, owner, now_ms],
-        )?;
-        Ok(self.conn.last_insert_rowid())
+            args![hash, scope, owner, now_ms],
+        )
     }
 
     /// The scope and owner of the token with this SHA-256, if there is one.
     pub fn token(&self, hash: &str) -> Result<Option<(String, String)>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT scope, owner FROM tokens WHERE hash = ?1")?
-            .query_row([hash], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?)
+        self.db.query_opt(
+            "SELECT scope, owner FROM tokens WHERE hash = ?1",
+            args![hash],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
     }
 
     /// Notes a worker asking for games (its figures are kept across its restarts);
     /// `false` if an admin excluded it.
     pub fn seen_worker(&mut self, worker: &WorkerInfo, now_ms: i64) -> Result<bool, StoreError> {
-        self.conn.execute(
+        self.db.execute(
             "INSERT INTO workers (name, host, cpu, sandbox, zebra, first_ms, seen_ms) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (name) DO UPDATE SET \
              host = ?2, cpu = ?3, sandbox = ?4, zebra = ?5, seen_ms = ?6",
-            params![
+            args![
                 worker.name,
                 worker.host,
                 worker.cpu,
@@ -1417,37 +1353,36 @@ impl Store {
                 now_ms
             ],
         )?;
-        Ok(!Self::is_excluded(&self.conn, &worker.name)?)
+        Ok(!Self::is_excluded(&self.db, &worker.name)?)
     }
 
     /// Whether worker `OWNER/NAME` has been seen, and how many names its owner's workers
     /// have used.
     pub fn worker_names(&self, name: &str) -> Result<(bool, u64), StoreError> {
         let owner = name.split_once('/').map_or(name, |(owner, _)| owner);
-        let known: bool = self.conn.query_row(
+        let known: bool = self.db.query_one(
             "SELECT EXISTS (SELECT 1 FROM workers WHERE name = ?1)",
-            [name],
+            args![name],
             |r| r.get(0),
         )?;
-        let count: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM workers WHERE substr(name, 1, length(?1) + 1) = ?1 || '/'",
-            [owner],
+        let count: i64 = self.db.query_one(
+            "SELECT COUNT(*) FROM workers WHERE substr(name, 1, length(CAST(?1 AS TEXT)) + 1) = CAST(?1 AS TEXT) || '/'",
+            args![owner],
             |r| r.get(0),
         )?;
         Ok((known, count.max(0) as u64))
     }
 
     /// Whether worker `OWNER/NAME` is excluded, by name or with every worker of its owner.
-    fn is_excluded(conn: &Connection, name: &str) -> Result<bool, StoreError> {
+    fn is_excluded(conn: &Db, name: &str) -> Result<bool, StoreError> {
         let owner = name.split_once('/').map_or(name, |(owner, _)| owner);
-        Ok(conn
-            .query_row(
-                "SELECT 1 FROM workers WHERE excluded AND (name = ?1 OR name = ?2) LIMIT 1",
-                params![name, owner],
-                |_| Ok(()),
-            )
-            .optional()?
-            .is_some())
+        let sql = if conn.is_pg() {
+            "SELECT excluded != 0 FROM workers WHERE name = ?1 OR name = ?2 FOR SHARE"
+        } else {
+            "SELECT excluded != 0 FROM workers WHERE name = ?1 OR name = ?2"
+        };
+        let excluded: Vec<bool> = conn.query(sql, args![name, owner], |r| r.get(0))?;
+        Ok(excluded.contains(&true))
     }
 
     /// Adds a counted game to its worker's figures.
@@ -1457,20 +1392,20 @@ impl Store {
         timeouts: u32,
         forfeit: bool,
     ) -> Result<(), StoreError> {
-        self.conn.execute(
+        self.db.execute(
             "UPDATE workers SET games = games + 1, timeouts = timeouts + ?2, \
              forfeits = forfeits + ?3 WHERE name = ?1",
-            params![name, timeouts, u32::from(forfeit)],
+            args![name, timeouts, u32::from(forfeit)],
         )?;
         Ok(())
     }
 
     /// One worker as it last said it is.
     pub fn worker_info(&self, name: &str) -> Result<Option<WorkerInfo>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT name, host, cpu, sandbox, zebra FROM workers WHERE name = ?1")?
-            .query_row([name], |r| {
+        self.db.query_opt(
+            "SELECT name, host, cpu, sandbox, zebra FROM workers WHERE name = ?1",
+            args![name],
+            |r| {
                 Ok(WorkerInfo {
                     name: r.get(0)?,
                     host: r.get(1)?,
@@ -1478,34 +1413,35 @@ impl Store {
                     sandbox: r.get(3)?,
                     zebra: r.get(4)?,
                 })
-            })
-            .optional()?)
+            },
+        )
     }
 
     /// Every worker seen, by name.
     pub fn workers(&self) -> Result<Vec<WorkerRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        let rows = self.db.query(
             "SELECT name, host, cpu, sandbox, zebra, first_ms, seen_ms, games, timeouts, \
              forfeits, excluded FROM workers ORDER BY name",
+            args![],
+            |r| {
+                Ok(WorkerRow {
+                    info: WorkerInfo {
+                        name: r.get(0)?,
+                        host: r.get(1)?,
+                        cpu: r.get(2)?,
+                        sandbox: r.get(3)?,
+                        zebra: r.get(4)?,
+                    },
+                    first_ms: r.get(5)?,
+                    seen_ms: r.get(6)?,
+                    games: r.get(7)?,
+                    timeouts: r.get(8)?,
+                    forfeits: r.get(9)?,
+                    excluded: r.get(10)?,
+                })
+            },
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(WorkerRow {
-                info: WorkerInfo {
-                    name: r.get(0)?,
-                    host: r.get(1)?,
-                    cpu: r.get(2)?,
-                    sandbox: r.get(3)?,
-                    zebra: r.get(4)?,
-                },
-                first_ms: r.get(5)?,
-                seen_ms: r.get(6)?,
-                games: r.get(7)?,
-                timeouts: r.get(8)?,
-                forfeits: r.get(9)?,
-                excluded: r.get(10)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(rows)
     }
 
     /// Excludes worker `name` (an admin's decision: its results are not to be trusted),
@@ -1525,27 +1461,19 @@ impl Store {
             // The daemon's own workers are not remote: stop the daemon instead.
             return Ok(None);
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         let whole_owner = !name.contains('/');
         let changed = if whole_owner {
             // A row of its own marks the owner (every name under it, the future's too).
-            tx.execute(
-                "INSERT INTO workers (name, host, cpu, sandbox, zebra, first_ms, seen_ms, excluded) \
+            tx.execute("INSERT INTO workers (name, host, cpu, sandbox, zebra, first_ms, seen_ms, excluded) \
                  VALUES (?1, '', '', '', '', 0, 0, ?2) \
-                 ON CONFLICT (name) DO UPDATE SET excluded = ?2",
-                params![name, excluded],
-            )?;
-            tx.execute(
-                "UPDATE workers SET excluded = ?2 WHERE substr(name, 1, length(?1) + 1) = ?1 || '/'",
-                params![name, excluded],
-            )?;
+                 ON CONFLICT (name) DO UPDATE SET excluded = ?2", args![name, excluded])?;
+            tx.execute("UPDATE workers SET excluded = ?2 WHERE substr(name, 1, length(CAST(?1 AS TEXT)) + 1) = CAST(?1 AS TEXT) || '/'", args![name, excluded])?;
             1
         } else {
             tx.execute(
                 "UPDATE workers SET excluded = ?2 WHERE name = ?1",
-                params![name, excluded],
+                args![name, excluded],
             )?
         };
         if changed == 0 {
@@ -1565,31 +1493,30 @@ impl Store {
         Self::void_where(
             &tx,
             "substr(lease_owner, 1, length(?1)) = ?1",
-            params![prefix],
+            args![prefix],
             max_attempts,
         )?;
-        let series: Vec<i64> = {
-            let mut stmt = tx.prepare(
-                "SELECT DISTINCT g.series_id FROM games g JOIN series s ON s.id = g.series_id \
+        let series: Vec<i64> = tx.query(
+            "SELECT DISTINCT g.series_id FROM games g JOIN series s ON s.id = g.series_id \
                  WHERE g.state = 'finished' AND s.state = 'running' \
                  AND substr(g.played_by, 1, length(?1)) = ?1 ORDER BY g.series_id",
-            )?;
-            let rows = stmt.query_map([&prefix], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+            args![&prefix],
+            |r| r.get(0),
+        )?;
         // Those games no longer count among its figures (the timeouts and forfeits seen
         // in them stay: they were seen).
         tx.execute(
-            "UPDATE workers SET games = MAX(0, games - (SELECT COUNT(*) FROM games g \
+            "UPDATE workers SET games = games - (SELECT COUNT(*) FROM games g \
                  WHERE g.state = 'finished' AND substr(g.played_by, 1, length(?1)) = ?1 \
                  AND g.series_id IN (SELECT id FROM series WHERE state = 'running') \
-                 AND substr(g.played_by, 8, instr(g.played_by, '#') - 8) = workers.name)) \
+                 AND substr(g.played_by, 8, instr(g.played_by, '#') - 8) = workers.name) \
              WHERE substr(name, 1, length(?2)) = ?2",
-            params![
+            args![
                 prefix,
                 prefix.trim_start_matches("worker:").trim_end_matches('#')
             ],
         )?;
+        tx.execute("UPDATE workers SET games = 0 WHERE games < 0", args![])?;
         // Played again as a new attempt; the excluded one's is voided (not its bots' fault).
         tx.execute(
             "UPDATE games SET state = 'queued', voided = voided + 1, result = NULL, \
@@ -1597,7 +1524,7 @@ impl Store {
              played_by = NULL WHERE state = 'finished' \
              AND substr(played_by, 1, length(?1)) = ?1 \
              AND series_id IN (SELECT id FROM series WHERE state = 'running')",
-            [&prefix],
+            args![&prefix],
         )?;
         tx.commit()?;
         Ok(Some(series))
@@ -1610,25 +1537,25 @@ impl Store {
         &self,
         mut each: impl FnMut(&str, i64, i64, &str),
     ) -> Result<(), StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        self.db.each(
             "SELECT played_by, white, black, result FROM games \
              WHERE state = 'finished' AND played_by IS NOT NULL ORDER BY id",
-        )?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let by: String = row.get(0)?;
-            let result: String = row.get(3)?;
-            each(&worker_of(&by), row.get(1)?, row.get(2)?, &result);
-        }
-        Ok(())
+            args![],
+            |row| {
+                let by: String = row.get(0)?;
+                let result: String = row.get(3)?;
+                each(&worker_of(&by), row.get(1)?, row.get(2)?, &result);
+                Ok(())
+            },
+        )
     }
 
     /// Records the archive an uploaded bot came in (its SHA-256, kept in the archives)
     /// and its size.
     pub fn set_archive(&mut self, id: i64, hash: &str, bytes: u64) -> Result<(), StoreError> {
-        self.conn.execute(
+        self.db.execute(
             "UPDATE bots SET archive = ?2, bytes = ?3 WHERE id = ?1",
-            params![id, hash, bytes as i64],
+            args![id, hash, bytes as i64],
         )?;
         Ok(())
     }
@@ -1642,28 +1569,27 @@ impl Store {
         now_ms: i64,
     ) -> Result<super::entrants::Usage, StoreError> {
         let day_ago = now_ms - super::entrants::DAY_MS;
-        let count = |sql: &str, args: &[&dyn rusqlite::ToSql]| -> Result<u64, StoreError> {
-            let n: i64 = self.conn.query_row(sql, args, |r| r.get(0))?;
+        let count = |sql: &str, args: &[sql::Value]| -> Result<u64, StoreError> {
+            let n: i64 = self.db.query_one(sql, args, |r| r.get(0))?;
             Ok(n.max(0) as u64)
         };
         let window = |sql: &str| -> Result<Vec<(i64, u64)>, StoreError> {
-            let mut stmt = self.conn.prepare_cached(sql)?;
-            let rows = stmt.query_map(params![owner, day_ago], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+            let rows = self.db.query(sql, args![owner, day_ago], |r| {
+                Ok((r.get::<i64>(0)?, r.get::<i64>(1)?.max(0) as u64))
             })?;
-            Ok(rows.collect::<Result<_, _>>()?)
+            Ok(rows)
         };
         Ok(super::entrants::Usage {
             bots: count(
                 "SELECT COUNT(DISTINCT family) FROM bots WHERE owner = ?1 AND deleted_ms IS NULL",
-                params![owner],
+                args![owner],
             )?,
             versions: match family {
                 None => 0,
                 Some(family) => count(
                     "SELECT COUNT(*) FROM bots \
                      WHERE owner = ?1 AND family = ?2 AND deleted_ms IS NULL",
-                    params![owner, family],
+                    args![owner, family],
                 )?,
             },
             has_family: match family {
@@ -1672,20 +1598,21 @@ impl Store {
                     count(
                         "SELECT COUNT(*) FROM bots \
                          WHERE owner = ?1 AND family = ?2 AND deleted_ms IS NULL",
-                        params![owner, family],
+                        args![owner, family],
                     )? > 0
                 }
             },
             series: count(
                 "SELECT COUNT(*) FROM series WHERE owner = ?1 AND state = 'running'",
-                params![owner],
+                args![owner],
             )?,
             // One archive kept once, whichever versions came in it.
             stored: count(
-                "SELECT COALESCE(SUM(bytes), 0) FROM (SELECT archive, MAX(bytes) AS bytes \
-                 FROM bots WHERE owner = ?1 AND deleted_ms IS NULL AND archive IS NOT NULL \
-                 GROUP BY archive)",
-                params![owner],
+                "SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM (SELECT archive, \
+                 MAX(bytes) AS bytes FROM bots \
+                 WHERE owner = ?1 AND deleted_ms IS NULL AND archive IS NOT NULL \
+                 GROUP BY archive) AS kept",
+                args![owner],
             )?,
             // Deleted bots too: deleting does not give the day's uploads back.
             uploads: window(
@@ -1704,13 +1631,12 @@ impl Store {
     /// worth).
     pub fn key_used(&self, key: &str) -> Result<bool, StoreError> {
         Ok(self
-            .conn
-            .query_row(
+            .db
+            .query_opt(
                 "SELECT 1 FROM series WHERE idempotency_key = ?1",
-                [key],
+                args![key],
                 |_| Ok(()),
-            )
-            .optional()?
+            )?
             .is_some())
     }
 
@@ -1718,8 +1644,8 @@ impl Store {
     /// `false` if there is no such invite.
     pub fn revoke_invite(&mut self, id: i64) -> Result<bool, StoreError> {
         Ok(self
-            .conn
-            .execute("UPDATE invites SET uses_left = 0 WHERE id = ?1", [id])?
+            .db
+            .execute("UPDATE invites SET uses_left = 0 WHERE id = ?1", args![id])?
             == 1)
     }
 
@@ -1732,48 +1658,48 @@ impl Store {
         note: &str,
         now_ms: i64,
     ) -> Result<i64, StoreError> {
-        self.conn.execute(
+        self.db.insert(
             "INSERT INTO invites (hash, uses_left, expires_ms, note, created_ms) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![hash, uses, expires_ms, note, now_ms],
-        )?;
-        Ok(self.conn.last_insert_rowid())
+            args![hash, uses, expires_ms, note, now_ms],
+        )
     }
 
     /// The invite codes (without the codes: only their hashes are kept), newest first.
     pub fn invites(&self) -> Result<Vec<super::entrants::InviteRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
+        let rows = self.db.query(
             "SELECT i.id, i.uses_left, i.expires_ms, i.note, i.created_ms, \
-             (SELECT group_concat(owner, ' ') FROM (SELECT owner FROM tokens t \
-                WHERE t.invite = i.id ORDER BY t.id)) \
+             (SELECT string_agg(owner, ' ' ORDER BY t.id) FROM tokens t \
+                WHERE t.invite = i.id) \
              FROM invites i ORDER BY i.id DESC",
+            args![],
+            |r| {
+                Ok(super::entrants::InviteRow {
+                    id: r.get(0)?,
+                    uses_left: r.get::<i64>(1)?.max(0) as u32,
+                    expires_ms: r.get(2)?,
+                    note: r.get(3)?,
+                    created_ms: r.get(4)?,
+                    owners: r
+                        .get::<Option<String>>(5)?
+                        .map(|o| o.split(' ').map(str::to_string).collect())
+                        .unwrap_or_default(),
+                })
+            },
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(super::entrants::InviteRow {
-                id: r.get(0)?,
-                uses_left: r.get::<_, i64>(1)?.max(0) as u32,
-                expires_ms: r.get(2)?,
-                note: r.get(3)?,
-                created_ms: r.get(4)?,
-                owners: r
-                    .get::<_, Option<String>>(5)?
-                    .map(|o| o.split(' ').map(str::to_string).collect())
-                    .unwrap_or_default(),
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(rows)
     }
 
     /// Whether anything is owned under `owner`, whatever its case: a token, a bot or a
     /// series.
-    fn owner_known(tx: &Connection, owner: &str) -> Result<bool, StoreError> {
-        Ok(tx.query_row(
+    fn owner_known(tx: &Db, owner: &str) -> Result<bool, StoreError> {
+        tx.query_one(
             "SELECT EXISTS (SELECT 1 FROM tokens WHERE lower(owner) = lower(?1)) \
                  OR EXISTS (SELECT 1 FROM bots WHERE lower(owner) = lower(?1)) \
                  OR EXISTS (SELECT 1 FROM series WHERE lower(owner) = lower(?1))",
-            [owner],
+            args![owner],
             |r| r.get(0),
-        )?)
+        )
     }
 
     /// Redeems an invite code (by its hash) for a submit token (by its hash) owned by
@@ -1785,17 +1711,13 @@ impl Store {
         token_hash: &str,
         now_ms: i64,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let invite: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM invites WHERE hash = ?1 AND uses_left > 0 \
+        let tx = self.db.begin()?;
+        let invite: Option<i64> = tx.query_opt(
+            "SELECT id FROM invites WHERE hash = ?1 AND uses_left > 0 \
                  AND (expires_ms IS NULL OR expires_ms > ?2)",
-                params![invite_hash, now_ms],
-                |r| r.get(0),
-            )
-            .optional()?;
+            args![invite_hash, now_ms],
+            |r| r.get(0),
+        )?;
         let Some(invite) = invite else {
             return Err(StoreError::InviteRefused);
         };
@@ -1806,12 +1728,12 @@ impl Store {
         }
         tx.execute(
             "UPDATE invites SET uses_left = uses_left - 1 WHERE id = ?1",
-            [invite],
+            args![invite],
         )?;
         tx.execute(
             "INSERT INTO tokens (hash, scope, owner, created_ms, invite) \
              VALUES (?1, 'submit', ?2, ?3, ?4)",
-            params![token_hash, owner, now_ms, invite],
+            args![token_hash, owner, now_ms, invite],
         )?;
         tx.commit()?;
         Ok(())
@@ -1827,27 +1749,23 @@ impl Store {
         max_attempts: u32,
         now_ms: i64,
     ) -> Result<Option<super::entrants::Deleted>, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.db.begin()?;
         let deleted = Self::delete_in(&tx, id, max_attempts, now_ms)?;
         tx.commit()?;
         Ok(deleted)
     }
 
     fn delete_in(
-        tx: &rusqlite::Transaction<'_>,
+        tx: &Db,
         id: i64,
         max_attempts: u32,
         now_ms: i64,
     ) -> Result<Option<super::entrants::Deleted>, StoreError> {
-        let row: Option<(String, Option<String>, Option<i64>)> = tx
-            .query_row(
-                "SELECT spec, archive, deleted_ms FROM bots WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+        let row: Option<(String, Option<String>, Option<i64>)> = tx.query_opt(
+            "SELECT spec, archive, deleted_ms FROM bots WHERE id = ?1",
+            args![id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
         let Some((spec, archive, was)) = row else {
             return Err(StoreError::UnknownBot(id));
         };
@@ -1856,28 +1774,29 @@ impl Store {
         }
         tx.execute(
             "UPDATE bots SET deleted_ms = ?2, state = 'suspended', report = NULL WHERE id = ?1",
-            params![id, now_ms],
+            args![id, now_ms],
         )?;
-        tx.execute("UPDATE bot_games SET report = NULL WHERE bot_id = ?1", [id])?;
-        let series: Vec<i64> = {
-            let mut stmt = tx.prepare(
-                "SELECT DISTINCT g.series_id FROM games g JOIN series s ON s.id = g.series_id \
+        tx.execute(
+            "UPDATE bot_games SET report = NULL WHERE bot_id = ?1",
+            args![id],
+        )?;
+        let series: Vec<i64> = tx.query(
+            "SELECT DISTINCT g.series_id FROM games g JOIN series s ON s.id = g.series_id \
                  WHERE s.state = 'running' AND (g.white = ?1 OR g.black = ?1) ORDER BY g.series_id",
-            )?;
-            let rows = stmt.query_map([id], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+            args![id],
+            |r| r.get(0),
+        )?;
         let mut done = super::entrants::Deleted {
             bot: id,
             ..Default::default()
         };
         for &s in &series {
             // The bots of the series still standing (this one is deleted already).
-            let others: i64 = tx.query_row(
+            let others: i64 = tx.query_one(
                 "SELECT COUNT(*) FROM bots WHERE deleted_ms IS NULL AND id IN \
                  (SELECT white FROM games WHERE series_id = ?1 \
                   UNION SELECT black FROM games WHERE series_id = ?1)",
-                [s],
+                args![s],
                 |r| r.get(0),
             )?;
             if others <= 1 {
@@ -1889,12 +1808,12 @@ impl Store {
             } else {
                 // The others play on; the series ends incomplete.
                 let mine = "series_id = ?1 AND (white = ?2 OR black = ?2)";
-                done.leases_voided += Self::void_where(tx, mine, params![s, id], max_attempts)?;
+                done.leases_voided += Self::void_where(tx, mine, args![s, id], max_attempts)?;
                 done.games_cancelled += tx.execute(
                     &format!(
                         "UPDATE games SET state = 'cancelled' WHERE state = 'queued' AND {mine}"
                     ),
-                    params![s, id],
+                    args![s, id],
                 )?;
                 done.series_reduced.push(s);
             }
@@ -1906,9 +1825,9 @@ impl Store {
         done.archive = match archive {
             None => None,
             Some(hash) => {
-                let shared: bool = tx.query_row(
+                let shared: bool = tx.query_one(
                     "SELECT EXISTS (SELECT 1 FROM bots WHERE archive = ?1 AND deleted_ms IS NULL)",
-                    [&hash],
+                    args![&hash],
                     |r| r.get(0),
                 )?;
                 (!shared).then_some(hash)
@@ -1919,21 +1838,17 @@ impl Store {
 
     /// Cancels running series `series` inside `tx`: its leased games voided, its queued
     /// ones cancelled. Returns (leases voided, games cancelled).
-    fn cancel_in(
-        tx: &rusqlite::Transaction<'_>,
-        series: i64,
-        max_attempts: u32,
-    ) -> Result<(usize, usize), StoreError> {
+    fn cancel_in(tx: &Db, series: i64, max_attempts: u32) -> Result<(usize, usize), StoreError> {
         tx.execute(
             // The code of `series::Ending::Cancelled`.
             "UPDATE series SET state = 'cancelled', outcome = 'cancelled' \
              WHERE id = ?1 AND state = 'running'",
-            [series],
+            args![series],
         )?;
-        let voided = Self::void_where(tx, "series_id = ?1", params![series], max_attempts)?;
+        let voided = Self::void_where(tx, "series_id = ?1", args![series], max_attempts)?;
         let cancelled = tx.execute(
             "UPDATE games SET state = 'cancelled' WHERE series_id = ?1 AND state = 'queued'",
-            [series],
+            args![series],
         )?;
         Ok((voided, cancelled))
     }
@@ -1946,16 +1861,12 @@ impl Store {
         max_attempts: u32,
         now_ms: i64,
     ) -> Result<super::entrants::OwnerDeleted, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let bots: Vec<i64> = {
-            let mut stmt = tx.prepare(
-                "SELECT id FROM bots WHERE owner = ?1 AND deleted_ms IS NULL ORDER BY id",
-            )?;
-            let rows = stmt.query_map([owner], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let tx = self.db.begin()?;
+        let bots: Vec<i64> = tx.query(
+            "SELECT id FROM bots WHERE owner = ?1 AND deleted_ms IS NULL ORDER BY id",
+            args![owner],
+            |r| r.get(0),
+        )?;
         let mut done = super::entrants::OwnerDeleted {
             owner: owner.to_string(),
             ..Default::default()
@@ -1965,18 +1876,16 @@ impl Store {
                 done.bots.push(d);
             }
         }
-        let series: Vec<i64> = {
-            let mut stmt = tx.prepare(
-                "SELECT id FROM series WHERE owner = ?1 AND state = 'running' ORDER BY id",
-            )?;
-            let rows = stmt.query_map([owner], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let series: Vec<i64> = tx.query(
+            "SELECT id FROM series WHERE owner = ?1 AND state = 'running' ORDER BY id",
+            args![owner],
+            |r| r.get(0),
+        )?;
         for s in series {
             Self::cancel_in(&tx, s, max_attempts)?;
             done.series_cancelled.push(s);
         }
-        done.tokens_revoked = tx.execute("DELETE FROM tokens WHERE owner = ?1", [owner])?;
+        done.tokens_revoked = tx.execute("DELETE FROM tokens WHERE owner = ?1", args![owner])?;
         tx.commit()?;
         Ok(done)
     }
@@ -1984,22 +1893,22 @@ impl Store {
     /// The archive bot `id` was uploaded in, if it was.
     pub fn archive_of(&self, id: i64) -> Result<Option<String>, StoreError> {
         Ok(self
-            .conn
-            .query_row("SELECT archive FROM bots WHERE id = ?1", [id], |r| r.get(0))
-            .optional()?
+            .db
+            .query_opt("SELECT archive FROM bots WHERE id = ?1", args![id], |r| {
+                r.get(0)
+            })?
             .flatten())
     }
 
     /// Whether `hash` is the archive of a bot (what a worker may download).
     pub fn is_archive(&self, hash: &str) -> Result<bool, StoreError> {
         Ok(self
-            .conn
-            .query_row(
+            .db
+            .query_opt(
                 "SELECT 1 FROM bots WHERE archive = ?1 LIMIT 1",
-                [hash],
+                args![hash],
                 |_| Ok(()),
-            )
-            .optional()?
+            )?
             .is_some())
     }
 
@@ -2169,11 +2078,11 @@ pub struct BotGame {
 }
 
 impl BotGame {
-    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<BotGame> {
+    fn read(r: &Row<'_>) -> Result<BotGame, StoreError> {
         Ok(BotGame {
             bot: r.get(0)?,
             game: r.get(1)?,
-            state: BotState::parse(&r.get::<_, String>(2)?),
+            state: BotState::parse(&r.get::<String>(2)?),
             report: r.get(3)?,
         })
     }
@@ -2220,12 +2129,12 @@ pub struct BotRow {
 }
 
 impl BotRow {
-    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<BotRow> {
+    fn read(r: &Row<'_>) -> Result<BotRow, StoreError> {
         Ok(BotRow {
             id: r.get(0)?,
             name: r.get(1)?,
             spec: r.get(2)?,
-            state: BotState::parse(&r.get::<_, String>(3)?),
+            state: BotState::parse(&r.get::<String>(3)?),
             owner: r.get(4)?,
             report: r.get(5)?,
             created_ms: r.get(6)?,
@@ -2233,7 +2142,7 @@ impl BotRow {
             version: r.get(8)?,
             superseded_by: r.get(9)?,
             deleted_ms: r.get(10)?,
-            bytes: r.get::<_, i64>(11)?.max(0) as u64,
+            bytes: r.get::<i64>(11)?.max(0) as u64,
         })
     }
 }
@@ -2258,7 +2167,7 @@ pub struct SeriesRow {
 }
 
 impl SeriesRow {
-    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<SeriesRow> {
+    fn read(r: &Row<'_>) -> Result<SeriesRow, StoreError> {
         Ok(SeriesRow {
             id: r.get(0)?,
             key: r.get(1)?,
@@ -2313,12 +2222,12 @@ pub fn worker_of(owner: &str) -> String {
 }
 
 impl GameRow {
-    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    fn read(r: &Row<'_>) -> Result<GameRow, StoreError> {
         Ok(GameRow {
             id: r.get(0)?,
             series: r.get(1)?,
             number: r.get(2)?,
-            seed: r.get::<_, i64>(3)? as u64,
+            seed: r.get::<i64>(3)? as u64,
             white: r.get(4)?,
             black: r.get(5)?,
             state: r.get(6)?,
@@ -2327,7 +2236,7 @@ impl GameRow {
             result: r.get(9)?,
             termination: r.get(10)?,
             record: r.get(11)?,
-            worker: r.get::<_, Option<String>>(12)?.as_deref().map(worker_of),
+            worker: r.get::<Option<String>>(12)?.as_deref().map(worker_of),
             finished_ms: r.get(13)?,
         })
     }
