@@ -455,6 +455,11 @@ pub struct ServeArgs {
     /// The data directory: database, records, logs (default ./zebra-data).
     #[arg(long, value_name = "DIR", global = true)]
     pub data: Option<PathBuf>,
+    /// The database: `sqlite` (the default: a file in --data) or a PostgreSQL URL,
+    /// postgres://USER:PASSWORD@HOST:PORT/DB, that several daemons share (with --data on a
+    /// directory they all reach).
+    #[arg(long, value_name = "URL", global = true)]
+    pub database: Option<String>,
     /// A TOML file of settings (listen, data, concurrency, public_read, sandbox...).
     #[arg(long, value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,

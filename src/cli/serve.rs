@@ -28,6 +28,7 @@ pub(super) fn run(args: ServeArgs) -> Result<(), Failure> {
         args.config.as_deref(),
         &Overrides {
             data: args.data.clone(),
+            database: args.database.clone(),
             listen: args.listen.clone(),
             concurrency: args.concurrency,
             tls_cert: args.tls_cert.clone(),
@@ -120,7 +121,7 @@ fn invite(command: InviteCommand, settings: &ServeSettings) -> Result<(), Failur
 
 /// The data directory's store.
 fn open(settings: &ServeSettings) -> Result<Store, Failure> {
-    open_store(&settings.data).map_err(|e| Failure::Run(e.to_string()))
+    open_store(settings).map_err(|e| Failure::Run(e.to_string()))
 }
 
 /// `--check-config`: the settings, the database, and whether `--sandbox strict` holds.
@@ -133,10 +134,15 @@ fn check_config(settings: &ServeSettings) -> Result<(), Failure> {
         .schema_version()
         .map_err(|e| Failure::Run(e.to_string()))?;
     out!("{}", settings.describe());
-    out!(
-        "database {} (schema {version}): ok",
-        settings.data.join(crate::server::store::DB_FILE).display()
-    );
+    let database = match &settings.database {
+        crate::server::store::Database::Sqlite => settings
+            .data
+            .join(crate::server::store::DB_FILE)
+            .display()
+            .to_string(),
+        other => other.describe(),
+    };
+    out!("database {database} (schema {version}): ok");
     // What `zebra serve` would refuse to start without (the same check).
     match crate::server::strict_problem(settings).map_err(|e| Failure::Run(e.to_string()))? {
         None => out!("sandbox strict: holds here"),

@@ -310,10 +310,14 @@ fn bot_json(
 }
 
 /// The pool's books: read from the store at the first request that needs them, kept up
-/// to date by the workers after that (server::pool).
+/// to date by the workers after that (server::pool), and on a shared store brought up to
+/// date at each read.
 pub async fn pool(daemon: &Arc<Daemon>) -> Result<Arc<Books>, Problem> {
-    if let Some(books) = daemon.pool.current() {
-        return Ok(books);
+    // Several daemons on one store: each read brings the books up to what all stored.
+    if !daemon.settings.database.is_shared() {
+        if let Some(books) = daemon.pool.current() {
+            return Ok(books);
+        }
     }
     let d = Arc::clone(daemon);
     Ok(daemon.db(move |s| d.pool.read(s)).await?)

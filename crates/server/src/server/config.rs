@@ -6,6 +6,8 @@
 //! ```toml
 //! listen = "127.0.0.1:8080"
 //! data = "zebra-data"
+//! database = "sqlite"      # or postgres://USER:PASSWORD@HOST:PORT/DB: daemons sharing it
+//!                          # share the queue and the store (and must share `data` too)
 //! concurrency = 2          # games at once (default: one per CPU; 0: only remote workers play)
 //! public_read = false      # read-only pages and API without a token
 //! max_attempts = 3         # attempts per game before a game the daemon keeps losing is void
@@ -54,6 +56,7 @@ use serde::Deserialize;
 struct ServeFile {
     listen: Option<String>,
     data: Option<PathBuf>,
+    database: Option<String>,
     concurrency: Option<usize>,
     public_read: Option<bool>,
     max_attempts: Option<u32>,
@@ -170,6 +173,8 @@ pub struct Ladder {
 pub struct ServeSettings {
     pub listen: String,
     pub data: PathBuf,
+    /// SQLite in `data`, or a PostgreSQL server daemons share.
+    pub database: super::store::Database,
     pub concurrency: usize,
     pub public_read: bool,
     pub max_attempts: u32,
@@ -194,6 +199,7 @@ pub struct ServeSettings {
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
     pub data: Option<PathBuf>,
+    pub database: Option<String>,
     pub listen: Option<String>,
     pub concurrency: Option<usize>,
     pub tls_cert: Option<PathBuf>,
@@ -248,6 +254,16 @@ impl ServeSettings {
                 format!("{concurrency}: give 0 to 256 games at once (0: only remote workers play)"),
             ));
         }
+        let database = match flags.database.as_ref().or(parsed.database.as_ref()) {
+            None => super::store::Database::Sqlite,
+            Some(text) => super::store::Database::parse(text).map_err(|e| {
+                if flags.database.is_some() {
+                    e
+                } else {
+                    bad("database", e.replace("--database ", ""))
+                }
+            })?,
+        };
         let max_attempts = parsed.max_attempts.unwrap_or(3);
         if max_attempts == 0 {
             return Err(bad("max_attempts", "give at least 1".to_string()));
@@ -443,6 +459,7 @@ impl ServeSettings {
             games_per_day: count("quotas.games_per_day", q.games_per_day)?,
         };
         Ok(ServeSettings {
+            database,
             checks,
             quotas,
             ladder,
@@ -471,7 +488,7 @@ impl ServeSettings {
     /// The settings as `--check-config` prints them.
     pub fn describe(&self) -> String {
         format!(
-            "listen {}{}\ndata {}\nconcurrency {}\nchecks {}\nquotas {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nhttp header_timeout {:?}, body_timeout {:?}, write_timeout {:?}, max_connections {}\nladder {}",
+            "listen {}{}\ndata {}\ndatabase {}\nconcurrency {}\nchecks {}\nquotas {}\npublic_read {}\nmax_attempts {}\nlease {}s\nsuspend_after {}\nshutdown_grace {}s\nsandbox {}\nhttp header_timeout {:?}, body_timeout {:?}, write_timeout {:?}, max_connections {}\nladder {}",
             self.listen,
             self.tls.as_ref().map_or(" (plain HTTP)".to_string(), |t| format!(
                 " (HTTPS: certificate {}, key {})",
@@ -479,6 +496,7 @@ impl ServeSettings {
                 t.key.display()
             )),
             self.data.display(),
+            self.database.describe(),
             self.concurrency,
             self.checks,
             self.quotas.describe(),

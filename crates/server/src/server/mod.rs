@@ -152,13 +152,22 @@ impl Daemon {
 
     /// The books of running series `id`, loaded from the store on first use.
     pub async fn books(self: &Arc<Self>, id: i64) -> Result<Arc<Mutex<Books>>, String> {
-        if let Some(b) = self
-            .books
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&id)
-        {
-            return Ok(Arc::clone(b));
+        if let Some(b) = self.cached_books(id) {
+            if !self.settings.database.is_shared() {
+                return Ok(b);
+            }
+            // Other daemons count games too: what they stored since is folded in first.
+            let held = Arc::clone(&b);
+            let folded = self
+                .db(move |s| {
+                    held.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .catch_up(s, id)
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+            folded?;
+            return Ok(b);
         }
         let daemon = Arc::clone(self);
         // Folded and cached while the store is held: an exclusion (which folds the cached
@@ -201,7 +210,22 @@ impl Daemon {
                 Ok(config) => config,
                 Err(e) => return Ok(Err(e)),
             };
-        Books::new(config, |each| store.each_result(row.id, each))
+        let now = store.finishes()?;
+        let mut last = 0;
+        let books = Books::new(config, |each| {
+            store.each_result_since(row.id, 0, |seq, game| {
+                last = seq;
+                each(game)
+            })
+        })?;
+        // Every finish up to `now.last` was visible to the read that followed it.
+        Ok(books.map(|mut books| {
+            books.seen = store::Finishes {
+                last: last.max(now.last),
+                refolds: now.refolds,
+            };
+            books
+        }))
     }
 
     /// A token already looked up: its scope and owner.
@@ -296,10 +320,10 @@ fn lock_data(dir: &Path) -> Result<DataLock, ServeError> {
     Ok(DataLock(file))
 }
 
-/// Opens the data directory for a command that is not the daemon (`bot add`, `token
-/// create`): the store only, which SQLite lets several processes share.
-pub fn open_store(data: &Path) -> Result<Store, ServeError> {
-    Ok(Store::open(data)?)
+/// Opens the store for a command that is not the daemon (`bot add`, `token create`):
+/// SQLite lets several processes share the file, PostgreSQL is shared anyway.
+pub fn open_store(settings: &ServeSettings) -> Result<Store, ServeError> {
+    Ok(Store::open_on(&settings.data, &settings.database)?)
 }
 
 /// Runs the daemon until SIGTERM, Ctrl-C or `shutdown` (a second one of any abandons the
@@ -322,8 +346,18 @@ pub async fn serve(
     private::dir(&settings.data).map_err(|e| {
         ServeError::Setup(format!("cannot create {}: {e}", settings.data.display()))
     })?;
-    let _lock = lock_data(&settings.data)?;
-    let mut store = Store::open(&settings.data)?;
+    // One daemon per data directory on SQLite; on PostgreSQL the daemons sharing the
+    // server share the directory too (its files are named by their content or per game).
+    let _lock = if settings.database.is_shared() {
+        None
+    } else {
+        Some(lock_data(&settings.data)?)
+    };
+    let database = settings.database.clone();
+    let data = settings.data.clone();
+    let mut store = tokio::task::spawn_blocking(move || Store::open_on(&data, &database))
+        .await
+        .map_err(|e| ServeError::Setup(format!("cannot open the store: {e}")))??;
     for sub in ["logs", "uploads"] {
         let dir = settings.data.join(sub);
         private::dir(&dir)
@@ -332,7 +366,13 @@ pub async fn serve(
     // The games this daemon's workers were playing when it died: the infrastructure's
     // fault, never a result; played again. Remote workers' leases run out on their own
     // (a worker still playing reports its game, and it counts).
-    let voided = store.void_local_leases(settings.max_attempts)?;
+    // On PostgreSQL other daemons' games may be running: a dead daemon's leases run out
+    // instead (within `lease`), as a remote worker's do.
+    let voided = if settings.database.is_shared() {
+        0
+    } else {
+        store.void_local_leases(settings.max_attempts)?
+    };
     if voided > 0 {
         tracing::warn!(
             "{voided} game(s) were running when the daemon stopped: voided, to be played again"

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use super::store::{Store, StoreError};
+use super::store::{Finishes, Store, StoreError};
 use crate::rules::Rules;
 use crate::series::rating::Meeting;
 
@@ -37,11 +37,25 @@ pub struct Books {
 impl Books {
     /// Folds every finished game of the store in, one row at a time.
     pub fn read(store: &Store) -> Result<Books, StoreError> {
+        Ok(Self::read_since(store, 0)?.0)
+    }
+
+    /// Folds the finished games numbered after finish `after`; the books and the last
+    /// finish folded (`after` if none).
+    fn read_since(store: &Store, after: i64) -> Result<(Books, i64), StoreError> {
         let mut books = Books::default();
-        store.each_finished(|game, white, black, result, conduct| {
-            books.count(game, white, black, result, conduct)
+        let last = books.fold_since(store, after)?;
+        Ok((books, last))
+    }
+
+    /// Folds in the finished games numbered after finish `after`; the last finish folded.
+    fn fold_since(&mut self, store: &Store, after: i64) -> Result<i64, StoreError> {
+        let mut last = after;
+        store.each_finished_since(after, |seq, game, white, black, result, conduct| {
+            self.count(game, white, black, result, conduct);
+            last = seq;
         })?;
-        Ok(books)
+        Ok(last)
     }
 
     /// Counts one finished game of the game named `game` (a name this Zebra does not know
@@ -129,40 +143,57 @@ impl Table {
     }
 }
 
-/// The daemon's books, once read.
+/// The daemon's books, once read, and the point of the store's finishes they reach.
 ///
-/// Both the first read and every count happen while the caller holds the store (the
-/// daemon's one connection): a game stored before the first read is in it, one stored
-/// after is counted into it, and none is missed or counted twice.
+/// Every read and catch-up happens while the caller holds the store: the books fold
+/// exactly the finishes numbered after the last they folded (whichever daemon stored
+/// them: several daemons may share a PostgreSQL store), so none is missed or counted
+/// twice; after games were taken back (an exclusion, on any daemon) they are read afresh.
 #[derive(Debug, Default)]
 pub struct Pool {
-    books: Mutex<Option<Arc<Books>>>,
+    books: Mutex<Option<(Arc<Books>, Finishes)>>,
 }
 
 impl Pool {
-    /// The books, if they have been read.
+    /// The books, if they have been read (as far as this daemon last looked).
     pub fn current(&self) -> Option<Arc<Books>> {
-        self.lock().clone()
+        self.lock().as_ref().map(|(b, _)| Arc::clone(b))
     }
 
-    /// The books, read from `store` (which the caller holds) if they have not been.
+    /// The books up to the store's last finish, read from `store` (which the caller holds)
+    /// if they have not been, else brought up to date.
     pub fn read(&self, store: &Store) -> Result<Arc<Books>, StoreError> {
+        let now = store.finishes()?;
         let mut books = self.lock();
-        if let Some(b) = books.as_ref() {
-            return Ok(Arc::clone(b));
+        if let Some((b, seen)) = books.as_mut() {
+            if seen.refolds == now.refolds {
+                if seen.last < now.last {
+                    // Readers holding the last books keep them; the next reader gets these.
+                    seen.last = Arc::make_mut(b).fold_since(store, seen.last)?;
+                }
+                return Ok(Arc::clone(b));
+            }
         }
-        let read = Arc::new(Books::read(store)?);
-        *books = Some(Arc::clone(&read));
+        let (read, last) = Books::read_since(store, 0)?;
+        let read = Arc::new(read);
+        *books = Some((
+            Arc::clone(&read),
+            Finishes {
+                last,
+                refolds: now.refolds,
+            },
+        ));
         Ok(read)
     }
 
-    /// Counts a game the caller has just stored, still holding the store. Nothing to do
-    /// while the books are unread: their first read will find it.
-    pub fn count(&self, game: &str, white: i64, black: i64, result: &str, conduct: &str) {
-        if let Some(books) = self.lock().as_mut() {
-            // Readers holding the last books keep them; the next reader gets these.
-            Arc::make_mut(books).count(game, white, black, result, conduct);
+    /// Counts the games stored since the books were last brought up to date (the one the
+    /// caller has just stored among them), still holding the store. Nothing to do while
+    /// the books are unread: their first read will find them.
+    pub fn catch_up(&self, store: &Store) -> Result<(), StoreError> {
+        if self.lock().is_some() {
+            self.read(store)?;
         }
+        Ok(())
     }
 
     /// Forgets the books (games counted before were taken back): the next read folds the
@@ -171,7 +202,7 @@ impl Pool {
         *self.lock() = None;
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Books>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(Arc<Books>, Finishes)>> {
         self.books.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -206,18 +237,6 @@ mod tests {
         assert_eq!(books.bots[&1].points, 1.5);
         assert_eq!(books.bots[&1].verdicts["crashed"], 1);
         assert!(books.bots[&3].verdicts.is_empty());
-    }
-
-    #[test]
-    fn unread_books_count_nothing_and_read_ones_count_each_game() {
-        let pool = Pool::default();
-        pool.count("football-chess", 1, 2, "1-0", "[]");
-        assert!(pool.current().is_none());
-        *pool.lock() = Some(Arc::new(Books::default()));
-        let before = pool.current().unwrap();
-        pool.count("football-chess", 1, 2, "1-0", "[]");
-        assert_eq!(before.all.games, 0, "a reader's books stay as they were");
-        assert_eq!(pool.current().unwrap().all.games, 1);
     }
 
     #[test]

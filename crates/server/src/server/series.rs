@@ -324,6 +324,8 @@ pub struct Books {
     pub hub: std::sync::Arc<crate::web::live::Hub>,
     /// The series' event stream, for the hub only (the store keeps the results).
     pub events: crate::series::events::EventLog,
+    /// The point of the store's finishes the books reach (see [`Books::catch_up`]).
+    pub(crate) seen: super::store::Finishes,
 }
 
 impl Books {
@@ -352,6 +354,7 @@ impl Books {
             gate: config.sprt.filter(|_| names.len() == 2).map(SprtGate::new),
             schedule,
             config,
+            seen: super::store::Finishes::default(),
         };
         let done = match books.fold(finished)? {
             Ok(done) => done,
@@ -409,6 +412,48 @@ impl Books {
             }
         })?;
         Ok(bad.map_or(Ok(done), Err))
+    }
+
+    /// Folds the games of series `series` the store finished since the books last looked
+    /// (this daemon's and any other's sharing the store), in the order they finished, or
+    /// all of them afresh once games were taken back; whether the SPRT decided on one of
+    /// them. Called holding the store.
+    pub(crate) fn catch_up(
+        &mut self,
+        store: &super::store::Store,
+        series: i64,
+    ) -> Result<Result<bool, String>, super::store::StoreError> {
+        let now = store.finishes()?;
+        if now.refolds != self.seen.refolds {
+            let mut last = 0;
+            let folded = self.fold(|each| {
+                store.each_result_since(series, 0, |seq, g| {
+                    last = seq;
+                    each(g)
+                })
+            })?;
+            // Every finish up to `now.last` was visible to the read that followed it.
+            self.seen = super::store::Finishes {
+                last: last.max(now.last),
+                refolds: now.refolds,
+            };
+            return Ok(folded.map(|_| false));
+        }
+        if now.last <= self.seen.last {
+            return Ok(Ok(false));
+        }
+        let (mut last, mut decided, mut bad) = (self.seen.last, false, None);
+        store.each_result_since(series, self.seen.last, |seq, game| {
+            last = seq;
+            if bad.is_none() {
+                match self.outcome(&game) {
+                    Ok(outcome) => decided |= self.add(&outcome).is_some(),
+                    Err(e) => bad = Some(e),
+                }
+            }
+        })?;
+        self.seen.last = last.max(now.last);
+        Ok(bad.map_or(Ok(decided), Err))
     }
 
     /// The names of the series' bots, in its order.

@@ -289,8 +289,22 @@ const STATEMENTS_KEPT: usize = 256;
 
 /// A PostgreSQL connection and its prepared statements, by their SQLite text.
 pub struct Pg {
-    client: postgres::Client,
+    /// Always there but while it is dropped (see `Drop`).
+    client: Option<postgres::Client>,
     statements: HashMap<String, postgres::Statement>,
+}
+
+impl Drop for Pg {
+    /// The connection says goodbye to the server on its own small runtime, which cannot
+    /// run on a thread of the daemon's: there it is closed from a thread of its own.
+    fn drop(&mut self) {
+        let Some(client) = self.client.take() else {
+            return;
+        };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let _ = std::thread::spawn(move || drop(client)).join();
+        }
+    }
 }
 
 /// An open database.
@@ -303,9 +317,11 @@ impl Db {
     /// Connects to PostgreSQL at `url` (`postgres://user:password@host:port/database` or
     /// the key=value form).
     pub fn connect_pg(url: &str) -> Result<Db, postgres::Error> {
-        let client = postgres::Client::connect(url, postgres::NoTls)?;
+        let mut client = postgres::Client::connect(url, postgres::NoTls)?;
+        // The server's notices ("already exists, skipping") are not the daemon's news.
+        client.batch_execute("SET client_min_messages = warning")?;
         Ok(Db::Pg(Box::new(RefCell::new(Pg {
-            client,
+            client: Some(client),
             statements: HashMap::new(),
         }))))
     }
@@ -327,6 +343,7 @@ impl Db {
     ) -> Result<T, StoreError> {
         let mut pg = pg.borrow_mut();
         let Pg { client, statements } = &mut *pg;
+        let client = client.as_mut().expect("a connection");
         // Prepared with the types of the values bound (a NULL's left to the server): a
         // parameter PostgreSQL could not type from its use alone (`length(?1)`) is typed,
         // and every integer is a BIGINT as every integer column is.
@@ -476,7 +493,12 @@ impl Db {
     pub fn batch(&self, sql: &str) -> Result<(), StoreError> {
         match self {
             Db::Lite(c) => Ok(c.execute_batch(sql)?),
-            Db::Pg(pg) => Ok(pg.borrow_mut().client.batch_execute(sql)?),
+            Db::Pg(pg) => Ok(pg
+                .borrow_mut()
+                .client
+                .as_mut()
+                .expect("a connection")
+                .batch_execute(sql)?),
         }
     }
 

@@ -107,6 +107,19 @@ impl Database {
         }
     }
 
+    /// As `--check-config` shows it (no password).
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite => "sqlite".to_string(),
+            Database::Postgres(url) => Database::redacted(url),
+        }
+    }
+
+    /// Whether several daemons may share it.
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Database::Postgres(_))
+    }
+
     /// The URL without its password, for messages.
     pub fn redacted(url: &str) -> String {
         match url.split_once("://") {
@@ -215,6 +228,15 @@ pub enum Finished {
     /// The lease was no longer current (voided meanwhile, or the series cancelled): the
     /// result is not counted. The record file stays (it is named by its content).
     Stale,
+}
+
+/// Where the store's count of finishes is (see [`Store::finishes`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Finishes {
+    /// The highest finish number.
+    pub last: i64,
+    /// Times games were taken back (an excluded worker's).
+    pub refolds: i64,
 }
 
 /// How far a series is, in games per state.
@@ -963,17 +985,21 @@ impl Store {
     }
 
     /// Stores a finished game whose record file is already written (see
-    /// [`Records::put`]), if the lease is still current.
+    /// [`Records::put`]), if the lease is still current. The game takes the next number
+    /// in the order of finishes (`fin_seq`: one writer at a time numbers them, so a
+    /// reader sees every finish below the highest it sees).
     pub fn finish(
         &mut self,
         lease: &Lease,
         game: &GameEnd,
         now_ms: i64,
     ) -> Result<Finished, StoreError> {
-        let changed = self.db.execute(
+        let tx = self.db.begin()?;
+        let changed = tx.execute(
             "UPDATE games SET state = 'finished', result = ?4, termination = ?5, record = ?6, \
              conduct = ?7, finished_ms = ?8, played_by = lease_owner, lease_owner = NULL, \
-             lease_until_ms = NULL \
+             lease_until_ms = NULL, \
+             fin_seq = (SELECT COALESCE(MAX(fin_seq), 0) + 1 FROM games) \
              WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
             args![
                 lease.game,
@@ -986,6 +1012,7 @@ impl Store {
                 now_ms
             ],
         )?;
+        tx.commit()?;
         Ok(if changed == 1 {
             Finished::Counted {
                 record: game.record.clone(),
@@ -1292,23 +1319,72 @@ impl Store {
         )
     }
 
-    /// Every finished game with a result, for ratings and per-bot books: its game's name,
-    /// White's and Black's bot ids, the result, the conduct JSON. Read through `each`, one
-    /// at a time.
-    pub(crate) fn each_finished(
+    /// Where the store's count of finishes is: the highest finish number (0 before any)
+    /// and how many times games were taken back. Books read at one point fold what came
+    /// after it from [`Store::each_finished_since`] or [`Store::each_result_since`];
+    /// after games were taken back they are read afresh.
+    pub fn finishes(&self) -> Result<Finishes, StoreError> {
+        self.db.query_one(
+            "SELECT (SELECT COALESCE(MAX(fin_seq), 0) FROM games), \
+             (SELECT value FROM counters WHERE name = 'refolds')",
+            args![],
+            |r| {
+                Ok(Finishes {
+                    last: r.get(0)?,
+                    refolds: r.get(1)?,
+                })
+            },
+        )
+    }
+
+    /// The finished games of a series numbered after finish `after`, in the order they
+    /// finished, each with its finish number.
+    pub(crate) fn each_result_since(
         &self,
-        mut each: impl FnMut(&str, i64, i64, &str, &str),
+        series: i64,
+        after: i64,
+        mut each: impl FnMut(i64, GameEnd),
     ) -> Result<(), StoreError> {
         self.db.each(
-            "SELECT s.game, g.white, g.black, g.result, COALESCE(g.conduct, '') FROM games g \
-             JOIN series s ON s.id = g.series_id WHERE g.state = 'finished' ORDER BY g.id",
-            args![],
+            "SELECT fin_seq, number, result, termination, conduct, record FROM games \
+             WHERE fin_seq > ?2 AND series_id = ?1 AND state = 'finished' ORDER BY fin_seq",
+            args![series, after],
+            |r| {
+                each(
+                    r.get(0)?,
+                    GameEnd {
+                        number: r.get(1)?,
+                        result: r.get(2)?,
+                        termination: r.get(3)?,
+                        conduct: r.get::<Option<String>>(4)?.unwrap_or_default(),
+                        record: r.get(5)?,
+                    },
+                );
+                Ok(())
+            },
+        )
+    }
+
+    /// Every finished game numbered after finish `after`, in the order they finished, for
+    /// ratings and per-bot books: its finish number, its game's name, White's and Black's
+    /// bot ids, the result, the conduct JSON. Read through `each`, one at a time.
+    pub(crate) fn each_finished_since(
+        &self,
+        after: i64,
+        mut each: impl FnMut(i64, &str, i64, i64, &str, &str),
+    ) -> Result<(), StoreError> {
+        self.db.each(
+            "SELECT s.game, g.white, g.black, g.result, COALESCE(g.conduct, ''), g.fin_seq \
+             FROM games g \
+             JOIN series s ON s.id = g.series_id \
+             WHERE g.fin_seq > ?1 AND g.state = 'finished' ORDER BY g.fin_seq",
+            args![after],
             |row| {
                 let game: String = row.get(0)?;
                 let (white, black): (i64, i64) = (row.get(1)?, row.get(2)?);
                 let result: String = row.get(3)?;
                 let conduct: String = row.get(4)?;
-                each(&game, white, black, &result, &conduct);
+                each(row.get(5)?, &game, white, black, &result, &conduct);
                 Ok(())
             },
         )
@@ -1518,10 +1594,15 @@ impl Store {
         )?;
         tx.execute("UPDATE workers SET games = 0 WHERE games < 0", args![])?;
         // Played again as a new attempt; the excluded one's is voided (not its bots' fault).
+        // Games were taken back: every daemon's books are folded afresh (`refolds`).
+        tx.execute(
+            "UPDATE counters SET value = value + 1 WHERE name = 'refolds'",
+            args![],
+        )?;
         tx.execute(
             "UPDATE games SET state = 'queued', voided = voided + 1, result = NULL, \
              termination = NULL, record = NULL, conduct = NULL, finished_ms = NULL, \
-             played_by = NULL WHERE state = 'finished' \
+             played_by = NULL, fin_seq = NULL WHERE state = 'finished' \
              AND substr(played_by, 1, length(?1)) = ?1 \
              AND series_id IN (SELECT id FROM series WHERE state = 'running')",
             args![&prefix],

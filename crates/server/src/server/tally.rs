@@ -233,37 +233,34 @@ pub async fn count(
     };
     let series = lease.series;
     let (white, black) = (lease.white, lease.black);
-    let game = books
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .config
-        .rules
-        .name();
     let timeouts = tally.conduct.iter().map(|c| c.timeouts).sum::<u32>();
     let forfeit = tally.forfeit();
     let worker = worker.to_string();
     // The pool's books and the series' count the game while the store is still held
-    // (server::pool): an exclusion (which takes games back and folds the books again,
-    // holding the store too) comes wholly before or after.
-    // A decision of the SPRT this game makes ends the series in the same hold.
+    // (server::pool), with any finished by another daemon sharing the store since they
+    // last looked: an exclusion (which takes games back, holding the store too) comes
+    // wholly before or after. A decision of the SPRT ends the series in the same hold.
     let d = Arc::clone(daemon);
     let held = Arc::clone(books);
-    let outcome = tally.outcome.clone();
     let counted = daemon
         .db(move |s| {
             let finished = s.finish(&lease, &end, now_ms())?;
             if finished == Finished::Stale {
                 return Ok(None);
             }
-            d.pool.count(game, white, black, &end.result, &end.conduct);
+            d.pool.catch_up(s)?;
             s.tally_worker(&worker, timeouts, forfeit)?;
+            // This game and any another daemon sharing the store finished meanwhile.
             let mut b = held.lock().unwrap_or_else(|e| e.into_inner());
-            let ended = match b.add(&outcome) {
-                Some(_) => {
-                    let ending = Ending::Played(b.end_when_played());
-                    Some((s.conclude(series, ending.code())?, ending))
-                }
-                None => None,
+            let decided = b.catch_up(s, series)?.unwrap_or_else(|e| {
+                tracing::error!(series, "cannot count a stored game: {e}");
+                false
+            });
+            let ended = if decided {
+                let ending = Ending::Played(b.end_when_played());
+                Some((s.conclude(series, ending.code())?, ending))
+            } else {
+                None
             };
             Ok(Some(ended))
         })
@@ -413,10 +410,11 @@ pub async fn exclude(
             }
             for &id in &series {
                 if let Some(books) = d.cached_books(id) {
+                    // The store counts a refold: the books are read afresh.
                     let folded = books
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .fold(|each| s.each_result(id, each))?;
+                        .catch_up(s, id)?;
                     if let Err(e) = folded {
                         // Not kept half-folded: read again from the store at the next use.
                         tracing::error!(series = id, "cannot fold the series' books again: {e}");
