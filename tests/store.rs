@@ -1045,3 +1045,28 @@ fn both_databases_have_the_same_tables_and_columns() {
     assert!(sqlite.len() > 50, "{sqlite:?}");
     assert_eq!(sqlite, postgres);
 }
+
+#[test]
+fn one_daemon_of_those_sharing_postgresql_holds_each_role_until_it_goes() {
+    use zebra::server::store::Role;
+    let url = postgres_cluster::database("roles");
+    let db = Db::Postgres(url);
+    let first = db.open(&scratch("roles-1"));
+    let second = db.open(&scratch("roles-2"));
+    assert!(first.lead(Role::Checks).unwrap());
+    assert!(first.lead(Role::Checks).unwrap(), "still its own");
+    assert!(!second.lead(Role::Checks).unwrap());
+    assert!(second.lead(Role::Ladder).unwrap(), "each role on its own");
+    assert!(!first.lead(Role::Ladder).unwrap());
+    drop(first);
+    // Its connection closed: the role is free for the next to ask (once the server has
+    // seen the session end, which takes it a moment).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !second.lead(Role::Checks).unwrap() {
+        assert!(std::time::Instant::now() < deadline, "never taken over");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SQLite: one daemon, every role its own.
+    let lite = Db::Sqlite.open(&scratch("roles-lite"));
+    assert!(lite.lead(Role::Checks).unwrap() && lite.lead(Role::Ladder).unwrap());
+}

@@ -176,7 +176,9 @@ pub async fn run(daemon: Arc<Daemon>) {
     let mut tasks: HashMap<tokio::task::Id, (i64, Rules)> = HashMap::new();
     while !daemon.stopping.is_cancelled() {
         let woken = daemon.wake.notified();
-        if pool.len() < daemon.settings.checks {
+        // On a shared store one daemon runs the checks (another takes over if it dies).
+        let lead = daemon.db(|s| s.lead(super::store::Role::Checks)).await;
+        if pool.len() < daemon.settings.checks && lead.as_ref().is_ok_and(|l| *l) {
             match daemon.db(|s| s.pending_checks()).await {
                 Ok(checks) => {
                     for (bot, game) in checks {

@@ -245,7 +245,12 @@ impl Daemon {
             .retain(|_, (_, o)| o != owner);
     }
 
+    /// Keeps a token looked up (not on a shared store: another daemon may revoke it, so
+    /// every request there asks the store).
     pub(crate) fn remember_token(&self, hash: String, found: (String, String)) {
+        if self.settings.database.is_shared() {
+            return;
+        }
         self.tokens
             .lock()
             .unwrap_or_else(|e| e.into_inner())

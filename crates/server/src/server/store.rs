@@ -230,6 +230,15 @@ pub enum Finished {
     Stale,
 }
 
+/// What one daemon among those sharing a store does for all (see [`Store::lead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The admission checks of new bots.
+    Checks = 1,
+    /// The ladder's scheduling of pairs.
+    Ladder = 2,
+}
+
 /// Where the store's count of finishes is (see [`Store::finishes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Finishes {
@@ -254,6 +263,8 @@ pub struct Progress {
 /// The data directory: the database and the record files.
 pub struct Store {
     db: Db,
+    /// The roles this daemon holds (see [`Store::lead`]), one bit each.
+    leading: std::cell::Cell<u8>,
     dir: PathBuf,
 }
 
@@ -289,6 +300,7 @@ impl Store {
         };
         let mut store = Store {
             db,
+            leading: std::cell::Cell::new(0),
             dir: dir.to_path_buf(),
         };
         store.migrate(database)?;
@@ -1317,6 +1329,29 @@ impl Store {
             args![],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
+    }
+
+    /// Whether this daemon holds `role` (the admission checks, the ladder's scheduling):
+    /// always on SQLite (one daemon); on PostgreSQL the first daemon to ask takes it (an
+    /// advisory lock of its connection) and holds it until its connection ends, when
+    /// the next to ask takes it over.
+    pub fn lead(&self, role: Role) -> Result<bool, StoreError> {
+        if !self.db.is_pg() {
+            return Ok(true);
+        }
+        // Asked again by its holder, the lock is counted again: taken once per daemon.
+        if self.leading.get() & role as u8 != 0 {
+            return Ok(true);
+        }
+        let taken: bool = self.db.query_one(
+            "SELECT pg_try_advisory_lock(?1)",
+            args![0x7a_65_62_72_00_i64 + role as i64],
+            |r| r.get(0),
+        )?;
+        if taken {
+            self.leading.set(self.leading.get() | role as u8);
+        }
+        Ok(taken)
     }
 
     /// Where the store's count of finishes is: the highest finish number (0 before any)
