@@ -3,6 +3,9 @@
 //! - Throughput: the same queue of games between two instant bots, played by
 //!   `zebra match`'s runner and by the daemon (in this process, over its own store and
 //!   HTTP server) at the same concurrency, alternated `repeat` times; medians compared.
+//! - PostgreSQL (`--postgres URL`): the daemon's run again on a PostgreSQL store (a
+//!   database made for each run on that server and dropped after), alternated with the
+//!   SQLite runs: what the shared store costs a game.
 //! - Remote workers: the same games played by a daemon that plays nothing itself and two
 //!   `zebra worker` processes on this machine (each half the concurrency), over HTTP on
 //!   127.0.0.1: what leasing, reporting and checking each record costs a game.
@@ -27,7 +30,7 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::server::config::{Overrides, ServeSettings};
-use crate::server::store::{BotState, Store};
+use crate::server::store::{BotState, Database, Store};
 
 /// What `zebra bench serve` measured.
 #[derive(Clone, Debug, Serialize)]
@@ -43,6 +46,11 @@ pub struct ServeBench {
     /// percentage of `zebra match`'s.
     pub remote_runs: Vec<f64>,
     pub remote_percent: f64,
+    /// Games per second of the daemon's runs on PostgreSQL (empty without `--postgres`),
+    /// their median as a percentage of the SQLite runs' and of `zebra match`'s.
+    pub postgres_runs: Vec<f64>,
+    pub postgres_percent_of_sqlite: f64,
+    pub postgres_percent: f64,
     /// Read requests answered while games ran, and their latency in milliseconds.
     pub reads: usize,
     pub read_p50_ms: f64,
@@ -80,10 +88,14 @@ pub async fn run(
     games: u32,
     concurrency: usize,
     repeat: u32,
+    postgres: Option<&str>,
 ) -> Result<ServeBench, String> {
+    if let Some(url) = postgres {
+        Database::parse(url).map_err(|e| e.replace("--database", "--postgres"))?;
+    }
     let root = std::env::temp_dir().join(format!("zebra-bench-serve-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    let result = measure(bot, bundled, games, concurrency, repeat, &root).await;
+    let result = measure(bot, bundled, games, concurrency, repeat, postgres, &root).await;
     let _ = std::fs::remove_dir_all(&root);
     result
 }
@@ -94,21 +106,42 @@ async fn measure(
     games: u32,
     concurrency: usize,
     repeat: u32,
+    postgres: Option<&str>,
     root: &Path,
 ) -> Result<ServeBench, String> {
     let games = games.max(2) / 2 * 2;
     let mut match_runs = Vec::new();
     let mut daemon_runs = Vec::new();
     let mut remote_runs = Vec::new();
+    let mut postgres_runs = Vec::new();
     let mut latencies = Vec::new();
     for k in 0..repeat {
         let m = crate::bench::series(bot, games, 1, &[concurrency], None, 1).await?;
         match_runs.push(m.runs[0].games_per_second);
         let data = root.join(format!("run-{k}"));
-        let (rate, mut reads) = daemon_run(bot, bundled, &data, games, concurrency).await?;
+        let (rate, mut reads) =
+            daemon_run(bot, bundled, &data, &Database::Sqlite, games, concurrency).await?;
         daemon_runs.push(rate);
         latencies.append(&mut reads);
         let _ = std::fs::remove_dir_all(&data);
+        if let Some(url) = postgres {
+            let data = root.join(format!("postgres-{k}"));
+            let name = format!("zebra_bench_{}_{k}", std::process::id());
+            let database = blocking({
+                let (url, name) = (url.to_string(), name.clone());
+                move || fresh_database(&url, &name)
+            })
+            .await?;
+            let run = daemon_run(bot, bundled, &data, &database, games, concurrency).await;
+            let dropped = blocking({
+                let (url, name) = (url.to_string(), name.clone());
+                move || drop_database(&url, &name)
+            })
+            .await;
+            postgres_runs.push(run?.0);
+            dropped?;
+            let _ = std::fs::remove_dir_all(&data);
+        }
         let data = root.join(format!("remote-{k}"));
         remote_runs.push(remote_run(bot, bundled, &data, games, concurrency).await?);
         let _ = std::fs::remove_dir_all(&data);
@@ -137,6 +170,9 @@ async fn measure(
         concurrency,
         daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
         remote_percent: 100.0 * median(&remote_runs) / median(&match_runs).max(1e-9),
+        postgres_percent_of_sqlite: 100.0 * median(&postgres_runs) / median(&daemon_runs).max(1e-9),
+        postgres_percent: 100.0 * median(&postgres_runs) / median(&match_runs).max(1e-9),
+        postgres_runs,
         match_runs,
         daemon_runs,
         remote_runs,
@@ -158,7 +194,7 @@ const STORED_BOTS: [&str; 4] = ["first", "second", "third", "fourth"];
 /// take hours and measure nothing more), starts `zebra serve` on it as a child process,
 /// asks every read route, and returns the process's peak resident set in KiB.
 fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u64, String> {
-    let token = prepare(bot, data, &STORED_BOTS)?;
+    let token = prepare(bot, data, &Database::Sqlite, &STORED_BOTS)?;
     {
         let mut store = Store::open(data).map_err(|e| e.to_string())?;
         let pairs: Vec<(i64, i64)> = (1..=4_i64)
@@ -286,6 +322,18 @@ fn read_all_routes(child: &mut std::process::Child, token: &str) -> Result<u64, 
         .ok_or_else(|| "no VmHWM in /proc/PID/status".to_string())
 }
 
+/// Makes database `name` on the server of `url`; the daemon's database setting for it.
+fn fresh_database(url: &str, name: &str) -> Result<Database, String> {
+    crate::server::sql::make_database(url, name)
+        .map(Database::Postgres)
+        .map_err(|e| format!("--postgres {}: {e}", Database::redacted(url)))
+}
+
+fn drop_database(url: &str, name: &str) -> Result<(), String> {
+    crate::server::sql::drop_database(url, name)
+        .map_err(|e| format!("--postgres {}: {e}", Database::redacted(url)))
+}
+
 fn median(v: &[f64]) -> f64 {
     let mut v = v.to_vec();
     v.sort_by(f64::total_cmp);
@@ -294,8 +342,13 @@ fn median(v: &[f64]) -> f64 {
 
 /// A data directory with the instant bot registered under each of `names` (active: the
 /// benchmark skips the check) and a submit token.
-fn prepare(bot: &crate::bot::BotSpec, data: &Path, names: &[&str]) -> Result<String, String> {
-    let mut store = Store::open(data).map_err(|e| e.to_string())?;
+fn prepare(
+    bot: &crate::bot::BotSpec,
+    data: &Path,
+    database: &Database,
+    names: &[&str],
+) -> Result<String, String> {
+    let mut store = Store::open_on(data, database).map_err(|e| e.to_string())?;
     for &name in names {
         let entry = crate::series::BotEntry {
             name: name.to_string(),
@@ -319,11 +372,15 @@ fn prepare(bot: &crate::bot::BotSpec, data: &Path, names: &[&str]) -> Result<Str
     crate::server::admin::create_token(&mut store, "submit", "bench")
 }
 
-fn settings(data: &Path, concurrency: usize) -> Result<ServeSettings, String> {
+fn settings(data: &Path, database: &Database, concurrency: usize) -> Result<ServeSettings, String> {
     ServeSettings::load(
         None,
         &Overrides {
             data: Some(data.to_path_buf()),
+            database: match database {
+                Database::Sqlite => None,
+                Database::Postgres(url) => Some(url.clone()),
+            },
             listen: Some("127.0.0.1:0".to_string()),
             concurrency: Some(concurrency),
             ..Overrides::default()
@@ -340,8 +397,13 @@ struct Running {
     ready: Instant,
 }
 
-async fn start(data: &Path, bundled: &Path, concurrency: usize) -> Result<Running, String> {
-    let settings = settings(data, concurrency)?;
+async fn start(
+    data: &Path,
+    database: &Database,
+    bundled: &Path,
+    concurrency: usize,
+) -> Result<Running, String> {
+    let settings = settings(data, database, concurrency)?;
     let stop = CancellationToken::new();
     let (tx, rx) = tokio::sync::oneshot::channel();
     let started = Instant::now();
@@ -392,11 +454,17 @@ async fn daemon_run(
     bot: &crate::bot::BotSpec,
     bundled: &Path,
     data: &Path,
+    database: &Database,
     games: u32,
     concurrency: usize,
 ) -> Result<(f64, Vec<f64>), String> {
-    let token = prepare(bot, data, &STORED_BOTS[..2])?;
-    let daemon = start(data, bundled, concurrency).await?;
+    // Off the async threads: a PostgreSQL connection blocks on its own runtime.
+    let token = blocking({
+        let (bot, data, database) = (bot.clone(), data.to_path_buf(), database.clone());
+        move || prepare(&bot, &data, &database, &STORED_BOTS[..2])
+    })
+    .await?;
+    let daemon = start(data, database, bundled, concurrency).await?;
     let addr = daemon.addr;
     // The opening drive, as the match side plays it.
     let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
@@ -461,14 +529,14 @@ async fn remote_run(
     games: u32,
     concurrency: usize,
 ) -> Result<f64, String> {
-    let token = prepare(bot, data, &STORED_BOTS[..2])?;
+    let token = prepare(bot, data, &Database::Sqlite, &STORED_BOTS[..2])?;
     let worker_token = {
         let mut store = Store::open(data).map_err(|e| e.to_string())?;
         crate::server::admin::create_token(&mut store, "worker", "bench")?
     };
     let token_file = data.join("worker.token");
     std::fs::write(&token_file, &worker_token).map_err(|e| e.to_string())?;
-    let daemon = start(data, bundled, 0).await?;
+    let daemon = start(data, &Database::Sqlite, bundled, 0).await?;
     let addr = daemon.addr;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find zebra itself: {e}"))?;
     let each = (concurrency / 2).max(1).to_string();
@@ -524,8 +592,8 @@ async fn submit_and_restart(
     data: &Path,
     concurrency: usize,
 ) -> Result<(f64, f64), String> {
-    let token = prepare(bot, data, &STORED_BOTS[..2])?;
-    let daemon = start(data, bundled, concurrency).await?;
+    let token = prepare(bot, data, &Database::Sqlite, &STORED_BOTS[..2])?;
+    let daemon = start(data, &Database::Sqlite, bundled, concurrency).await?;
     let addr = daemon.addr;
     let body = serde_json::json!({"bots": [1, 2], "games": 10_000, "tc": TC}).to_string();
     let t0 = Instant::now();
@@ -544,7 +612,7 @@ async fn submit_and_restart(
         return Err(format!("submitting 10,000 games: {status} {answer}"));
     }
     daemon.stop().await?;
-    let again = start(data, bundled, concurrency).await?;
+    let again = start(data, &Database::Sqlite, bundled, concurrency).await?;
     let restart = again.ready.duration_since(again.started).as_secs_f64();
     again.stop().await?;
     Ok((submit, restart))

@@ -329,6 +329,11 @@ pub struct BenchArgs {
     /// the medians are compared).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub repeat: u32,
+    /// serve: also run the daemon on PostgreSQL, alternated with the SQLite runs: a URL of
+    /// a server where the benchmark may create (and then drops) databases of its own,
+    /// postgres://USER@HOST:PORT/DB.
+    #[arg(long, value_name = "URL")]
+    pub postgres: Option<String>,
 }
 
 /// `zebra match`: the series' flags, raw (checked in `cli::match` and `series::setup`).

@@ -102,7 +102,14 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
     let runtime = runtime()?;
     let r = interruptible(
         &runtime,
-        crate::bench::serve::run(&bot, &dir, args.games.min(10_000) as u32, 2, args.repeat),
+        crate::bench::serve::run(
+            &bot,
+            &dir,
+            args.games.min(10_000) as u32,
+            2,
+            args.repeat,
+            args.postgres.as_deref(),
+        ),
     )?
     .map_err(Failure::Run)?;
     let text = format!(
@@ -111,6 +118,19 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
         r.remote_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.remote_percent,
         r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms, r.submit_10k_seconds, r.restart_seconds
     );
+    let text = if r.postgres_runs.is_empty() {
+        text
+    } else {
+        format!(
+            "{text}\nzebra serve on PostgreSQL (same games, alternated): {:?} games/s, {:.1}% of SQLite's, {:.1}% of zebra match (medians)",
+            r.postgres_runs
+                .iter()
+                .map(|g| (g * 10.0).round() / 10.0)
+                .collect::<Vec<_>>(),
+            r.postgres_percent_of_sqlite,
+            r.postgres_percent
+        )
+    };
     let memory: Vec<String> = r
         .stored
         .iter()

@@ -61,7 +61,11 @@ pub async fn run(daemon: Arc<Daemon>) {
         let woken = daemon.wake.notified();
         // On a shared store one daemon schedules (another takes over if it dies).
         let lead = daemon.db(|s| s.lead(super::store::Role::Ladder)).await;
-        for (game, tc) in ladder.games.iter().filter(|_| lead.as_ref().is_ok_and(|l| *l)) {
+        for (game, tc) in ladder
+            .games
+            .iter()
+            .filter(|_| lead.as_ref().is_ok_and(|l| *l))
+        {
             match schedule(&daemon, &ladder, *game, tc).await {
                 Ok(0) => {}
                 Ok(_) => daemon.wake.notify_waiters(),

@@ -581,9 +581,57 @@ impl Drop for Tx<'_> {
     }
 }
 
+/// `url` with its database named `name` instead.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    let mut out = format!("{}/{name}", &base[..host_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// Makes database `name` afresh on the server of `url` (a benchmark's own); its URL.
+pub fn make_database(url: &str, name: &str) -> Result<String, String> {
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).map_err(|e| e.to_string())?;
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        admin
+            .batch_execute(&sql)
+            .map_err(|e| format!("{sql}: {e}"))?;
+    }
+    Ok(with_database(url, name))
+}
+
+/// Drops database `name` on the server of `url`, whoever is still connected to it.
+pub fn drop_database(url: &str, name: &str) -> Result<(), String> {
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).map_err(|e| e.to_string())?;
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .map_err(|e| format!("dropping {name}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::to_postgres;
+    use super::{to_postgres, with_database};
+
+    #[test]
+    fn a_url_names_another_database() {
+        assert_eq!(
+            with_database("postgres://u:p@h:5432/zebra?sslmode=disable", "b"),
+            "postgres://u:p@h:5432/b?sslmode=disable"
+        );
+        assert_eq!(with_database("postgres://h", "b"), "postgres://h/b");
+    }
 
     #[test]
     fn statements_are_translated_for_postgres() {
