@@ -87,8 +87,9 @@ fn populate(data: &Path, record: &str) {
             t += 1000;
             tx.execute(
                 "INSERT INTO games (series_id, number, seed, white, black, state, attempts, \
-                 result, termination, record, finished_ms, conduct, played_by) \
-                 VALUES (?1, ?2, ?2, ?3, ?4, 'finished', 1, ?5, 'normal', ?6, ?7, '[]', 'daemon-x')",
+                 result, termination, record, finished_ms, conduct, played_by, fin_seq) \
+                 VALUES (?1, ?2, ?2, ?3, ?4, 'finished', 1, ?5, 'normal', ?6, ?7, '[]', 'daemon-x', \
+                 (SELECT COALESCE(MAX(fin_seq), 0) + 1 FROM games))",
                 rusqlite::params![s, n, white, black, result, hash, t],
             )
             .unwrap();

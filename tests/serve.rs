@@ -962,7 +962,7 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("schema 8): ok") && text(&out.stdout).contains("quotas none"),
+        text(&out.stdout).contains("schema 9): ok") && text(&out.stdout).contains("quotas none"),
         "{}",
         text(&out.stdout)
     );

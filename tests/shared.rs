@@ -15,6 +15,7 @@ use common::daemon::{
     admin, get_json, match_of, start, statistics, submit, verify_records, wait_series_end, Daemon,
     TC,
 };
+use common::http::http;
 use common::run::scratch;
 
 /// `zebra serve --data DATA --database URL ARGS...` that must succeed; its stdout.
@@ -94,6 +95,22 @@ fn three_daemons_share_one_queue_and_a_sigkilled_one_loses_and_doubles_nothing()
     );
     assert_eq!((again, same["id"].as_i64()), (200, Some(id)), "{same}");
 
+    // The series' event stream through the first daemon, followed from now to its end:
+    // the games every daemon plays reach it.
+    let stream = {
+        let (base, ann) = (d1.base.clone(), ann.clone());
+        std::thread::spawn(move || {
+            http(
+                &base,
+                "GET",
+                &format!("/api/v1/series/{id}/events"),
+                Some(&ann),
+                &[],
+                None,
+            )
+        })
+    };
+
     // Killed while it holds a game: that game is played again by another daemon.
     let pid = d2.child.id();
     let mut pg = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
@@ -149,6 +166,30 @@ fn three_daemons_share_one_queue_and_a_sigkilled_one_loses_and_doubles_nothing()
     }
     assert_eq!(verify_records(&d1.base, &ann, id, &dir), 16);
 
+    // The first daemon's live feed ended with the series, every game in it once: those
+    // finished before it was opened in its first line's count, each other one's end as a
+    // line of its own, whichever daemon played it.
+    let (status, _, text) = stream.join().unwrap();
+    assert_eq!(status, 200);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.first().unwrap()["type"], "series_started", "{text}");
+    assert_eq!(lines.last().unwrap()["type"], "series_finished", "{text}");
+    let mut ends: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["type"] == "game_finished")
+        .map(|l| l["game"].as_u64().unwrap())
+        .collect();
+    let before = lines[0]["games_done"].as_u64().unwrap();
+    ends.sort_unstable();
+    let all = ends.len();
+    ends.dedup();
+    assert_eq!(all, ends.len(), "a game told twice: {text}");
+    assert_eq!(before + all as u64, 16, "{text}");
+
     // In the store: one finished row per number, each finish numbered once, the killed
     // daemon's game voided once and finished by another.
     let rows = pg
@@ -175,6 +216,14 @@ fn three_daemons_share_one_queue_and_a_sigkilled_one_loses_and_doubles_nothing()
         players.len() >= 2,
         "more than one daemon played: {players:?}"
     );
+    // Games played by other daemons reached the first one's feed.
+    let first = format!("daemon-{}-", d1.child.id());
+    let elsewhere = rows
+        .iter()
+        .filter(|r| !r.get::<_, String>(2).starts_with(&first))
+        .filter(|r| ends.contains(&(r.get::<_, i64>(0) as u64)))
+        .count();
+    assert!(elsewhere > 0, "{text}");
     let replayed = pg
         .query_one(
             "SELECT voided, state, played_by FROM games WHERE id = $1",

@@ -114,7 +114,7 @@ fn with_series(db: &Db, name: &str, n: u32) -> (PathBuf, Store, i64) {
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 8);
+    assert_eq!(store.schema_version().unwrap(), 9);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -122,7 +122,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 8);
+    assert_eq!(again.schema_version().unwrap(), 9);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -191,9 +191,10 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
 /// Schema 4 undone: the database as a Zebra of schema 3 left it.
 /// Schema 5 back to 4, as a Zebra before remote workers left it: its tokens table's CHECK
 /// knew no `worker` scope.
-/// Schema 8 back to 5: no finish order, no games by bot, no invites, no archive sizes, no
+/// Schema 9 back to 5: no live games, no finish order, no games by bot, no invites, no archive sizes, no
 /// deletions.
-const DOWN_TO_5: &str = "DROP INDEX games_by_fin_seq; ALTER TABLE games DROP COLUMN fin_seq; \
+const DOWN_TO_5: &str =
+    "DROP TABLE live_games; DROP INDEX games_by_fin_seq; ALTER TABLE games DROP COLUMN fin_seq; \
      DROP TABLE counters; DROP INDEX games_by_white; DROP INDEX games_by_black; \
      DROP INDEX bots_by_owner; DROP INDEX series_by_owner; \
      ALTER TABLE bots DROP COLUMN deleted_ms; ALTER TABLE bots DROP COLUMN bytes; \
@@ -236,7 +237,7 @@ fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
         .is_err());
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 8);
+    assert_eq!(store.schema_version().unwrap(), 9);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))
@@ -297,7 +298,7 @@ fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess()
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 8);
+    assert_eq!(store.schema_version().unwrap(), 9);
     assert_eq!(store.series(1).unwrap().unwrap().game, "football-chess");
     let state = |store: &Store, id| {
         let games = store.bot_games(id).unwrap();
@@ -429,7 +430,7 @@ fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 8);
+    assert_eq!(store.schema_version().unwrap(), 9);
     let bot = store.bot(north).unwrap().unwrap();
     assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
     let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
@@ -459,7 +460,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 8,
+                known: 9,
                 ..
             }
         ),
@@ -800,7 +801,7 @@ fn a_database_of_schema_5_gains_invites_and_an_invite_signs_up_each_new_name_onc
     conn.execute_batch(DOWN_TO_5).unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 8);
+    assert_eq!(store.schema_version().unwrap(), 9);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))

@@ -237,7 +237,7 @@ fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u
     db.execute(
         "UPDATE games SET state = 'finished', attempts = 1, termination = ?3, \
          result = CASE id % 3 WHEN 0 THEN '1-0' WHEN 1 THEN '0-1' ELSE '1/2-1/2' END, \
-         conduct = ?1, record = ?2",
+         conduct = ?1, record = ?2, fin_seq = id",
         rusqlite::params![
             conduct,
             record,

@@ -435,6 +435,13 @@ async fn progress(
     let body = body.map_err(|e| unread_body(e, "the body", MAX_RECORD))?;
     let Progress { lease, record } = parse_json(&body)?;
     let (lease, _) = held(&daemon, &caller, &lease).await?;
+    if daemon.settings.database.is_shared() {
+        // For the live pages of the other daemons sharing the store (super::relay).
+        let (held, text) = (lease.clone(), record.clone());
+        daemon
+            .db(move |s| s.set_live(&held, &text, super::now_ms()))
+            .await?;
+    }
     if let Some(books) = daemon.cached_books(lease.series) {
         let mut records = crate::record::read_games(&record).map_err(|e| {
             Problem::new(

@@ -3,8 +3,11 @@
 //!
 //! - [`admin`]: `zebra serve bot ...` and `token create`, on the server's own machine
 //! - [`config`]: the daemon's settings (file and flags), checked once
-//! - [`store`]: the embedded SQLite database and the record files; the games table is the
-//!   queue (leases, attempts, voided attempts), submission is idempotent
+//! - [`store`]: the database (embedded SQLite, or PostgreSQL shared by daemons) and the
+//!   record files; the games table is the queue (leases, attempts, voided attempts),
+//!   submission is idempotent
+//! - [`sql`]: the two databases behind one interface; [`migrations`]: both schemas
+//! - [`relay`]: live feeds shared by daemons on one PostgreSQL store
 //! - [`auth`]: bearer tokens (stored hashed) with scopes read, submit, admin
 //! - [`series`]: a submitted series checked into what `zebra match` would run, and the books
 //!   of a running one
@@ -53,6 +56,7 @@ pub mod migrations;
 pub mod pages;
 pub mod pool;
 pub mod private;
+pub mod relay;
 pub mod series;
 pub mod sql;
 pub mod store;
@@ -162,7 +166,7 @@ impl Daemon {
                 .db(move |s| {
                     held.lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .catch_up(s, id)
+                        .catch_up(s, id, None)
                 })
                 .await
                 .map_err(|e| e.to_string())?;
@@ -182,6 +186,19 @@ impl Daemon {
         })
         .await
         .map_err(|e| e.to_string())?
+    }
+
+    /// The running series whose books are loaded, with their live hubs.
+    pub(crate) fn open_series(&self) -> Vec<(i64, Arc<crate::web::live::Hub>)> {
+        self.books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, b)| {
+                let hub = Arc::clone(&b.lock().unwrap_or_else(|e| e.into_inner()).hub);
+                (*id, hub)
+            })
+            .collect()
     }
 
     /// The books of series `id` if they are loaded (it is running and has been asked for).
@@ -449,6 +466,7 @@ pub async fn serve(
     }
     tasks.spawn(check::run(Arc::clone(&daemon)));
     tasks.spawn(ladder::run(Arc::clone(&daemon)));
+    tasks.spawn(relay::run(Arc::clone(&daemon)));
     let http_stop = CancellationToken::new();
     let http = tokio::spawn(http::run(
         listener,

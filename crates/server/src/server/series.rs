@@ -32,6 +32,16 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// The ending whose [`Ending::code`] the store keeps as a series' outcome.
+    pub fn of_code(code: &str) -> Option<Ending> {
+        use SeriesEnd::*;
+        [Completed, H1Accepted, H0Accepted, Inconclusive, Interrupted]
+            .into_iter()
+            .map(Ending::Played)
+            .chain([Ending::Cancelled, Ending::Incomplete])
+            .find(|e| e.code() == code)
+    }
+
     pub const fn code(self) -> &'static str {
         match self {
             Ending::Played(end) => end.code(),
@@ -417,11 +427,13 @@ impl Books {
     /// Folds the games of series `series` the store finished since the books last looked
     /// (this daemon's and any other's sharing the store), in the order they finished, or
     /// all of them afresh once games were taken back; whether the SPRT decided on one of
-    /// them. Called holding the store.
+    /// them. Called holding the store. The live page is told of each game folded but
+    /// `own` (which the caller tells it of): its end and its line in the event stream.
     pub(crate) fn catch_up(
         &mut self,
         store: &super::store::Store,
         series: i64,
+        own: Option<u32>,
     ) -> Result<Result<bool, String>, super::store::StoreError> {
         let now = store.finishes()?;
         if now.refolds != self.seen.refolds {
@@ -443,6 +455,7 @@ impl Books {
             return Ok(Ok(false));
         }
         let (mut last, mut decided, mut bad) = (self.seen.last, false, None);
+        let mut others = Vec::new();
         store.each_result_since(series, self.seen.last, |seq, game| {
             last = seq;
             if bad.is_none() {
@@ -451,9 +464,48 @@ impl Books {
                     Err(e) => bad = Some(e),
                 }
             }
+            if Some(game.number) != own {
+                others.push(game);
+            }
         })?;
         self.seen.last = last.max(now.last);
+        for game in &others {
+            self.counted_elsewhere(store, game);
+        }
+        if !others.is_empty() {
+            self.emit_stats();
+        }
         Ok(bad.map_or(Ok(decided), Err))
+    }
+
+    /// Tells the live page of a game another daemon counted: its line in the event stream
+    /// and its end, from its stored record.
+    fn counted_elsewhere(&mut self, store: &super::store::Store, game: &GameEnd) {
+        use crate::referee::Spectator;
+        let Some(fixture) = self.schedule.get(game.number) else {
+            return;
+        };
+        let record = store
+            .record(&game.record)
+            .ok()
+            .and_then(|text| crate::record::read_games(&text).ok())
+            .and_then(|mut games| (games.len() == 1).then(|| games.remove(0)));
+        let Some(record) = record else {
+            tracing::warn!(
+                game = game.number,
+                "the record of a game counted elsewhere does not read"
+            );
+            return;
+        };
+        match SeriesEvent::restored(GameRef::of(&fixture, &self.names()), &record) {
+            Ok(event) => {
+                if let SeriesEvent::GameFinished { reason, .. } = &event {
+                    self.hub.game_over(game.number, &record, reason);
+                }
+                self.events.emit(&event);
+            }
+            Err(e) => tracing::warn!(game = game.number, "a game counted elsewhere: {e}"),
+        }
     }
 
     /// The names of the series' bots, in its order.

@@ -1024,6 +1024,12 @@ impl Store {
                 now_ms
             ],
         )?;
+        if changed == 1 {
+            tx.execute(
+                "DELETE FROM live_games WHERE game_id = ?1",
+                args![lease.game],
+            )?;
+        }
         tx.commit()?;
         Ok(if changed == 1 {
             Finished::Counted {
@@ -1352,6 +1358,53 @@ impl Store {
             self.leading.set(self.leading.get() | role as u8);
         }
         Ok(taken)
+    }
+
+    /// Keeps game `lease`'s record so far for the live pages of other daemons sharing the
+    /// store (written by the daemon playing it, at most twice a second; no lock taken).
+    pub fn set_live(&self, lease: &Lease, record: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.db.execute(
+            "INSERT INTO live_games (game_id, series_id, number, attempt, record, updated_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id) DO UPDATE SET \
+             attempt = ?4, record = ?5, updated_ms = ?6",
+            args![
+                lease.game,
+                lease.series,
+                lease.number,
+                lease.attempt,
+                record,
+                now_ms
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The running games of series `series` that someone other than `owner` plays, whose
+    /// record so far was written after `after_ms`: (number, attempt, record, when).
+    pub fn live_since(
+        &self,
+        series: i64,
+        after_ms: i64,
+        owner: &str,
+    ) -> Result<Vec<(u32, u32, String, i64)>, StoreError> {
+        self.db.query(
+            "SELECT l.number, l.attempt, l.record, l.updated_ms FROM live_games l \
+             JOIN games g ON g.id = l.game_id \
+             WHERE l.series_id = ?1 AND l.updated_ms > ?2 AND g.state = 'leased' \
+             AND g.attempts = l.attempt AND g.lease_owner != ?3 ORDER BY l.number",
+            args![series, after_ms, owner],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+    }
+
+    /// Forgets the records so far of games no longer running (voided, cancelled); those
+    /// finished are forgotten as they finish.
+    pub fn tidy_live(&self) -> Result<usize, StoreError> {
+        self.db.execute(
+            "DELETE FROM live_games WHERE game_id NOT IN \
+             (SELECT id FROM games WHERE state = 'leased')",
+            args![],
+        )
     }
 
     /// Where the store's count of finishes is: the highest finish number (0 before any)

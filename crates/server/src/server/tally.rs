@@ -231,7 +231,7 @@ pub async fn count(
         conduct: serde_json::to_string(&tally.conduct).expect("conduct serializes"),
         record: hash,
     };
-    let series = lease.series;
+    let (series, number) = (lease.series, lease.number);
     let (white, black) = (lease.white, lease.black);
     let timeouts = tally.conduct.iter().map(|c| c.timeouts).sum::<u32>();
     let forfeit = tally.forfeit();
@@ -252,7 +252,7 @@ pub async fn count(
             s.tally_worker(&worker, timeouts, forfeit)?;
             // This game and any another daemon sharing the store finished meanwhile.
             let mut b = held.lock().unwrap_or_else(|e| e.into_inner());
-            let decided = b.catch_up(s, series)?.unwrap_or_else(|e| {
+            let decided = b.catch_up(s, series, Some(number))?.unwrap_or_else(|e| {
                 tracing::error!(series, "cannot count a stored game: {e}");
                 false
             });
@@ -330,6 +330,17 @@ async fn conclude(daemon: &Arc<Daemon>, series: i64, ending: Ending) -> Result<(
         .await?;
     closed(daemon, series, changed, ending);
     Ok(())
+}
+
+/// A series another daemon sharing the store ended (`outcome` as stored): its live page
+/// here told, its books here dropped.
+pub(crate) fn ended_elsewhere(daemon: &Arc<Daemon>, series: i64, outcome: &str) {
+    closed(
+        daemon,
+        series,
+        false,
+        Ending::of_code(outcome).unwrap_or(Ending::Incomplete),
+    );
 }
 
 /// What follows a series' end in the store (`changed`: this call ended it): the live page
@@ -414,7 +425,7 @@ pub async fn exclude(
                     let folded = books
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .catch_up(s, id)?;
+                        .catch_up(s, id, None)?;
                     if let Err(e) = folded {
                         // Not kept half-folded: read again from the store at the next use.
                         tracing::error!(series = id, "cannot fold the series' books again: {e}");

@@ -261,6 +261,8 @@ impl Lessor for Local {
             return Ok(None);
         };
         let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
+        // Daemons sharing a store show each other's games live (super::relay).
+        let spectator = super::relay::Mirror::spectator(daemon, hub, &lease);
         // Its transcript and the bots' stderr, if kept, are for their owners only (the data
         // directory is private: see super::private).
         let mut game = game;
@@ -268,7 +270,7 @@ impl Lessor for Local {
         Ok(Some(Leased {
             lease,
             game,
-            spectator: Some(hub),
+            spectator: Some(spectator),
             renew_every: daemon.settings.lease / 3,
             held: books,
         }))

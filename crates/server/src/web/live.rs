@@ -140,6 +140,14 @@ impl Hub {
         self.news.receiver_count()
     }
 
+    /// Whether game `number` is here and not over (announced, or being followed).
+    pub fn holds(&self, number: u32) -> bool {
+        self.lock()
+            .games
+            .get(&number)
+            .is_some_and(|g| g.end.is_none())
+    }
+
     /// No more games: feeds end once they have sent everything.
     pub fn close(&self) {
         self.lock().closed = true;
