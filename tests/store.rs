@@ -52,6 +52,8 @@ macro_rules! on_both {
 }
 
 on_both!(
+    an_exclusive_step_keeps_all_or_nothing_of_what_it_wrote,
+    the_pages_reads_answer_alike_on_both_databases,
     a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last_once_checked,
     a_series_submitted_again_under_its_key_is_the_same_series,
     games_are_leased_in_order_and_a_finish_counts_once,
@@ -505,6 +507,82 @@ fn a_series_submitted_again_under_its_key_is_the_same_series(db: &Db) {
         // (PostgreSQL spends the refused series' id: ids only grow.)
         Submitted::Created(id) if id > series
     ));
+}
+
+fn the_pages_reads_answer_alike_on_both_databases(db: &Db) {
+    use zebra::server::store::SeriesFilter;
+    let (_dir, mut store, series) = with_series(db, "pages", 4);
+    for (k, result) in ["1-0", "0-1", "1/2-1/2"].iter().enumerate() {
+        let lease = store.lease("w1", 100, 1_000, 3).unwrap().unwrap();
+        finish(
+            &mut store,
+            &lease,
+            result,
+            &format!("[Game \"{k}\"]\n"),
+            200 + k as i64,
+        );
+    }
+    // A bot's games, all and against one opponent (its null and its value).
+    let (all, total, more) = store.bot_games_page(1, None, None, 2).unwrap();
+    assert_eq!((all.len(), total, more), (2, 3, true));
+    let (mine, total, _) = store.bot_games_page(1, Some(2), None, 10).unwrap();
+    assert_eq!((mine.len(), total), (3, 3));
+    let (none, total, _) = store.bot_games_page(1, Some(77), None, 10).unwrap();
+    assert_eq!((none.len(), total), (0, 0));
+    let (older, _, more) = store.bot_games_page(1, None, Some(all[1].id), 10).unwrap();
+    assert_eq!((older.len(), more), (1, false));
+    // Series pages with every filter, their counts, records in bulk.
+    let filter = SeriesFilter {
+        owner: Some("ann".to_string()),
+        state: Some("running".to_string()),
+        game: Some("football-chess".to_string()),
+        bot: Some(2),
+    };
+    let (rows, total, more) = store.series_page(&filter, None, 10).unwrap();
+    assert_eq!((rows.len(), total, more), (1, 1, false), "{rows:?}");
+    let (rows, total, _) = store
+        .series_page(&SeriesFilter::default(), Some(series), 10)
+        .unwrap();
+    assert_eq!((rows.len(), total), (0, 1));
+    assert_eq!(store.series_counts(&[series]).unwrap()[&series], (4, 3));
+    assert_eq!(store.records_after(Some(1), None, 0, 10).unwrap().len(), 3);
+    assert_eq!(
+        store.records_after(None, Some(series), 0, 2).unwrap().len(),
+        2
+    );
+    assert_eq!(store.queue().unwrap(), (1, 0));
+}
+
+fn an_exclusive_step_keeps_all_or_nothing_of_what_it_wrote(db: &Db) {
+    let (dir, mut store, _) = with_series(db, "exclusive", 2);
+    // Its own transactions inside join it: kept together...
+    let id = store
+        .exclusive(|s| {
+            let id = s.add_bot("alpha", "{}", "ann", 1)?;
+            s.add_token("h-alpha", "submit", "ann", 1)?;
+            Ok(id)
+        })
+        .unwrap();
+    assert!(store.bot(id).unwrap().is_some());
+    // ...or dropped together when the step fails, whichever part failed.
+    let failed = store.exclusive(|s| {
+        s.add_bot("beta", "{}", "ann", 2)?;
+        s.add_bot("alpha", "{}", "bob", 2)
+    });
+    assert!(
+        matches!(failed, Err(StoreError::BotExists(_))),
+        "{failed:?}"
+    );
+    assert!(store.bots().unwrap().iter().all(|b| b.name != "beta"));
+    // A step returning early with nothing written (a resubmission) changes nothing.
+    let again = store
+        .exclusive(|s| s.submit(Some("k1"), "{}", "ann", &[], 3))
+        .unwrap();
+    assert!(matches!(again, Submitted::Existing(_)), "{again:?}");
+    // And the store takes write transactions afterwards as before.
+    drop(store);
+    let mut store = db.open(&dir);
+    store.add_bot("gamma", "{}", "ann", 4).unwrap();
 }
 
 fn games_are_leased_in_order_and_a_finish_counts_once(db: &Db) {

@@ -527,19 +527,21 @@ async fn upload(
     let quotas = super::entrants::quotas_of(&daemon, &who).cloned();
     let added = daemon
         .db(move |s| {
-            // Quotas checked and the bot added under one hold of the store: two uploads
-            // at once cannot both take the last place.
-            let now = super::now_ms();
-            if let Some(quotas) = quotas {
-                let usage = s.usage(&owner, Some(&entry.name), now)?;
-                if let Err(refusal) = quotas.upload(&usage, archive.len() as u64, now) {
-                    return Ok(Err(refusal));
+            // Quotas checked and the bot added in one write transaction: two uploads at
+            // once (on two daemons sharing a store too) cannot both take the last place.
+            s.exclusive(|s| {
+                let now = super::now_ms();
+                if let Some(quotas) = quotas {
+                    let usage = s.usage(&owner, Some(&entry.name), now)?;
+                    if let Err(refusal) = quotas.upload(&usage, archive.len() as u64, now) {
+                        return Ok(Err(refusal));
+                    }
                 }
-            }
-            let hash = s.archives().put_bytes(&archive)?;
-            let bot = s.add_version_in(&mut entry, &owner, now, &games)?;
-            s.set_archive(bot.id, &hash, archive.len() as u64)?;
-            Ok(Ok(bot))
+                let hash = s.archives().put_bytes(&archive)?;
+                let bot = s.add_version_in(&mut entry, &owner, now, &games)?;
+                s.set_archive(bot.id, &hash, archive.len() as u64)?;
+                Ok(Ok(bot))
+            })
         })
         .await;
     let bot = match added {
@@ -636,20 +638,23 @@ async fn submit(
     let quotas = super::entrants::quotas_of(&daemon, &who).cloned();
     let submitted = daemon
         .db(move |s| {
-            let now = super::now_ms();
-            // A resubmission under a used key is never a new quota's worth.
-            let again = match key.as_deref() {
-                Some(k) => s.key_used(k)?,
-                None => false,
-            };
-            if let (Some(quotas), false) = (quotas, again) {
-                let usage = s.usage(&owner, None, now)?;
-                if let Err(refusal) = quotas.series(&usage, games.len() as u64, now) {
-                    return Ok(Err(refusal));
+            // One write transaction: the quota and the series it admits.
+            s.exclusive(|s| {
+                let now = super::now_ms();
+                // A resubmission under a used key is never a new quota's worth.
+                let again = match key.as_deref() {
+                    Some(k) => s.key_used(k)?,
+                    None => false,
+                };
+                if let (Some(quotas), false) = (quotas, again) {
+                    let usage = s.usage(&owner, None, now)?;
+                    if let Err(refusal) = quotas.series(&usage, games.len() as u64, now) {
+                        return Ok(Err(refusal));
+                    }
                 }
-            }
-            s.submit_game(key.as_deref(), &spec, rules, &owner, &games, now)
-                .map(Ok)
+                s.submit_game(key.as_deref(), &spec, rules, &owner, &games, now)
+                    .map(Ok)
+            })
         })
         .await??;
     let (status, id) = match submitted {

@@ -303,12 +303,15 @@ async fn lease(
     let allowed = daemon
         .db(move |s| {
             // Names are kept for good (their figures): an owner's workers use a bounded
-            // number of them, so that the figures and metrics stay bounded too.
-            let (known, count) = s.worker_names(&info.name)?;
-            if !known && count >= MAX_WORKER_NAMES {
-                return Ok(None);
-            }
-            s.seen_worker(&info, now_ms()).map(Some)
+            // number of them, so that the figures and metrics stay bounded too. Counted
+            // and added in one write transaction.
+            s.exclusive(|s| {
+                let (known, count) = s.worker_names(&info.name)?;
+                if !known && count >= MAX_WORKER_NAMES {
+                    return Ok(None);
+                }
+                s.seen_worker(&info, now_ms()).map(Some)
+            })
         })
         .await?;
     let Some(allowed) = allowed else {

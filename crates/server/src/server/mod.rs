@@ -164,9 +164,15 @@ impl Daemon {
             let held = Arc::clone(&b);
             let folded = self
                 .db(move |s| {
-                    held.lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .catch_up(s, id, None)
+                    let mut b = held.lock().unwrap_or_else(|e| e.into_inner());
+                    let decided = b.catch_up(s, id, None)?;
+                    // An SPRT decision another daemon's game made: concluded here too
+                    // (concluding twice changes nothing; the page is told by the relay).
+                    if let Ok(true) = decided {
+                        let ending = series::Ending::Played(b.end_when_played());
+                        s.conclude(id, ending.code())?;
+                    }
+                    Ok(decided.map(drop))
                 })
                 .await
                 .map_err(|e| e.to_string())?;

@@ -23,6 +23,9 @@ use crate::referee::Spectator;
 /// How often a game's record so far is written, and other daemons' are read, at most.
 pub const EVERY: Duration = Duration::from_millis(500);
 
+/// How far back each read of the others' records looks before the last stamp it saw.
+const OVERLAP_MS: i64 = 1_000;
+
 /// Records so far no longer running are forgotten this often.
 const TIDY_EVERY: Duration = Duration::from_secs(30);
 
@@ -106,8 +109,8 @@ pub async fn run(daemon: Arc<Daemon>) {
     if !daemon.settings.database.is_shared() {
         return;
     }
-    // Per series: when its feed was last read.
-    let mut read: HashMap<i64, i64> = HashMap::new();
+    // Per series: when its feed was last read, and the attempt followed of each game.
+    let mut read: HashMap<i64, (i64, HashMap<u32, u32>)> = HashMap::new();
     let mut tidied = Instant::now();
     while !daemon.stopping.is_cancelled() {
         tokio::select! {
@@ -156,7 +159,9 @@ pub async fn run(daemon: Arc<Daemon>) {
             let Ok(books) = daemon.books(id).await else {
                 continue;
             };
-            let after = read.get(&id).copied().unwrap_or_default();
+            // A second back from the last stamp read: a row stamped just before it but
+            // committed after that read is read now (following a record again is free).
+            let after = read.get(&id).map_or(0, |(after, _)| after - OVERLAP_MS);
             let owner = daemon.owner.clone();
             let rows = match daemon.db(move |s| s.live_since(id, after, &owner)).await {
                 Ok(rows) => rows,
@@ -168,13 +173,22 @@ pub async fn run(daemon: Arc<Daemon>) {
             let entry = read.entry(id).or_default();
             let mut b = books.lock().unwrap_or_else(|e| e.into_inner());
             for (number, attempt, text, at) in rows {
-                *entry = (*entry).max(at);
+                entry.0 = entry.0.max(at);
                 let Some(record) = crate::record::read_games(&text)
                     .ok()
                     .and_then(|mut games| (games.len() == 1).then(|| games.remove(0)))
                 else {
                     continue;
                 };
+                // A game voided where it ran and played again (another daemon's lease ran
+                // out): the page starts it over rather than mixing two attempts.
+                if entry
+                    .1
+                    .insert(number, attempt)
+                    .is_some_and(|was| was != attempt)
+                {
+                    b.hub.restart(number);
+                }
                 // Announced once (a game leased through this daemon by a remote worker
                 // was announced when it was leased).
                 if !b.hub.holds(number) {

@@ -426,8 +426,10 @@ impl Books {
 
     /// Folds the games of series `series` the store finished since the books last looked
     /// (this daemon's and any other's sharing the store), in the order they finished, or
-    /// all of them afresh once games were taken back; whether the SPRT decided on one of
-    /// them. Called holding the store. The live page is told of each game folded but
+    /// all of them afresh once games were taken back; whether the SPRT has decided (on one
+    /// of them or before: the series is concluded on every path that sees it, so a
+    /// decision folded on a page's read is not lost). A stored game that does not count
+    /// (a newer Zebra's) is left out alone, logged. Called holding the store. The live page is told of each game folded but
     /// `own` (which the caller tells it of): its end and its line in the event stream.
     pub(crate) fn catch_up(
         &mut self,
@@ -449,19 +451,21 @@ impl Books {
                 last: last.max(now.last),
                 refolds: now.refolds,
             };
-            return Ok(folded.map(|_| false));
+            return Ok(folded.map(|_| self.decided().is_some()));
         }
         if now.last <= self.seen.last {
             return Ok(Ok(false));
         }
-        let (mut last, mut decided, mut bad) = (self.seen.last, false, None);
+        let (mut last, mut bad) = (self.seen.last, None);
         let mut others = Vec::new();
         store.each_result_since(series, self.seen.last, |seq, game| {
             last = seq;
-            if bad.is_none() {
-                match self.outcome(&game) {
-                    Ok(outcome) => decided |= self.add(&outcome).is_some(),
-                    Err(e) => bad = Some(e),
+            match self.outcome(&game) {
+                Ok(outcome) => {
+                    self.add(&outcome);
+                }
+                Err(e) => {
+                    bad.get_or_insert(e);
                 }
             }
             if Some(game.number) != own {
@@ -475,7 +479,10 @@ impl Books {
         if !others.is_empty() {
             self.emit_stats();
         }
-        Ok(bad.map_or(Ok(decided), Err))
+        if let Some(e) = bad {
+            tracing::error!(series, "a stored game is left out of the standings: {e}");
+        }
+        Ok(Ok(self.decided().is_some()))
     }
 
     /// Tells the live page of a game another daemon counted: its line in the event stream

@@ -16,7 +16,7 @@
 //! takes no lock, and a lease picks its game `FOR UPDATE SKIP LOCKED`, so daemons and
 //! workers lease in parallel without waiting on each other.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use super::store::StoreError;
@@ -308,7 +308,14 @@ impl Drop for Pg {
 }
 
 /// An open database.
-pub enum Db {
+pub struct Db {
+    conn: Conn,
+    /// Transactions open, the outermost first (the inner ones join it: see [`Db::begin`]).
+    depth: Cell<u32>,
+}
+
+/// The connection itself.
+enum Conn {
     Lite(rusqlite::Connection),
     Pg(Box<RefCell<Pg>>),
 }
@@ -320,15 +327,27 @@ impl Db {
         let mut client = postgres::Client::connect(url, postgres::NoTls)?;
         // The server's notices ("already exists, skipping") are not the daemon's news.
         client.batch_execute("SET client_min_messages = warning")?;
-        Ok(Db::Pg(Box::new(RefCell::new(Pg {
+        Ok(Db::of(Conn::Pg(Box::new(RefCell::new(Pg {
             client: Some(client),
             statements: HashMap::new(),
-        }))))
+        })))))
+    }
+
+    fn of(conn: Conn) -> Db {
+        Db {
+            conn,
+            depth: Cell::new(0),
+        }
+    }
+
+    /// A SQLite connection, set up.
+    pub fn lite(conn: rusqlite::Connection) -> Db {
+        Db::of(Conn::Lite(conn))
     }
 
     /// Whether this is PostgreSQL.
     pub fn is_pg(&self) -> bool {
-        matches!(self, Db::Pg(_))
+        matches!(self.conn, Conn::Pg(_))
     }
 
     fn pg_run<T>(
@@ -390,11 +409,11 @@ impl Db {
 
     /// Runs a statement; the rows it changed.
     pub fn execute(&self, sql: &str, args: &[Value]) -> Result<usize, StoreError> {
-        match self {
-            Db::Lite(c) => Ok(c
+        match &self.conn {
+            Conn::Lite(c) => Ok(c
                 .prepare_cached(sql)?
                 .execute(rusqlite::params_from_iter(args.iter()))?),
-            Db::Pg(pg) => {
+            Conn::Pg(pg) => {
                 Self::pg_run(pg, sql, args, |c, s, p| c.execute(s, p)).map(|n| n as usize)
             }
         }
@@ -402,13 +421,13 @@ impl Db {
 
     /// Runs an `INSERT` into a table with an `id` key; the new row's id.
     pub fn insert(&self, sql: &str, args: &[Value]) -> Result<i64, StoreError> {
-        match self {
-            Db::Lite(c) => {
+        match &self.conn {
+            Conn::Lite(c) => {
                 c.prepare_cached(sql)?
                     .execute(rusqlite::params_from_iter(args.iter()))?;
                 Ok(c.last_insert_rowid())
             }
-            Db::Pg(_) => self.query_one(&format!("{sql} RETURNING id"), args, |r| r.get(0)),
+            Conn::Pg(_) => self.query_one(&format!("{sql} RETURNING id"), args, |r| r.get(0)),
         }
     }
 
@@ -435,8 +454,8 @@ impl Db {
         args: &[Value],
         mut each: impl FnMut(&Row<'_>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        match self {
-            Db::Lite(c) => {
+        match &self.conn {
+            Conn::Lite(c) => {
                 let mut stmt = c.prepare_cached(sql)?;
                 let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
                 while let Some(r) = rows.next()? {
@@ -444,7 +463,7 @@ impl Db {
                 }
                 Ok(())
             }
-            Db::Pg(pg) => {
+            Conn::Pg(pg) => {
                 // Read, then the borrow of the connection ends: `each` may use the store.
                 let rows = Self::pg_run(pg, sql, args, |c, s, p| c.query(s, p))?;
                 for r in &rows {
@@ -462,8 +481,8 @@ impl Db {
         args: &[Value],
         read: impl FnOnce(&Row<'_>) -> Result<T, StoreError>,
     ) -> Result<Option<T>, StoreError> {
-        match self {
-            Db::Lite(c) => {
+        match &self.conn {
+            Conn::Lite(c) => {
                 let mut stmt = c.prepare_cached(sql)?;
                 let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
                 match rows.next()? {
@@ -471,7 +490,7 @@ impl Db {
                     None => Ok(None),
                 }
             }
-            Db::Pg(pg) => {
+            Conn::Pg(pg) => {
                 let row = Self::pg_run(pg, sql, args, |c, s, p| c.query_opt(s, p))?;
                 row.map(|r| read(&Row::Pg(&r))).transpose()
             }
@@ -491,9 +510,9 @@ impl Db {
 
     /// Runs statements without parameters (a migration).
     pub fn batch(&self, sql: &str) -> Result<(), StoreError> {
-        match self {
-            Db::Lite(c) => Ok(c.execute_batch(sql)?),
-            Db::Pg(pg) => Ok(pg
+        match &self.conn {
+            Conn::Lite(c) => Ok(c.execute_batch(sql)?),
+            Conn::Pg(pg) => Ok(pg
                 .borrow_mut()
                 .client
                 .as_mut()
@@ -503,19 +522,12 @@ impl Db {
     }
 
     /// Begins a write transaction: one writer at a time (see the module's docs). Rolled
-    /// back when dropped uncommitted.
+    /// back when dropped uncommitted. Inside another (see [`Db::enter`]) it joins it: its
+    /// writes commit or roll back with the outermost's (an error inside reaches the
+    /// outermost's owner, whose `?` rolls everything back; a step that returns early
+    /// with nothing written, as an idempotent resubmission does, changes nothing).
     pub fn begin(&self) -> Result<Tx<'_>, StoreError> {
-        match self {
-            Db::Lite(_) => self.batch("BEGIN IMMEDIATE")?,
-            Db::Pg(_) => {
-                self.batch("BEGIN")?;
-                let locked = self.execute("SELECT pg_advisory_xact_lock(?1)", args![WRITER_LOCK]);
-                if let Err(e) = locked {
-                    let _ = self.batch("ROLLBACK");
-                    return Err(e);
-                }
-            }
-        }
+        self.enter(true)?;
         Ok(Tx {
             db: self,
             done: false,
@@ -525,16 +537,59 @@ impl Db {
     /// Begins a transaction of the queue: on PostgreSQL without the writers' lock (a lease
     /// locks the one game it takes, skipping those others hold).
     pub fn begin_queue(&self) -> Result<Tx<'_>, StoreError> {
-        match self {
-            Db::Lite(_) => self.begin(),
-            Db::Pg(_) => {
-                self.batch("BEGIN")?;
-                Ok(Tx {
-                    db: self,
-                    done: false,
-                })
+        self.enter(false)?;
+        Ok(Tx {
+            db: self,
+            done: false,
+        })
+    }
+
+    /// Opens a transaction, or joins the one open. PostgreSQL's at READ COMMITTED whatever
+    /// the server's default: each statement sees what was committed before it began, which
+    /// the finish numbers' order relies on (see `Store::finish`).
+    pub fn enter(&self, writer: bool) -> Result<(), StoreError> {
+        if self.depth.get() > 0 {
+            self.depth.set(self.depth.get() + 1);
+            return Ok(());
+        }
+        match &self.conn {
+            Conn::Lite(_) => self.batch("BEGIN IMMEDIATE")?,
+            Conn::Pg(_) => {
+                self.batch("BEGIN ISOLATION LEVEL READ COMMITTED")?;
+                if writer {
+                    let locked =
+                        self.execute("SELECT pg_advisory_xact_lock(?1)", args![WRITER_LOCK]);
+                    if let Err(e) = locked {
+                        let _ = self.batch("ROLLBACK");
+                        return Err(e);
+                    }
+                }
             }
         }
+        self.depth.set(1);
+        Ok(())
+    }
+
+    /// Ends the transaction [`Db::enter`] opened or joined: the outermost commits (if
+    /// `commit`) or rolls back; an inner one leaves that to the outermost.
+    pub fn leave(&self, commit: bool) -> Result<(), StoreError> {
+        let depth = self.depth.get();
+        if depth == 0 {
+            return Ok(());
+        }
+        self.depth.set(depth - 1);
+        if depth > 1 {
+            return Ok(());
+        }
+        if commit {
+            let done = self.batch("COMMIT");
+            if done.is_err() {
+                // SQLite may keep the transaction open after a failed COMMIT.
+                let _ = self.batch("ROLLBACK");
+            }
+            return done;
+        }
+        self.batch("ROLLBACK")
     }
 
     /// Whether `e` is a uniqueness constraint's refusal.
@@ -560,7 +615,7 @@ pub struct Tx<'a> {
 impl Tx<'_> {
     pub fn commit(mut self) -> Result<(), StoreError> {
         self.done = true;
-        self.db.batch("COMMIT")
+        self.db.leave(true)
     }
 }
 
@@ -574,7 +629,7 @@ impl std::ops::Deref for Tx<'_> {
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if !self.done {
-            if let Err(e) = self.db.batch("ROLLBACK") {
+            if let Err(e) = self.db.leave(false) {
                 tracing::error!("cannot roll a transaction back: {e}");
             }
         }

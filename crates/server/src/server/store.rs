@@ -1,6 +1,7 @@
-//! The daemon's storage: one SQLite database (`zebra.db`, WAL mode, one writer) and the game
-//! records as files beside it (`records/ab/abcd….pgn`, named by the SHA-256 of their text,
-//! fsynced before the database refers to them).
+//! The daemon's storage: one database — SQLite (`zebra.db` in the data directory, WAL mode,
+//! one writer), or PostgreSQL shared by several daemons (see [`super::sql`]) — and the game
+//! records as files in the data directory (`records/ab/abcd….pgn`, named by the SHA-256 of
+//! their text, fsynced before the database refers to them).
 //!
 //! The games table is the queue. A game is `queued`, then `leased` by a worker until a
 //! deadline, then `finished` (its result and record stored) — or its attempt is voided:
@@ -11,9 +12,9 @@
 //! `cancelled`. Submission is idempotent: a series submitted again with the same key is the
 //! same series (and a different one under a used key is refused).
 //!
-//! The schema is migrated at open (`PRAGMA user_version` counts the migrations applied);
-//! a database from a newer Zebra, or one that fails SQLite's `quick_check`, is refused with
-//! its path, never reset.
+//! The schema is migrated at open ([`super::migrations`]: SQLite's `PRAGMA user_version`,
+//! PostgreSQL's `zebra_schema` table count the steps applied); a database from a newer
+//! Zebra, or one that fails SQLite's `quick_check`, is refused with its path, never reset.
 
 use std::path::{Path, PathBuf};
 
@@ -353,7 +354,7 @@ impl Store {
                 detail: check,
             });
         }
-        Ok(Db::Lite(conn))
+        Ok(Db::lite(conn))
     }
 
     fn migrate(&mut self, database: &Database) -> Result<(), StoreError> {
@@ -1238,8 +1239,11 @@ impl Store {
         limit: u32,
     ) -> Result<(Vec<GameRow>, u64, bool), StoreError> {
         // Each side by its own index, then merged.
-        let which = "state = 'finished' AND ((white = ?1 AND (?2 IS NULL OR black = ?2)) \
-                     OR (black = ?1 AND (?2 IS NULL OR white = ?2)))";
+        // (A NULL parameter typed where it is tested: PostgreSQL cannot type it from
+        // `IS NULL` alone.)
+        let which = "state = 'finished' \
+                     AND ((white = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR black = ?2)) \
+                     OR (black = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR white = ?2)))";
         let total: i64 = self.db.query_one(
             &format!("SELECT COUNT(*) FROM games WHERE {which}"),
             args![bot, opponent],
@@ -1337,6 +1341,32 @@ impl Store {
         )
     }
 
+    /// Runs `f` as one write transaction (one writer at a time, on PostgreSQL across
+    /// daemons too): the store's own transactions inside it join it, so a check and the
+    /// writes it guards (a quota and the upload it admits) cannot interleave with another
+    /// daemon's. `f`'s error rolls everything back.
+    pub fn exclusive<T>(
+        &mut self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.db.enter(true)?;
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self)));
+        match done {
+            Ok(Ok(value)) => {
+                self.db.leave(true)?;
+                Ok(value)
+            }
+            Ok(Err(e)) => {
+                let _ = self.db.leave(false);
+                Err(e)
+            }
+            Err(panic) => {
+                let _ = self.db.leave(false);
+                std::panic::resume_unwind(panic)
+            }
+        }
+    }
+
     /// Whether this daemon holds `role` (the admission checks, the ladder's scheduling):
     /// always on SQLite (one daemon); on PostgreSQL the first daemon to ask takes it (an
     /// advisory lock of its connection) and holds it until its connection ends, when
@@ -1362,11 +1392,20 @@ impl Store {
 
     /// Keeps game `lease`'s record so far for the live pages of other daemons sharing the
     /// store (written by the daemon playing it, at most twice a second; no lock taken).
+    /// Stamped with the database's clock on PostgreSQL (the daemons' clocks may differ:
+    /// readers compare stamps of one clock; `now_ms` is SQLite's stamp).
     pub fn set_live(&self, lease: &Lease, record: &str, now_ms: i64) -> Result<(), StoreError> {
+        let now = if self.db.is_pg() {
+            "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+        } else {
+            "?6"
+        };
         self.db.execute(
-            "INSERT INTO live_games (game_id, series_id, number, attempt, record, updated_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id) DO UPDATE SET \
-             attempt = ?4, record = ?5, updated_ms = ?6",
+            &format!(
+                "INSERT INTO live_games (game_id, series_id, number, attempt, record, updated_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, {now}) ON CONFLICT (game_id) DO UPDATE SET \
+                 attempt = ?4, record = ?5, updated_ms = {now}"
+            ),
             args![
                 lease.game,
                 lease.series,
@@ -1380,7 +1419,8 @@ impl Store {
     }
 
     /// The running games of series `series` that someone other than `owner` plays, whose
-    /// record so far was written after `after_ms`: (number, attempt, record, when).
+    /// record so far was written after `after_ms` (by the database's clock, see
+    /// [`Store::set_live`]): (number, attempt, record, when).
     pub fn live_since(
         &self,
         series: i64,

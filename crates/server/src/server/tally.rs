@@ -248,8 +248,13 @@ pub async fn count(
             if finished == Finished::Stale {
                 return Ok(None);
             }
-            d.pool.catch_up(s)?;
-            s.tally_worker(&worker, timeouts, forfeit)?;
+            // The game is stored: what follows is never a reason to skip the series' count.
+            if let Err(e) = d.pool.catch_up(s) {
+                tracing::error!("cannot bring the leaderboard's books up to date: {e}");
+            }
+            if let Err(e) = s.tally_worker(&worker, timeouts, forfeit) {
+                tracing::error!("cannot count a game among its worker's figures: {e}");
+            }
             // This game and any another daemon sharing the store finished meanwhile.
             let mut b = held.lock().unwrap_or_else(|e| e.into_inner());
             let decided = b.catch_up(s, series, Some(number))?.unwrap_or_else(|e| {

@@ -148,6 +148,19 @@ impl Hub {
             .is_some_and(|g| g.end.is_none())
     }
 
+    /// Game `number` starts over (another attempt, played elsewhere): its entries so far
+    /// are dropped and its feeds start again with a new view.
+    pub fn restart(&self, number: u32) {
+        if let Some(g) = self.lock().games.get_mut(&number) {
+            if g.attempt > 0 {
+                g.attempt += 1;
+                g.entries.clear();
+                g.end = None;
+            }
+        }
+        self.tell();
+    }
+
     /// No more games: feeds end once they have sent everything.
     pub fn close(&self) {
         self.lock().closed = true;
@@ -646,4 +659,42 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/live/games/:number", get(game_feed))
         .route("/api/games/:number", get(game_view))
         .with_state(hub)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(actions: usize) -> GameRecord {
+        GameRecord {
+            tags: Tags::new(),
+            entries: (0..actions)
+                .map(|k| Entry::action(format!("a{k}")))
+                .collect(),
+        }
+    }
+
+    fn held(hub: &Hub, number: u32) -> (u32, usize) {
+        let s = hub.lock();
+        let g = &s.games[&number];
+        (g.attempt, g.entries.len())
+    }
+
+    #[test]
+    fn a_game_started_over_elsewhere_keeps_nothing_of_its_last_attempt() {
+        let hub = Hub::new("t");
+        hub.follow(3, &record(5));
+        assert_eq!(held(&hub, 3), (1, 5));
+        assert!(hub.holds(3));
+        // The new attempt's record is shorter: without a restart its tail would be
+        // appended to the old attempt's entries.
+        hub.restart(3);
+        hub.follow(3, &record(2));
+        assert_eq!(held(&hub, 3), (2, 2));
+        hub.follow(3, &record(4));
+        assert_eq!(held(&hub, 3), (2, 4));
+        // A game the hub does not hold is not made up.
+        hub.restart(9);
+        assert!(!hub.holds(9));
+    }
 }
