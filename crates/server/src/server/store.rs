@@ -460,6 +460,8 @@ impl Store {
         games: &[Rules],
     ) -> Result<AddedBot, StoreError> {
         let family = entry.name.clone();
+        // The last version read and the next one added by one writer.
+        let tx = self.db.begin()?;
         let last: Option<(String, i64)> = self.db.query_opt(
             "SELECT owner, MAX(version) FROM bots WHERE family = ?1 GROUP BY family, owner",
             args![&family],
@@ -480,6 +482,7 @@ impl Store {
         }
         let spec = serde_json::to_string(&*entry).expect("a bot entry serializes");
         let id = self.insert_bot(&entry.name, &family, version, &spec, owner, now_ms, games)?;
+        tx.commit()?;
         Ok(AddedBot {
             id,
             name: entry.name.clone(),
@@ -489,7 +492,7 @@ impl Store {
 
     #[allow(clippy::too_many_arguments)]
     fn insert_bot(
-        &mut self,
+        &self,
         name: &str,
         family: &str,
         version: i64,
