@@ -1149,3 +1149,40 @@ fn one_daemon_of_those_sharing_postgresql_holds_each_role_until_it_goes() {
     let lite = Db::Sqlite.open(&scratch("roles-lite"));
     assert!(lite.lead(Role::Checks).unwrap() && lite.lead(Role::Ladder).unwrap());
 }
+
+#[test]
+fn a_store_whose_postgresql_connection_is_closed_connects_again_without_its_roles() {
+    use zebra::server::store::Role;
+    let url = postgres_cluster::database("reconnect");
+    let db = Db::Postgres(url.clone());
+    let first = db.open(&scratch("reconnect-1"));
+    let second = db.open(&scratch("reconnect-2"));
+    assert!(first.lead(Role::Checks).unwrap());
+    // The server ends the first store's session (as a restart or a failover would).
+    let mut admin = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+    admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid != pg_backend_pid() \
+             AND query LIKE '%pg_try_advisory_lock%'",
+            &[],
+        )
+        .unwrap();
+    // The statement that finds it closed fails; the next one connects again.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while first.bots().is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never connected again"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(first.bots().unwrap().len(), 0);
+    // Its role went with its session: the other store takes it, and the first no longer
+    // claims it.
+    while !second.lead(Role::Checks).unwrap() {
+        assert!(std::time::Instant::now() < deadline, "the role never freed");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!first.lead(Role::Checks).unwrap());
+}

@@ -284,6 +284,12 @@ pub fn to_postgres(sql: &str) -> String {
 /// number; this one spells "zebra").
 const WRITER_LOCK: i64 = 0x7a_65_62_72_61;
 
+/// Whether `e` says the session is over: the connection closed, or the server ended it
+/// (a FATAL error: its shutdown, an administrator's command).
+fn session_over(e: &postgres::Error) -> bool {
+    e.is_closed() || e.as_db_error().is_some_and(|d| d.severity() == "FATAL")
+}
+
 /// Prepared statements a PostgreSQL connection keeps.
 const STATEMENTS_KEPT: usize = 256;
 
@@ -291,6 +297,10 @@ const STATEMENTS_KEPT: usize = 256;
 pub struct Pg {
     /// Always there but while it is dropped (see `Drop`).
     client: Option<postgres::Client>,
+    /// Where to connect again.
+    url: String,
+    /// The last statement found the session over (see [`Db::pg_ready`]).
+    broken: bool,
     statements: HashMap<String, postgres::Statement>,
 }
 
@@ -312,6 +322,8 @@ pub struct Db {
     conn: Conn,
     /// Transactions open, the outermost first (the inner ones join it: see [`Db::begin`]).
     depth: Cell<u32>,
+    /// Reconnections so far (see [`Db::connections`]).
+    connections: Cell<u64>,
 }
 
 /// The connection itself.
@@ -324,19 +336,54 @@ impl Db {
     /// Connects to PostgreSQL at `url` (`postgres://user:password@host:port/database` or
     /// the key=value form).
     pub fn connect_pg(url: &str) -> Result<Db, postgres::Error> {
+        Ok(Db::of(Conn::Pg(Box::new(RefCell::new(Pg {
+            client: Some(Self::pg_client(url)?),
+            statements: HashMap::new(),
+            url: url.to_string(),
+            broken: false,
+        })))))
+    }
+
+    fn pg_client(url: &str) -> Result<postgres::Client, postgres::Error> {
         let mut client = postgres::Client::connect(url, postgres::NoTls)?;
         // The server's notices ("already exists, skipping") are not the daemon's news.
         client.batch_execute("SET client_min_messages = warning")?;
-        Ok(Db::of(Conn::Pg(Box::new(RefCell::new(Pg {
-            client: Some(client),
-            statements: HashMap::new(),
-        })))))
+        Ok(client)
+    }
+
+    /// A connection the server closed (its restart, a failover, an idle connection
+    /// killed) is opened again at the next statement outside a transaction; the statement
+    /// that found it closed failed. Counted in [`Db::connections`].
+    fn pg_ready(&self, pg: &RefCell<Pg>) -> Result<(), StoreError> {
+        let mut pg = pg.borrow_mut();
+        if !pg.broken && !pg.client.as_ref().is_some_and(postgres::Client::is_closed) {
+            return Ok(());
+        }
+        if self.depth.get() > 0 {
+            return Err(StoreError::Column(
+                "the connection to PostgreSQL closed during a transaction".to_string(),
+            ));
+        }
+        let fresh = Self::pg_client(&pg.url)?;
+        pg.client = Some(fresh);
+        pg.broken = false;
+        pg.statements.clear();
+        self.connections.set(self.connections.get() + 1);
+        tracing::warn!("the connection to PostgreSQL closed: connected again");
+        Ok(())
+    }
+
+    /// How many times the connection was opened again (what a session held, such as its
+    /// advisory locks, went with each closed one).
+    pub fn connections(&self) -> u64 {
+        self.connections.get()
     }
 
     fn of(conn: Conn) -> Db {
         Db {
             conn,
             depth: Cell::new(0),
+            connections: Cell::new(0),
         }
     }
 
@@ -351,6 +398,7 @@ impl Db {
     }
 
     fn pg_run<T>(
+        &self,
         pg: &RefCell<Pg>,
         sql: &str,
         args: &[Value],
@@ -360,8 +408,28 @@ impl Db {
             &[&(dyn postgres::types::ToSql + Sync)],
         ) -> Result<T, postgres::Error>,
     ) -> Result<T, StoreError> {
-        let mut pg = pg.borrow_mut();
-        let Pg { client, statements } = &mut *pg;
+        self.pg_ready(pg)?;
+        let mut held = pg.borrow_mut();
+        let done = Self::pg_statement(&mut held, sql, args, run);
+        if let Err(e) = &done {
+            held.broken |= session_over(e);
+        }
+        Ok(done?)
+    }
+
+    fn pg_statement<T>(
+        pg: &mut Pg,
+        sql: &str,
+        args: &[Value],
+        run: impl FnOnce(
+            &mut postgres::Client,
+            &postgres::Statement,
+            &[&(dyn postgres::types::ToSql + Sync)],
+        ) -> Result<T, postgres::Error>,
+    ) -> Result<T, postgres::Error> {
+        let Pg {
+            client, statements, ..
+        } = pg;
         let client = client.as_mut().expect("a connection");
         // Prepared with the types of the values bound (a NULL's left to the server): a
         // parameter PostgreSQL could not type from its use alone (`length(?1)`) is typed,
@@ -404,7 +472,7 @@ impl Db {
             .iter()
             .map(|v| v as &(dyn postgres::types::ToSql + Sync))
             .collect();
-        Ok(run(client, &statement, &params)?)
+        run(client, &statement, &params)
     }
 
     /// Runs a statement; the rows it changed.
@@ -413,9 +481,9 @@ impl Db {
             Conn::Lite(c) => Ok(c
                 .prepare_cached(sql)?
                 .execute(rusqlite::params_from_iter(args.iter()))?),
-            Conn::Pg(pg) => {
-                Self::pg_run(pg, sql, args, |c, s, p| c.execute(s, p)).map(|n| n as usize)
-            }
+            Conn::Pg(pg) => self
+                .pg_run(pg, sql, args, |c, s, p| c.execute(s, p))
+                .map(|n| n as usize),
         }
     }
 
@@ -465,7 +533,7 @@ impl Db {
             }
             Conn::Pg(pg) => {
                 // Read, then the borrow of the connection ends: `each` may use the store.
-                let rows = Self::pg_run(pg, sql, args, |c, s, p| c.query(s, p))?;
+                let rows = self.pg_run(pg, sql, args, |c, s, p| c.query(s, p))?;
                 for r in &rows {
                     each(&Row::Pg(r))?;
                 }
@@ -491,7 +559,7 @@ impl Db {
                 }
             }
             Conn::Pg(pg) => {
-                let row = Self::pg_run(pg, sql, args, |c, s, p| c.query_opt(s, p))?;
+                let row = self.pg_run(pg, sql, args, |c, s, p| c.query_opt(s, p))?;
                 row.map(|r| read(&Row::Pg(&r))).transpose()
             }
         }
@@ -512,12 +580,19 @@ impl Db {
     pub fn batch(&self, sql: &str) -> Result<(), StoreError> {
         match &self.conn {
             Conn::Lite(c) => Ok(c.execute_batch(sql)?),
-            Conn::Pg(pg) => Ok(pg
-                .borrow_mut()
-                .client
-                .as_mut()
-                .expect("a connection")
-                .batch_execute(sql)?),
+            Conn::Pg(pg) => {
+                self.pg_ready(pg)?;
+                let mut held = pg.borrow_mut();
+                let done = held
+                    .client
+                    .as_mut()
+                    .expect("a connection")
+                    .batch_execute(sql);
+                if let Err(e) = &done {
+                    held.broken |= session_over(e);
+                }
+                Ok(done?)
+            }
         }
     }
 

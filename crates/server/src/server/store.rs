@@ -266,6 +266,8 @@ pub struct Store {
     db: Db,
     /// The roles this daemon holds (see [`Store::lead`]), one bit each.
     leading: std::cell::Cell<u8>,
+    /// The connection they were taken on (see [`super::sql::Db::connections`]).
+    lead_connection: std::cell::Cell<u64>,
     dir: PathBuf,
 }
 
@@ -302,6 +304,7 @@ impl Store {
         let mut store = Store {
             db,
             leading: std::cell::Cell::new(0),
+            lead_connection: std::cell::Cell::new(0),
             dir: dir.to_path_buf(),
         };
         store.migrate(database)?;
@@ -1377,6 +1380,11 @@ impl Store {
     pub fn lead(&self, role: Role) -> Result<bool, StoreError> {
         if !self.db.is_pg() {
             return Ok(true);
+        }
+        // A connection opened again holds none of the last one's roles.
+        if self.lead_connection.get() != self.db.connections() {
+            self.lead_connection.set(self.db.connections());
+            self.leading.set(0);
         }
         // Asked again by its holder, the lock is counted again: taken once per daemon.
         if self.leading.get() & role as u8 != 0 {
