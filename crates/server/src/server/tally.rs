@@ -244,16 +244,21 @@ pub async fn count(
     let held = Arc::clone(books);
     let counted = daemon
         .db(move |s| {
-            let finished = s.finish(&lease, &end, now_ms())?;
+            // The game and its worker's figures in one write transaction (an exclusion on
+            // another daemon comes wholly before or after both).
+            let finished = s.exclusive(|s| {
+                let finished = s.finish(&lease, &end, now_ms())?;
+                if finished != Finished::Stale {
+                    s.tally_worker(&worker, timeouts, forfeit)?;
+                }
+                Ok(finished)
+            })?;
             if finished == Finished::Stale {
                 return Ok(None);
             }
             // The game is stored: what follows is never a reason to skip the series' count.
             if let Err(e) = d.pool.catch_up(s) {
                 tracing::error!("cannot bring the leaderboard's books up to date: {e}");
-            }
-            if let Err(e) = s.tally_worker(&worker, timeouts, forfeit) {
-                tracing::error!("cannot count a game among its worker's figures: {e}");
             }
             // This game and any another daemon sharing the store finished meanwhile.
             let mut b = held.lock().unwrap_or_else(|e| e.into_inner());
