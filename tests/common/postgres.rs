@@ -1,7 +1,8 @@
 //! A PostgreSQL server for the tests: Debian's `postgresql` package (installed by
 //! `.ci/run` when missing), one cluster per test binary in a temp directory, started on
-//! first use on a free port and stopped when the test binary exits (its parent-death
-//! signal). Each test asks for a database of its own.
+//! first use on a free port, and stopped and removed when the test binary exits (at exit;
+//! its parent-death signal if the binary is killed; a later run removes what a killed one
+//! left). Each test asks for a database of its own.
 
 #![allow(dead_code)]
 
@@ -17,6 +18,46 @@ struct Cluster {
 }
 
 static CLUSTER: OnceLock<Result<Cluster, String>> = OnceLock::new();
+/// The cluster's directory and its server's pid, for the exit handler.
+static DIR: OnceLock<PathBuf> = OnceLock::new();
+static SERVER: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// At the test binary's exit: the server stopped (immediate shutdown) and its directory
+/// removed.
+extern "C" fn stop_at_exit() {
+    let pid = SERVER.load(std::sync::atomic::Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: a signal to the server this process started.
+        unsafe { libc::kill(pid, libc::SIGQUIT) };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::path::Path::new(&format!("/proc/{pid}")).exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    if let Some(dir) = DIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Removes the clusters of test binaries no longer running (killed before their exit).
+fn remove_stale() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("zebra-pg-"))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
 
 /// The directory of PostgreSQL's programs (the newest version installed).
 fn bin_dir() -> Result<PathBuf, String> {
@@ -83,7 +124,11 @@ fn free_port() -> u16 {
 
 fn start() -> Result<Cluster, String> {
     let bin = bin_dir()?;
+    remove_stale();
     let dir = std::env::temp_dir().join(format!("zebra-pg-{}", std::process::id()));
+    let _ = DIR.set(dir.clone());
+    // SAFETY: registers a handler with no preconditions, once per test binary.
+    unsafe { libc::atexit(stop_at_exit) };
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let user = run_as();
@@ -133,6 +178,7 @@ fn start() -> Result<Cluster, String> {
         as_user(&mut server, user, true);
         match server.spawn() {
             Ok(mut child) => {
+                SERVER.store(child.id() as i32, std::sync::atomic::Ordering::SeqCst);
                 let _ = tx.send(Ok(()));
                 let _ = child.wait();
             }
