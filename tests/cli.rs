@@ -4,7 +4,7 @@ use std::process::Output;
 
 mod common;
 
-use common::run::{scratch, zebra, zebra_command, INSTANT_BOT, RANDOM_BOT, TEST_BOT};
+use common::run::{scratch, text, zebra, zebra_command, INSTANT_BOT, RANDOM_BOT, TEST_BOT};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 output")
@@ -1355,4 +1355,38 @@ fn play_starts_each_game_from_its_own_kind_of_position() {
         assert!(line.contains(says), "{rules}: {line}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn completions_are_made_for_each_shell_from_the_command_definitions() {
+    let out = zebra(&["completions", "bash"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bash = text(&out.stdout);
+    for word in ["check-bot", "serve", "--database", "--white", "completions"] {
+        assert!(bash.contains(word), "bash lacks {word}");
+    }
+    // The script is bash that bash reads.
+    let file = scratch("completions").join("zebra.bash");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, &bash).unwrap();
+    let checked = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+    for (shell, mark) in [
+        ("zsh", "#compdef zebra"),
+        ("fish", "complete -c zebra"),
+        ("elvish", "zebra"),
+        ("powershell", "zebra"),
+    ] {
+        let out = zebra(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).contains(mark), "{shell}");
+    }
+    let out = zebra(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("tcsh") && err.lines().count() <= 2, "{err}");
 }

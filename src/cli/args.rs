@@ -60,6 +60,18 @@ pub enum Command {
     /// a series of instant bots at concurrency 1 and 2) or `flood` (Zebra's peak memory
     /// while four games at once face bots that flood stdout and stderr).
     Bench(BenchArgs),
+    /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell), made
+    /// from the same definitions as `--help`: `source <(zebra completions bash)`, or
+    /// `zebra completions zsh > ~/.zfunc/_zebra`.
+    Completions(CompletionsArgs),
+}
+
+/// `zebra completions`: the shell.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell whose script to print.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `zebra merge`: shard directories and where the merged series goes.

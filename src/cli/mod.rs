@@ -9,6 +9,7 @@ mod args;
 mod bench;
 mod check_bot;
 mod common;
+mod completions;
 mod demo;
 mod doctor;
 mod failure;
@@ -43,5 +44,6 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Demo(args) => demo::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions(args) => completions::run(args),
     }
 }
