@@ -284,6 +284,25 @@ pub fn to_postgres(sql: &str) -> String {
 /// number; this one spells "zebra").
 const WRITER_LOCK: i64 = 0x7a_65_62_72_61;
 
+/// What runs a prepared statement with its parameters (execute, query...).
+trait PgCall<T>:
+    FnOnce(
+    &mut postgres::Client,
+    &postgres::Statement,
+    &[&(dyn postgres::types::ToSql + Sync)],
+) -> Result<T, postgres::Error>
+{
+}
+
+impl<T, F> PgCall<T> for F where
+    F: FnOnce(
+        &mut postgres::Client,
+        &postgres::Statement,
+        &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<T, postgres::Error>
+{
+}
+
 /// Whether `e` says the session is over: the connection closed, or the server ended it
 /// (a FATAL error: its shutdown, an administrator's command).
 fn session_over(e: &postgres::Error) -> bool {
@@ -402,11 +421,7 @@ impl Db {
         pg: &RefCell<Pg>,
         sql: &str,
         args: &[Value],
-        run: impl FnOnce(
-            &mut postgres::Client,
-            &postgres::Statement,
-            &[&(dyn postgres::types::ToSql + Sync)],
-        ) -> Result<T, postgres::Error>,
+        run: impl PgCall<T>,
     ) -> Result<T, StoreError> {
         self.pg_ready(pg)?;
         let mut held = pg.borrow_mut();
@@ -421,11 +436,7 @@ impl Db {
         pg: &mut Pg,
         sql: &str,
         args: &[Value],
-        run: impl FnOnce(
-            &mut postgres::Client,
-            &postgres::Statement,
-            &[&(dyn postgres::types::ToSql + Sync)],
-        ) -> Result<T, postgres::Error>,
+        run: impl PgCall<T>,
     ) -> Result<T, postgres::Error> {
         let Pg {
             client, statements, ..

@@ -221,6 +221,24 @@ pub struct Lease {
     pub until_ms: i64,
 }
 
+impl Lease {
+    /// A lease from a row of `id, series_id, number, seed, white, black, attempts`, held
+    /// by `owner` until `until_ms`.
+    fn read(r: &Row<'_>, owner: String, until_ms: i64) -> Result<Lease, StoreError> {
+        Ok(Lease {
+            game: r.get(0)?,
+            series: r.get(1)?,
+            number: r.get(2)?,
+            seed: r.get::<i64>(3)? as u64,
+            white: r.get(4)?,
+            black: r.get(5)?,
+            attempt: r.get(6)?,
+            owner,
+            until_ms,
+        })
+    }
+}
+
 /// What became of a finish.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Finished {
@@ -865,17 +883,10 @@ impl Store {
             ),
             args![],
             |r| {
-                Ok(Lease {
-                    game: r.get(0)?,
-                    series: r.get(1)?,
-                    number: r.get(2)?,
-                    seed: r.get::<i64>(3)? as u64,
-                    white: r.get(4)?,
-                    black: r.get(5)?,
-                    attempt: r.get::<u32>(6)? + 1,
-                    owner: owner.to_string(),
-                    until_ms: now_ms + lease_ms,
-                })
+                // Its next attempt.
+                let mut lease = Lease::read(r, owner.to_string(), now_ms + lease_ms)?;
+                lease.attempt += 1;
+                Ok(lease)
             },
         )?;
         if let Some(lease) = &next {
@@ -899,17 +910,8 @@ impl Store {
                  WHERE id = ?1 AND state = 'leased' AND lease_owner = ?2 AND attempts = ?3",
             args![game, owner, attempt],
             |r| {
-                Ok(Lease {
-                    game: r.get(0)?,
-                    series: r.get(1)?,
-                    number: r.get(2)?,
-                    seed: r.get::<i64>(3)? as u64,
-                    white: r.get(4)?,
-                    black: r.get(5)?,
-                    attempt: r.get(6)?,
-                    owner: r.get(7)?,
-                    until_ms: r.get(8)?,
-                })
+                let (owner, until_ms) = (r.get(7)?, r.get(8)?);
+                Lease::read(r, owner, until_ms)
             },
         )
     }
