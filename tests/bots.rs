@@ -1345,3 +1345,58 @@ fn the_bundled_bots_and_the_kits_examples_pass_check_bot_for_chess_eleven() {
         assert!(said.contains("formation decision"), "{bot}: {said}");
     }
 }
+
+/// The tutorial's bot (`bots/python/first_bot.py`, shown whole in the book's "Your first
+/// bot") scores above 60% against the bundled random bot over 20 games of the default
+/// series (the built-in book, sides swapped). Clocks that never bind on a busy machine:
+/// only the bots' choices decide.
+#[test]
+fn tutorial_bot_beats_random() {
+    let Some(py) = python() else {
+        return;
+    };
+    let dir = scratch("tutorial");
+    let bot = format!(
+        "{py} {}",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/bots/python/first_bot.py")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_zebra"))
+        .args(["match", "--bot", &bot, "--bot"])
+        .arg(env!("CARGO_BIN_EXE_zebra-random-bot"))
+        .args(["--games", "20", "--seed", "1", "--out"])
+        .arg(dir.join("series"))
+        .args(["--tc", "plays=10,play=30s,reaction=10s"])
+        .output()
+        .expect("zebra runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // mybot vs random: +15 =3 -2  score 82.5%  ...
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("mybot vs random:"))
+        .unwrap_or_else(|| panic!("no standings line in:\n{text}"));
+    let count = |mark: char| -> u32 {
+        let word = line
+            .split_whitespace()
+            .find(|w| w.starts_with(mark) && w[1..].parse::<u32>().is_ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        word[1..].parse().unwrap()
+    };
+    let (wins, draws, losses) = (count('+'), count('='), count('-'));
+    assert_eq!(wins + draws + losses, 20, "{line}");
+    let score = f64::from(wins) + f64::from(draws) / 2.0;
+    assert!(
+        score / 20.0 > 0.6,
+        "the tutorial bot scored {score}/20: {line}"
+    );
+    // Clean play: no timeouts, no illegal replies.
+    assert!(
+        text.contains("mybot: timeouts 0, illegal replies 0, forfeits 0"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
