@@ -5,12 +5,11 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use zebra::cli::{Cli, Failure};
 use zebra::series::SeriesEnd;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::from_env() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
@@ -52,13 +51,9 @@ fn usage_error(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
     }
-    let text = e.render().to_string();
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("bad usage");
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    eprintln!("zebra: {first} (see 'zebra --help')");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = zebra::cli::subcommand_of(&args);
+    let line = zebra::cli::usage_line(&e.render().to_string(), command.as_deref());
+    eprintln!("zebra: {line}");
     ExitCode::from(2)
 }

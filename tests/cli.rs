@@ -1390,3 +1390,47 @@ fn completions_are_made_for_each_shell_from_the_command_definitions() {
     let err = text(&out.stderr);
     assert!(err.contains("tcsh") && err.lines().count() <= 2, "{err}");
 }
+
+/// clap's own refusals keep the one-line form and keep clap's tips: a misspelt flag names
+/// the similar one and the command's help, a negative number is a bad value (not an
+/// unknown flag), a missing argument names it.
+#[test]
+fn usage_errors_are_one_line_with_the_tip_and_the_right_help() {
+    let cases: [(&[&str], &[&str]); 4] = [
+        (
+            &["match", "--game", "3"],
+            &[
+                "a similar argument exists: '--games'",
+                "(see 'zebra match --help')",
+            ],
+        ),
+        (
+            &["match", "--games", "-2"],
+            &[
+                "invalid value '-2' for '--games",
+                "(see 'zebra match --help')",
+            ],
+        ),
+        (
+            &["paly"],
+            &[
+                "a similar subcommand exists: 'play'",
+                "(see 'zebra --help')",
+            ],
+        ),
+        (
+            &["verify"],
+            &["not provided: <FILE>", "(see 'zebra verify --help')"],
+        ),
+    ];
+    for (args, wanted) in cases {
+        let out = zebra(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("zebra: "), "{args:?}: {err}");
+        for w in wanted {
+            assert!(err.contains(w), "{args:?}: {err} lacks {w}");
+        }
+    }
+}

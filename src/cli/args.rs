@@ -6,7 +6,25 @@ use clap::{Parser, Subcommand};
 
 /// Zebra: the referee for Football Chess bots.
 #[derive(Debug, Parser)]
-#[command(name = "zebra", version, about, propagate_version = true)]
+#[command(
+    name = "zebra",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "\
+Start with `zebra play`: a refereed game of the bundled greedy bot against the bundled
+random bot, play by play. Then `zebra match --games 20` plays a series with statistics.
+
+Examples:
+  zebra play --white \"python3 my_bot.py\" --pgn game.pgn   your bot as White, its record kept
+  zebra check-bot \"python3 my_bot.py\"                     does a bot speak the protocol?
+  zebra match --bot \"python3 my_bot.py\" --bot zebra-random-bot --games 20
+  zebra view game.pgn                                     watch a record in the browser
+  zebra verify game.pgn                                   replay a record through the rules
+
+`zebra COMMAND --help` shows a command's flags and examples. The book: docs/src/ in the
+repository (`mdbook build docs`); `zebra man --out DIR` writes the man pages."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -16,54 +34,202 @@ pub struct Cli {
 pub enum Command {
     /// Play one refereed game between two bot programs (default: the bundled greedy bot as
     /// White against the bundled random bot as Black).
+    #[command(after_help = "\
+Examples:
+  zebra play                                           greedy vs random, play by play
+  zebra play --white \"python3 my_bot.py\" --pgn game.pgn
+  zebra play --white human --black zebra-greedy-bot    you play White in the browser
+  zebra play --rules boyer-football --board            another game, its board in the terminal
+  zebra play --tc plays=10,play=500ms,reaction=50ms --seed 7 --quiet")]
     Play(PlayArgs),
     /// Play a series of games between two or more bots: pairs with the same seed and sides
     /// swapped, several games at once, statistics with Elo, LOS, pentanomial counts and an
     /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
+    #[command(after_help = "\
+Examples:
+  zebra match --games 20                               greedy vs random, 10 pairs
+  zebra match --bot \"python3 my_bot.py\" --bot zebra-random-bot --games 20 --out vs-random
+  zebra match --bot new=./new --bot old=./old --games 1000 --concurrency 2 --sprt elo0=0,elo1=10
+  zebra match --resume vs-random                       go on after an interruption")]
     Match(MatchArgs),
     /// Put the shards of one series (`zebra match --shard K/N`, played on any machines)
     /// back together: every shard of the same series, each once, every game once; writes
     /// the series' directory (games in game order, events, statistics) and each shard's
     /// figures, flagging a shard whose score stands out.
+    #[command(after_help = "\
+Examples:
+  zebra match --bot a=./a --bot b=./b --games 800 --shard 3/8 --out series
+  zebra merge series --out merged                      once every shard is done
+  zebra merge series --status                          how far the shards are")]
     Merge(MergeArgs),
     /// Run the competition daemon: a queue of series played by workers, an HTTP API,
-    /// tokens and bots registered here (see README "Running a competition").
+    /// tokens and bots registered here (the book's "Running a competition").
+    #[command(after_help = "\
+Examples:
+  zebra serve --data zebra-data                        on 127.0.0.1:8080, the store in zebra-data
+  zebra serve --config serve.toml --check-config       check a settings file and stop
+  zebra serve --database postgres://zebra:secret@db:5432/zebra --data /shared/zebra")]
     Serve(ServeArgs),
     /// Lend this machine's cores to a `zebra serve` daemon: lease its games over HTTP, play
-    /// each inside the strict sandbox, report the records (see README "Remote workers").
+    /// each inside the strict sandbox, report the records (the book's "Remote workers").
+    #[command(after_help = "\
+Example:
+  zebra worker --server https://zebra.example.org --token-file worker.token --concurrency 4")]
     Worker(WorkerArgs),
     /// Show how bots would be contained on this machine: namespaces, cgroups (v1 or v2,
     /// per controller), the default limits, and what `--sandbox strict` needs.
     Doctor(DoctorArgs),
     /// Check a bot against the protocol: handshake, every kind of decision as White and as
     /// Black, ping, game end and quit; every problem in plain words.
+    #[command(after_help = "\
+Examples:
+  zebra check-bot \"python3 my_bot.py\"
+  zebra check-bot --rules boyer-football ./my-bot --decision-ms 200
+
+A bot writes protocol lines, and only them, to stdout; logs and debug text go to stderr.")]
     CheckBot(CheckBotArgs),
     /// Watch recorded games: serve the viewer on 127.0.0.1 and print its address, write it
     /// with the record's games inlined (--html: one self-contained file that opens from disk
     /// with no server), or print the field play by play in the terminal (--board).
+    #[command(after_help = "\
+Examples:
+  zebra view game.pgn                                  the viewer on 127.0.0.1, its address printed
+  zebra view series/games.pgn --game 7 --board         game 7 in the terminal
+  zebra view game.pgn --html game.html                 one file that opens from disk")]
     View(ViewArgs),
     /// The human seat's relay, started by the referee as that side's bot (see
     /// crates/server/src/web/seat.rs); not for people to run.
     #[command(hide = true)]
     SeatRelay(SeatRelayArgs),
     /// Verify game records: replay every action of every game through the engine.
+    #[command(after_help = "\
+Example:
+  zebra verify game.pgn series/games.pgn               each game as its Variant tag says")]
     Verify(VerifyArgs),
     /// Play one whole game between two seeded random players inside the engine (no bot
     /// processes) and print it play by play.
+    #[command(after_help = "\
+Example:
+  zebra demo --seed 3 --quiet                          the final line only")]
     Demo(DemoArgs),
     /// Count legal action sequences from a position to a depth (perft); for
     /// boyer-football, whole turns; for chess-eleven, decisions of a round in play.
+    #[command(after_help = "\
+Examples:
+  zebra perft --depth 3
+  zebra perft --rules boyer-football --depth 2 --divide")]
     Perft(PerftArgs),
     /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
     /// (legal-action generation alone), `referee` (the referee's own cost per decision,
     /// with two instant bots, against a bare pipe ping-pong) or `match` (games per second of
     /// a series of instant bots at concurrency 1 and 2) or `flood` (Zebra's peak memory
     /// while four games at once face bots that flood stdout and stderr).
+    #[command(after_help = "\
+Examples:
+  zebra bench                                          the engine: seeded random playouts
+  zebra bench referee                                  the referee's cost per decision
+  zebra bench match --json")]
     Bench(BenchArgs),
     /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell), made
     /// from the same definitions as `--help`: `source <(zebra completions bash)`, or
     /// `zebra completions zsh > ~/.zfunc/_zebra`.
     Completions(CompletionsArgs),
+    /// Write the man pages (zebra.1 and one zebra-COMMAND.1 per command) into a directory,
+    /// made from the same definitions as `--help`: `man -l DIR/zebra-play.1`, or copy them
+    /// to /usr/local/share/man/man1.
+    Man(ManArgs),
+}
+
+/// Zebra's command line as clap builds it: the one definition behind parsing, `--help`,
+/// the completion scripts, the man pages and the book's command reference. A flag that
+/// takes a value takes a negative number too (`--games -2` is then a bad number of games,
+/// reported as such, not an unknown flag `-2`).
+pub fn command() -> clap::Command {
+    fn numbers(cmd: clap::Command) -> clap::Command {
+        cmd.mut_args(|arg| {
+            if arg.get_action().takes_values() && !arg.is_positional() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+        .mut_subcommands(numbers)
+    }
+    numbers(<Cli as clap::CommandFactory>::command())
+}
+
+impl Cli {
+    /// The command line of this process, parsed by [`command`].
+    pub fn from_env() -> Result<Cli, clap::Error> {
+        Self::from_args(std::env::args_os())
+    }
+
+    /// `args` (the program's name first), parsed by [`command`].
+    pub fn from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let mut cmd = command();
+        let matches = cmd.try_get_matches_from_mut(args)?;
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))
+    }
+}
+
+/// clap's rendered error as one line: its first line (with the list it announces, as in
+/// "the following required arguments were not provided: <FILES>..."), then its tips ("a
+/// similar argument exists: '--games'"), then the help to read: that of the command its
+/// usage line names, else of `command` (the subcommand on the command line), else zebra's.
+pub fn usage_line(rendered: &str, command: Option<&str>) -> String {
+    let lines: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let first = lines.first().copied().unwrap_or("bad usage");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let mut help = match command {
+        Some(name) => format!("zebra {name} --help"),
+        None => "zebra --help".to_string(),
+    };
+    let mut listing = line.ends_with(':');
+    for l in lines.iter().skip(1) {
+        if let Some(tip) = l.strip_prefix("tip: ") {
+            listing = false;
+            line.push_str("; ");
+            line.push_str(tip);
+        } else if let Some(usage) = l.strip_prefix("Usage: ") {
+            listing = false;
+            let words: Vec<&str> = usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect();
+            if !words.is_empty() {
+                help = format!("{} --help", words.join(" "));
+            }
+        } else if listing {
+            line.push(' ');
+            line.push_str(l);
+        }
+    }
+    format!("{line} (see '{help}')")
+}
+
+/// The subcommand named on a command line (`args` without the program's name): the first
+/// word that is one of zebra's commands.
+pub fn subcommand_of(args: &[String]) -> Option<String> {
+    let cmd = command();
+    args.iter()
+        .find(|a| cmd.get_subcommands().any(|s| s.get_name() == a.as_str()))
+        .cloned()
+}
+
+/// `zebra man`: where the pages go.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// The directory to write the pages into (made if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
 }
 
 /// `zebra completions`: the shell.
@@ -138,10 +304,10 @@ pub struct PlayArgs {
     /// The Black bot's command line, or `human`.
     #[arg(long)]
     pub black: Option<String>,
-    /// The White bot's name in records (default: the program's file name).
+    /// The White bot's name in records (default: the name the bot gives in its `ready`).
     #[arg(long)]
     pub white_name: Option<String>,
-    /// The Black bot's name in records (default: the program's file name).
+    /// The Black bot's name in records (default: the name the bot gives in its `ready`).
     #[arg(long)]
     pub black_name: Option<String>,
     /// An option for the White bot, NAME=VALUE (repeatable).

@@ -3,15 +3,13 @@
 
 use std::io::Write;
 
-use clap::CommandFactory;
-
-use super::args::{Cli, CompletionsArgs};
+use super::args::CompletionsArgs;
 use super::failure::Failure;
 
 /// Prints the script (a reader that goes away early, `| head`, is not an error).
 pub(super) fn run(args: CompletionsArgs) -> Result<(), Failure> {
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "zebra", &mut script);
+    clap_complete::generate(args.shell, &mut super::command(), "zebra", &mut script);
     match std::io::stdout().lock().write_all(&script) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(Failure::Run(format!("cannot write the script: {e}")))

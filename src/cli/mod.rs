@@ -13,6 +13,7 @@ mod completions;
 mod demo;
 mod doctor;
 mod failure;
+mod man;
 mod r#match;
 mod merge;
 mod perft;
@@ -45,5 +46,6 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
