@@ -710,6 +710,61 @@ fn ctrl_c_stops_the_game_and_every_bot() {
     assert_eq!(processes_with(&token), Vec::<i32>::new(), "no bot survives");
 }
 
+/// Ctrl-C (or SIGTERM) in the middle of `zebra play --pgn` leaves the game so far in the
+/// record file: `Termination "unterminated"`, Result `*`, every entry played, and the
+/// record verifies. For a game of plays (Football Chess) and a game of turns (Boyer's).
+#[test]
+fn an_interrupted_game_leaves_an_unterminated_record() {
+    use std::io::BufRead;
+    for (rules, signal) in [
+        ("football-chess", libc::SIGINT),
+        ("boyer-football", libc::SIGTERM),
+    ] {
+        let dir = scratch(&format!("interrupted-{rules}"));
+        let pgn = dir.join("game.pgn");
+        let white = format!("{TEST_BOT} --sleep-ms 20");
+        let tc = if rules == "football-chess" {
+            "plays=200,play=60s,reaction=60s"
+        } else {
+            "bank=600s,inc=1s"
+        };
+        let mut child = zebra_command(&["play", "--rules", rules, "--white", &white])
+            .args(["--tc", tc, "--pgn"])
+            .arg(&pgn)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Three lines of the game printed: some plays (or turns) are over, so the record
+        // has entries, however slow the machine.
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        for _ in 0..3 {
+            lines.next().expect("the game goes on").unwrap();
+        }
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{rules}: {err}");
+        assert!(
+            err.contains("the game so far is recorded in"),
+            "{rules}: {err}"
+        );
+        let record = std::fs::read_to_string(&pgn).unwrap();
+        assert!(
+            record.contains("[Termination \"unterminated\"]"),
+            "{rules}: {record}"
+        );
+        assert!(record.contains("[Result \"*\"]"), "{rules}: {record}");
+        let verified = zebra(&["verify", pgn.to_str().unwrap()]);
+        let said = stdout(&verified);
+        assert!(verified.status.success(), "{rules}: {said}");
+        assert!(said.contains("ok, * (unterminated,"), "{rules}: {said}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 fn one_zebra_line(out: &Output) -> String {
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(err.lines().count(), 1, "one line: {err}");

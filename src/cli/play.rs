@@ -11,7 +11,7 @@ use super::failure::{preflight_failure, Failure};
 use super::runtime::{interruptible, runtime};
 use super::watch::{bind_watch, linger, start_watch};
 use crate::bot::BotSpec;
-use crate::record::{write_game, Termination};
+use crate::record::{write_game, GameRecord, Termination};
 use crate::referee::preflight::preflight;
 use crate::referee::{GameConfig, GameReport, GameSetup, Referee, Spectator};
 use crate::rules::{Event, Game, Rules, Side};
@@ -342,17 +342,48 @@ fn play_game(
     });
     let started = std::time::Instant::now();
     let runtime = runtime()?;
-    let report = if cfg.game.rules() != Rules::FootballChess {
-        play_by_turns(&runtime, white, black, cfg, show, spectator.as_ref())?
+    let mut so_far = SoFar::default();
+    let played = if cfg.game.rules() != Rules::FootballChess {
+        play_by_turns(
+            &runtime,
+            white,
+            black,
+            cfg,
+            show,
+            spectator.as_ref(),
+            &mut so_far,
+        )
     } else {
-        play_by_plays(&runtime, white, black, cfg, show, spectator.as_ref())?
+        play_by_plays(
+            &runtime,
+            white,
+            black,
+            cfg,
+            show,
+            spectator.as_ref(),
+            &mut so_far,
+        )
     };
-    if let Some((path, mut file)) = pgn {
-        let text = write_game(&report.record)
-            .map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
-        file.write_all(text.as_bytes())
-            .and_then(|_| file.sync_all())
-            .map_err(|e| Failure::Run(format!("cannot write {}: {e}", path.display())))?;
+    let report = match played {
+        Ok(report) => report,
+        Err(Failure::Interrupted) => {
+            if let (Some((path, file)), Some(mut record)) = (pgn, so_far.0) {
+                record
+                    .finish_unterminated()
+                    .map_err(|e| Failure::Run(format!("cannot end the record: {e}")))?;
+                append_record(&path, file, &record)?;
+                eprintln!(
+                    "zebra: the game so far is recorded in {} (Termination \"unterminated\", {} entries)",
+                    path.display(),
+                    record.entries.len()
+                );
+            }
+            return Err(Failure::Interrupted);
+        }
+        Err(e) => return Err(e),
+    };
+    if let Some((path, file)) = pgn {
+        append_record(&path, file, &report.record)?;
     }
     if let Some(s) = &spectator {
         s.game_over(1, &report.record, &report.reason);
@@ -366,6 +397,34 @@ fn play_game(
     print_result(white, black, &report)
 }
 
+/// A record appended to the `--pgn` file and synced to disk.
+fn append_record(path: &Path, mut file: std::fs::File, record: &GameRecord) -> Result<(), Failure> {
+    let text =
+        write_game(record).map_err(|e| Failure::Run(format!("cannot write the record: {e}")))?;
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.sync_all())
+        .map_err(|e| Failure::Run(format!("cannot write {}: {e}", path.display())))
+}
+
+/// The record of the game being played as it grows (new entries appended, the record never
+/// copied whole after the first time), so that a game stopped by Ctrl-C or SIGTERM still
+/// leaves its record.
+#[derive(Default)]
+struct SoFar(Option<GameRecord>);
+
+impl SoFar {
+    fn follow(&mut self, record: &GameRecord) {
+        match &mut self.0 {
+            Some(kept) if kept.entries.len() <= record.entries.len() => {
+                kept.tags.clone_from(&record.tags);
+                let known = kept.entries.len();
+                kept.entries.extend_from_slice(&record.entries[known..]);
+            }
+            _ => self.0 = Some(record.clone()),
+        }
+    }
+}
+
 /// A game other than Football Chess, as the viewer replays it: one line per turn, the
 /// board as a turn ends.
 fn play_by_turns(
@@ -375,6 +434,7 @@ fn play_by_turns(
     cfg: &GameConfig,
     show: Show,
     spectator: Option<&Arc<dyn Spectator>>,
+    so_far: &mut SoFar,
 ) -> Result<GameReport, Failure> {
     let style = crate::web::TermStyle::for_stdout();
     if !show.quiet {
@@ -390,6 +450,7 @@ fn play_by_turns(
     interruptible(
         runtime,
         crate::referee::play_game(white, black, cfg, |record| {
+            so_far.follow(record);
             if let Some(s) = spectator {
                 s.follow(1, record);
             }
@@ -428,6 +489,7 @@ fn play_by_plays(
     cfg: &GameConfig,
     show: Show,
     spectator: Option<&Arc<dyn Spectator>>,
+    so_far: &mut SoFar,
 ) -> Result<GameReport, Failure> {
     let style = crate::web::TermStyle::for_stdout();
     if !show.quiet {
@@ -438,6 +500,7 @@ fn play_by_plays(
     interruptible(
         runtime,
         Referee::play(white, black, cfg, |game, events, record| {
+            so_far.follow(record);
             if let Some(s) = spectator {
                 s.follow(1, record);
             }

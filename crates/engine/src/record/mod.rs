@@ -308,4 +308,25 @@ impl GameRecord {
         self.tags.set(tags::RESULT, tags::result_token(result));
         self.tags.set(tags::TERMINATION, termination.code());
     }
+
+    /// Ends the record of a game stopped before its end (Zebra interrupted by Ctrl-C or
+    /// SIGTERM): the Score of the game after the last entry, `Termination "unterminated"`
+    /// and Result `*`. The entries replay from the record's tags, whatever its game.
+    pub fn finish_unterminated(&mut self) -> Result<(), RecordError> {
+        let rules = self.rules()?;
+        crate::with_rules!(rules, R => {
+            let mut game = <R as Recorded>::from_tags(&self.tags)?;
+            for (index, entry) in self.entries.iter().enumerate() {
+                entry
+                    .apply_to(&mut game)
+                    .map_err(|error| RecordError::Replay {
+                        index,
+                        entry: entry.to_string(),
+                        error,
+                    })?;
+            }
+            self.finish(&game, Termination::Unterminated, None);
+        });
+        Ok(())
+    }
 }
