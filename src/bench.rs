@@ -925,7 +925,7 @@ pub struct FloodReport {
     pub peak_rss_before_kib: u64,
     /// Peak resident memory after them, in KiB.
     pub peak_rss_after_kib: u64,
-    /// The README's bound for this many games at once, in KiB.
+    /// The bound the book gives (docs/src/operators/sandbox-caveats.md) for this many games at once, in KiB.
     pub bound_kib: u64,
     pub games_at_once: usize,
     /// How each game ended (the flooding bot's verdict and the reason).

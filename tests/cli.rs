@@ -852,7 +852,7 @@ fn a_duplicate_time_control_key_is_a_usage_error() {
     assert!(err.contains("'play' is given twice"), "{err}");
 }
 
-/// README's "Exit codes", case by case (5, 6 and 130 need a series or a signal: see
+/// The book's "Exit codes" (docs/src/reference/exit-codes.md), case by case (5, 6 and 130 need a series or a signal: see
 /// tests/series.rs, which checks them with real SPRT runs and a real Ctrl-C).
 #[test]
 fn every_documented_exit_code_happens_as_documented() {

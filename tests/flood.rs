@@ -1,7 +1,7 @@
 //! Zebra's own memory stays bounded whatever its bots write: four games at once against
 //! bots that flood stdout before `ready` and after it (while the opponent thinks for
 //! seconds, so that nobody reads them), send a 64 MiB line, or 64 MiB of stderr. Zebra's
-//! peak resident memory (VmHWM) must stay within the README's bound: 64 MiB plus 8 MiB per
+//! peak resident memory (VmHWM) must stay within the book's bound (docs/src/operators/sandbox-caveats.md): 64 MiB plus 8 MiB per
 //! game running at once.
 //!
 //! This file holds one test, so that the process's peak memory is this test's alone.

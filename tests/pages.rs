@@ -6,8 +6,8 @@
 //!
 //! The games are written into the store directly (a played game's record stands for each
 //! of them): playing 10,000 games would take the test most of an hour. How long the pages
-//! take is printed, never asserted (the machine may be busy); `README.md` gives the
-//! figures.
+//! take is printed, never asserted (the machine may be busy); reads under load are
+//! measured by `zebra bench serve` (docs/src/benchmarks.md).
 
 mod common;
 #[path = "common/openapi.rs"]

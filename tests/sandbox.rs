@@ -144,7 +144,7 @@ fn kill_zebra_mid_game(mut cmd: Command, m: &str) -> String {
 #[test]
 fn kill_9_of_zebra_mid_game_leaves_no_process_of_any_bot() {
     if !namespaces_here() {
-        eprintln!("skipped: no namespaces here (the fallback cannot outlive a kill -9 of Zebra; README \"Sandbox\")");
+        eprintln!("skipped: no namespaces here (the fallback cannot outlive a kill -9 of Zebra; docs/src/operators/sandbox-caveats.md)");
         return;
     }
     let dir = scratch("kill9");

@@ -769,7 +769,7 @@ pub struct WatchArgs {
 }
 
 /// How bots are contained: level and limits for every bot (a bot's config keys override
-/// the limits for that bot). See README "Sandbox".
+/// the limits for that bot). See the book's "Limits, verdicts and freeze-idle" (docs/src/operators/limits.md).
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct SandboxArgs {
     /// auto (the best this machine allows, recorded in every record), strict (refuse to

@@ -229,7 +229,7 @@ impl Jail {
         }
         if let (Some(m), false) = (limits.memory, memory_by_cgroup) {
             // No cgroup: an address-space limit is the only memory limit there is (it also
-            // counts reserved, untouched memory, see README "Sandbox").
+            // counts reserved, untouched memory, see docs/src/operators/limits.md).
             rlimits.push((libc::RLIMIT_AS, m, m));
         }
         // A directory of its own: its temp files (TMPDIR) without a view, else the mount

@@ -30,7 +30,7 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// The defaults, and why (README "Sandbox"): 1 GiB of memory is room for a large
+    /// The defaults, and why (docs/src/operators/limits.md): 1 GiB of memory is room for a large
     /// search table yet keeps a few games at once within a small machine; 64 processes
     /// and threads let a bot use every core of a big machine but stop a fork bomb; an hour
     /// of CPU per game is far beyond any time control's budget; 64 MiB per file allows

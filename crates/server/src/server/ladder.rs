@@ -7,7 +7,7 @@
 //! queued or running at once. A bot's earlier versions retire from a game's ladder once a
 //! newer version plays that game.
 //!
-//! Pairing (a heuristic, written down here and in the README): the active bot with the
+//! Pairing (a heuristic, written down here and in the book, docs/src/organisers/ladder.md): the active bot with the
 //! fewest games (counting those queued) plays the active bot that costs least, where the cost
 //! is the rating gap in Elo, plus 50 per pair the two have already played or have queued,
 //! plus 5 per game the opponent has over it. Few games first, then close ratings, and no

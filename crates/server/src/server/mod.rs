@@ -541,7 +541,7 @@ fn how_to_fix(missing: &str) -> String {
         fixes.push("remove network = true from [sandbox] limits");
     }
     if fixes.is_empty() {
-        fixes.push("see the README's Sandbox section");
+        fixes.push("see the book's sandbox chapter (docs/src/operators/sandbox.md)");
     }
     fixes.join("; ")
 }

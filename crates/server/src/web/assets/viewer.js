@@ -1102,7 +1102,7 @@
     drawMarks();
   }
 
-  // Timings, for the benchmark in the README: the first position (performance.now()
+  // Timings, for the benchmark in the book (docs/src/benchmarks.md): the first position (performance.now()
   // counts from the navigation: loading and parsing included), and with `bench=1` in the
   // link, every step of the game rendered and laid out once (mean and worst, in ms).
   function firstShown() {
