@@ -13,6 +13,7 @@
 //! | `--sleep-on-defense-ms N` | sleeps N ms before each reply to a request in which it is the defense (Football Chess) |
 //! | `--busy-ms N` | computes (spins on the CPU) N ms before each reply to a request, after the first `--sleep-after` |
 //! | `--garbage` | replies to requests with a line that is not JSON |
+//! | `--chatty` | prints a line of debug text to stdout before each (valid) reply, as a bot author's forgotten print does |
 //! | `--non-utf8` | replies with a JSON-shaped line holding bytes that are not UTF-8 |
 //! | `--long-line BYTES` | replies with one line of exactly BYTES bytes (then `\n`): a valid action padded with a `pad` field when BYTES allows |
 //! | `--no-flush` | writes everything (also `ready`) into a 64 KiB buffer that is never flushed |
@@ -92,6 +93,9 @@ struct Args {
     /// Reply with a line that is not JSON.
     #[arg(long)]
     garbage: bool,
+    /// Print a line of debug text to stdout before each (valid) reply.
+    #[arg(long)]
+    chatty: bool,
     /// Reply with a line that is not UTF-8.
     #[arg(long)]
     non_utf8: bool,
@@ -483,6 +487,14 @@ fn illegal_action(req: &Request) -> String {
 fn reply_bytes(args: &Args, id: u64, action: &str) -> Vec<u8> {
     if args.garbage {
         return b"this is not JSON {{{\n".to_vec();
+    }
+    if args.chatty {
+        let mut v = format!("thinking about request {id}...\n").into_bytes();
+        v.extend(line(&FromBot::Action {
+            id,
+            action: action.to_string(),
+        }));
+        return v;
     }
     if args.non_utf8 {
         let mut v = format!(r#"{{"type":"action","id":{id},"action":""#).into_bytes();

@@ -559,6 +559,25 @@ fn check_bot_passes_a_good_bot_and_names_the_problems_of_a_bad_one() {
     }
 }
 
+/// A bot that prints debug text to stdout before each reply (a forgotten print) is told
+/// once what stdout is for; the replies that follow its stray lines are not a second
+/// cascade of problems (wrong ids, second replies), and the rest is one counted line.
+#[test]
+fn check_bot_tells_a_chatty_bot_that_stdout_is_for_protocol_lines() {
+    let cmd = format!("{TEST_BOT} --chatty");
+    let out = zebra(&["check-bot", &cmd, "--decision-ms", "1500", "--games", "0"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(
+        text.contains("stdout carries protocol lines only: write debug text and logs to stderr"),
+        "{text}"
+    );
+    assert!(!text.contains("the reply has id"), "{text}");
+    assert!(!text.contains("second reply"), "{text}");
+    let problems = text.lines().filter(|l| l.starts_with("PROBLEM")).count();
+    assert!(problems <= 3, "{problems} problems:\n{text}");
+}
+
 /// check-bot judges the handshake as a game does: a flood before `ready` is named as a
 /// flood at once (not as silence after the whole handshake time), and a bot that exits
 /// before `ready` is named by its exit code, with the end of its stderr.
@@ -836,7 +855,12 @@ fn clap_errors_are_one_zebra_line_with_exit_code_2() {
         let out = zebra(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = one_zebra_line(&out);
-        assert!(err.ends_with("(see 'zebra --help')\n"), "{err}");
+        // The help to read: the command's own, or zebra's for an unknown command.
+        let help = match args[0] {
+            "frobnicate" => "zebra --help".to_string(),
+            command => format!("zebra {command} --help"),
+        };
+        assert!(err.ends_with(&format!("(see '{help}')\n")), "{err}");
     }
     // Help and version still print whole, on stdout, with success.
     let help = zebra(&["play", "--help"]);

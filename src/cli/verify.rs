@@ -72,7 +72,14 @@ fn verify(path: &Path, expected: Option<Rules>) -> Result<(), Failure> {
 impl Tally {
     /// Replays one game and prints its verdict.
     fn judge(&mut self, rec: &GameRecord) {
-        let games = self.games;
+        // "game 3 (greedy vs random)": the players as the record names them.
+        let players = |side: &str| rec.tags.get(side).unwrap_or("?").to_string();
+        let games = format!(
+            "{} ({} vs {})",
+            self.games,
+            players(crate::record::tags::WHITE),
+            players(crate::record::tags::BLACK)
+        );
         match crate::record::verify_any(rec) {
             Ok(v) => out!(
                 "game {games}: ok, {} ({}, {} actions, {} clock expiries)",

@@ -23,7 +23,17 @@ pub use zebra_engine::seam::Checked;
 #[derive(Clone, Debug, Default)]
 pub struct CheckReport {
     pub lines: Vec<CheckLine>,
+    /// Lines on stdout that are not protocol messages, in a request's wait (debug text
+    /// printed to stdout, most often): the first is a problem with its hint, the rest
+    /// are counted into one line at the end.
+    noise: usize,
+    /// The requests whose wait met such a line: the reply that comes after it, read in a
+    /// later wait, is the same mistake's echo and not a problem of its own.
+    noisy: std::collections::BTreeSet<u64>,
 }
+
+/// What a line on stdout that is not a protocol message most likely is, and its fix.
+pub const STDOUT_HINT: &str = "stdout carries protocol lines only: write debug text and logs to stderr, or send them as log messages";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckLine {
@@ -97,6 +107,12 @@ pub async fn check_bot_for(rules: Rules, spec: &BotSpec, limits: CheckLimits) ->
     for side in Side::ALL {
         crate::with_rules!(rules, R => session::<R>(spec, side, limits, &mut report).await);
     }
+    if report.noise > 1 {
+        let more = report.noise - 1;
+        report.problem(format!(
+            "{more} more line(s) on stdout that are not protocol messages ({STDOUT_HINT})"
+        ));
+    }
     report
 }
 
@@ -122,7 +138,10 @@ async fn session<R: Checked>(
     let shake = super::handshake::greet(&mut bot, max_line, limits.handshake).await;
     // A flood is all noise: its own line says so.
     if shake.noise > 0 && shake.result != Err(Failed::Flood) {
-        report.problem(format!("{tag} printed {} line(s) before ready that are not protocol (stdout is for protocol only; log to stderr)", shake.noise));
+        report.problem(format!(
+            "{tag} printed {} line(s) before ready that are not protocol messages ({STDOUT_HINT})",
+            shake.noise
+        ));
     }
     match shake.result {
         Ok(ready) if ready.took > limits.slow_handshake => report.advice(format!(
@@ -188,7 +207,10 @@ async fn session<R: Checked>(
         .await
     {
         if let Ok(FromBot::Action { id: got, .. }) = protocol::parse_from_bot(&text) {
-            report.problem(format!("{tag} sent a second reply to request {got}"));
+            // The late reply after a stray line is that line's echo, already told.
+            if !report.noisy.contains(&got) {
+                report.problem(format!("{tag} sent a second reply to request {got}"));
+            }
         }
     }
     let _ = bot.send(protocol::to_line(&ToBot::<R::Wire>::Ping { id: 7 }));
@@ -264,11 +286,15 @@ async fn judge_reply<R: Checked>(
         };
         match protocol::parse_from_bot(&text) {
             Err(e) => {
-                report.problem(format!(
-                    "{what}: not a protocol message ({}): {}",
-                    short(&e.to_string()),
-                    short(&text)
-                ));
+                report.noise += 1;
+                report.noisy.insert(id);
+                if report.noise == 1 {
+                    report.problem(format!(
+                        "{what}: not a protocol message ({}): {} ({STDOUT_HINT})",
+                        short(&e.to_string()),
+                        short(&text)
+                    ));
+                }
                 return true;
             }
             Ok(FromBot::Log { .. } | FromBot::Pong { .. }) => continue,
@@ -278,7 +304,11 @@ async fn judge_reply<R: Checked>(
             }
             Ok(FromBot::Action { id: got, action }) => {
                 if got != id {
-                    report.problem(format!("{what}: the reply has id {got}, the request had {id} (echo the request's id)"));
+                    // The reply to a request whose wait ended on a stray line comes late:
+                    // that line was the problem, already told.
+                    if !report.noisy.contains(&got) {
+                        report.problem(format!("{what}: the reply has id {got}, the request had {id} (echo the request's id)"));
+                    }
                     continue;
                 }
                 // Err((advisory, why)): advisory for legal play that draws a flag.
@@ -381,6 +411,9 @@ pub async fn check_games(
 pub(crate) fn transcript_problems(text: &str, side: Side) -> Vec<String> {
     let mut asked: std::collections::HashMap<u64, String> = Default::default();
     let mut problems = Vec::new();
+    // Requests answered first by a line that is not a protocol message: the reply after
+    // it comes late, the same mistake's echo, not a problem of its own.
+    let mut stray: std::collections::HashSet<u64> = Default::default();
     for line in text.lines() {
         let mut parts = line.trim_start().splitn(4, ' ').filter(|p| !p.is_empty());
         let (Some(_at), Some(who), Some("<")) = (parts.next(), parts.next(), parts.next()) else {
@@ -424,9 +457,22 @@ pub(crate) fn transcript_problems(text: &str, side: Side) -> Vec<String> {
                     .cloned()
                     .unwrap_or_else(|| format!("request {id}"));
                 let reason = msg["reason"].as_str().unwrap_or("");
+                let status = msg["status"].as_str().unwrap_or("?");
+                if status == "late" && stray.contains(&id) {
+                    continue;
+                }
+                let not_protocol = reason.starts_with("sent an invalid reply (not JSON")
+                    || reason.starts_with("sent an invalid reply (not a message");
+                let hint = if not_protocol && stray.is_empty() {
+                    format!(" ({STDOUT_HINT})")
+                } else {
+                    String::new()
+                };
+                if not_protocol {
+                    stray.insert(id);
+                }
                 problems.push(format!(
-                    "{what}: {}{}{}",
-                    msg["status"].as_str().unwrap_or("?"),
+                    "{what}: {status}{}{}{hint}",
                     if reason.is_empty() { "" } else { ": " },
                     crate::bot::text::clean(reason, 200)
                 ));
