@@ -1494,6 +1494,113 @@ fn a_watched_series_lists_its_games_and_standings_in_the_browser() {
     assert_eq!(watched.interrupt().code(), Some(0));
 }
 
+/// A live page opened from its permalink (`#number=N&step=K`) shows game N at step K and
+/// stays there (following off), its list line says what its board says (the result, not
+/// `running`, once the game is over), every step has its caption in words, and the Elo
+/// line names whose Elo it is. Deterministic bots in play-count mode: the same games on
+/// any machine.
+#[test]
+fn a_live_permalink_opens_its_game_and_step() {
+    let Some(driver) = webdriver::driver() else {
+        return;
+    };
+    let dir = scratch("live-permalink");
+    let out = dir.join("series");
+    let slow = format!("{TEST_BOT} --name slow --sleep-ms 2");
+    let watched = start_watched(&[
+        "match",
+        "--games",
+        "6",
+        "--concurrency",
+        "1",
+        "--tc",
+        "plays=10,play=30s,reaction=10s",
+        "--bot",
+        &slow,
+        "--bot",
+        common::run::RANDOM_BOT,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    let base = watched.base.clone();
+    let wait_for = |what: &str, js: &str| -> serde_json::Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+        loop {
+            let v = driver.run(js);
+            if v != serde_json::Value::Null && v != serde_json::Value::Bool(false) {
+                return v;
+            }
+            assert!(std::time::Instant::now() < deadline, "{what}: never");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    driver.open(&format!("{base}/"));
+    wait_for(
+        "the series ends",
+        "return document.getElementById('live-text').textContent === 'finished: completed';",
+    );
+    // Whose Elo: the first bot's against the second (the bots do not sweep each other).
+    let elo = driver.run(
+        "const r = Array.from(document.querySelectorAll('#standings tr')); return r[r.length - 1].textContent;",
+    );
+    assert!(
+        elo.as_str()
+            .unwrap()
+            .starts_with("Elo of slow against random: "),
+        "{elo}"
+    );
+    // The permalink of game 2, step 5, opened afresh.
+    driver.open("about:blank");
+    driver.open(&format!("{base}/#number=2&step=5"));
+    let position = wait_for(
+        "game 2 at step 5",
+        "const p = document.getElementById('position').textContent; return p.startsWith('5 / ') ? p : null;",
+    );
+    let records = read_games(&std::fs::read_to_string(out.join("games.pgn")).unwrap()).unwrap();
+    let second = records
+        .iter()
+        .find(|r| r.tags.get("Game") == Some("2"))
+        .unwrap();
+    let view = view_game(second);
+    assert_eq!(position, format!("5 / {}", view.steps.len()).as_str());
+    let shown = driver.run(
+        "return [document.getElementById('matchup').textContent, document.getElementById('follow').checked, \
+         document.querySelector('#caption .words').textContent, document.getElementById('permalink').getAttribute('href')];",
+    );
+    let shown = shown.as_array().unwrap();
+    assert!(
+        shown[0]
+            .as_str()
+            .unwrap()
+            .contains(second.tags.get("White").unwrap()),
+        "{shown:?}"
+    );
+    assert_eq!(shown[1], false, "a permalink stops following");
+    assert_eq!(shown[2], view.steps[4].caption.as_str());
+    assert_eq!(shown[3], "#number=2&step=5");
+    // The list line of the game on show says what its board says.
+    let line = wait_for(
+        "game 2's list line with its result",
+        "const o = Array.from(document.querySelectorAll('#game-select option')).find(o => o.textContent.startsWith('2. ')); \
+         return o && !o.textContent.includes('running') ? o.textContent : null;",
+    );
+    assert!(
+        line.as_str()
+            .unwrap()
+            .contains(second.tags.get("Result").unwrap()),
+        "{line}"
+    );
+    // Every step of the play-by-play has words, not only notation.
+    let wordless = driver.run(
+        "return Array.from(document.querySelectorAll('#plays .act')).filter(a => !/^[A-Z].*[.]/.test(a.textContent)).length;",
+    );
+    assert_eq!(wordless, 0);
+    drop(driver);
+    assert_eq!(watched.interrupt().code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---- Boyer's Football in the viewer ----
 
 /// A whole seeded random game of Boyer's Football as a record.

@@ -447,6 +447,7 @@ fn play_by_turns(
     }
     let mut replay: Option<crate::web::feed::Replay> = None;
     let mut line = String::new();
+    let mut boards = Boards::new(style);
     interruptible(
         runtime,
         crate::referee::play_game(white, black, cfg, |record| {
@@ -455,6 +456,10 @@ fn play_by_turns(
                 s.follow(1, record);
             }
             if show.quiet {
+                return;
+            }
+            if show.board {
+                boards.follow(record);
                 return;
             }
             if replay.is_none() {
@@ -471,13 +476,51 @@ fn play_by_turns(
                 if step.play_end {
                     out!("{line}");
                     line.clear();
-                    if show.board {
-                        out!("{}", step.frame.text(style));
-                    }
                 }
             }
         }),
     )
+}
+
+/// `--board`: every entry's caption in plain English under its play's (turn's) header,
+/// and the board as each play (turn) ends, replayed from the record as it grows.
+struct Boards {
+    replay: Option<crate::web::feed::Replay>,
+    style: crate::web::TermStyle,
+}
+
+impl Boards {
+    fn new(style: crate::web::TermStyle) -> Boards {
+        Boards {
+            replay: None,
+            style,
+        }
+    }
+
+    fn follow(&mut self, record: &GameRecord) {
+        if self.replay.is_none() {
+            self.replay = crate::web::feed::view_head(record).ok().map(|(_, r)| r);
+        }
+        let Some(r) = self.replay.as_mut() else {
+            return;
+        };
+        for entry in record.entries.iter().skip(r.entries()) {
+            let Ok(step) = r.step(entry) else { return };
+            print_step(&step, self.style);
+        }
+    }
+}
+
+/// One step as `--board` shows it: the header where a play (turn) begins, the caption,
+/// and the board where it ends. `zebra view --board` prints recorded games the same way.
+pub(super) fn print_step(step: &crate::web::Step, style: crate::web::TermStyle) {
+    if let Some(header) = &step.header {
+        out!("{header}");
+    }
+    out!("  {}", step.caption);
+    if step.play_end {
+        out!("{}", step.frame.text(style));
+    }
 }
 
 /// A game of Football Chess: a situation line per play, its flags and scores, the field
@@ -492,11 +535,12 @@ fn play_by_plays(
     so_far: &mut SoFar,
 ) -> Result<GameReport, Failure> {
     let style = crate::web::TermStyle::for_stdout();
-    if !show.quiet {
+    if !show.quiet && !show.board {
         // The game as it starts: its usual start or `--start`.
         let (start, _, _) = <Game as crate::referee::Refereed>::set_up(&cfg.game);
         out!("{}", situation(&start));
     }
+    let mut boards = Boards::new(style);
     interruptible(
         runtime,
         Referee::play(white, black, cfg, |game, events, record| {
@@ -507,9 +551,9 @@ fn play_by_plays(
             if show.quiet {
                 return;
             }
-            // The field as the play ended (before the next situation line).
-            if show.board && game.field_at_play_end().is_some() {
-                out!("{}", crate::web::Frame::of(game).text(style));
+            if show.board {
+                boards.follow(record);
+                return;
             }
             for e in events {
                 match e {
@@ -518,7 +562,13 @@ fn play_by_plays(
                     | Event::Flag(_)
                     | Event::TurnoverOnDowns { .. }
                     | Event::PeriodEnd { .. } => {
-                        out!("  {e}")
+                        let words = crate::games::football_chess::caption::caption(
+                            None,
+                            None,
+                            None,
+                            std::slice::from_ref(e),
+                        );
+                        out!("  {words}")
                     }
                     Event::NextPlay { .. } => out!("{}", situation(game)),
                     _ => {}

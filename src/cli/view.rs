@@ -43,7 +43,8 @@ pub(super) fn run(args: ViewArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `--board`: each game's header, then the field as every play ended.
+/// `--board`: each game's header, then play by play (turn by turn): the play's header,
+/// every entry's caption, the field as the play ended.
 fn print_boards(chosen: &[(usize, GameView)]) {
     let style = crate::web::TermStyle::for_stdout();
     for (n, v) in chosen {
@@ -54,8 +55,8 @@ fn print_boards(chosen: &[(usize, GameView)]) {
             v.result,
             v.termination
         );
-        for step in v.steps.iter().filter(|s| s.play_end) {
-            out!("{}\n{}", step.events.join("; "), step.frame.text(style));
+        for step in &v.steps {
+            super::play::print_step(step, style);
         }
         if let Some(e) = &v.error {
             out!("this record stops replaying here: {e}");

@@ -18,6 +18,7 @@
 //! why it stopped, never a blank page.
 
 pub mod terminal;
+pub mod words;
 
 use std::fmt;
 
@@ -153,8 +154,11 @@ pub struct Step {
     pub arrow: Option<&'static str>,
     /// Pushes this entry caused: [from, to] of the pushed piece.
     pub pushes: Vec<[String; 2]>,
-    /// What happened, in words.
+    /// What happened, in words (the engine's terse event lines).
     pub events: Vec<String>,
+    /// The entry in one plain-English sentence, its action and what it caused ("Black's
+    /// king throws forward from e4 to a3; incomplete."): each game's `caption` module.
+    pub caption: String,
     /// The play (the game) ended, or a flag was thrown, in this entry (for the
     /// play-by-play list).
     pub notable: bool,

@@ -6,6 +6,7 @@
 //! - `seam`: the game behind the engine's seam
 //! - `view`: the board as a viewer and a terminal draw it, and the human seat's offer
 
+pub mod caption;
 pub mod rules;
 mod seam;
 pub mod view;

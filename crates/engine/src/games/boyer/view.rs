@@ -107,7 +107,9 @@ impl Viewed for Game {
         let header = Recorded::header(self);
         let side = self.position().turn();
         let ball_before = self.position().ball();
+        let before = self.position().clone();
         let events = entry.apply_to(self)?;
+        let caption = super::caption::caption(&events, |sq| before.piece_at(sq));
         let sub = match entry {
             Entry::Action { action, .. } => action.parse::<SubMove>().ok(),
             Entry::Expiry { .. } => None,
@@ -141,6 +143,7 @@ impl Viewed for Game {
                 .filter(|e| !matches!(e, Event::Played { .. }))
                 .map(|e| e.to_string())
                 .collect(),
+            caption,
             notable: over,
             play_end: self.position().at_turn_start() || over,
             frame: Frame::of(self).into(),

@@ -17,6 +17,7 @@
 
 pub mod action;
 pub mod board;
+pub mod caption;
 pub mod clock;
 pub mod error;
 pub mod formation;

@@ -168,11 +168,22 @@ impl Viewed for Game {
     fn step(&mut self, entry: &Entry) -> Result<Step, ReplayError> {
         let header = Recorded::header(self);
         let side = self.decision().map(|(s, _)| s);
+        let before = self.position().map(|p| *p.board());
         let events = entry.apply_to(self)?;
         let action = match entry {
             Entry::Action { action, .. } => action.parse::<Action>().ok(),
             Entry::Expiry { .. } => None,
         };
+        let decided = match entry {
+            Entry::Action { .. } => side,
+            Entry::Expiry { .. } => None,
+        };
+        let caption = super::caption::caption(
+            decided,
+            action.as_ref(),
+            |sq| before.as_ref().and_then(|b| b.get(sq)),
+            &events,
+        );
         let ended = events.iter().any(|e| {
             matches!(
                 e,
@@ -208,6 +219,7 @@ impl Viewed for Game {
                 .filter(|e| !matches!(e, Event::Moved { .. } | Event::GoEnded { .. }))
                 .map(|e| e.to_string())
                 .collect(),
+            caption,
             notable,
             play_end: ended,
             frame: Frame::of(self).into(),

@@ -46,6 +46,7 @@
 
 pub mod action;
 pub mod board;
+pub mod caption;
 pub mod clock;
 pub mod diagram;
 pub mod error;

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{Action, Ball, Event, FormationCheck, Game, KnightRoute, Side, Square};
+use super::{caption, Action, Ball, Event, FormationCheck, Game, KnightRoute, Side, Square};
 use crate::record::{notes, Entry, ReplayError};
 use crate::view::terminal::{cell, TermStyle};
 use crate::view::{Arrow, Step, Verdict, Viewed};
@@ -266,7 +266,15 @@ impl Viewed for Game {
             Entry::Action { .. } => self.to_move(),
             Entry::Expiry { .. } => None,
         };
+        let (action, expired) = match entry {
+            Entry::Action { action, .. } => (action.parse::<Action>().ok(), None),
+            Entry::Expiry { clock } => (None, Some(*clock)),
+        };
+        let mover = action
+            .as_ref()
+            .and_then(|a| caption::mover(a, |sq| self.board().piece_at(sq)));
         let events = entry.apply_to(self)?;
+        let caption = caption::caption(action.as_ref(), expired, mover, &events);
         let (arrow, emt_ms, clk_ms, kind) = match entry {
             Entry::Action {
                 action,
@@ -308,6 +316,7 @@ impl Viewed for Game {
                 .filter(|e| told(e))
                 .map(|e| e.to_string())
                 .collect(),
+            caption,
             notable,
             play_end: self.field_at_play_end().is_some(),
             frame: Frame::of(self).into(),

@@ -428,27 +428,24 @@
     $("clock").textContent = parts.join(" \u00B7 ");
   }
 
-  // What every game shows alike: the caption, the events, the flags, the position in the
-  // game, and the play-by-play list's highlight.
+  // What every game shows alike: the caption (the entry in words and in notation), the
+  // flags, the position in the game, and the play-by-play list's highlight.
   function renderCommon(gm, f, step) {
-    // Caption and events.
+    // The caption.
     const cap = $("caption");
     while (cap.firstChild) cap.removeChild(cap.firstChild);
     if (step) {
+      // The entry in plain English, then its notation.
+      cap.appendChild(el("span", { class: "words" }, step.caption || ""));
       cap.appendChild(el("span", { class: "tok" }, step.token));
-      cap.appendChild(el("span", { class: "who" }, step.side ? step.side : "clock"));
     } else {
       cap.appendChild(el("span", { class: "who" }, "before the first decision"));
     }
-    const ev = $("events");
-    while (ev.firstChild) ev.removeChild(ev.firstChild);
-    for (const e of step ? step.events : []) ev.appendChild(el("div", {}, e));
     const fl = $("flags");
     while (fl.firstChild) fl.removeChild(fl.firstChild);
     for (const x of f.flags || []) fl.appendChild(el("div", {}, "\u{1F6A9} " + x));
     $("position").textContent = at + " / " + (frames() - 1);
-    const link = "#game=" + (g + 1) + "&step=" + at;
-    $("permalink").setAttribute("href", link);
+    $("permalink").setAttribute("href", permalink());
     // Highlight the current play and action in the list (only what changed: a long game
     // has hundreds of entries).
     const li = listItems[playOf(at)] || null;
@@ -496,7 +493,8 @@
     li.appendChild(el("div", { class: "acts" }));
     listItems.push(li);
     li.addEventListener("click", (e) => {
-      const k = e.target && e.target.getAttribute && e.target.getAttribute("data-step");
+      const hit = e.target && e.target.closest && e.target.closest("[data-step]");
+      const k = hit && hit.getAttribute("data-step");
       go(k ? Number(k) : p.first);
     });
     $("plays").appendChild(li);
@@ -504,12 +502,12 @@
   }
 
   function addStepSpan(li, k) {
+    // Each entry as a line of plain English, its notation after it in small type.
     const s = game().steps[k - 1];
-    const span = el("span", { "data-step": k, class: s.notable ? "flag" : "" }, s.token);
+    const span = el("div", { "data-step": k, class: s.notable ? "act flag" : "act" }, s.caption || s.token);
+    span.appendChild(el("code", {}, s.token));
     stepSpans[k] = span;
-    const acts = li.lastChild;
-    acts.appendChild(span);
-    acts.appendChild(document.createTextNode(" "));
+    li.lastChild.appendChild(span);
   }
 
   // Steps of a live game, appended to its stream, its plays and its list as they come.
@@ -607,6 +605,13 @@
     else problem(gm.error ? "This record stops replaying after " + gm.steps.length + " entries: " + gm.error : "");
   }
 
+  // The link to this game and step: by place in a record file, by the game's number in a
+  // live series (its place in the page's list depends on when the page was opened).
+  function permalink() {
+    if (live && game()) return "#number=" + game().number + "&step=" + at;
+    return "#game=" + (g + 1) + "&step=" + at;
+  }
+
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     let gi = Number(h.get("game") || "1") - 1;
@@ -617,6 +622,8 @@
       if (k >= 0) gi = k;
     }
     const st = Number(h.get("step") || "0");
+    // On a live page, a link followed is a game chosen: the page stays on it.
+    if (live) $("follow").checked = false;
     load(Number.isFinite(gi) ? gi : 0, Number.isFinite(st) ? st : 0);
   }
 
@@ -640,7 +647,7 @@
     $("next-play").addEventListener("click", nextPlay);
     $("play").addEventListener("click", () => autoplay(!timer));
     $("speed").addEventListener("change", () => { if (timer) autoplay(true); });
-    $("permalink").addEventListener("click", (e) => { e.preventDefault(); history.replaceState(null, "", "#game=" + (g + 1) + "&step=" + at); });
+    $("permalink").addEventListener("click", (e) => { e.preventDefault(); history.replaceState(null, "", permalink()); });
     document.addEventListener("keydown", (e) => {
       if (!game() || !game().steps) return;
       if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) return;
@@ -721,7 +728,7 @@
         const cell = t.rows[r + 1].cells[k];
         if (cell.textContent !== c) cell.textContent = c;
       }));
-      if (rows > ev.standings.length + 1) t.rows[rows - 1].cells[0].textContent = eloLine(ev.head_to_head.elo);
+      if (rows > ev.standings.length + 1) t.rows[rows - 1].cells[0].textContent = eloLine(ev);
       return;
     }
     t.dataset.bots = ev.standings.map((b) => b.name).join("\n");
@@ -738,7 +745,7 @@
     const h2h = ev.head_to_head;
     if (h2h && h2h.elo) {
       const tr = el("tr");
-      tr.appendChild(el("td", { colspan: "7" }, eloLine(h2h.elo)));
+      tr.appendChild(el("td", { colspan: "7" }, eloLine(ev)));
       t.appendChild(tr);
     }
     t.hidden = false;
@@ -750,8 +757,12 @@
   function standingsCells(b) {
     return [b.name, b.games, b.points, b.wins, b.draws, b.losses, b.score === null ? "\u2013" : (100 * b.score).toFixed(1) + "%"].map(String);
   }
-  function eloLine(elo) {
-    return "Elo " + elo.elo.toFixed(1) + " (" + elo.lower.toFixed(1) + " to " + elo.upper.toFixed(1) + ")";
+  // The head-to-head Elo is the first bot's against the second (series-event.json).
+  function eloLine(ev) {
+    const elo = ev.head_to_head.elo;
+    const signed = (x) => (x > 0 ? "+" : "") + x.toFixed(1);
+    return "Elo of " + ev.standings[0].name + " against " + ev.standings[1].name + ": " + signed(elo.elo)
+      + " (95%: " + signed(elo.lower) + " to " + signed(elo.upper) + ")";
   }
 
   function liveStatus(text, ended) {
@@ -760,8 +771,19 @@
     $("live").classList.toggle("ended", !!ended);
   }
 
+  // A live page opened from a permalink (#number=N&step=K, or #game=N): that game, at that
+  // step, once the run's events name it; the page stays on it (following is turned off).
+  let wanted = null;
+
   function startLive() {
     liveStatus("live", false);
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const number = Number(hash.get("number") || hash.get("game") || "NaN");
+    if (Number.isInteger(number) && number > 0) {
+      const st = Number(hash.get("step"));
+      wanted = { number, step: hash.has("step") && Number.isFinite(st) ? st : Infinity };
+      $("follow").checked = false;
+    }
     // A link may say not to follow (#follow=0): the page stays on the game it shows.
     if (new URLSearchParams(location.hash.slice(1)).get("follow") === "0") $("follow").checked = false;
     // Ticked again on a finished game: on to the newest running one (or the next to start).
@@ -775,7 +797,12 @@
     feed.onmessage = (m) => {
       for (const line of m.data.split("\n")) runEvent(JSON.parse(line), feed);
       // Which game to show is decided once a message: a batch may start and finish many.
-      if (shownNumber === null && games.length > 0) switchTo(newest());
+      if (wanted !== null && byNumber.has(wanted.number)) {
+        const w = wanted;
+        wanted = null;
+        switchTo(byNumber.get(w.number), w.step);
+      } else if (wanted !== null) return;
+      else if (shownNumber === null && games.length > 0) switchTo(newest());
       else if (idle && $("follow").checked && games[newest()].running) switchTo(newest());
     };
   }
@@ -815,10 +842,10 @@
     }
   }
 
-  function switchTo(i) {
+  function switchTo(i, step) {
     if (followTimer !== null) { clearTimeout(followTimer); followTimer = null; }
     idle = false;
-    load(i, Infinity);
+    load(i, step === undefined ? Infinity : step);
   }
 
   // The followed game ended: after a moment on its last position, the newest running game
@@ -864,6 +891,8 @@
           gm.complete = true;
           gm.result = msg.result;
           gm.termination = msg.termination;
+          // The game list says so now, as the board does (not at the next redraw).
+          if ($("game-select").options[i]) $("game-select").options[i].textContent = label(gm);
           if (msg.error) gm.error = msg.error;
           feed.close();
           if (gameFeed === feed) gameFeed = null;
