@@ -141,8 +141,9 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
         texts.push(std::fs::read_to_string(&pgn).unwrap());
     }
     assert_eq!(texts[0], texts[1], "the same seed gives the same record");
-    // In the terminal: one line per turn, and with --board the board as each turn ends
-    // (9x9, the goal squares marked, the ball on the square the record's last turn left).
+    // In the terminal with --board: each turn's header, its sub-moves in words, the board
+    // as the turn ends (9x9, the goal squares marked, the ball on the square the record's
+    // last turn left).
     let out = zebra(&[
         "play",
         "--rules",
@@ -155,7 +156,7 @@ fn boyer_games_are_played_recorded_reproducibly_and_verified() {
     ]);
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("\nturn 1, white: "), "{text}");
+    assert!(text.contains("\nturn 1, white\n  White's "), "{text}");
     assert!(text.contains("   a  b  c  d  e  f  g  h  i\n"), "{text}");
     assert!(text.contains("white scores a goal  goals 1-0"), "{text}");
     // A record of another edition of Boyer's rulings is named by its own game's edition.

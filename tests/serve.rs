@@ -1265,6 +1265,28 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
     ]);
     let (status, quitter) = upload(base, &ann, &broken);
     assert_eq!(status, 201, "{quitter}");
+    // A Python bot as the book's "Uploaded bots" tells: the tutorial's bot with a shebang
+    // line, marked executable, beside the helper it imports (where Python is installed).
+    let python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if python {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python");
+        let script = format!(
+            "#!/usr/bin/env python3\n{}",
+            std::fs::read_to_string(repo.join("first_bot.py")).unwrap()
+        );
+        let helper = std::fs::read(repo.join("zebra_bot.py")).unwrap();
+        let py_manifest = manifest("py-first", "first_bot.py");
+        let py = archive(&[
+            ("zebra-bot.toml", FILE, &py_manifest, 0o644),
+            ("first_bot.py", FILE, script.as_bytes(), 0o755),
+            ("zebra_bot.py", FILE, &helper, 0o644),
+        ]);
+        let (status, created) = upload(base, &ann, &py);
+        assert_eq!(status, 201, "{created}");
+    }
     let bots = wait_checked(base, &ann);
     let state = |name: &str| {
         bots["bots"]
@@ -1276,6 +1298,9 @@ fn uploaded_bots_are_unpacked_with_every_check_run_strict_and_play() {
     };
     assert_eq!(state("uploaded").as_deref(), Some("active"), "{bots}");
     assert_eq!(state("quitter").as_deref(), Some("rejected"), "{bots}");
+    if python {
+        assert_eq!(state("py-first").as_deref(), Some("active"), "{bots}");
+    }
     let mine = get_json(base, &format!("/api/v1/bots/{id}"), &ann);
     assert_eq!(mine["owner"], "ann");
     assert!(

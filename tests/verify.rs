@@ -29,9 +29,9 @@ fn after_golden() -> String {
 
 /// What `zebra verify` prints on the golden file, before and after streaming.
 const GOLDEN_VERDICTS: &str = "\
-game 1: ok, 1/2-1/2 (normal, 38 actions, 4 clock expiries)
+game 1 (random vs random): ok, 1/2-1/2 (normal, 38 actions, 4 clock expiries)
 game 2: ok, 1-0 (normal, 160 actions, 0 clock expiries)
-game 3: ok, 0-1 (time forfeit, 222 actions, 0 clock expiries)
+game 3 (slow vs ?): ok, 0-1 (time forfeit, 222 actions, 0 clock expiries)
 3 games verified
 ";
 
@@ -168,7 +168,10 @@ fn a_truncated_file_gives_a_verdict_for_every_intact_game() {
     );
     let err = failed(&out);
     let stdout = text(&out.stdout);
-    assert!(stdout.starts_with("game 1: entry "), "{stdout}");
+    assert!(
+        stdout.starts_with("game 1 (random vs random): entry "),
+        "{stdout}"
+    );
     assert!(stdout.contains("the Score tag"), "{stdout}");
     assert!(
         err.contains("1 of the 2 game(s) before it diverge"),
@@ -206,7 +209,10 @@ fn a_truncated_play_record_gives_a_verdict_for_every_intact_game() {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].starts_with("game 1: ok, "), "{stdout}");
+    assert!(
+        lines[0].starts_with("game 1 (greedy vs random): ok, "),
+        "{stdout}"
+    );
     assert!(
         lines[1].starts_with(&format!("game 2: line {line}: ")),
         "{stdout}"
@@ -448,8 +454,14 @@ fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     // Every game written today names the engine's edition, and verifies (above).
     assert_eq!(full.matches("[Rulings \"3\"]\n").count(), 3);
     assert_eq!(zebra::rules::RULINGS_EDITION, "3");
+    // Games are named with their players where the record names them (game 3: White only).
     let refused = |n: usize, edition: &str| {
-        format!("game {n}: played under rulings edition {edition}; this zebra judges edition 3 only (verify it with the zebra release that wrote it)")
+        let who = match n {
+            1 => " (random vs random)",
+            3 => " (slow vs ?)",
+            _ => "",
+        };
+        format!("game {n}{who}: played under rulings edition {edition}; this zebra judges edition 3 only (verify it with the zebra release that wrote it)")
     };
     let golden_line = |n: usize| GOLDEN_VERDICTS.lines().nth(n - 1).unwrap().to_string();
 
@@ -483,7 +495,10 @@ fn a_game_of_another_rulings_edition_is_refused_with_one_line_not_replayed() {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");
-    assert!(lines[0].starts_with("game 1: entry "), "{stdout}");
+    assert!(
+        lines[0].starts_with("game 1 (random vs random): entry "),
+        "{stdout}"
+    );
     assert_eq!(lines[1], golden_line(2));
     assert_eq!(lines[2], refused(3, "4"));
     assert_eq!(

@@ -72,14 +72,22 @@ fn verify(path: &Path, expected: Option<Rules>) -> Result<(), Failure> {
 impl Tally {
     /// Replays one game and prints its verdict.
     fn judge(&mut self, rec: &GameRecord) {
-        // "game 3 (greedy vs random)": the players as the record names them.
-        let players = |side: &str| rec.tags.get(side).unwrap_or("?").to_string();
-        let games = format!(
-            "{} ({} vs {})",
-            self.games,
-            players(crate::record::tags::WHITE),
-            players(crate::record::tags::BLACK)
+        // "game 3 (greedy vs random)": the players as the record names them (a record
+        // that names neither, or gives PGN's unknown "?" for both, is "game 3").
+        let named = |tag: &str| rec.tags.get(tag).filter(|v| !v.is_empty() && *v != "?");
+        let (white, black) = (
+            named(crate::record::tags::WHITE),
+            named(crate::record::tags::BLACK),
         );
+        let games = match (white, black) {
+            (None, None) => self.games.to_string(),
+            (w, b) => format!(
+                "{} ({} vs {})",
+                self.games,
+                w.unwrap_or("?"),
+                b.unwrap_or("?")
+            ),
+        };
         match crate::record::verify_any(rec) {
             Ok(v) => out!(
                 "game {games}: ok, {} ({}, {} actions, {} clock expiries)",
