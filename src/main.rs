@@ -51,7 +51,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Arguments as the OS gave them: one that is not UTF-8 is refused by clap, not a panic.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let command = zebra::cli::subcommand_of(&args);
     let line = zebra::cli::usage_line(&e.render().to_string(), command.as_deref());
     eprintln!("zebra: {line}");

@@ -873,3 +873,31 @@ fn the_documented_example_is_the_first_golden_game() {
     );
     assert!(verify_text(block).unwrap()[0].is_ok());
 }
+
+/// A record of a game Zebra was interrupted in: cut in the middle, it ends unterminated
+/// with Result `*`; whole (the game was over, its bots quitting), it ends normally with
+/// the engine's result. Either way it verifies.
+#[test]
+fn an_interrupted_record_ends_unterminated_or_with_its_result() {
+    let mut actions = Vec::new();
+    let end = zebra::rules::playout::play_random_game(Game::new(Settings::plays(2)), 11, |_, a| {
+        actions.push(*a)
+    });
+    let record = |n: usize| {
+        let mut rec = GameRecord::new(Settings::plays(2));
+        for a in &actions[..n] {
+            rec.push_action(*a, None, None);
+        }
+        rec
+    };
+    let mut cut = record(actions.len() / 2);
+    assert!(!cut.finish_interrupted().unwrap());
+    assert_eq!(cut.termination().unwrap(), Termination::Unterminated);
+    assert_eq!(cut.result().unwrap(), None);
+    assert!(verify(&cut).is_ok());
+    let mut whole = record(actions.len());
+    assert!(whole.finish_interrupted().unwrap());
+    assert_eq!(whole.termination().unwrap(), Termination::Normal);
+    assert_eq!(whole.result().unwrap(), end.result());
+    assert!(verify(&whole).is_ok());
+}

@@ -2,18 +2,20 @@
 import random
 import zebra_bot
 
+rng = random.Random()  # seeded by each game's seed: the same seed replays the same game
+
 
 def gain(side, action):
     """Ranks an action takes a piece toward `side`'s goal (White scores on rank 8)."""
-    ranks = int(action[-1]) - int(action[1])
-    return ranks if side == "white" else -ranks
+    ranks = [int(c) for c in action if c.isdigit()]  # "e4e5", "e4^e7", "g1e2/f"
+    return (ranks[-1] - ranks[0]) * (1 if side == "white" else -1)
 
 
 def decide(request):
     kind, state, me = request["decision"], request["state"], request["side"]
     legal = [a for a in request["legal"] or [] if a != "timeout"]
     if kind == "formation":
-        return zebra_bot.formation(state, me)
+        return zebra_bot.formation(state, me, rng)
     if kind == "motion" and "snap" in legal:
         return "snap"  # a motion can only draw a false start; snap at once
     if kind == "reaction" and "pass" in legal:
@@ -30,9 +32,8 @@ def decide(request):
         best = [a for a in legal if a.startswith(ball) and gain(me, a) > 0] if mine \
             else [a for a in legal if a.endswith(ball)]
         legal = best or legal
-    return random.choice(legal or request["legal"])
+    return rng.choice(legal or request["legal"])
 
 
-# Seeded by the game's seed: the same seed replays the same game.
 zebra_bot.run(decide, name="mybot", author="me", version="0.1",
-              on_game_start=lambda message: random.seed(message["seed"]))
+              on_game_start=lambda message: rng.seed(message["seed"]))

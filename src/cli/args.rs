@@ -16,11 +16,11 @@ Start with `zebra play`: a refereed game of the bundled greedy bot against the b
 random bot, play by play. Then `zebra match --games 20` plays a series with statistics.
 
 Examples:
-  zebra play --white \"python3 my_bot.py\" --pgn game.pgn   your bot as White, its record kept
-  zebra check-bot \"python3 my_bot.py\"                     does a bot speak the protocol?
+  zebra play --white \"python3 my_bot.py\" --pgn game.pgn # your bot as White, its record kept
+  zebra check-bot \"python3 my_bot.py\"                   # does a bot speak the protocol?
   zebra match --bot \"python3 my_bot.py\" --bot zebra-random-bot --games 20
-  zebra view game.pgn                                     watch a record in the browser
-  zebra verify game.pgn                                   replay a record through the rules
+  zebra view game.pgn                                   # watch a record in the browser
+  zebra verify game.pgn                                 # replay a record through the rules
 
 `zebra COMMAND --help` shows a command's flags and examples. The book: docs/src/ in the
 repository (`mdbook build docs`); `zebra man --out DIR` writes the man pages."
@@ -36,10 +36,10 @@ pub enum Command {
     /// White against the bundled random bot as Black).
     #[command(after_help = "\
 Examples:
-  zebra play                                           greedy vs random, play by play
+  zebra play                                         # greedy vs random, play by play
   zebra play --white \"python3 my_bot.py\" --pgn game.pgn
-  zebra play --white human --black zebra-greedy-bot    you play White in the browser
-  zebra play --rules boyer-football --board            another game, its board in the terminal
+  zebra play --white human --black zebra-greedy-bot  # you play White in the browser
+  zebra play --rules boyer-football --board          # another game, its board in the terminal
   zebra play --tc plays=10,play=500ms,reaction=50ms --seed 7 --quiet")]
     Play(PlayArgs),
     /// Play a series of games between two or more bots: pairs with the same seed and sides
@@ -47,10 +47,10 @@ Examples:
     /// optional SPRT; every game appended to a PGN file and fsynced; resumable.
     #[command(after_help = "\
 Examples:
-  zebra match --games 20                               greedy vs random, 10 pairs
+  zebra match --games 20                             # greedy vs random, 10 pairs
   zebra match --bot \"python3 my_bot.py\" --bot zebra-random-bot --games 20 --out vs-random
   zebra match --bot new=./new --bot old=./old --games 1000 --concurrency 2 --sprt elo0=0,elo1=10
-  zebra match --resume vs-random                       go on after an interruption")]
+  zebra match --resume vs-random                     # go on after an interruption")]
     Match(MatchArgs),
     /// Put the shards of one series (`zebra match --shard K/N`, played on any machines)
     /// back together: every shard of the same series, each once, every game once; writes
@@ -59,15 +59,15 @@ Examples:
     #[command(after_help = "\
 Examples:
   zebra match --bot a=./a --bot b=./b --games 800 --shard 3/8 --out series
-  zebra merge series --out merged                      once every shard is done
-  zebra merge series --status                          how far the shards are")]
+  zebra merge series --out merged                    # once every shard is done
+  zebra merge series --status                        # how far the shards are")]
     Merge(MergeArgs),
     /// Run the competition daemon: a queue of series played by workers, an HTTP API,
     /// tokens and bots registered here (the book's "Running a competition").
     #[command(after_help = "\
 Examples:
-  zebra serve --data zebra-data                        on 127.0.0.1:8080, the store in zebra-data
-  zebra serve --config serve.toml --check-config       check a settings file and stop
+  zebra serve --data zebra-data                      # on 127.0.0.1:8080, the store in zebra-data
+  zebra serve --config serve.toml --check-config     # check a settings file and stop
   zebra serve --database postgres://zebra:secret@db:5432/zebra --data /shared/zebra")]
     Serve(ServeArgs),
     /// Lend this machine's cores to a `zebra serve` daemon: lease its games over HTTP, play
@@ -93,9 +93,9 @@ A bot writes protocol lines, and only them, to stdout; logs and debug text go to
     /// with no server), or print the field play by play in the terminal (--board).
     #[command(after_help = "\
 Examples:
-  zebra view game.pgn                                  the viewer on 127.0.0.1, its address printed
-  zebra view series/games.pgn --game 7 --board         game 7 in the terminal
-  zebra view game.pgn --html game.html                 one file that opens from disk")]
+  zebra view game.pgn                                # the viewer on 127.0.0.1, its address printed
+  zebra view series/games.pgn --game 7 --board       # game 7 in the terminal
+  zebra view game.pgn --html game.html               # one file that opens from disk")]
     View(ViewArgs),
     /// The human seat's relay, started by the referee as that side's bot (see
     /// crates/server/src/web/seat.rs); not for people to run.
@@ -104,13 +104,13 @@ Examples:
     /// Verify game records: replay every action of every game through the engine.
     #[command(after_help = "\
 Example:
-  zebra verify game.pgn series/games.pgn               each game as its Variant tag says")]
+  zebra verify series/games.pgn             # each game as its Variant tag says")]
     Verify(VerifyArgs),
     /// Play one whole game between two seeded random players inside the engine (no bot
     /// processes) and print it play by play.
     #[command(after_help = "\
 Example:
-  zebra demo --seed 3 --quiet                          the final line only")]
+  zebra demo --seed 3 --quiet                        # the final line only")]
     Demo(DemoArgs),
     /// Count legal action sequences from a position to a depth (perft); for
     /// boyer-football, whole turns; for chess-eleven, decisions of a round in play.
@@ -126,8 +126,8 @@ Examples:
     /// while four games at once face bots that flood stdout and stderr).
     #[command(after_help = "\
 Examples:
-  zebra bench                                          the engine: seeded random playouts
-  zebra bench referee                                  the referee's cost per decision
+  zebra bench                                        # the engine: seeded random playouts
+  zebra bench referee                                # the referee's cost per decision
   zebra bench match --json")]
     Bench(BenchArgs),
     /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell), made
@@ -215,13 +215,20 @@ pub fn usage_line(rendered: &str, command: Option<&str>) -> String {
     format!("{line} (see '{help}')")
 }
 
-/// The subcommand named on a command line (`args` without the program's name): the first
-/// word that is one of zebra's commands.
-pub fn subcommand_of(args: &[String]) -> Option<String> {
-    let cmd = command();
-    args.iter()
-        .find(|a| cmd.get_subcommands().any(|s| s.get_name() == a.as_str()))
-        .cloned()
+/// The command named on a command line (`args` without the program's name), nested ones
+/// included: `serve bot add` for `zebra serve bot add greedy -- ./greedy`.
+pub fn subcommand_of(args: &[std::ffi::OsString]) -> Option<String> {
+    let mut cmd = command();
+    let mut path = Vec::new();
+    for arg in args {
+        let Some(word) = arg.to_str() else { continue };
+        let Some(sub) = cmd.find_subcommand(word).cloned() else {
+            continue;
+        };
+        path.push(word.to_string());
+        cmd = sub;
+    }
+    (!path.is_empty()).then(|| path.join(" "))
 }
 
 /// `zebra man`: where the pages go.
@@ -354,7 +361,8 @@ pub struct PlayArgs {
     /// Print only the result line.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print the field as every play ends (glyphs and colours on a terminal, plain
+    /// Print the game play by play: each play's (turn's) header, every action in plain
+    /// English, and the field as the play ends (glyphs and colours on a terminal, plain
     /// ASCII otherwise).
     #[arg(long, conflicts_with = "quiet")]
     pub board: bool,

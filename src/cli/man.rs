@@ -19,13 +19,7 @@ pub(super) fn run(args: ManArgs) -> Result<(), Failure> {
             out.display()
         ))
     })?;
-    let mut pages: Vec<String> = std::fs::read_dir(out)
-        .map_err(|e| Failure::Run(format!("cannot read {}: {e}", out.display())))?
-        .filter_map(|entry| entry.ok())
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("zebra") && name.ends_with(".1"))
-        .collect();
-    pages.sort();
+    let pages = page_names(&super::command(), "zebra");
     println!(
         "{} man pages in {}: {}",
         pages.len(),
@@ -33,4 +27,15 @@ pub(super) fn run(args: ManArgs) -> Result<(), Failure> {
         pages.join(" ")
     );
     Ok(())
+}
+
+/// The pages clap_mangen writes for `cmd` named `name`: its own, then one per visible
+/// subcommand, nested ones too (`zebra-serve-bot-add.1`), sorted.
+fn page_names(cmd: &clap::Command, name: &str) -> Vec<String> {
+    let mut pages = vec![format!("{name}.1")];
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        pages.extend(page_names(sub, &format!("{name}-{}", sub.get_name())));
+    }
+    pages.sort();
+    pages
 }

@@ -368,15 +368,23 @@ fn play_game(
         Ok(report) => report,
         Err(Failure::Interrupted) => {
             if let (Some((path, file)), Some(mut record)) = (pgn, so_far.0) {
-                record
-                    .finish_unterminated()
+                let over = record
+                    .finish_interrupted()
                     .map_err(|e| Failure::Run(format!("cannot end the record: {e}")))?;
                 append_record(&path, file, &record)?;
-                eprintln!(
-                    "zebra: the game so far is recorded in {} (Termination \"unterminated\", {} entries)",
-                    path.display(),
-                    record.entries.len()
-                );
+                if over {
+                    eprintln!(
+                        "zebra: the game was over; it is recorded in {} ({} entries)",
+                        path.display(),
+                        record.entries.len()
+                    );
+                } else {
+                    eprintln!(
+                        "zebra: the game so far is recorded in {} (Termination \"unterminated\", {} entries)",
+                        path.display(),
+                        record.entries.len()
+                    );
+                }
             }
             return Err(Failure::Interrupted);
         }
@@ -565,7 +573,7 @@ fn play_by_plays(
                         let words = crate::games::football_chess::caption::caption(
                             None,
                             None,
-                            None,
+                            &|_| None,
                             std::slice::from_ref(e),
                         );
                         out!("  {words}")

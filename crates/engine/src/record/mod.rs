@@ -309,10 +309,12 @@ impl GameRecord {
         self.tags.set(tags::TERMINATION, termination.code());
     }
 
-    /// Ends the record of a game stopped before its end (Zebra interrupted by Ctrl-C or
-    /// SIGTERM): the Score of the game after the last entry, `Termination "unterminated"`
-    /// and Result `*`. The entries replay from the record's tags, whatever its game.
-    pub fn finish_unterminated(&mut self) -> Result<(), RecordError> {
+    /// Ends the record of a game Zebra was interrupted in (Ctrl-C or SIGTERM): the Score of
+    /// the game after the last entry and, if the rules had not ended it yet, `Termination
+    /// "unterminated"` and Result `*`; a game already over (interrupted while its bots
+    /// were quitting) ends normally, with its result. The entries replay from the record's
+    /// tags, whatever its game. Returns whether the game was over.
+    pub fn finish_interrupted(&mut self) -> Result<bool, RecordError> {
         let rules = self.rules()?;
         crate::with_rules!(rules, R => {
             let mut game = <R as Recorded>::from_tags(&self.tags)?;
@@ -325,8 +327,14 @@ impl GameRecord {
                         error,
                     })?;
             }
-            self.finish(&game, Termination::Unterminated, None);
-        });
-        Ok(())
+            let over = game.result().is_some();
+            let end = if over {
+                Termination::Normal
+            } else {
+                Termination::Unterminated
+            };
+            self.finish(&game, end, None);
+            Ok(over)
+        })
     }
 }

@@ -24,11 +24,12 @@ pub use zebra_engine::seam::Checked;
 pub struct CheckReport {
     pub lines: Vec<CheckLine>,
     /// Lines on stdout that are not protocol messages, in a request's wait (debug text
-    /// printed to stdout, most often): the first is a problem with its hint, the rest
-    /// are counted into one line at the end.
+    /// printed to stdout, most often), in this session: the first of each session is a
+    /// problem with its hint, the rest are counted (`more_noise`) into one line at the end.
     noise: usize,
-    /// The requests whose wait met such a line: the reply that comes after it, read in a
-    /// later wait, is the same mistake's echo and not a problem of its own.
+    more_noise: usize,
+    /// This session's requests whose wait met such a line: the reply that comes after it,
+    /// read in a later wait, is the same mistake's echo and not a problem of its own.
     noisy: std::collections::BTreeSet<u64>,
 }
 
@@ -107,10 +108,10 @@ pub async fn check_bot_for(rules: Rules, spec: &BotSpec, limits: CheckLimits) ->
     for side in Side::ALL {
         crate::with_rules!(rules, R => session::<R>(spec, side, limits, &mut report).await);
     }
-    if report.noise > 1 {
-        let more = report.noise - 1;
+    if report.more_noise > 0 {
         report.problem(format!(
-            "{more} more line(s) on stdout that are not protocol messages ({STDOUT_HINT})"
+            "{} more line(s) on stdout that are not protocol messages, in the waits of as many requests, whose replies were not judged ({STDOUT_HINT})",
+            report.more_noise
         ));
     }
     report
@@ -135,6 +136,10 @@ async fn session<R: Checked>(
         }
     };
     let tag = format!("as {side}:");
+    // Each session numbers its requests alike: what one session's stray lines excuse is
+    // its own.
+    report.noise = 0;
+    report.noisy.clear();
     let shake = super::handshake::greet(&mut bot, max_line, limits.handshake).await;
     // A flood is all noise: its own line says so.
     if shake.noise > 0 && shake.result != Err(Failed::Flood) {
@@ -290,10 +295,12 @@ async fn judge_reply<R: Checked>(
                 report.noisy.insert(id);
                 if report.noise == 1 {
                     report.problem(format!(
-                        "{what}: not a protocol message ({}): {} ({STDOUT_HINT})",
+                        "{what}: not a protocol message ({}): {} ({STDOUT_HINT}; the reply to a request whose wait meets such a line is not judged)",
                         short(&e.to_string()),
                         short(&text)
                     ));
+                } else {
+                    report.more_noise += 1;
                 }
                 return true;
             }

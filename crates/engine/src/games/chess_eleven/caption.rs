@@ -49,7 +49,7 @@ pub fn caption(
             }
             Event::TookBall { side, at } => format!("{} has the ball on {at}", team(side)),
             Event::Passed { side, from, to } => {
-                format!("{} passes from {from} to {to}", who(side, from))
+                format!("{} passes the ball from {from} to {to}", who(side, from))
             }
             Event::Shot {
                 side,
@@ -77,7 +77,8 @@ pub fn caption(
             Event::GoEnded { next } => format!("{} to go", team(next)),
             Event::RoundOver { end, score } => {
                 let what = match end {
-                    RoundEnd::Goal { by } => format!("goal for {}", team(by)),
+                    // The shot before it said "goal".
+                    RoundEnd::Goal { by } => format!("the round is {}'s", team(by)),
                     RoundEnd::Checkmate { by } => {
                         format!("checkmate by {}, worth two goals", team(by))
                     }
@@ -141,7 +142,7 @@ mod tests {
                     from: sq("d4"),
                     to: sq("d6"),
                 },
-                "White's queen passes from d4 to d6.",
+                "White's queen passes the ball from d4 to d6.",
             ),
             (
                 Event::Shot {

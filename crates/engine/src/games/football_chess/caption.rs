@@ -7,26 +7,24 @@
 use super::{Action, Clock, Event, GameResult, Piece, PlayEnd, Square};
 use crate::view::words::{ordinal, sentence, spaced, team};
 
-/// The piece an action starts from, as it stood before the action: what names the mover
-/// of a throw, a motion or a substitution (a move's event names its own piece).
-pub fn mover(action: &Action, piece_at: impl Fn(Square) -> Option<Piece>) -> Option<Piece> {
-    match action {
-        Action::Motion { from, .. }
-        | Action::Move { from, .. }
-        | Action::Throw { from, .. }
-        | Action::Exit { from } => piece_at(*from),
-        _ => None,
-    }
-}
-
 /// The sentence for one entry: `action` (`None` for a clock that ran out, `expired`),
-/// the piece it moved as it stood before (see [`mover`]), and its events in order.
+/// `before` the field before it (the top piece of a square: who threw, shifted or was
+/// pushed; a move's event names its own piece), and its events in order.
 pub fn caption(
     action: Option<&Action>,
     expired: Option<Clock>,
-    mover: Option<Piece>,
+    before: &dyn Fn(Square) -> Option<Piece>,
     events: &[Event],
 ) -> String {
+    let mover = match action {
+        Some(
+            Action::Motion { from, .. }
+            | Action::Move { from, .. }
+            | Action::Throw { from, .. }
+            | Action::Exit { from },
+        ) => before(*from),
+        _ => None,
+    };
     let mut phrases = Vec::new();
     if let Some(clock) = expired {
         phrases.push(format!("the {} runs out", spaced(clock.code())));
@@ -63,8 +61,19 @@ pub fn caption(
                 from,
                 to,
             } => format!("{}'s {} moves from {from} to {to}", team(side), role.name()),
-            Event::Pushed { from, to } => format!("pushes the piece on {from} back to {to}"),
-            Event::Handoff { from, to } => format!("hands the ball off from {from} to {to}"),
+            // The pushed piece stood on `from` before the action.
+            Event::Pushed { from, to } => match before(from) {
+                Some(p) => format!(
+                    "pushes {}'s {} from {from} to {to}",
+                    team(p.side),
+                    p.role.name()
+                ),
+                None => format!("pushes the piece on {from} to {to}"),
+            },
+            // R8: the moving piece passes over its carrier and takes the ball with it.
+            Event::Handoff { from, to } => {
+                format!("takes the ball from the carrier on {from} (a handoff) to {to}")
+            }
             Event::Tackle { at } => format!("tackle at {at}"),
             Event::Truck { at } => format!("the carrier trucks at {at} and keeps the ball"),
             Event::Thrown { from, to, forward } => format!(
@@ -88,7 +97,7 @@ pub fn caption(
             Event::Recovered { side, at } => format!("{} recovers the ball at {at}", team(side)),
             Event::OutOfBounds { at } => format!("out of bounds at {at}"),
             Event::PossessionChanged { side } => format!("{} has the ball now", team(side)),
-            Event::Touchdown { side } => format!("touchdown {}", team(side)),
+            Event::Touchdown { side } => format!("touchdown for {}", team(side)),
             Event::Safety { side } => format!("safety: 2 points for {}", team(side)),
             Event::Flag(foul) => format!(
                 "flag: {} against {} at {}",
@@ -120,7 +129,7 @@ pub fn caption(
                 PlayEnd::Pile => "the pile ends the play".into(),
                 _ => String::new(),
             },
-            Event::FirstDown { side } => format!("first down {}", team(side)),
+            Event::FirstDown { side } => format!("first down for {}", team(side)),
             Event::TurnoverOnDowns { side } => {
                 format!("{} turns the ball over on downs", team(side))
             }
@@ -326,7 +335,7 @@ mod tests {
     #[test]
     fn every_kind_of_event_has_a_plain_caption() {
         for event in every_kind() {
-            let text = caption(None, None, None, std::slice::from_ref(&event));
+            let text = caption(None, None, &|_| None, std::slice::from_ref(&event));
             assert!(plain(&text), "{event:?}: {text:?}");
         }
         // Every foul reads as words.
@@ -336,7 +345,7 @@ mod tests {
                 kind,
                 spot: sq("e4"),
             };
-            let text = caption(None, None, None, &[Event::Flag(foul)]);
+            let text = caption(None, None, &|_| None, &[Event::Flag(foul)]);
             assert!(plain(&text), "{kind:?}: {text:?}");
         }
     }
@@ -344,7 +353,7 @@ mod tests {
     #[test]
     fn a_throw_names_its_thrower_and_ends_in_one_sentence() {
         let action: Action = "e4^a3".parse().unwrap();
-        let king = Some(Piece::new(Side::Black, Role::King));
+        let king = |s: Square| (s == sq("e4")).then_some(Piece::new(Side::Black, Role::King));
         let events = [
             Event::Thrown {
                 from: sq("e4"),
@@ -358,15 +367,37 @@ mod tests {
             },
         ];
         assert_eq!(
-            caption(Some(&action), None, king, &events),
+            caption(Some(&action), None, &king, &events),
             "Black's king throws forward from e4 to a3; the pass falls incomplete; out of bounds at a3."
         );
+        // A push names the pushed piece, where it stood and where it went.
+        let pawn = |s: Square| (s == sq("f2")).then_some(Piece::new(Side::Black, Role::Pawn));
+        let push = [Event::Pushed {
+            from: sq("f2"),
+            to: sq("g2"),
+        }];
         assert_eq!(
-            caption(None, Some(Clock::Play), None, &[]),
+            caption(None, None, &pawn, &push),
+            "Pushes Black's pawn from f2 to g2."
+        );
+        assert_eq!(
+            caption(
+                None,
+                None,
+                &|_| None,
+                &[Event::Handoff {
+                    from: sq("e5"),
+                    to: sq("h2")
+                }]
+            ),
+            "Takes the ball from the carrier on e5 (a handoff) to h2."
+        );
+        assert_eq!(
+            caption(None, Some(Clock::Play), &|_| None, &[]),
             "The play clock runs out."
         );
         assert_eq!(
-            caption(Some(&Action::Decline), None, None, &[]),
+            caption(Some(&Action::Decline), None, &|_| None, &[]),
             "The penalties are declined."
         );
     }

@@ -270,11 +270,10 @@ impl Viewed for Game {
             Entry::Action { action, .. } => (action.parse::<Action>().ok(), None),
             Entry::Expiry { clock } => (None, Some(*clock)),
         };
-        let mover = action
-            .as_ref()
-            .and_then(|a| caption::mover(a, |sq| self.board().piece_at(sq)));
+        let before = self.board().clone();
         let events = entry.apply_to(self)?;
-        let caption = caption::caption(action.as_ref(), expired, mover, &events);
+        let caption =
+            caption::caption(action.as_ref(), expired, &|sq| before.piece_at(sq), &events);
         let (arrow, emt_ms, clk_ms, kind) = match entry {
             Entry::Action {
                 action,

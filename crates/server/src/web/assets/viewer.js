@@ -614,6 +614,13 @@
 
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
+    // A live page names games by their number in the run (#number=N, or #game=N): the
+    // game is shown once the run's events have named it.
+    if (live) {
+      $("follow").checked = false;
+      wantFromHash(h);
+      return;
+    }
     let gi = Number(h.get("game") || "1") - 1;
     // A game named by its number in the series (the daemon's bot pages link so).
     const number = h.get("number");
@@ -622,8 +629,6 @@
       if (k >= 0) gi = k;
     }
     const st = Number(h.get("step") || "0");
-    // On a live page, a link followed is a game chosen: the page stays on it.
-    if (live) $("follow").checked = false;
     load(Number.isFinite(gi) ? gi : 0, Number.isFinite(st) ? st : 0);
   }
 
@@ -638,7 +643,7 @@
       (i + 1) + ". " + gm.white + " \u2013 " + gm.black + "  " + gm.result + " (" + gm.termination + ")")));
     sel.hidden = games.length < 2;
     if (live) { startLive(); startSeat(); }
-    sel.addEventListener("change", () => load(Number(sel.value), 0));
+    sel.addEventListener("change", () => { wanted = null; load(Number(sel.value), 0); });
     $("to-start").addEventListener("click", () => go(0));
     $("to-end").addEventListener("click", () => go(frames() - 1));
     $("prev").addEventListener("click", () => go(at - 1));
@@ -775,15 +780,33 @@
   // step, once the run's events name it; the page stays on it (following is turned off).
   let wanted = null;
 
+  // The game a live link names (#number=N&step=K, or #game=N), wanted until the run's
+  // events name it; shown at once if they already have.
+  function wantFromHash(hash) {
+    const number = Number(hash.get("number") || hash.get("game") || "NaN");
+    if (!Number.isInteger(number) || number < 1) return false;
+    const st = Number(hash.get("step"));
+    wanted = { number, step: hash.has("step") && Number.isFinite(st) ? st : Infinity };
+    showWanted();
+    return true;
+  }
+
+  // The wanted game if the run has named it; else a word that the page waits for it.
+  function showWanted() {
+    if (wanted === null) return;
+    if (byNumber.has(wanted.number)) {
+      const w = wanted;
+      wanted = null;
+      problem("");
+      switchTo(byNumber.get(w.number), w.step);
+    } else {
+      problem("Waiting for game " + wanted.number + " of this run\u2026");
+    }
+  }
+
   function startLive() {
     liveStatus("live", false);
-    const hash = new URLSearchParams(location.hash.slice(1));
-    const number = Number(hash.get("number") || hash.get("game") || "NaN");
-    if (Number.isInteger(number) && number > 0) {
-      const st = Number(hash.get("step"));
-      wanted = { number, step: hash.has("step") && Number.isFinite(st) ? st : Infinity };
-      $("follow").checked = false;
-    }
+    if (wantFromHash(new URLSearchParams(location.hash.slice(1)))) $("follow").checked = false;
     // A link may say not to follow (#follow=0): the page stays on the game it shows.
     if (new URLSearchParams(location.hash.slice(1)).get("follow") === "0") $("follow").checked = false;
     // Ticked again on a finished game: on to the newest running one (or the next to start).
@@ -797,11 +820,7 @@
     feed.onmessage = (m) => {
       for (const line of m.data.split("\n")) runEvent(JSON.parse(line), feed);
       // Which game to show is decided once a message: a batch may start and finish many.
-      if (wanted !== null && byNumber.has(wanted.number)) {
-        const w = wanted;
-        wanted = null;
-        switchTo(byNumber.get(w.number), w.step);
-      } else if (wanted !== null) return;
+      if (wanted !== null) showWanted();
       else if (shownNumber === null && games.length > 0) switchTo(newest());
       else if (idle && $("follow").checked && games[newest()].running) switchTo(newest());
     };
@@ -838,6 +857,11 @@
         flush();
         liveStatus("finished: " + ev.outcome, true);
         feed.close();
+        // A link to a game this run never played: say so (the list offers the others).
+        if (wanted !== null && !byNumber.has(wanted.number)) {
+          problem("This run has no game " + wanted.number + ": choose one from the list.");
+          wanted = null;
+        }
         break;
     }
   }
