@@ -197,12 +197,15 @@ pub struct RefereeReport {
     /// The baseline's own CPU time per round trip: what one write and one read of a line
     /// cost the writing process (on a virtual machine, mostly waking the other side).
     pub pipe_cpu_us_per_round_trip: f64,
-    /// The same figures over the games played with `--freeze-idle` (every other game),
-    /// and without: the difference is what stopping and waking the idle bot costs.
+    /// The same figures over the sandboxed games played with `--freeze-idle` (one game in
+    /// three), and without (another): the difference is what stopping and waking the idle
+    /// bot costs. Each kind plays games of two lengths in turn, so that its cost splits
+    /// into per decision and per game (the `steady_*` and `per_game_*` figures).
     pub freeze_on: FreezeFigures,
     pub freeze_off: FreezeFigures,
-    /// The same figures over the games whose bots ran with `--sandbox none` (every third
-    /// game; freeze-idle off): against `freeze_off`, what the wall costs per decision.
+    /// The same figures over the games whose bots ran with `--sandbox none` (the third
+    /// kind; freeze-idle off): against `freeze_off`, what the sandbox costs per decision
+    /// and per game.
     pub sandbox_none: FreezeFigures,
     /// One freeze and one thaw of a live bot, in process (what `--freeze-idle` adds per
     /// decision), in microseconds.
@@ -217,14 +220,62 @@ pub struct RefereeReport {
     pub sandbox: String,
 }
 
-/// Per-decision figures of one half of the referee benchmark's games.
+/// Per-decision figures of one kind of the referee benchmark's games.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct FreezeFigures {
     pub decisions: u64,
     /// Times a bot was stopped (each one also woken once), per decision.
     pub freezes_per_decision: f64,
+    /// Over whole games: the starts and stops of the bots included.
     pub referee_cpu_us_per_decision: f64,
     pub decision_round_trip_us: f64,
+    /// The same split in two (see [`Split`]): what one more decision costs, the starts and
+    /// stops left out...
+    pub steady_round_trip_us: f64,
+    pub steady_referee_cpu_us: f64,
+    /// ...and what a game costs besides its decisions (both bots started, stopped, their
+    /// sandboxes made and removed), in milliseconds.
+    pub per_game_ms: f64,
+    pub per_game_referee_cpu_ms: f64,
+}
+
+/// Totals of one kind and length of the referee benchmark's games.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    games: u64,
+    decisions: u64,
+    cpu: std::time::Duration,
+    wall: std::time::Duration,
+}
+
+/// A cost split into a part per game and a part per decision, from games of two lengths:
+/// with the per-game averages (d_s, w_s) of short games and (d_l, w_l) of long ones,
+/// `per_decision = (w_l - w_s) / (d_l - d_s)` and `per_game = w_s - per_decision * d_s`.
+/// Pure, so that it is tested with given figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    pub per_decision: f64,
+    pub per_game: f64,
+}
+
+impl Split {
+    /// `short` and `long`: (games, decisions, total) of each length; `None` when the two
+    /// lengths do not differ in decisions per game.
+    pub fn of(short: (u64, u64, f64), long: (u64, u64, f64)) -> Option<Split> {
+        let avg = |(games, decisions, total): (u64, u64, f64)| {
+            let g = games.max(1) as f64;
+            (decisions as f64 / g, total / g)
+        };
+        let ((d_s, w_s), (d_l, w_l)) = (avg(short), avg(long));
+        if (d_l - d_s).abs() < 1.0 {
+            return None;
+        }
+        let per_decision = (w_l - w_s) / (d_l - d_s);
+        Some(Split {
+            per_decision,
+            per_game: w_s - per_decision * d_s,
+        })
+    }
 }
 
 /// The CPUs this process may run on, in order.
@@ -292,6 +343,14 @@ pub async fn referee(
         },
         ..GameConfig::default()
     };
+    // Two lengths of game (quarters of 4 and of 16 plays, in turn), so that what a game
+    // costs besides its decisions (the bots' starts and stops) splits from what a decision
+    // costs ([`Split`]).
+    let lengths = [
+        "plays=4,play=10s,reaction=10s",
+        "plays=16,play=10s,reaction=10s",
+    ]
+    .map(|tc| GameClock::read(Rules::FootballChess, tc).expect("a valid time control"));
     let mut pipe = PipeBaseline::start(&bot_cpus)
         .map_err(|e| format!("cannot run the pipe baseline with cat: {e}"))?;
     let mut decisions = 0u64;
@@ -301,11 +360,14 @@ pub async fn referee(
     // [sandboxed with freeze-idle off, on, --sandbox none]: decisions, CPU, wall. Games
     // take the three in turn, so the machine's drift spreads over all of them alike.
     let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 3];
+    let mut tallies = [[Tally::default(); 2]; 3];
     let mut freezes = 0u64;
-    for i in 0..games.max(3) {
+    for i in 0..games.max(6) {
         let mut cfg = cfg.clone();
         cfg.game.seed = seed + i as u64;
         let kind = (i % 3) as usize;
+        let length = ((i / 3) % 2) as usize;
+        cfg.game.clock = lengths[length].clone();
         let frozen = kind == 1;
         cfg.sandbox.freeze_idle = frozen;
         if kind == 2 {
@@ -332,26 +394,46 @@ pub async fn referee(
         half.0 += n;
         half.1 += own_cpu() - cpu0;
         half.2 += start.elapsed();
+        let t = &mut tallies[kind][length];
+        t.games += 1;
+        t.decisions += n;
+        t.cpu += own_cpu() - cpu0;
+        t.wall += start.elapsed();
         pipe.run(2_000)
             .map_err(|e| format!("the pipe baseline with cat failed: {e}"))?;
     }
     let seconds = wall.as_secs_f64().max(1e-9);
     let per_decision = |total: f64| total / decisions.max(1) as f64;
     let request_build_us = request_build(seed, cfg.game.clock.get::<Game>());
-    let figures =
-        |(n, cpu, wall): (u64, std::time::Duration, std::time::Duration), f: u64| FreezeFigures {
+    let figures = |kind: usize, f: u64| {
+        let (n, cpu, wall) = halves[kind];
+        let [short, long] = tallies[kind];
+        let split = |pick: fn(&Tally) -> std::time::Duration| {
+            let part = |t: &Tally| (t.games, t.decisions, pick(t).as_secs_f64() * 1e6);
+            Split::of(part(&short), part(&long)).unwrap_or(Split {
+                per_decision: f64::NAN,
+                per_game: f64::NAN,
+            })
+        };
+        let (wall_split, cpu_split) = (split(|t| t.wall), split(|t| t.cpu));
+        FreezeFigures {
             decisions: n,
             freezes_per_decision: f as f64 / n.max(1) as f64,
             referee_cpu_us_per_decision: cpu.as_secs_f64() * 1e6 / n.max(1) as f64,
             decision_round_trip_us: wall.as_secs_f64() * 1e6 / n.max(1) as f64,
-        };
+            steady_round_trip_us: wall_split.per_decision,
+            steady_referee_cpu_us: cpu_split.per_decision,
+            per_game_ms: wall_split.per_game / 1e3,
+            per_game_referee_cpu_ms: cpu_split.per_game / 1e3,
+        }
+    };
     let (freeze_pair_us, freeze_by) = freeze_pair(bot).await?;
     let (start_none_ms, start_sandboxed_ms) = start_times(bot, 15).await?;
     Ok(RefereeReport {
         layout,
         referee_cpus,
         bot_cpus,
-        games: games.max(3),
+        games: games.max(6),
         decisions,
         seconds,
         decisions_per_second: decisions as f64 / seconds,
@@ -361,9 +443,9 @@ pub async fn referee(
         request_build_us,
         pipe_round_trip_us: pipe.wall_us(),
         pipe_cpu_us_per_round_trip: pipe.cpu_us(),
-        freeze_off: figures(halves[0], 0),
-        freeze_on: figures(halves[1], freezes),
-        sandbox_none: figures(halves[2], 0),
+        freeze_off: figures(0, 0),
+        freeze_on: figures(1, freezes),
+        sandbox_none: figures(2, 0),
         freeze_pair_us,
         freeze_by,
         start_none_ms,
@@ -1019,5 +1101,22 @@ mod tests {
         );
         assert_eq!(stat_times("4242 (viewer) S 1 9"), None);
         assert_eq!(stat_times("no parentheses"), None);
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::Split;
+
+    /// Games of 400 and 1,600 decisions costing 10 ms each besides 20 us a decision.
+    #[test]
+    fn a_cost_splits_into_its_game_and_decision_parts() {
+        let short = (3, 1_200, 3.0 * (10_000.0 + 400.0 * 20.0));
+        let long = (2, 3_200, 2.0 * (10_000.0 + 1_600.0 * 20.0));
+        let split = Split::of(short, long).unwrap();
+        assert!((split.per_decision - 20.0).abs() < 1e-9, "{split:?}");
+        assert!((split.per_game - 10_000.0).abs() < 1e-6, "{split:?}");
+        // Lengths that do not differ cannot split.
+        assert_eq!(Split::of((1, 500, 1.0), (2, 1_000, 2.0)), None);
     }
 }

@@ -309,9 +309,20 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
     }
     // Every kind of game is played at least once: sandboxed with freeze-idle off and on,
     // and with --sandbox none.
+    // Each kind in games of two lengths, so that its cost splits into per decision and per
+    // game (numbers; their size depends on the machine and is not asserted).
     for kind in ["freeze_off", "freeze_on", "sandbox_none"] {
         assert!(v[kind]["decisions"].as_u64().unwrap() > 0, "{kind}: {v}");
+        for part in [
+            "steady_round_trip_us",
+            "steady_referee_cpu_us",
+            "per_game_ms",
+            "per_game_referee_cpu_ms",
+        ] {
+            assert!(v[kind][part].is_f64(), "{kind}.{part}: {v}");
+        }
     }
+    assert_eq!(v["games"], 6, "three kinds by two lengths at least: {v}");
     assert!(v["decisions"].as_u64().unwrap() > 100, "{v}");
     // Everything on one CPU works on any machine, and says so.
     let out = zebra(&[

@@ -160,6 +160,17 @@ fn referee(args: &BenchArgs) -> Result<(), Failure> {
         r.sandbox_none.decision_round_trip_us, r.sandbox_none.referee_cpu_us_per_decision,
         r.start_none_ms, r.start_sandboxed_ms, r.sandbox
     );
+    // Each kind split into what one more decision costs and what a game costs besides.
+    let split = |name: &str, f: &crate::bench::FreezeFigures| {
+        format!(
+            "\n{name}: per decision {:.1} us round trip, {:.1} us referee CPU; per game besides (bots started and stopped) {:.2} ms, {:.2} ms referee CPU",
+            f.steady_round_trip_us, f.steady_referee_cpu_us, f.per_game_ms, f.per_game_referee_cpu_ms
+        )
+    };
+    let text = text
+        + &split("sandboxed, freeze-idle off", &r.freeze_off)
+        + &split("sandboxed, freeze-idle on", &r.freeze_on)
+        + &split("--sandbox none", &r.sandbox_none);
     print_report(args.json, &r, &text);
     Ok(())
 }
