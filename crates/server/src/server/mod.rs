@@ -283,19 +283,23 @@ impl Daemon {
     /// Forgets a series' books (it ended); its live hub is kept a while among the last
     /// [`KEPT_ENDED_HUBS`], so that a page following its last games can still show them.
     pub(crate) fn drop_books(&self, id: i64) {
-        let books = self
-            .books
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-        if let Some(books) = books {
-            let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
+        // The hub joins the kept ones before the books go: a reader finds the series in
+        // one place or the other, never in neither.
+        let Some(books) = self.cached_books(id) else {
+            return;
+        };
+        let hub = Arc::clone(&books.lock().unwrap_or_else(|e| e.into_inner()).hub);
+        {
             let mut ended = self.ended_hubs.lock().unwrap_or_else(|e| e.into_inner());
             ended.push_back((id, hub));
             while ended.len() > KEPT_ENDED_HUBS {
                 ended.pop_front();
             }
         }
+        self.books
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
     }
 
     /// The live hub of series `id`: its books' while it runs, or one kept after its end.

@@ -229,6 +229,21 @@ pub async fn events(
 
 /// The live hub of series `id`: its books' while it runs, or one kept after its end.
 async fn series_hub(daemon: &Arc<Daemon>, id: i64) -> Result<Arc<crate::web::live::Hub>, Problem> {
+    // What this daemon holds first, then the store: a series that ends meanwhile moves from
+    // the running books to the kept hubs (see `Daemon::drop_books`), so that a page never
+    // gets books loaded afresh for a series that has just ended (a hub never closed).
+    // (On a shared store the books are asked for below, which folds in what other
+    // daemons counted.)
+    if !daemon.settings.database.is_shared() {
+        if let Some(books) = daemon.cached_books(id) {
+            return Ok(Arc::clone(
+                &books.lock().unwrap_or_else(|e| e.into_inner()).hub,
+            ));
+        }
+    }
+    if let Some(hub) = daemon.ended_hub(id) {
+        return Ok(hub);
+    }
     let running = daemon
         .db(move |s| Ok(s.series(id)?.map(|r| r.state == "running")))
         .await?;
