@@ -37,7 +37,7 @@ pub mod view;
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 pub use cgroup::Cgroups;
 pub use jail::Jail;
@@ -437,13 +437,23 @@ impl fmt::Display for Level {
 /// straggler to kill.
 static LIVE_BOTS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
 
-/// Runs `spawn` (which starts a bot process and returns its pid) with the registry of live
-/// bots locked, so that a straggler sweep never mistakes a bot being born for a straggler.
+/// Bots being born hold this for reading, a straggler sweep for writing: any number of
+/// bots start at once (a sandboxed start waits several milliseconds in the kernel, and the
+/// games of a series played at the same time must not start their bots in turn), and a
+/// sweep never runs while a bot is born and not yet registered.
+static BIRTHS: RwLock<()> = RwLock::new(());
+
+/// Runs `spawn` (which starts a bot process and returns its pid) so that a straggler sweep
+/// never mistakes a bot being born for a straggler; other bots may be born at the same time.
 pub(crate) fn register_bot<T>(spawn: impl FnOnce() -> (T, Option<i32>)) -> T {
-    let mut live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
+    let _birth = BIRTHS.read().unwrap_or_else(|e| e.into_inner());
     let (value, pid) = spawn();
     if let Some(pid) = pid {
-        live.get_or_insert_with(HashSet::new).insert(pid);
+        LIVE_BOTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert_with(HashSet::new)
+            .insert(pid);
     }
     value
 }
@@ -469,6 +479,7 @@ pub(crate) fn become_subreaper() -> bool {
 /// Kills and reaps every child of Zebra that is not a live bot: processes a bot started and
 /// abandoned, which the kernel handed to Zebra as their subreaper. Returns how many.
 pub(crate) fn reap_stragglers() -> usize {
+    let _no_births = BIRTHS.write().unwrap_or_else(|e| e.into_inner());
     let live = LIVE_BOTS.lock().unwrap_or_else(|e| e.into_inner());
     let me = std::process::id() as i32;
     let mut killed = 0;
