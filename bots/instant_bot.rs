@@ -9,7 +9,10 @@
 //! - a formation, which has no list, a legal one drawn by the engine from the diagram.
 //!
 //! Seeded from `game_start`'s seed and its side, so the same game replays the same way.
-//! Flags: `--name NAME` (default `instant`).
+//! It speaks protocol version 2 when offered (its own game, kept with the engine from each
+//! request's `since`: the legal list and the diagram come from it), else version 1.
+//! Flags: `--name NAME` (default `instant`), `--protocol 1|2` (the highest version it
+//! speaks, default 2: `zebra bench referee` measures both).
 
 use std::io::{self, BufRead, Write};
 
@@ -19,6 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
 use zebra_engine::botkit;
+use zebra_engine::protocol::follow::Follower;
 use zebra_engine::rules::playout::RandomPlayer;
 use zebra_engine::rules::{Game, Side};
 
@@ -31,6 +35,9 @@ struct Args {
     /// The name sent in `ready`.
     #[arg(long, default_value = "instant")]
     name: String,
+    /// The highest protocol version it speaks.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    protocol: u32,
 }
 
 /// The fields of a referee message this bot looks at; serde skips everything else.
@@ -50,6 +57,15 @@ struct Incoming<'a> {
     legal: Option<Vec<&'a str>>,
     #[serde(default, borrow)]
     state: Option<StateView<'a>>,
+    #[serde(default)]
+    versions: Vec<u32>,
+    /// Version 2: the record's entries since the previous request.
+    #[serde(default, borrow)]
+    since: Option<Vec<&'a str>>,
+    #[serde(default, borrow)]
+    tc: Option<&'a str>,
+    #[serde(default, borrow)]
+    situation: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -68,6 +84,9 @@ fn main() -> io::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut player = RandomPlayer::new(0);
     let mut line = String::new();
+    let mut version = 1;
+    // Version 2: the bot's own game.
+    let mut own: Option<Follower<Game>> = None;
     loop {
         line.clear();
         if input.read_line(&mut line)? == 0 {
@@ -77,11 +96,18 @@ fn main() -> io::Result<()> {
             continue;
         };
         let reply = match msg.kind {
-            "hello" => format!(
-                "{{\"type\":\"ready\",\"version\":1,\"name\":{},\"author\":\"zebra\",\"bot_version\":\"{}\"}}",
-                serde_json::Value::from(args.name.as_str()),
-                env!("CARGO_PKG_VERSION")
-            ),
+            "hello" => {
+                version = if args.protocol >= 2 && msg.versions.contains(&2) {
+                    2
+                } else {
+                    1
+                };
+                format!(
+                    "{{\"type\":\"ready\",\"version\":{version},\"name\":{},\"author\":\"zebra\",\"bot_version\":\"{}\"}}",
+                    serde_json::Value::from(args.name.as_str()),
+                    env!("CARGO_PKG_VERSION")
+                )
+            }
             "ping" => format!("{{\"type\":\"pong\",\"id\":{}}}", msg.id),
             "quit" => return Ok(()),
             "game_start" => {
@@ -89,10 +115,23 @@ fn main() -> io::Result<()> {
                 let seed = msg.seed.wrapping_mul(2).wrapping_add(side.index() as u64);
                 rng = ChaCha8Rng::seed_from_u64(seed);
                 player = RandomPlayer::new(seed ^ 0x5eed);
+                own = match (version, msg.tc) {
+                    (2, Some(tc)) => Follower::start(tc, msg.seed, msg.situation.as_deref()).ok(),
+                    _ => None,
+                };
                 continue;
             }
             "request" => {
-                let action = choose(&msg, &mut rng, &mut player);
+                let action = match (&msg.since, own.as_mut()) {
+                    (Some(since), Some(own)) => {
+                        let since: Vec<String> = since.iter().map(|t| t.to_string()).collect();
+                        match own.apply(&since) {
+                            Ok(_) => choose_in(own.game(), &msg, &mut rng, &mut player),
+                            Err(_) => "pass".to_string(),
+                        }
+                    }
+                    _ => choose(&msg, &mut rng, &mut player),
+                };
                 format!(
                     "{{\"type\":\"action\",\"id\":{},\"action\":{}}}",
                     msg.id,
@@ -105,6 +144,37 @@ fn main() -> io::Result<()> {
         out.write_all(b"\n")?;
         out.flush()?;
     }
+}
+
+/// The answer to a version-2 request, from the bot's own game: as [`choose`] would answer
+/// the whole request.
+fn choose_in(
+    game: &Game,
+    msg: &Incoming,
+    rng: &mut ChaCha8Rng,
+    player: &mut RandomPlayer,
+) -> String {
+    if msg.decision == Some("formation") {
+        if let Some(side) = msg.side {
+            return botkit::formation_with(player, game, side).to_string();
+        }
+    }
+    let legal: Vec<String> = game
+        .legal_action_list()
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    let legal: Vec<&str> = legal.iter().map(String::as_str).collect();
+    let whole = Incoming {
+        legal: Some(legal),
+        state: None,
+        since: None,
+        versions: Vec::new(),
+        tc: None,
+        situation: None,
+        ..*msg
+    };
+    choose(&whole, rng, player)
 }
 
 /// The answer to one request.

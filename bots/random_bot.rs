@@ -26,6 +26,9 @@ struct Args {
     /// The name sent in `ready`.
     #[arg(long, default_value = "random")]
     name: String,
+    /// The highest protocol version it speaks (1: every request whole).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    protocol: u32,
 }
 
 /// The random bot's state: one generator for actions, one engine player for formations.
@@ -140,5 +143,5 @@ impl Bot for RandomBot {
 fn main() -> std::io::Result<()> {
     let args = Args::parse();
     let mut bot = RandomBot::new(&args.name, 0, Side::White);
-    botkit::run(&mut bot)
+    botkit::run_speaking(&mut bot, args.protocol)
 }

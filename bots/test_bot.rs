@@ -403,6 +403,7 @@ fn answer(args: &Args, asked: Asked, out: &mut Out, answered: &mut Answered) {
         line(&FromBot::Action {
             id: bad_id,
             action: illegal.clone(),
+            want: Vec::new(),
         })
     };
     if args.wrong_id {
@@ -493,6 +494,7 @@ fn reply_bytes(args: &Args, id: u64, action: &str) -> Vec<u8> {
         v.extend(line(&FromBot::Action {
             id,
             action: action.to_string(),
+            want: Vec::new(),
         }));
         return v;
     }
@@ -517,6 +519,7 @@ fn reply_bytes(args: &Args, id: u64, action: &str) -> Vec<u8> {
     line(&FromBot::Action {
         id,
         action: action.to_string(),
+        want: Vec::new(),
     })
 }
 
@@ -597,6 +600,7 @@ fn main() {
             // Boyer's Football's own messages: only its requests need an answer.
             Err(e) => match serde_json::from_str::<BoyerToBot>(text) {
                 Ok(BoyerToBot::Request { id, legal, .. }) => {
+                    let legal = legal.unwrap_or_default();
                     let ok = legal.first().cloned().unwrap_or_else(|| "pass".to_string());
                     let asked = Asked {
                         id,
@@ -616,7 +620,11 @@ fn main() {
                         legal,
                         ..
                     }) => {
-                        let ok = match legal.as_ref().and_then(|l| l.first()) {
+                        let ok = match legal
+                            .as_ref()
+                            .and_then(|l| l.as_ref())
+                            .and_then(|l| l.first())
+                        {
                             _ if decision == "formation" => {
                                 zebra_engine::games::chess_eleven::formation::default_for(side)
                                     .to_string()
@@ -660,6 +668,7 @@ fn main() {
                     bot_version: nasty(env!("CARGO_PKG_VERSION")),
                     capabilities: Vec::new(),
                     options: Vec::new(),
+                    wants: Vec::new(),
                 }));
                 if args.control_chars {
                     out.send(&line(&FromBot::Log {

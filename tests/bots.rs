@@ -516,7 +516,9 @@ impl Proc {
 
     fn action(&self, id: u64) -> String {
         match self.msg() {
-            FromBot::Action { id: got, action } if got == id => action,
+            FromBot::Action {
+                id: got, action, ..
+            } if got == id => action,
             other => panic!("expected the action for request {id}, got {other:?}"),
         }
     }
@@ -586,6 +588,7 @@ fn start_msg(side: Side, seed: u64) -> ToBot {
         side,
         opponent: s.opponent,
         seed,
+        tc: String::new(),
         time_control: s.time_control,
         options: s.options,
         situation: None,
@@ -1126,7 +1129,7 @@ fn test_bot_wrong_stale_and_double_replies() {
 
     let mut p = ready_test_bot(&["--wrong-id"]);
     p.send(&req);
-    assert!(matches!(p.msg(), FromBot::Action { id: 1005, action } if illegal(&action)));
+    assert!(matches!(p.msg(), FromBot::Action { id: 1005, action, .. } if illegal(&action)));
     p.action(5);
 
     let mut p = ready_test_bot(&["--stale-id"]);
@@ -1135,7 +1138,7 @@ fn test_bot_wrong_stale_and_double_replies() {
     assert!(matches!(p.msg(), FromBot::Action { id: 2, .. }));
     p.action(3);
     p.send(&req);
-    assert!(matches!(p.msg(), FromBot::Action { id: 3, action } if illegal(&action)));
+    assert!(matches!(p.msg(), FromBot::Action { id: 3, action, .. } if illegal(&action)));
     p.action(5);
 
     let mut p = ready_test_bot(&["--double-reply"]);

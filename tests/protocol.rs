@@ -32,7 +32,7 @@ use serde_json::{json, Map, Value};
 use zebra::games::football_chess::wire::{
     penalty, ClockMsg, ClocksMsg, RequestExtra, StateMsg, TimeControlMsg, ToBot,
 };
-use zebra::protocol::{self, FromBot, OptionDecl, OptionKind, ReplyStatus, ScoreMsg};
+use zebra::protocol::{self, FromBot, OptionDecl, OptionKind, ReplyStatus, ScoreMsg, Want};
 use zebra::record::Termination;
 use zebra::referee::{Budget, Clocks, QuarterMode, Refereed, TimeControl};
 use zebra::rules::playout::RandomPlayer;
@@ -96,6 +96,26 @@ fn must_reject(schemas: &Schemas, name: &str, value: &Value, why: &str) {
 
 /// Validates a line Zebra sends: against the message's own schema and the union of all
 /// referee messages, and back through the Rust type unchanged.
+/// `request` with its `since`, `state` and `legal` replaced (version 2's shapes).
+fn request_with(
+    request: &ToBot,
+    since: Option<Vec<String>>,
+    state: Option<StateMsg>,
+    legal: Option<Option<Vec<Action>>>,
+) -> ToBot {
+    let mut out = request.clone();
+    if let ToBot::Request {
+        since: s,
+        state: st,
+        legal: l,
+        ..
+    } = &mut out
+    {
+        (*s, *st, *l) = (since, state, legal);
+    }
+    out
+}
+
 fn check_to_bot(schemas: &Schemas, msg: &ToBot) -> Value {
     let line = protocol::to_line(msg);
     assert!(!line.contains('\n'), "one line: {line}");
@@ -597,10 +617,11 @@ fn request_example() -> ToBot {
         id: 12,
         decision: decision.kind,
         side: decision.side,
-        state: StateMsg::of(&game),
+        since: None,
+        state: Some(StateMsg::of(&game)),
         clocks: clocks_msg(&clocks, &game, &budget),
         deadline_ms: budget.limit.as_millis() as u64,
-        legal: Some(game.legal_action_list()),
+        legal: Some(Some(game.legal_action_list())),
         extra: RequestExtra {
             penalty_options: penalty::preview(&game),
         },
@@ -628,7 +649,7 @@ fn the_request_example_is_what_zebra_sends() {
         unreachable!()
     };
     assert_eq!(*decision, DecisionKind::Move);
-    let legal = legal.as_ref().unwrap();
+    let legal = legal.as_ref().unwrap().as_ref().unwrap();
     // The action and result examples answer this request.
     let action = example("action");
     assert_eq!(action["id"], value["id"]);
@@ -927,6 +948,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             author: "tests".to_string(),
             bot_version: String::new(),
             capabilities: vec![],
+            wants: vec![Want::Legal, Want::Events],
             options: vec![
                 OptionDecl {
                     name: "depth".to_string(),
@@ -974,6 +996,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             side,
             opponent: "other".to_string(),
             seed,
+            tc: tc.to_string(),
             time_control: TimeControlMsg {
                 quarter_ms: match tc.quarter {
                     QuarterMode::Timed(q) => Some(ms(q)),
@@ -1007,15 +1030,21 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
             id,
             decision: decision.kind,
             side: decision.side,
-            state: StateMsg::of(&game),
+            since: None,
+            state: Some(StateMsg::of(&game)),
             clocks: clocks_msg(&clocks, &game, &budget),
             deadline_ms: ms(budget.limit),
-            legal,
+            legal: Some(legal),
             extra: RequestExtra {
                 penalty_options: penalty::preview(&game),
             },
         };
         cov.note(&check_to_bot(schemas, &request));
+        // Version 2's shapes of the same request: the changes alone, or with the state.
+        let since = Some(vec!["e4e5".to_string(), "!play-clock".to_string()]);
+        check_to_bot(schemas, &request_with(&request, since.clone(), None, None));
+        let whole = Some(StateMsg::of(&game));
+        check_to_bot(schemas, &request_with(&request, since, whole, None));
         cov.decisions.insert(decision.kind.code());
         if rng.gen_bool(0.02) {
             let ping_id = rng.gen_range(0..1000);
@@ -1055,6 +1084,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
                 &FromBot::Action {
                     id,
                     action: "e9e10".to_string(),
+                    want: vec![],
                 },
             ));
             let events = game
@@ -1085,6 +1115,7 @@ fn simulate(schemas: &Schemas, seed: u64, tc: &str, cov: &mut Coverage) {
                 &FromBot::Action {
                     id,
                     action: action.to_string(),
+                    want: vec![],
                 },
             ));
             let events = game
@@ -1260,6 +1291,7 @@ fn every_other_message_variant_validates() {
             author: String::new(),
             bot_version: String::new(),
             capabilities: vec!["future".to_string()],
+            wants: vec![],
             options: vec![],
         },
     );
@@ -1379,7 +1411,12 @@ fn schemas_reject_wrong_messages() {
             "a fractional deadline",
             true,
         ),
-        ("request", without(&request, "/state"), "no state", true),
+        (
+            "request",
+            without(&request, "/state"),
+            "no state and no since",
+            false,
+        ),
         (
             "request",
             without(&request, "/state/diagram"),
@@ -2271,9 +2308,9 @@ fn the_penalty_preview_is_what_the_referee_then_does() {
             .args([
                 "play",
                 "--white",
-                "zebra-random-bot",
+                "zebra-random-bot --protocol 1",
                 "--black",
-                "zebra-random-bot",
+                "zebra-random-bot --protocol 1",
             ])
             .args([
                 "--tc",
@@ -2428,6 +2465,7 @@ fn boyer_messages_validate_against_their_own_schemas() {
                 side,
                 "other".into(),
                 Map::new(),
+                1,
             ));
             let v = check_boyer_line(&schemas, "boyer_game_start", &line);
             assert_eq!(v["rules"], "boyer-football");
@@ -2440,7 +2478,14 @@ fn boyer_messages_validate_against_their_own_schemas() {
                 id += 1;
                 let budget = game.budget(&clocks);
                 let side = game.to_decide().unwrap().0;
-                let line = protocol::to_line(&envelope::request(&game, id, side, &clocks, &budget));
+                let line = protocol::to_line(&envelope::request(
+                    &game,
+                    id,
+                    side,
+                    &clocks,
+                    &budget,
+                    envelope::Carry::whole(),
+                ));
                 let v = check_boyer_line(&schemas, "boyer_request", &line);
                 // The state rebuilds the position; legal is the engine's list.
                 let state: zebra::games::boyer::wire::BoyerState =
@@ -2562,7 +2607,14 @@ fn the_boyer_request_example_is_what_zebra_sends() {
     let mut game = Game::new(Position::start());
     game.play("d1d4".parse().unwrap()).unwrap();
     let budget = game.budget(&clocks);
-    let line = protocol::to_line(&envelope::request(&game, 7, Side::White, &clocks, &budget));
+    let line = protocol::to_line(&envelope::request(
+        &game,
+        7,
+        Side::White,
+        &clocks,
+        &budget,
+        envelope::Carry::whole(),
+    ));
     let value: Value = serde_json::from_str(&line).unwrap();
     let path = protocol_dir().join("examples/boyer-request.json");
     if std::env::var_os("ZEBRA_BLESS").is_some() {
@@ -2648,6 +2700,7 @@ fn chess_eleven_messages_validate_against_their_own_schemas() {
                     side,
                     "other".into(),
                     Map::new(),
+                    1,
                 ));
                 let v = check_eleven_line(&schemas, "eleven_game_start", &line);
                 assert_eq!(v["rules"], "chess-eleven");
@@ -2659,7 +2712,14 @@ fn chess_eleven_messages_validate_against_their_own_schemas() {
                 id += 1;
                 let side = game.to_decide().unwrap().0;
                 let budget = game.budget(&clocks);
-                let line = protocol::to_line(&envelope::request(&game, id, side, &clocks, &budget));
+                let line = protocol::to_line(&envelope::request(
+                    &game,
+                    id,
+                    side,
+                    &clocks,
+                    &budget,
+                    envelope::Carry::whole(),
+                ));
                 let v = check_eleven_line(&schemas, "eleven_request", &line);
                 decisions.insert(v["decision"].as_str().unwrap().to_string());
                 let events = game.play(&action).unwrap();
@@ -2703,7 +2763,14 @@ fn the_chess_eleven_request_example_is_what_zebra_sends() {
     }
     game.play(&"d2d4".parse().unwrap()).unwrap();
     let budget = game.budget(&clocks);
-    let line = protocol::to_line(&envelope::request(&game, 7, Side::White, &clocks, &budget));
+    let line = protocol::to_line(&envelope::request(
+        &game,
+        7,
+        Side::White,
+        &clocks,
+        &budget,
+        envelope::Carry::whole(),
+    ));
     let value: Value = serde_json::from_str(&line).unwrap();
     let path = protocol_dir().join("examples/eleven-request.json");
     if std::env::var_os("ZEBRA_BLESS").is_some() {

@@ -29,7 +29,10 @@
 
 const readline = require('readline');
 
-const PROTOCOL_VERSION = 1;
+// The highest protocol version this module speaks; it speaks 1 to a referee that offers no 2.
+// In version 2 it asks for the whole state and the legal list at every request (it keeps no
+// game of its own), so `decide` sees every field of version 1.
+const PROTOCOL_VERSION = 2;
 
 const FILES = 'abcdefgh';
 // Pieces on each sideline (rules 2.2), by notation letter.
@@ -117,16 +120,20 @@ function sendLog(message) {
 }
 
 /** The `ready` message (the answer to `hello`). */
-function ready({ name = 'javascript', author = '', version = '', options = [] } = {}) {
-  return {
+function ready({ name = 'javascript', author = '', version = '', options = [], wants = [] } = {}, protocol = PROTOCOL_VERSION) {
+  const msg = {
     type: 'ready',
-    version: PROTOCOL_VERSION,
+    version: protocol,
     name,
     author,
     bot_version: version,
     capabilities: [],
     options: options || [],
   };
+  if (protocol >= 2) {
+    msg.wants = ['state', 'legal', ...(wants || []).filter((w) => w !== 'state' && w !== 'legal')];
+  }
+  return msg;
 }
 
 /**
@@ -313,8 +320,11 @@ function problem(request, action) {
  * decide(request, ctx) -> string (or a Promise of one): the action for a `request`.
  *   ctx.rng is a generator seeded from game_start's seed and side (so a game replays the
  *   same way); ctx.gameStart is the game_start message (null before it).
- * info: { name, author, version, options, onGameStart(msg, ctx), onMessage(msg, ctx) }
+ * info: { name, author, version, options, wants, onGameStart(msg, ctx), onMessage(msg, ctx) }
  *   options: the settings declared in `ready`; their values arrive in game_start.options.
+ *   wants: in protocol version 2, messages to be sent besides (`'events'`, `'results'`:
+ *   the event messages, the result of a reply applied as sent); every request carries the
+ *   whole state and the legal list whatever it says.
  *   onGameStart is called with game_start; onMessage with every other message that run
  *   does not answer itself (result, event, game_end, and any unknown type).
  * The returned Promise settles at the end of input, just before the process exits.
@@ -365,12 +375,15 @@ function run(decide, info = {}) {
   const handle = async (msg) => {
     if (done) return;
     switch (msg.type) {
-      case 'hello':
-        if (!(Array.isArray(msg.versions) && msg.versions.includes(PROTOCOL_VERSION))) {
-          log(`zebra_bot: the referee offers ${JSON.stringify(msg.versions)}; this module speaks 1`);
+      case 'hello': {
+        const offered = Array.isArray(msg.versions) ? msg.versions : [];
+        const protocol = offered.includes(2) ? 2 : 1;
+        if (!offered.includes(protocol)) {
+          log(`zebra_bot: the referee offers ${JSON.stringify(msg.versions)}; this module speaks 1 and 2`);
         }
-        send(ready(info));
+        send(ready(info, protocol));
         break;
+      }
       case 'ping':
         send({ type: 'pong', id: msg.id === undefined ? null : msg.id });
         break;

@@ -17,6 +17,15 @@ carries only protocol. `formation(state, side, rng, shape)` builds a legal forma
 (random, or from a shape of your own), and is also what `run` sends if `decide` fails
 on a formation.
 
+The helper speaks protocol version 2 (protocol/PROTOCOL.md, "Version 2"): requests then
+carry what changed since the bot's previous one. With the engine package installed
+(`pip install ./bindings/python`, module `zebra_engine`) it keeps its own Football Chess
+game and fills in each request's `state` and `legal` from it, so `decide` gets the same
+whole request as in version 1; without it (or for another game) it asks the referee for
+the whole state and the legal list at every request. Either way `decide` sees every field
+of version 1. `result` messages of replies applied as sent and `event` messages are only
+sent when asked: `run(..., wants=["events", "results"])`.
+
 From any directory: this file is one module of the standard library only. Copy it next
 to your bot, or point Python at it: `PYTHONPATH=/path/to/zebra/bots/python python3
 my_bot.py` (or `sys.path.insert(0, "/path/to/zebra/bots/python")` before the import).
@@ -27,7 +36,14 @@ import random
 import sys
 import traceback
 
-PROTOCOL_VERSION = 1
+try:  # the engine package: optional, the helper keeps its own game with it
+    import zebra_engine
+except ImportError:
+    zebra_engine = None
+
+# The highest protocol version the helper speaks; it speaks 1 to a referee that offers no 2.
+PROTOCOL_VERSION = 2
+EVERYTHING = ["state", "legal"]
 
 FILES = "abcdefgh"
 # Pieces on each sideline (rules 2.2), by notation letter.
@@ -73,22 +89,52 @@ def send(msg, stream=None):
     stream.flush()
 
 
-def send_action(request_id, action, stream=None):
-    """Answers request `request_id` with `action` in notation (`e4e5`, `snap`, `[Pd5,...]`)."""
-    send({"type": "action", "id": request_id, "action": action}, stream)
+def send_action(request_id, action, stream=None, want=None):
+    """Answers request `request_id` with `action` in notation (`e4e5`, `snap`, `[Pd5,...]`);
+    `want` (version 2): what the next request should carry besides the changes."""
+    msg = {"type": "action", "id": request_id, "action": action}
+    if want:
+        msg["want"] = want
+    send(msg, stream)
 
 
-def ready(name, author="", version="", options=None):
-    """The `ready` message (the answer to `hello`)."""
-    return {
+def ready(name, author="", version="", options=None, protocol=1, wants=None):
+    """The `ready` message (the answer to `hello`) in protocol version `protocol`."""
+    msg = {
         "type": "ready",
-        "version": PROTOCOL_VERSION,
+        "version": protocol,
         "name": name,
         "author": author,
         "bot_version": version,
         "capabilities": [],
         "options": options or [],
     }
+    if protocol >= 2 and wants:
+        msg["wants"] = wants
+    return msg
+
+
+class Follower:
+    """The helper's own game of Football Chess in a version-2 game (with `zebra_engine`):
+    set up from `game_start`, moved on by each request's `since`, filling in the `state`
+    and `legal` the request left out."""
+
+    def __init__(self, start):
+        clock = start.get("time_control") or {}
+        self.game = zebra_engine.Game(clock.get("plays_per_quarter"), start.get("situation"))
+
+    def catch_up(self, request):
+        """Applies `since` and fills `state` and `legal` in; raises if the game is lost."""
+        for token in request.get("since") or []:
+            if token.startswith("!"):
+                self.game.expire(token[1:])
+            else:
+                self.game.apply(token)
+        if request.get("state") is None:
+            request["state"] = self.game.state()
+        if "legal" not in request:
+            formation = request.get("decision") == "formation"
+            request["legal"] = None if formation else self.game.legal_actions()
 
 
 # Chess Eleven's default formations (protocol/CHESS-ELEVEN.md, C12).
@@ -191,36 +237,67 @@ def fallback(request):
 
 
 def run(decide, name="python", author="", version="", options=None,
-        on_game_start=None, on_message=None):
+        on_game_start=None, on_message=None, wants=None, protocol=PROTOCOL_VERSION):
     """Serves the protocol until `quit` or the end of stdin.
 
-    decide(request) -> str: the action for a `request` message (a dict).
+    decide(request) -> str: the action for a `request` message (a dict), with every field
+        of protocol version 1 (`state`, `legal`) whichever version is spoken.
     on_game_start(message): called with `game_start` (side, seed, options).
     on_message(message): called with every other message (result, event, game_end).
+    wants: version 2's standing wishes (`"events"`, `"results"`, `"state"`, `"legal"`).
+    protocol: the highest version to speak (1 for version 1).
     """
+    spoken = 1
+    follower = None
     while True:
         msg = read_message()
         if msg is None:
             return
         kind = msg["type"]
         if kind == "hello":
-            if PROTOCOL_VERSION not in msg.get("versions", []):
-                log(f"zebra_bot: the referee offers {msg.get('versions')}; this module speaks 1")
-            send(ready(name, author, version, options))
+            offered = msg.get("versions", [])
+            spoken = max([v for v in offered if v in (1, 2) and v <= protocol], default=1)
+            if spoken not in offered:
+                log(f"zebra_bot: the referee offers {offered}; this module speaks 1 and 2")
+            standing = list(wants or [])
+            if spoken >= 2 and zebra_engine is None:
+                standing += [w for w in EVERYTHING if w not in standing]
+            send(ready(name, author, version, options, spoken, standing))
         elif kind == "ping":
             send({"type": "pong", "id": msg.get("id")})
         elif kind == "request":
-            try:
-                action = decide(msg)
-            except Exception:  # a bug in decide must not cost the game its answer
-                log(traceback.format_exc())
-                action = None
-            if not isinstance(action, str):
-                action = fallback(msg)
-            send_action(msg.get("id"), action)
+            want = None
+            if "since" in msg:
+                if follower is not None:
+                    try:
+                        follower.catch_up(msg)
+                    except Exception as e:  # out of step: ask for everything from now on
+                        log(f"zebra_bot: lost the game ({e}); asking for whole requests")
+                        follower = None
+                if follower is None:
+                    want = EVERYTHING
+            else:
+                follower = None  # a request of its own (check-bot's questions)
+            if msg.get("state") is None:
+                action = "pass"
+            else:
+                try:
+                    action = decide(msg)
+                except Exception:  # a bug in decide must not cost the game its answer
+                    log(traceback.format_exc())
+                    action = None
+                if not isinstance(action, str):
+                    action = fallback(msg)
+            send_action(msg.get("id"), action, want=want)
         elif kind == "quit":
             return
         elif kind == "game_start":
+            follower = None
+            if spoken >= 2 and zebra_engine is not None and msg.get("rules") == "football-chess":
+                try:
+                    follower = Follower(msg)
+                except Exception as e:
+                    log(f"zebra_bot: cannot set up the game ({e}); asking for whole requests")
             if on_game_start:
                 on_game_start(msg)
         elif on_message:

@@ -42,9 +42,11 @@ use crate::games::chess_eleven::wire::ElevenToBot;
 use crate::games::football_chess::wire::{
     penalty, ClockMsg, ClocksMsg, RequestExtra, StateMsg, TimeControlMsg, ToBot,
 };
-use crate::protocol::{FromBot, OptionDecl};
+use crate::protocol::follow::Follower;
+use crate::protocol::{FromBot, OptionDecl, Want};
 use crate::rules::playout::RandomPlayer;
-use crate::rules::{DecisionKind, Formation, Game, Side};
+use crate::rules::{DecisionKind, Formation, Game, Rules, Side};
+use crate::seam::Refereed;
 
 /// What a bot says about itself in `ready`.
 #[derive(Clone, Debug, Default)]
@@ -142,11 +144,12 @@ impl Request {
                 id,
                 decision,
                 side,
-                state,
+                state: Some(state),
                 clocks,
                 deadline_ms,
                 legal,
                 extra: RequestExtra { penalty_options },
+                ..
             } => Some(Request {
                 id: *id,
                 decision: *decision,
@@ -156,6 +159,7 @@ impl Request {
                 deadline_ms: *deadline_ms,
                 legal: legal
                     .as_ref()
+                    .and_then(Option::as_ref)
                     .map(|l| l.iter().map(|a| a.to_string()).collect()),
                 penalty_options: penalty_options.clone(),
             }),
@@ -169,13 +173,15 @@ impl Request {
             id: self.id,
             decision: self.decision,
             side: self.side,
-            state: self.state.clone(),
+            since: None,
+            state: Some(self.state.clone()),
             clocks: self.clocks.clone(),
             deadline_ms: self.deadline_ms,
-            legal: self
-                .legal
-                .as_ref()
-                .map(|l| l.iter().filter_map(|a| a.parse().ok()).collect()),
+            legal: Some(
+                self.legal
+                    .as_ref()
+                    .map(|l| l.iter().filter_map(|a| a.parse().ok()).collect()),
+            ),
             extra: RequestExtra {
                 penalty_options: self.penalty_options.clone(),
             },
@@ -308,21 +314,46 @@ pub fn fallback(req: &Request) -> String {
     }
 }
 
-/// Runs `bot` on stdin and stdout until `quit` or the end of stdin.
+/// Runs `bot` on stdin and stdout until `quit` or the end of stdin, speaking protocol
+/// version 2 when the referee offers it (the kit keeps its own game; `decide` gets whole
+/// requests all the same), else version 1.
 pub fn run<B: Bot>(bot: &mut B) -> io::Result<()> {
+    run_speaking(bot, 2)
+}
+
+/// [`run`], speaking at most protocol version `highest` (1: every request whole).
+pub fn run_speaking<B: Bot>(bot: &mut B, highest: u32) -> io::Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
-    run_on(bot, stdin.lock(), stdout.lock())
+    run_on(bot, highest, stdin.lock(), stdout.lock())
+}
+
+/// The game of the session, and the kit's own copy of it when it follows a version-2
+/// game (requests that carry only the changes). One per session, never moved: the size
+/// of the largest game is accepted.
+#[allow(clippy::large_enum_variant)]
+enum Following {
+    /// No game yet, or a version-1 game: requests carry everything.
+    Nothing,
+    FootballChess(Follower<Game>),
+    Boyer(Follower<crate::games::boyer::rules::Game>),
+    Eleven(Follower<crate::games::chess_eleven::Game>),
+    /// A version-2 game the kit could not follow (it asks every request to carry all).
+    Lost,
 }
 
 /// Runs `bot` on any line source and sink (what [`run`] does with stdin and stdout).
 pub(crate) fn run_on<B: Bot>(
     bot: &mut B,
+    highest: u32,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
     let mut buf = Vec::new();
     let mut first = true;
+    let mut version = 1;
+    let mut rules = Rules::FootballChess;
+    let mut following = Following::Nothing;
     loop {
         buf.clear();
         if input.read_until(b'\n', &mut buf)? == 0 {
@@ -341,140 +372,306 @@ pub(crate) fn run_on<B: Bot>(
         if line.is_empty() {
             continue;
         }
-        let msg = match serde_json::from_str::<ToBot>(line) {
-            Ok(msg) => msg,
-            // The messages of Boyer's Football that differ from Football Chess's.
-            Err(e) => match serde_json::from_str::<BoyerToBot>(line) {
-                Ok(BoyerToBot::GameStart {
-                    rules, side, seed, ..
-                }) if rules == "boyer-football" => {
-                    bot.boyer_start(side, seed);
-                    continue;
-                }
-                Ok(BoyerToBot::Request {
-                    id,
-                    side,
-                    state,
-                    deadline_ms,
-                    legal,
-                    ..
-                }) => {
-                    let req = BoyerRequest {
-                        id,
-                        side,
-                        state,
-                        deadline_ms,
-                        legal,
-                    };
-                    let action = catch_unwind(AssertUnwindSafe(|| bot.decide_boyer(&req)))
-                        .unwrap_or_else(|_| {
-                            eprintln!("botkit: decide_boyer panicked; answering a legal sub-move");
-                            req.first_legal()
-                        });
-                    send(&mut output, &FromBot::Action { id, action })?;
-                    continue;
-                }
-                // The others read as Football Chess's: they are the same in every game.
-                Ok(BoyerToBot::Event { .. }) => continue,
-                // Chess Eleven's (its game_start reads as Boyer's: told apart by `rules`).
-                _ => match serde_json::from_str::<ElevenToBot>(line) {
-                    Ok(ElevenToBot::GameStart { side, seed, .. }) => {
-                        bot.eleven_start(side, seed);
-                        continue;
-                    }
-                    Ok(ElevenToBot::Request {
-                        id,
-                        decision,
-                        side,
-                        state,
-                        deadline_ms,
-                        legal,
-                        ..
-                    }) => {
-                        let req = ElevenRequest {
-                            id,
-                            decision,
-                            side,
-                            state,
-                            deadline_ms,
-                            legal: legal.unwrap_or_default(),
-                        };
-                        let action = catch_unwind(AssertUnwindSafe(|| bot.decide_eleven(&req)))
-                            .unwrap_or_else(|_| {
-                                eprintln!(
-                                    "botkit: decide_eleven panicked; answering a safe action"
-                                );
-                                req.safe()
-                            });
-                        send(&mut output, &FromBot::Action { id, action })?;
-                        continue;
-                    }
-                    Ok(_) => continue,
-                    Err(_) => {
-                        eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
-                        continue;
-                    }
-                },
-            },
+        let unreadable = |e: &dyn std::fmt::Display| {
+            eprintln!("botkit: skipped an unreadable line ({e}): {}", clip(line));
         };
-        let reply = if let Some(req) = Request::from_message(&msg) {
-            let action = match catch_unwind(AssertUnwindSafe(|| bot.decide(&req))) {
-                Ok(action) => action,
-                Err(_) => {
+        let value: Value = match serde_json::from_str(line) {
+            Ok(value) => value,
+            Err(e) => {
+                unreadable(&e);
+                continue;
+            }
+        };
+        let reply = match value.get("type").and_then(Value::as_str).unwrap_or("") {
+            "hello" => {
+                let offered: Vec<u32> = value
+                    .get("versions")
+                    .and_then(|v| serde_json::from_value(v.clone()).ok())
+                    .unwrap_or_default();
+                version = if highest >= 2 && offered.contains(&2) {
+                    2
+                } else {
+                    1
+                };
+                if !offered.contains(&version) {
                     eprintln!(
-                        "botkit: decide panicked on request {}; answering a fallback",
-                        req.id
+                        "botkit: the referee offers versions {offered:?}; this kit speaks 1 and 2"
                     );
-                    fallback(&req)
                 }
-            };
-            Some(FromBot::Action { id: req.id, action })
-        } else {
-            match msg {
-                ToBot::Hello { versions, .. } => {
-                    if !versions.contains(&1) {
-                        eprintln!(
-                            "botkit: the referee offers versions {versions:?}; this kit speaks 1"
-                        );
+                let info = bot.info();
+                Some(FromBot::Ready {
+                    version,
+                    name: info.name,
+                    author: info.author,
+                    bot_version: info.version,
+                    capabilities: Vec::new(),
+                    options: info.options,
+                    wants: Vec::new(),
+                })
+            }
+            "game_start" => {
+                let text = |k: &str| value.get(k).and_then(Value::as_str);
+                rules = text("rules")
+                    .and_then(|r| r.parse().ok())
+                    .unwrap_or(Rules::FootballChess);
+                following = if version >= 2 {
+                    follow(rules, &value)
+                } else {
+                    Following::Nothing
+                };
+                match rules {
+                    Rules::FootballChess => match serde_json::from_value::<ToBot>(value) {
+                        Ok(ToBot::GameStart {
+                            side,
+                            opponent,
+                            seed,
+                            time_control,
+                            options,
+                            ..
+                        }) => bot.game_start(&GameStart {
+                            side,
+                            opponent,
+                            seed,
+                            time_control,
+                            options,
+                        }),
+                        Ok(_) => {}
+                        Err(e) => unreadable(&e),
+                    },
+                    Rules::BoyerFootball => match serde_json::from_value::<BoyerToBot>(value) {
+                        Ok(BoyerToBot::GameStart { side, seed, .. }) => bot.boyer_start(side, seed),
+                        Ok(_) => {}
+                        Err(e) => unreadable(&e),
+                    },
+                    Rules::ChessEleven => match serde_json::from_value::<ElevenToBot>(value) {
+                        Ok(ElevenToBot::GameStart { side, seed, .. }) => {
+                            bot.eleven_start(side, seed)
+                        }
+                        Ok(_) => {}
+                        Err(e) => unreadable(&e),
+                    },
+                }
+                None
+            }
+            "request" => match answer(bot, rules, &mut following, value) {
+                Ok(reply) => Some(reply),
+                Err(e) => {
+                    unreadable(&e);
+                    None
+                }
+            },
+            "ping" => value
+                .get("id")
+                .and_then(Value::as_u64)
+                .map(|id| FromBot::Pong { id }),
+            "quit" => return Ok(()),
+            _ => {
+                if rules == Rules::FootballChess {
+                    if let Ok(msg) = serde_json::from_value::<ToBot>(value) {
+                        bot.observe(&msg);
                     }
-                    let info = bot.info();
-                    Some(FromBot::Ready {
-                        version: 1,
-                        name: info.name,
-                        author: info.author,
-                        bot_version: info.version,
-                        capabilities: Vec::new(),
-                        options: info.options,
-                    })
                 }
-                ToBot::GameStart {
-                    side,
-                    opponent,
-                    seed,
-                    time_control,
-                    options,
-                    ..
-                } => {
-                    bot.game_start(&GameStart {
-                        side,
-                        opponent,
-                        seed,
-                        time_control,
-                        options,
-                    });
-                    None
-                }
-                ToBot::Ping { id } => Some(FromBot::Pong { id }),
-                ToBot::Quit => return Ok(()),
-                other => {
-                    bot.observe(&other);
-                    None
-                }
+                None
             }
         };
         if let Some(reply) = reply {
             send(&mut output, &reply)?;
         }
+    }
+}
+
+/// The kit's own game for a version-2 `game_start`.
+fn follow(rules: Rules, start: &Value) -> Following {
+    let text = |k: &str| start.get(k).and_then(Value::as_str);
+    let (Some(tc), Some(seed)) = (text("tc"), start.get("seed").and_then(Value::as_u64)) else {
+        eprintln!("botkit: a game_start without `tc` or `seed`: asking for whole requests");
+        return Following::Lost;
+    };
+    let situation = text("situation");
+    let followed = match rules {
+        Rules::FootballChess => Follower::start(tc, seed, situation).map(Following::FootballChess),
+        Rules::BoyerFootball => Follower::start(tc, seed, situation).map(Following::Boyer),
+        Rules::ChessEleven => Follower::start(tc, seed, situation).map(Following::Eleven),
+    };
+    followed.unwrap_or_else(|e| {
+        eprintln!("botkit: cannot set up the game ({e}): asking for whole requests");
+        Following::Lost
+    })
+}
+
+/// Moves `follower` on by a version-2 request's `since` and fills in what the request left
+/// out. `Err` when the kit lost the game.
+fn catch_up<G: Refereed>(
+    follower: &mut Follower<G>,
+    request: &mut crate::protocol::ToBot<G::Wire>,
+    mut observe: impl FnMut(Vec<G::Event>),
+) -> Result<(), String> {
+    let crate::protocol::ToBot::Request { since, .. } = request else {
+        return Ok(());
+    };
+    if let Some(since) = since.take() {
+        for events in follower.apply(&since)? {
+            observe(events);
+        }
+    }
+    if follower.fill(request) {
+        Ok(())
+    } else {
+        Err("no decision is due in the kit's own game".to_string())
+    }
+}
+
+/// The bot's action for a request of the game `rules` names.
+fn answer<B: Bot>(
+    bot: &mut B,
+    rules: Rules,
+    following: &mut Following,
+    value: Value,
+) -> Result<FromBot, serde_json::Error> {
+    let delta = value.get("since").is_some();
+    // A request without changes carries everything (check-bot's questions): decided as it
+    // is, and the kit's game, if any, no longer matches.
+    if !delta && !matches!(following, Following::Nothing | Following::Lost) {
+        *following = Following::Lost;
+    }
+    let mut lost = None;
+    let (id, action) = match rules {
+        Rules::FootballChess => {
+            let mut msg: ToBot = serde_json::from_value(value)?;
+            if let (true, Following::FootballChess(f)) = (delta, &mut *following) {
+                let mut seen = Vec::new();
+                lost = catch_up(f, &mut msg, |events| seen.push(events)).err();
+                for events in seen {
+                    bot.observe(&ToBot::Event { events });
+                }
+            }
+            match Request::from_message(&msg) {
+                Some(req) => {
+                    let action = catch_unwind(AssertUnwindSafe(|| bot.decide(&req)))
+                        .unwrap_or_else(|_| {
+                            eprintln!(
+                                "botkit: decide panicked on request {}; answering a fallback",
+                                req.id
+                            );
+                            fallback(&req)
+                        });
+                    (req.id, action)
+                }
+                // Left without a state: the kit lost the game.
+                None => return Ok(lost_reply(following, request_id(&msg), "pass".into())),
+            }
+        }
+        Rules::BoyerFootball => {
+            let mut msg: BoyerToBot = serde_json::from_value(value)?;
+            if let (true, Following::Boyer(f)) = (delta, &mut *following) {
+                lost = catch_up(f, &mut msg, drop).err();
+            }
+            let BoyerToBot::Request {
+                id,
+                side,
+                state,
+                deadline_ms,
+                legal,
+                ..
+            } = msg
+            else {
+                unreachable!("a request reads as a request");
+            };
+            let legal = legal.unwrap_or_default();
+            // Left without a state: the kit lost the game.
+            let Some(state) = state else {
+                let first = legal.first().cloned();
+                return Ok(lost_reply(
+                    following,
+                    id,
+                    first.unwrap_or_else(|| "pass".into()),
+                ));
+            };
+            let req = BoyerRequest {
+                id,
+                side,
+                state,
+                deadline_ms,
+                legal,
+            };
+            let action =
+                catch_unwind(AssertUnwindSafe(|| bot.decide_boyer(&req))).unwrap_or_else(|_| {
+                    eprintln!("botkit: decide_boyer panicked; answering a legal sub-move");
+                    req.first_legal()
+                });
+            (id, action)
+        }
+        Rules::ChessEleven => {
+            let mut msg: ElevenToBot = serde_json::from_value(value)?;
+            if let (true, Following::Eleven(f)) = (delta, &mut *following) {
+                lost = catch_up(f, &mut msg, drop).err();
+            }
+            let ElevenToBot::Request {
+                id,
+                decision,
+                side,
+                state,
+                deadline_ms,
+                legal,
+                ..
+            } = msg
+            else {
+                unreachable!("a request reads as a request");
+            };
+            let legal = legal.flatten().unwrap_or_default();
+            let Some(state) = state else {
+                let safe = if decision == "formation" {
+                    crate::games::chess_eleven::formation::default_for(side).to_string()
+                } else {
+                    legal.first().cloned().unwrap_or_else(|| "end".into())
+                };
+                return Ok(lost_reply(following, id, safe));
+            };
+            let req = ElevenRequest {
+                id,
+                decision,
+                side,
+                state,
+                deadline_ms,
+                legal,
+            };
+            let action =
+                catch_unwind(AssertUnwindSafe(|| bot.decide_eleven(&req))).unwrap_or_else(|_| {
+                    eprintln!("botkit: decide_eleven panicked; answering a safe action");
+                    req.safe()
+                });
+            (id, action)
+        }
+    };
+    if let Some(why) = lost {
+        eprintln!("botkit: lost the game ({why}); asking for whole requests from now on");
+        *following = Following::Lost;
+    }
+    // A kit that cannot follow asks each next request to carry everything.
+    let want = if matches!(following, Following::Lost) && delta {
+        vec![Want::State, Want::Legal]
+    } else {
+        Vec::new()
+    };
+    Ok(FromBot::Action { id, action, want })
+}
+
+/// The reply of a kit that lost its game to a request without a state: `action`, and a
+/// request for everything from now on.
+fn lost_reply(following: &mut Following, id: u64, action: String) -> FromBot {
+    eprintln!("botkit: a request without a state; answering {action} and asking for everything");
+    *following = Following::Lost;
+    FromBot::Action {
+        id,
+        action,
+        want: vec![Want::State, Want::Legal],
+    }
+}
+
+fn request_id(msg: &ToBot) -> u64 {
+    match msg {
+        ToBot::Request { id, .. } => *id,
+        _ => 0,
     }
 }
 
@@ -521,7 +718,7 @@ mod tests {
             r#"{"type":"ping","id":4}"#,
         );
         let mut out = Vec::new();
-        run_on(&mut First, input.as_bytes(), &mut out).unwrap();
+        run_on(&mut First, 2, input.as_bytes(), &mut out).unwrap();
         let lines: Vec<FromBot> = String::from_utf8(out)
             .unwrap()
             .lines()
@@ -530,10 +727,78 @@ mod tests {
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(matches!(&lines[0], FromBot::Ready { version: 1, name, .. } if name == "first"));
         assert_eq!(lines[1], FromBot::Pong { id: 3 });
-        let FromBot::Action { id: 7, action } = &lines[2] else {
+        let FromBot::Action { id: 7, action, .. } = &lines[2] else {
             panic!("{:?}", lines[2])
         };
         let f: Formation = action.parse().unwrap();
         assert_eq!(game.validate_formation(&f), Ok(()));
+    }
+
+    /// Version 2: the kit answers `ready` with 2, keeps its own game from `game_start` and
+    /// the requests' `since`, and `decide` gets whole requests: over a game of requests
+    /// carrying only the changes (the state on the first alone), it answers exactly what it
+    /// answers to the whole requests of version 1.
+    #[test]
+    fn follows_a_version_2_game_as_if_given_whole_requests() {
+        use crate::seam::envelope::{self, Carry};
+        use crate::seam::{GameClock, GameSetup};
+        let mut setup = GameSetup::of(Rules::FootballChess);
+        setup.clock = GameClock::read(Rules::FootballChess, "plays=2").unwrap();
+        let (mut game, _, clocks) = <Game as Refereed>::set_up(&setup);
+        let start = envelope::game_start(
+            &game,
+            &setup,
+            &clocks,
+            Side::White,
+            "x".into(),
+            Map::new(),
+            2,
+        );
+        let mut input = format!(
+            "{}\n{}\n",
+            r#"{"type":"hello","protocol":"zebra","versions":[1,2],"max_line_bytes":65536,"handshake_ms":10000}"#,
+            crate::protocol::to_line(&start)
+        );
+        let mut expected = Vec::new();
+        let mut since = Vec::new();
+        while let Some(d) = game.decision() {
+            let id = expected.len() as u64 + 1;
+            let budget = game.budget(&clocks);
+            let carry = Carry {
+                since: Some(std::mem::take(&mut since)),
+                state: id == 1,
+                legal: id == 1,
+            };
+            let request = envelope::request(&game, id, d.side, &clocks, &budget, carry);
+            input += &(crate::protocol::to_line(&request) + "\n");
+            // What the bot answers to the whole request of version 1.
+            let action = fallback(&Request::from_game(id, &game).unwrap());
+            game.apply(&action.parse().unwrap()).unwrap();
+            since.push(action.clone());
+            expected.push(action);
+        }
+        let mut out = Vec::new();
+        run_on(&mut First, 2, input.as_bytes(), &mut out).unwrap();
+        let replies: Vec<FromBot> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| crate::protocol::parse_from_bot(l).unwrap())
+            .collect();
+        assert!(
+            matches!(replies[0], FromBot::Ready { version: 2, .. }),
+            "{:?}",
+            replies[0]
+        );
+        assert_eq!(replies.len(), expected.len() + 1);
+        assert!(expected.len() > 20, "{}", expected.len());
+        for (reply, action) in replies[1..].iter().zip(&expected) {
+            let FromBot::Action {
+                action: got, want, ..
+            } = reply
+            else {
+                panic!("{reply:?}")
+            };
+            assert_eq!((got, want.is_empty()), (action, true));
+        }
     }
 }

@@ -498,7 +498,15 @@ fn c11_both_formations_are_asked_at_once_blacks_request_as_it_will_be() {
     let clock: ElevenClock = "turns=4,move=1s,formation=7s".parse().unwrap();
     let clocks = Clocks::starting(clock);
     let line = |game: &Game, side: Side, budget| {
-        serde_json::to_string(&envelope::request(game, 9, side, &clocks, &budget)).unwrap()
+        serde_json::to_string(&envelope::request(
+            game,
+            9,
+            side,
+            &clocks,
+            &budget,
+            envelope::Carry::whole(),
+        ))
+        .unwrap()
     };
     for substitute in [None, Some(W), Some(B)] {
         let mut game = Game::new(Settings::default());

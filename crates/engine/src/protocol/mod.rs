@@ -8,8 +8,10 @@
 //! of `game_start`, `request` and `event` ([`Payloads`]), as typed values in its folder
 //! (`crate::games::football_chess::wire`, `crate::games::boyer::wire`).
 //! - `codec`: line framing with a hard length limit
+//! - `follow`: a bot's own game, kept in step by version 2's changes
 
 pub mod codec;
+pub mod follow;
 
 use std::fmt::Debug;
 
@@ -19,8 +21,10 @@ use serde_json::{Map, Value};
 
 use crate::rules::Side;
 
-/// The protocol versions this referee speaks.
-pub const VERSIONS: &[u32] = &[1];
+/// The protocol versions this referee speaks: 1 (every request carries the whole state and
+/// the legal list) and 2 (requests carry what changed since the bot's last one; see
+/// protocol/PROTOCOL.md, "Version 2").
+pub const VERSIONS: &[u32] = &[1, 2];
 /// The protocol's name in `hello`.
 pub const PROTOCOL_NAME: &str = "zebra";
 
@@ -95,6 +99,10 @@ pub enum ToBot<W: Payloads> {
         side: Side,
         opponent: String,
         seed: u64,
+        /// The clock as `--tc` text reads it (the record's TimeControl tag): with the
+        /// game's name, seed and situation, what sets up the game as the referee does.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        tc: String,
         time_control: W::TimeControl,
         /// The option values set for this bot (declared in its `ready`).
         options: Map<String, Value>,
@@ -107,12 +115,32 @@ pub enum ToBot<W: Payloads> {
         id: u64,
         decision: W::Decision,
         side: Side,
-        state: W::State,
+        /// Version 2: the record's entries since this bot's previous request (since the
+        /// game's start for its first), both sides', as movetext tokens (actions in notation,
+        /// `!play-clock` for a clock's expiry). Absent in version 1, and in version 2 for a
+        /// request the bot cannot reach by applying entries (check-bot's questions): the
+        /// request then carries `state` and `legal`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<Vec<String>>,
+        /// The whole game. Always in version 1; in version 2 on the bot's first request of
+        /// a game and of each play, and when the bot asked for it (so is `legal`).
+        #[serde(
+            default,
+            deserialize_with = "present",
+            skip_serializing_if = "Option::is_none"
+        )]
+        state: Option<W::State>,
         clocks: W::Clocks,
         /// Time left to answer, the one limit that binds this decision.
         deadline_ms: u64,
-        /// The legal actions (in notation on the wire), where the game lists them.
-        legal: W::Legal,
+        /// The legal actions (in notation on the wire), where the game lists them. Always in
+        /// version 1; in version 2 as `state`.
+        #[serde(
+            default,
+            deserialize_with = "present",
+            skip_serializing_if = "Option::is_none"
+        )]
+        legal: Option<W::Legal>,
         /// What the game adds (Football Chess: `penalty_options`).
         #[serde(flatten)]
         extra: W::Extra,
@@ -160,11 +188,17 @@ pub enum FromBot {
         capabilities: Vec<String>,
         #[serde(default)]
         options: Vec<OptionDecl>,
+        /// Version 2: what every request should carry besides the changes ([`Want`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wants: Vec<Want>,
     },
     Action {
         id: u64,
         #[serde(deserialize_with = "short_text")]
         action: String,
+        /// Version 2: what the bot's next request should carry besides the changes.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        want: Vec<Want>,
     },
     Pong {
         id: u64,
@@ -173,6 +207,68 @@ pub enum FromBot {
         #[serde(deserialize_with = "long_text")]
         message: String,
     },
+}
+
+/// What a version-2 bot asks its requests to carry besides the changes: in `ready` for
+/// every request, in an `action` for the next one. Words this referee does not know are
+/// ignored (a later version may add some).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Want {
+    /// The whole state.
+    State,
+    /// The legal list.
+    Legal,
+    /// `event` messages (only in `ready`): what happened, after every decision.
+    Events,
+    /// `result` messages for replies that were applied as sent (only in `ready`).
+    Results,
+    #[serde(other)]
+    Unknown,
+}
+
+/// What a version-2 bot's requests carry besides the changes, and which messages it gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wants {
+    pub state: bool,
+    pub legal: bool,
+    pub events: bool,
+    pub results: bool,
+}
+
+impl Wants {
+    /// Everything: how a version-1 bot is served.
+    pub const ALL: Wants = Wants {
+        state: true,
+        legal: true,
+        events: true,
+        results: true,
+    };
+
+    /// The wants a list names.
+    pub fn of(list: &[Want]) -> Wants {
+        let mut wants = Wants::default();
+        for want in list {
+            match want {
+                Want::State => wants.state = true,
+                Want::Legal => wants.legal = true,
+                Want::Events => wants.events = true,
+                Want::Results => wants.results = true,
+                Want::Unknown => {}
+            }
+        }
+        wants
+    }
+
+    /// Both at once.
+    pub fn or(self, other: Wants) -> Wants {
+        Wants {
+            state: self.state || other.state,
+            legal: self.legal || other.legal,
+            events: self.events || other.events,
+            results: self.results || other.results,
+        }
+    }
 }
 
 /// What became of a bot's reply.
@@ -202,6 +298,14 @@ pub struct OptionDecl {
     pub max: Option<i64>,
     #[serde(default, deserialize_with = "short_texts")]
     pub choices: Vec<String>,
+}
+
+/// A field that is present, even as `null` (`Some(None)` for an `Option` payload); absent
+/// fields take their default (`None`) instead.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 // Every string a bot sends is cleaned where it is parsed (see `bot::text`): whatever a bot

@@ -153,6 +153,19 @@ impl Entry {
         }
     }
 
+    /// The entry a movetext token names (as [`Entry`]'s `Display` writes it: `!` and a
+    /// clock's code, or an action's notation, not checked here); a protocol version 2
+    /// request's `since` holds such tokens.
+    pub fn from_token(token: &str) -> Result<Entry, ReplayError> {
+        match token.strip_prefix('!') {
+            Some(code) => code
+                .parse()
+                .map(|clock| Entry::Expiry { clock })
+                .map_err(|_| ReplayError(format!("'{token}' is not a clock's expiry"))),
+            None => Ok(Entry::action(token)),
+        }
+    }
+
     /// Applies this entry to `game`; on error the game is unchanged.
     pub fn apply_to<R: RuleSet>(&self, game: &mut R) -> Result<Vec<R::Event>, ReplayError> {
         match self {

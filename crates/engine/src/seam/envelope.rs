@@ -29,7 +29,8 @@ pub struct Asked<W: Payloads> {
     pub extra: W::Extra,
 }
 
-/// The `game_start` message for `side`, playing `opponent` with its `options` set.
+/// The `game_start` message for `side`, playing `opponent` with its `options` set, in the
+/// protocol `version` its bot chose.
 pub fn game_start<G: Refereed>(
     game: &G,
     setup: &GameSetup,
@@ -37,32 +38,58 @@ pub fn game_start<G: Refereed>(
     side: Side,
     opponent: String,
     options: Map<String, Value>,
+    version: u32,
 ) -> ToBot<G::Wire> {
     let Start {
         time_control,
         situation,
     } = game.start(setup, clocks, side);
     ToBot::GameStart {
-        version: 1,
+        version,
         rules: G::RULES.name().to_string(),
         rules_version: G::VERSION.to_string(),
         rulings: G::RULINGS.to_string(),
         side,
         opponent,
         seed: setup.seed,
+        tc: G::time_control(setup).to_string(),
         time_control,
         options,
         situation,
     }
 }
 
-/// The request `id` to `side` for the decision due now, bound by `budget`.
+/// What a request carries besides its decision, clocks and deadline.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Carry {
+    /// Version 2: the record's entries since the bot's previous request, as tokens.
+    pub since: Option<Vec<String>>,
+    /// The whole state.
+    pub state: bool,
+    /// The legal list.
+    pub legal: bool,
+}
+
+impl Carry {
+    /// A version-1 request: the whole state and the legal list, no changes.
+    pub fn whole() -> Carry {
+        Carry {
+            since: None,
+            state: true,
+            legal: true,
+        }
+    }
+}
+
+/// The request `id` to `side` for the decision due now, bound by `budget`, carrying what
+/// `carry` says.
 pub fn request<G: Refereed>(
     game: &G,
     id: u64,
     side: Side,
     clocks: &G::Clocks,
     budget: &G::Budget,
+    carry: Carry,
 ) -> ToBot<G::Wire> {
     let Asked {
         decision,
@@ -75,10 +102,11 @@ pub fn request<G: Refereed>(
         id,
         decision,
         side,
-        state,
+        since: carry.since,
+        state: carry.state.then_some(state),
         clocks,
         deadline_ms: millis(G::limit(budget)),
-        legal,
+        legal: carry.legal.then_some(legal),
         extra,
     }
 }

@@ -105,6 +105,12 @@ pub trait Refereed: Recorded {
     fn sealed(&self, _clocks: &Self::Clocks) -> Option<(Side, Self::Budget)> {
         None
     }
+    /// Whether the decision due now opens a play (Football Chess's and Chess Eleven's
+    /// formations): a version-2 request then carries the whole state, so that a bot that
+    /// keeps its own game never drifts for long. `false` by default.
+    fn opens_play(&self) -> bool {
+        false
+    }
     /// Its time limit.
     fn limit(budget: &Self::Budget) -> Duration;
     /// What the request for the decision due now says of the game.

@@ -141,6 +141,7 @@ async fn session<R: Checked>(
     report.noise = 0;
     report.noisy.clear();
     let shake = super::handshake::greet(&mut bot, max_line, limits.handshake).await;
+    let version = shake.result.as_ref().map_or(1, |ready| ready.version);
     // A flood is all noise: its own line says so.
     if shake.noise > 0 && shake.result != Err(Failed::Flood) {
         report.problem(format!(
@@ -184,13 +185,18 @@ async fn session<R: Checked>(
         side,
         "zebra check-bot".to_string(),
         spec.options.clone(),
+        version,
     )));
     let mut id = 100;
     for (label, game) in R::scenarios(side) {
         id += 1;
         let budget = game.budget(&clocks);
         let asked = game.to_decide().map_or(side, |(s, _)| s);
-        let req = protocol::to_line(&envelope::request(&game, id, asked, &clocks, &budget));
+        // Each question is a position of its own: the whole request, in either version.
+        let whole = envelope::Carry::whole();
+        let req = protocol::to_line(&envelope::request(
+            &game, id, asked, &clocks, &budget, whole,
+        ));
         let what = format!("{tag} {label}");
         let Some(flushed) = bot.send(req) else {
             report.problem(format!("{what}: the bot no longer reads its input"));
@@ -309,7 +315,9 @@ async fn judge_reply<R: Checked>(
                 report.problem(format!("{what}: sent ready again"));
                 continue;
             }
-            Ok(FromBot::Action { id: got, action }) => {
+            Ok(FromBot::Action {
+                id: got, action, ..
+            }) => {
                 if got != id {
                     // The reply to a request whose wait ended on a stray line comes late:
                     // that line was the problem, already told.

@@ -20,7 +20,7 @@ use tokio::time::Instant;
 
 use super::{verdict_of_exit, BotInfo, OutputBudget, FLOOD_BYTES, FLOOD_LINES};
 use crate::bot::{BotProcess, ExitInfo, Incoming};
-use crate::protocol::{self, AnyGame, FromBot, OptionDecl, ToBot};
+use crate::protocol::{self, AnyGame, FromBot, OptionDecl, ToBot, Wants};
 use crate::sandbox::Verdict;
 
 /// The `hello` that opens every conversation.
@@ -48,6 +48,8 @@ pub struct Ready {
     pub info: BotInfo,
     /// The protocol version it chose (one that was offered).
     pub version: u32,
+    /// What its requests carry besides the changes (version 1: everything).
+    pub wants: Wants,
     /// The options it declares.
     pub options: Vec<OptionDecl>,
     /// From the start of the handshake to the instant its `ready` was read.
@@ -102,6 +104,7 @@ pub(crate) async fn await_ready(
                     author,
                     bot_version,
                     options,
+                    wants,
                     ..
                 }) => {
                     if !protocol::VERSIONS.contains(&version) {
@@ -116,6 +119,11 @@ pub(crate) async fn await_ready(
                             version: bot_version,
                         },
                         version,
+                        wants: if version >= 2 {
+                            Wants::of(&wants)
+                        } else {
+                            Wants::ALL
+                        },
                         options,
                         took: at.saturating_duration_since(since),
                     });

@@ -37,7 +37,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
-use crate::protocol::{self, Payloads, ReplyStatus, ScoreMsg, ToBot};
+use crate::protocol::{self, Payloads, ReplyStatus, ScoreMsg, ToBot, Wants};
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Event, Game, GameResult, Rules, Side};
 use crate::sandbox::{Exit, Policy, Verdict};
@@ -252,6 +252,25 @@ struct Seat {
     /// The id of the last request this bot answered in time: a reply to it again is a
     /// duplicate, not a late reply.
     answered: Option<u64>,
+    /// How its requests are written (its protocol version).
+    speaks: Speaks,
+}
+
+/// How a bot's requests are written. Version 1: each carries the whole state and the legal
+/// list, and every `result` and `event` is sent. Version 2: each carries the record's
+/// entries since the bot's previous request; the state and the legal list on its first
+/// request, on the first of each play, and when it asks; `event` messages and the `result`
+/// of a reply applied as sent when it asked for them in `ready`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Speaks {
+    /// Version 2.
+    changes: bool,
+    /// What every request carries, and which messages it gets (version 1: everything).
+    wants: Wants,
+    /// What its next request carries besides (asked in its last `action`).
+    next: Wants,
+    /// The record's entries it has been told of; `None` before its first request.
+    told: Option<usize>,
 }
 
 /// Runs one game; see the module docs for the policy.
@@ -381,6 +400,10 @@ impl<'a, R: Refereed> Referee<'a, R> {
             },
             output: OutputBudget::default(),
             answered: None,
+            speaks: Speaks {
+                wants: Wants::ALL,
+                ..Speaks::default()
+            },
         };
         let transcript = cfg.transcript.as_ref().and_then(|p| {
             match Transcript::create(p, cfg.keep_logs, cfg.private_logs) {
@@ -566,21 +589,25 @@ impl<'a, R: Refereed> Referee<'a, R> {
             }
         };
         let cpu_us = self.last_cpu.map_or(0, |c| c.as_micros() as u64);
-        let report = &mut self.seat(side).report;
+        let seat = self.seat(side);
+        let report = &mut seat.report;
         report.decisions += 1;
         report.think_us += elapsed.as_micros() as u64;
         report.cpu_us += cpu_us;
-        self.post(
-            side,
-            &ToBot::<R::Wire>::Result {
-                id,
-                status,
-                elapsed_ms: elapsed.as_millis() as u64,
-                cpu_ms: self.last_cpu.map(|c| c.as_millis() as u64),
-                applied,
-                reason,
-            },
-        );
+        // Version 2 learns of a reply applied as sent from its next request's `since`.
+        if status != ReplyStatus::Ok || seat.speaks.wants.results {
+            self.post(
+                side,
+                &ToBot::<R::Wire>::Result {
+                    id,
+                    status,
+                    elapsed_ms: elapsed.as_millis() as u64,
+                    cpu_ms: self.last_cpu.map(|c| c.as_millis() as u64),
+                    applied,
+                    reason,
+                },
+            );
+        }
         let mut all_events = events;
         match self
             .game
@@ -595,9 +622,13 @@ impl<'a, R: Refereed> Referee<'a, R> {
             Err(refused) => return Err(internal(refused)),
         }
         self.game.follow(&mut self.clocks, &all_events);
-        let line = protocol::to_line(&envelope::events::<R>(&all_events));
-        for side in Side::ALL {
-            self.post_line(side, &line);
+        if self.seats.iter().any(|s| s.speaks.wants.events) {
+            let line = protocol::to_line(&envelope::events::<R>(&all_events));
+            for side in Side::ALL {
+                if self.seats[side.index()].speaks.wants.events {
+                    self.post_line(side, &line);
+                }
+            }
         }
         watch(&self.game, &all_events, &self.record);
         Ok(())
@@ -668,6 +699,11 @@ impl<'a, R: Refereed> Referee<'a, R> {
         for side in Side::ALL {
             let opponent = self.seats[side.other().index()].report.name.clone();
             let options = self.seats[side.index()].spec.options.clone();
+            let version = if self.seats[side.index()].speaks.changes {
+                2
+            } else {
+                1
+            };
             let start = envelope::game_start(
                 &self.game,
                 &self.cfg.game,
@@ -675,6 +711,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 side,
                 opponent,
                 options,
+                version,
             );
             self.send(side, &start);
         }
@@ -701,6 +738,8 @@ impl<'a, R: Refereed> Referee<'a, R> {
         seat.report.noise += shake.noise;
         match shake.result {
             Ok(ready) => {
+                seat.speaks.changes = ready.version >= 2;
+                seat.speaks.wants = ready.wants;
                 let version = ready.info.version.clone();
                 seat.report.info = Some(ready.info);
                 if !version.is_empty() {
@@ -813,12 +852,14 @@ impl<'a, R: Refereed> Referee<'a, R> {
         id: u64,
         budget: &R::Budget,
     ) -> Result<tokio::sync::oneshot::Receiver<Instant>, Reply<R::Action>> {
+        let carry = self.carry(side);
         let request = protocol::to_line(&envelope::request(
             &self.game,
             id,
             side,
             &self.clocks,
             budget,
+            carry,
         ));
         let seat = &mut self.seats[side.index()];
         seat.output.reset();
@@ -828,6 +869,31 @@ impl<'a, R: Refereed> Referee<'a, R> {
         self.send_line(side, request).ok_or_else(|| Reply::Gone {
             why: "exited, or stopped reading its input".to_string(),
         })
+    }
+
+    /// What the request due now to `side` carries (see [`Speaks`]); the bot is then told of
+    /// every entry of the record so far.
+    fn carry(&mut self, side: Side) -> envelope::Carry {
+        let opens_play = self.game.opens_play();
+        let entries = self.record.entries.len();
+        let speaks = &mut self.seats[side.index()].speaks;
+        if !speaks.changes {
+            return envelope::Carry::whole();
+        }
+        let wants = speaks.wants.or(std::mem::take(&mut speaks.next));
+        let told = speaks.told.replace(entries);
+        let since = self.record.entries[told.unwrap_or(0).min(entries)..]
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        // The first request of the game and of each play carries everything, so that a
+        // bot that keeps no game of its own can always start (and its `want` carry on).
+        let fresh = told.is_none() || opens_play;
+        envelope::Carry {
+            since: Some(since),
+            state: wants.state || fresh,
+            legal: wants.legal || fresh,
+        }
     }
 
     /// The instant a queued request was written, or the reply already due: the bot closed
@@ -886,8 +952,9 @@ impl<'a, R: Refereed> Referee<'a, R> {
         let elapsed = incoming.at().saturating_duration_since(sent_at);
         match reply::classify(incoming, id, seat.answered, self.cfg.max_line) {
             Heard::Closed => Next::Closed,
-            Heard::Action(action) => {
+            Heard::Action(action, want) => {
                 seat.answered = Some(id);
+                seat.speaks.next = want;
                 Next::Reply(Reply::Action { action, elapsed })
             }
             Heard::NotAnAction(why) => {

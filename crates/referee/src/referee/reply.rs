@@ -15,7 +15,7 @@ use std::fmt::Display;
 use std::str::FromStr;
 
 use crate::bot::Incoming;
-use crate::protocol::{self, FromBot, ReplyStatus};
+use crate::protocol::{self, FromBot, ReplyStatus, Wants};
 
 use super::abbreviate;
 
@@ -23,8 +23,9 @@ use super::abbreviate;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Heard<A> {
     /// The answer to the pending request, an action in the game's notation (its legality
-    /// is the game's to judge).
-    Action(A),
+    /// is the game's to judge), and what the bot wants its next request to carry
+    /// (version 2).
+    Action(A, Wants),
     /// The answer to the pending request, but not an action of the game: the request is
     /// answered (a second answer is a duplicate), with a bad reply; why, in words.
     NotAnAction(String),
@@ -78,8 +79,8 @@ where
             abbreviate(&e.to_string()),
             abbreviate(text)
         )),
-        Ok(FromBot::Action { id, action }) if id == pending => match action.parse::<A>() {
-            Ok(action) => Heard::Action(action),
+        Ok(FromBot::Action { id, action, want }) if id == pending => match action.parse::<A>() {
+            Ok(action) => Heard::Action(action, Wants::of(&want)),
             Err(e) => Heard::NotAnAction(format!(
                 "sent '{}', which is not an action: {e}",
                 abbreviate(&action)
@@ -141,7 +142,7 @@ mod tests {
     fn the_answer_to_the_pending_request_is_its_action() {
         let action = a_legal_action();
         let text = format!(r#"{{"type":"action","id":7,"action":"{action}"}}"#);
-        assert_eq!(heard(&line(&text)), Heard::Action(action));
+        assert_eq!(heard(&line(&text)), Heard::Action(action, Wants::default()));
     }
 
     #[test]

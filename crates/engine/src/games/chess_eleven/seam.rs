@@ -289,6 +289,10 @@ mod referee {
             }
         }
 
+        fn opens_play(&self) -> bool {
+            matches!(self.decision(), Some((_, DecisionKind::Formation)))
+        }
+
         fn budget(&self, clocks: &Clocks) -> Budget {
             let (side, kind) = self.decision().expect("a decision is pending");
             if kind == DecisionKind::Formation {

@@ -169,6 +169,11 @@ mod referee {
             }
         }
 
+        fn opens_play(&self) -> bool {
+            self.decision()
+                .is_some_and(|d| d.kind == crate::rules::DecisionKind::Formation)
+        }
+
         fn budget(&self, clocks: &Clocks) -> Budget {
             clocks.budget(self)
         }
@@ -271,7 +276,7 @@ mod referee {
     /// The request for the decision `game` asks for now, exactly as a bot receives it.
     pub fn request(game: &Game, id: u64, clocks: &Clocks, budget: &Budget) -> ToBot {
         let side = game.decision().expect("a decision is pending").side;
-        envelope::request(game, id, side, clocks, budget)
+        envelope::request(game, id, side, clocks, budget, envelope::Carry::whole())
     }
 
     /// What the request for the decision `game` asks for now says of the game.
