@@ -66,6 +66,11 @@ impl Bot for FoulingBot {
         self.greedy.game_start(start);
     }
 
+    /// The last push comes from the events (see `observe`).
+    fn observes(&self) -> bool {
+        true
+    }
+
     fn observe(&mut self, msg: &ToBot) {
         self.greedy.observe(msg);
     }

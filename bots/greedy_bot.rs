@@ -519,6 +519,11 @@ impl Bot for GreedyBot {
         }
     }
 
+    /// The last push comes from the events (see `observe`).
+    fn observes(&self) -> bool {
+        true
+    }
+
     fn observe(&mut self, msg: &ToBot) {
         if let ToBot::Event { events } = msg {
             self.last_push = events.iter().rev().find_map(|e| match *e {

@@ -123,17 +123,29 @@ fn main() -> io::Result<()> {
             }
             "request" => {
                 let action = match (&msg.since, own.as_mut()) {
-                    (Some(since), Some(own)) => {
+                    (Some(since), Some(game)) => {
                         let since: Vec<String> = since.iter().map(|t| t.to_string()).collect();
-                        match own.apply(&since) {
-                            Ok(_) => choose_in(own.game(), &msg, &mut rng, &mut player),
-                            Err(_) => "pass".to_string(),
+                        match game.apply(&since) {
+                            Ok(_) => Some(choose_in(game.game(), &msg, &mut rng, &mut player)),
+                            // Out of step: from now on every request carries everything.
+                            Err(_) => {
+                                own = None;
+                                None
+                            }
                         }
                     }
-                    _ => choose(&msg, &mut rng, &mut player),
+                    _ => None,
                 };
+                // Without a game of its own (another game, or out of step), a version-2 bot
+                // asks the next request to carry the state and the legal list.
+                let want = if msg.since.is_some() && own.is_none() {
+                    ",\"want\":[\"state\",\"legal\"]"
+                } else {
+                    ""
+                };
+                let action = action.unwrap_or_else(|| choose(&msg, &mut rng, &mut player));
                 format!(
-                    "{{\"type\":\"action\",\"id\":{},\"action\":{}}}",
+                    "{{\"type\":\"action\",\"id\":{},\"action\":{}{want}}}",
                     msg.id,
                     serde_json::Value::from(action)
                 )

@@ -493,6 +493,11 @@ impl Bot for SearchBot {
         self.last_turn = None;
     }
 
+    /// The last push comes from the events (see `observe`).
+    fn observes(&self) -> bool {
+        true
+    }
+
     fn observe(&mut self, msg: &ToBot) {
         if let ToBot::Event { events } = msg {
             self.last_push = events.iter().rev().find_map(|e| match *e {

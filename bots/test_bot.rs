@@ -65,7 +65,7 @@ use zebra_engine::botkit::{self, Request};
 use zebra_engine::games::boyer::wire::BoyerToBot;
 use zebra_engine::games::chess_eleven::wire::ElevenToBot;
 use zebra_engine::games::football_chess::wire::ToBot;
-use zebra_engine::protocol::FromBot;
+use zebra_engine::protocol::{FromBot, Want};
 use zebra_engine::rules::Square;
 
 #[path = "test_bot_attacks.rs"]
@@ -135,6 +135,10 @@ struct Args {
     /// Reply with an illegal action to the first N requests only.
     #[arg(long, value_name = "N")]
     illegal_first: Option<u64>,
+    /// Speak protocol version 2 when offered, asking every request to carry the state and
+    /// the legal list (so that it answers as in version 1).
+    #[arg(long)]
+    protocol2: bool,
     /// Write this many MiB to stderr at start.
     #[arg(long, value_name = "MB")]
     stderr_flood: Option<u64>,
@@ -650,7 +654,7 @@ fn main() {
             },
         };
         match &msg {
-            ToBot::Hello { .. } => {
+            ToBot::Hello { versions, .. } => {
                 if args.no_ready {
                     continue;
                 }
@@ -661,14 +665,19 @@ fn main() {
                         s.to_string()
                     }
                 };
+                let two = args.protocol2 && versions.contains(&2);
                 out.send(&line(&FromBot::Ready {
-                    version: 1,
+                    version: if two { 2 } else { 1 },
                     name: nasty(&args.name),
                     author: nasty("zebra"),
                     bot_version: nasty(env!("CARGO_PKG_VERSION")),
                     capabilities: Vec::new(),
                     options: Vec::new(),
-                    wants: Vec::new(),
+                    wants: if two {
+                        vec![Want::State, Want::Legal]
+                    } else {
+                        Vec::new()
+                    },
                 }));
                 if args.control_chars {
                     out.send(&line(&FromBot::Log {

@@ -207,6 +207,11 @@ pub struct RefereeReport {
     /// kind; freeze-idle off): against `freeze_off`, what the sandbox costs per decision
     /// and per game.
     pub sandbox_none: FreezeFigures,
+    /// The instant bot speaking protocol version 1 (every request whole; the three kinds
+    /// above speak version 2): sandboxed with freeze-idle on, as users run it...
+    pub protocol1_freeze_on: FreezeFigures,
+    /// ...and with `--sandbox none` (freeze-idle off).
+    pub protocol1_sandbox_none: FreezeFigures,
     /// One freeze and one thaw of a live bot, in process (what `--freeze-idle` adds per
     /// decision), in microseconds.
     pub freeze_pair_us: f64,
@@ -237,6 +242,8 @@ pub struct FreezeFigures {
     /// sandboxes made and removed), in milliseconds.
     pub per_game_ms: f64,
     pub per_game_referee_cpu_ms: f64,
+    /// The bytes Zebra wrote to the bots, per decision.
+    pub bytes_per_decision: f64,
 }
 
 /// Totals of one kind and length of the referee benchmark's games.
@@ -335,6 +342,9 @@ pub async fn referee(
     let mut bot = bot.clone();
     bot.cpus = (!bot_cpus.is_empty()).then(|| bot_cpus.clone());
     let bot = &bot;
+    let mut bot1 = bot.clone();
+    bot1.args
+        .extend(["--protocol".to_string(), "1".to_string()]);
     let cfg = GameConfig {
         game: GameSetup {
             clock: GameClock::read(Rules::FootballChess, "plays=10,play=10s,reaction=10s")
@@ -357,25 +367,29 @@ pub async fn referee(
     let mut bot_side_us = 0u64;
     let mut cpu = std::time::Duration::ZERO;
     let mut wall = std::time::Duration::ZERO;
-    // [sandboxed with freeze-idle off, on, --sandbox none]: decisions, CPU, wall. Games
-    // take the three in turn, so the machine's drift spreads over all of them alike.
-    let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 3];
-    let mut tallies = [[Tally::default(); 2]; 3];
+    // [sandboxed with freeze-idle off, on, --sandbox none; protocol 1 sandboxed with
+    // freeze-idle on, --sandbox none]: decisions, CPU, wall. Games take the kinds in turn,
+    // so the machine's drift spreads over all of them alike.
+    const KINDS: u32 = 5;
+    let mut halves = [(0u64, std::time::Duration::ZERO, std::time::Duration::ZERO); 5];
+    let mut tallies = [[Tally::default(); 2]; 5];
+    let mut bytes = [0u64; 5];
     let mut freezes = 0u64;
-    for i in 0..games.max(6) {
+    for i in 0..games.max(2 * KINDS) {
         let mut cfg = cfg.clone();
         cfg.game.seed = seed + i as u64;
-        let kind = (i % 3) as usize;
-        let length = ((i / 3) % 2) as usize;
+        let kind = (i % KINDS) as usize;
+        let length = ((i / KINDS) % 2) as usize;
         cfg.game.clock = lengths[length].clone();
-        let frozen = kind == 1;
+        let frozen = kind == 1 || kind == 3;
         cfg.sandbox.freeze_idle = frozen;
-        if kind == 2 {
+        if kind == 2 || kind == 4 {
             cfg.sandbox.mode = crate::sandbox::Mode::None;
         }
+        let player = if kind >= 3 { &bot1 } else { bot };
         let cpu0 = own_cpu();
         let start = Instant::now();
-        let report = Referee::play(bot, bot, &cfg, |_, _, _| {}).await;
+        let report = Referee::play(player, player, &cfg, |_, _, _| {}).await;
         wall += start.elapsed();
         cpu += own_cpu() - cpu0;
         if report.termination != crate::record::Termination::Normal {
@@ -387,9 +401,10 @@ pub async fn referee(
         let n = report.bots.iter().map(|b| b.decisions as u64).sum::<u64>();
         decisions += n;
         bot_side_us += report.bots.iter().map(|b| b.think_us).sum::<u64>();
-        if frozen {
+        if kind == 1 {
             freezes += report.bots.iter().map(|b| b.freezes as u64).sum::<u64>();
         }
+        bytes[kind] += report.bots.iter().map(|b| b.bytes_sent).sum::<u64>();
         let half = &mut halves[kind];
         half.0 += n;
         half.1 += own_cpu() - cpu0;
@@ -425,6 +440,7 @@ pub async fn referee(
             steady_referee_cpu_us: cpu_split.per_decision,
             per_game_ms: wall_split.per_game / 1e3,
             per_game_referee_cpu_ms: cpu_split.per_game / 1e3,
+            bytes_per_decision: bytes[kind] as f64 / n.max(1) as f64,
         }
     };
     let (freeze_pair_us, freeze_by) = freeze_pair(bot).await?;
@@ -433,7 +449,7 @@ pub async fn referee(
         layout,
         referee_cpus,
         bot_cpus,
-        games: games.max(6),
+        games: games.max(2 * KINDS),
         decisions,
         seconds,
         decisions_per_second: decisions as f64 / seconds,
@@ -446,6 +462,8 @@ pub async fn referee(
         freeze_off: figures(0, 0),
         freeze_on: figures(1, freezes),
         sandbox_none: figures(2, 0),
+        protocol1_freeze_on: figures(3, 0),
+        protocol1_sandbox_none: figures(4, 0),
         freeze_pair_us,
         freeze_by,
         start_none_ms,

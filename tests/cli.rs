@@ -307,11 +307,18 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
     ] {
         assert!(v[key].as_f64().unwrap() > 0.0, "{key}: {v}");
     }
-    // Every kind of game is played at least once: sandboxed with freeze-idle off and on,
-    // and with --sandbox none.
+    // Every kind of game is played at least once: protocol 2 sandboxed with freeze-idle
+    // off and on, and with --sandbox none; protocol 1 sandboxed (freeze-idle on) and not.
     // Each kind in games of two lengths, so that its cost splits into per decision and per
     // game (numbers; their size depends on the machine and is not asserted).
-    for kind in ["freeze_off", "freeze_on", "sandbox_none"] {
+    let kinds = [
+        "freeze_off",
+        "freeze_on",
+        "sandbox_none",
+        "protocol1_freeze_on",
+        "protocol1_sandbox_none",
+    ];
+    for kind in kinds {
         assert!(v[kind]["decisions"].as_u64().unwrap() > 0, "{kind}: {v}");
         for part in [
             "steady_round_trip_us",
@@ -322,7 +329,19 @@ fn referee_bench_plays_instant_bots_and_reports_every_figure() {
             assert!(v[kind][part].is_f64(), "{kind}.{part}: {v}");
         }
     }
-    assert_eq!(v["games"], 6, "three kinds by two lengths at least: {v}");
+    assert_eq!(v["games"], 10, "five kinds by two lengths at least: {v}");
+    // The bytes written do not depend on the machine: version 2's requests carry the
+    // changes, version 1's the whole state and the legal list.
+    let bytes = |kind: &str| v[kind]["bytes_per_decision"].as_f64().unwrap();
+    for (two, one) in [
+        ("freeze_on", "protocol1_freeze_on"),
+        ("sandbox_none", "protocol1_sandbox_none"),
+    ] {
+        assert!(
+            bytes(two) > 50.0 && bytes(two) * 3.0 < bytes(one),
+            "{two} against {one}: {v}"
+        );
+    }
     assert!(v["decisions"].as_u64().unwrap() > 100, "{v}");
     // Everything on one CPU works on any machine, and says so.
     let out = zebra(&[

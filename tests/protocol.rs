@@ -1647,6 +1647,52 @@ fn with_unknown_fields(value: &Value, key: &str) -> Value {
     }
 }
 
+/// Version 2's `wants` and `want`: the words known are taken, others ignored; a field of
+/// another shape (a version-1 bot's own `want`) asks for nothing and spoils nothing.
+#[test]
+fn wants_are_read_leniently() {
+    let action = |want: &str| {
+        protocol::parse_from_bot(&format!(
+            r#"{{"type":"action","id":4,"action":"snap","want":{want}}}"#
+        ))
+        .unwrap()
+    };
+    let FromBot::Action { want, .. } = action(r#"["state","someday","legal"]"#) else {
+        panic!()
+    };
+    assert_eq!(want, [Want::State, Want::Unknown, Want::Legal]);
+    assert_eq!(
+        protocol::Wants::of(&want),
+        protocol::Wants {
+            state: true,
+            legal: true,
+            ..protocol::Wants::default()
+        }
+    );
+    for odd in [r#""state""#, "3", "null", r#"{"state":true}"#, "[1,2]"] {
+        let FromBot::Action { want, action, .. } = action(odd) else {
+            panic!("{odd}")
+        };
+        assert_eq!(action, "snap", "{odd}");
+        assert!(
+            protocol::Wants::of(&want) == protocol::Wants::default(),
+            "{odd}: {want:?}"
+        );
+    }
+    let ready = protocol::parse_from_bot(
+        r#"{"type":"ready","version":2,"name":"k","wants":["events","results","legal"]}"#,
+    )
+    .unwrap();
+    let FromBot::Ready { wants, .. } = ready else {
+        panic!()
+    };
+    let got = protocol::Wants::of(&wants);
+    assert!(
+        got.events && got.results && got.legal && !got.state,
+        "{got:?}"
+    );
+}
+
 #[test]
 fn unknown_fields_are_accepted_everywhere() {
     let schemas = schemas();

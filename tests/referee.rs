@@ -619,6 +619,44 @@ fn exchanges(log: &str) -> Vec<String> {
         .collect()
 }
 
+/// Version 2 and a sealed pair: Black, asked again after a bad formation, is not told
+/// White's formation in `since` before its own is in; once it is, both come, in order.
+#[test]
+fn version_2_withholds_the_first_sealed_formation_from_the_second_side_asked_again() {
+    let dir = scratch("sealed-v2");
+    let mut cfg = eleven("turns=2,move=5s,formation=20s");
+    cfg.sandbox.mode = zebra::sandbox::Mode::None;
+    let log = dir.join("game.log");
+    cfg.transcript = Some(log.clone());
+    let white = spec("white", TEST_BOT, &["--protocol2"]);
+    let black = spec("black", TEST_BOT, &["--protocol2", "--illegal-first", "1"]);
+    let r = eleven_game(white, black, &cfg);
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert_eq!(r.bots[1].illegal, 1, "black's first formation was refused");
+    let requests: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(" black < ") && l.contains("\"type\":\"request\""))
+        .map(|l| serde_json::from_str(&l[l.find('{').unwrap()..]).unwrap())
+        .collect();
+    let since =
+        |k: usize| -> Vec<String> { serde_json::from_value(requests[k]["since"].clone()).unwrap() };
+    // Asked at once with White, then again alone after its bad formation: nothing new.
+    assert_eq!(requests[0]["decision"], "formation");
+    assert_eq!(since(0), Vec::<String>::new());
+    assert_eq!(requests[1]["decision"], "formation", "{}", requests[1]);
+    assert_eq!(since(1), Vec::<String>::new(), "White's formation withheld");
+    // Its next request tells both formations, White's first.
+    let later = since(2);
+    assert!(later.len() >= 2, "{later:?}");
+    assert!(
+        later[0].starts_with('[') && later[1].starts_with('['),
+        "{later:?}"
+    );
+    let record: Vec<String> = r.record.entries.iter().map(|e| e.to_string()).collect();
+    assert_eq!(later[..2], record[..2]);
+}
+
 #[test]
 fn c11_both_formations_are_asked_at_once_each_on_its_own_clock() {
     // Each bot, asked its first formation, leaves a file and waits (up to 30 s) for the

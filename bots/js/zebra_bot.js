@@ -30,8 +30,8 @@
 const readline = require('readline');
 
 // The highest protocol version this module speaks; it speaks 1 to a referee that offers no 2.
-// In version 2 it asks for the whole state and the legal list at every request (it keeps no
-// game of its own), so `decide` sees every field of version 1.
+// In version 2 it asks for everything version 1 sends (the whole state and the legal list at
+// every request, events, results): it keeps no game of its own.
 const PROTOCOL_VERSION = 2;
 
 const FILES = 'abcdefgh';
@@ -131,7 +131,10 @@ function ready({ name = 'javascript', author = '', version = '', options = [], w
     options: options || [],
   };
   if (protocol >= 2) {
-    msg.wants = ['state', 'legal', ...(wants || []).filter((w) => w !== 'state' && w !== 'legal')];
+    // Everything version 1 sends: this module keeps no game of its own, and `onMessage`
+    // sees results and events as before.
+    const all = ['state', 'legal', 'events', 'results'];
+    msg.wants = [...all, ...(wants || []).filter((w) => !all.includes(w))];
   }
   return msg;
 }
@@ -322,9 +325,8 @@ function problem(request, action) {
  *   same way); ctx.gameStart is the game_start message (null before it).
  * info: { name, author, version, options, wants, onGameStart(msg, ctx), onMessage(msg, ctx) }
  *   options: the settings declared in `ready`; their values arrive in game_start.options.
- *   wants: in protocol version 2, messages to be sent besides (`'events'`, `'results'`:
- *   the event messages, the result of a reply applied as sent); every request carries the
- *   whole state and the legal list whatever it says.
+ *   wants: in protocol version 2, words to add to `ready`'s `wants` (it always asks for
+ *   the state, the legal list, events and results: everything version 1 sends).
  *   onGameStart is called with game_start; onMessage with every other message that run
  *   does not answer itself (result, event, game_end, and any unknown type).
  * The returned Promise settles at the end of input, just before the process exits.

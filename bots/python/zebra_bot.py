@@ -120,17 +120,25 @@ class Follower:
     and `legal` the request left out."""
 
     def __init__(self, start):
+        rulings = start.get("rulings")
+        if rulings and rulings != zebra_engine.RULINGS_EDITION:
+            raise ValueError(f"the referee plays rulings {rulings}, zebra_engine "
+                             f"{zebra_engine.RULINGS_EDITION}")
         clock = start.get("time_control") or {}
         self.game = zebra_engine.Game(clock.get("plays_per_quarter"), start.get("situation"))
 
     def catch_up(self, request):
-        """Applies `since` and fills `state` and `legal` in; raises if the game is lost."""
+        """Applies `since` and fills `state` and `legal` in; raises if the game is lost (an
+        entry does not apply, or the request's own state is not the followed game's)."""
         for token in request.get("since") or []:
             if token.startswith("!"):
                 self.game.expire(token[1:])
             else:
                 self.game.apply(token)
-        if request.get("state") is None:
+        if request.get("state") is not None:
+            if request["state"] != self.game.state():
+                raise ValueError("the request's state is not the followed game's")
+        else:
             request["state"] = self.game.state()
         if "legal" not in request:
             formation = request.get("decision") == "formation"
@@ -236,6 +244,16 @@ def fallback(request):
     return legal[0] if legal else "pass"
 
 
+def blind(rules, request):
+    """An answer without the state: Chess Eleven's default formation or `end`, else
+    `pass`."""
+    if rules == "chess-eleven":
+        if request.get("decision") == "formation":
+            return ELEVEN_DEFAULT.get(request.get("side"), ELEVEN_DEFAULT["white"])
+        return "end"
+    return "pass"
+
+
 def run(decide, name="python", author="", version="", options=None,
         on_game_start=None, on_message=None, wants=None, protocol=PROTOCOL_VERSION):
     """Serves the protocol until `quit` or the end of stdin.
@@ -249,6 +267,7 @@ def run(decide, name="python", author="", version="", options=None,
     """
     spoken = 1
     follower = None
+    rules = "football-chess"
     while True:
         msg = read_message()
         if msg is None:
@@ -279,7 +298,9 @@ def run(decide, name="python", author="", version="", options=None,
             else:
                 follower = None  # a request of its own (check-bot's questions)
             if msg.get("state") is None:
-                action = "pass"
+                # Lost and not yet sent the whole game: a safe answer of the game's notation
+                # (the next request carries everything).
+                action = blind(rules, msg)
             else:
                 try:
                     action = decide(msg)
@@ -293,6 +314,7 @@ def run(decide, name="python", author="", version="", options=None,
             return
         elif kind == "game_start":
             follower = None
+            rules = msg.get("rules", "football-chess")
             if spoken >= 2 and zebra_engine is not None and msg.get("rules") == "football-chess":
                 try:
                     follower = Follower(msg)

@@ -163,14 +163,23 @@ fn referee(args: &BenchArgs) -> Result<(), Failure> {
     // Each kind split into what one more decision costs and what a game costs besides.
     let split = |name: &str, f: &crate::bench::FreezeFigures| {
         format!(
-            "\n{name}: per decision {:.1} us round trip, {:.1} us referee CPU; per game besides (bots started and stopped) {:.2} ms, {:.2} ms referee CPU",
+            "\n{name}: {:.0} decisions/s ({:.1} us round trip, {:.1} us referee CPU, {:.0} bytes to the bots per decision); per decision {:.1} us round trip, {:.1} us referee CPU; per game besides (bots started and stopped) {:.2} ms, {:.2} ms referee CPU",
+            1e6 / f.decision_round_trip_us, f.decision_round_trip_us, f.referee_cpu_us_per_decision, f.bytes_per_decision,
             f.steady_round_trip_us, f.steady_referee_cpu_us, f.per_game_ms, f.per_game_referee_cpu_ms
         )
     };
     let text = text
-        + &split("sandboxed, freeze-idle off", &r.freeze_off)
-        + &split("sandboxed, freeze-idle on", &r.freeze_on)
-        + &split("--sandbox none", &r.sandbox_none);
+        + &split("protocol 2, sandboxed, freeze-idle off", &r.freeze_off)
+        + &split(
+            "protocol 2, sandboxed, freeze-idle on (as users run it)",
+            &r.freeze_on,
+        )
+        + &split("protocol 2, --sandbox none", &r.sandbox_none)
+        + &split(
+            "protocol 1, sandboxed, freeze-idle on",
+            &r.protocol1_freeze_on,
+        )
+        + &split("protocol 1, --sandbox none", &r.protocol1_sandbox_none);
     print_report(args.json, &r, &text);
     Ok(())
 }

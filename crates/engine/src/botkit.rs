@@ -199,6 +199,11 @@ pub trait Bot {
     fn decide(&mut self, req: &Request) -> String;
     /// Every other message (`result`, `event`, `game_end`), for bots that keep state.
     fn observe(&mut self, _msg: &ToBot) {}
+    /// Whether [`Bot::observe`] reads `result` and `event` messages: in protocol version 2
+    /// they are then asked for (version 2 sends them only on request). `false` by default.
+    fn observes(&self) -> bool {
+        false
+    }
     /// A game of Boyer's Football begins (`game_start` with `rules: boyer-football`).
     fn boyer_start(&mut self, _side: Side, _seed: u64) {}
     /// The sub-move for a Boyer's Football request (games::boyer::wire). The default plays
@@ -399,6 +404,12 @@ pub(crate) fn run_on<B: Bot>(
                     );
                 }
                 let info = bot.info();
+                // `observe` gets what version 1 sends when the bot reads it.
+                let wants = if bot.observes() {
+                    vec![Want::Events, Want::Results]
+                } else {
+                    Vec::new()
+                };
                 Some(FromBot::Ready {
                     version,
                     name: info.name,
@@ -406,7 +417,7 @@ pub(crate) fn run_on<B: Bot>(
                     bot_version: info.version,
                     capabilities: Vec::new(),
                     options: info.options,
-                    wants: Vec::new(),
+                    wants,
                 })
             }
             "game_start" => {
@@ -504,20 +515,17 @@ fn follow(rules: Rules, start: &Value) -> Following {
 fn catch_up<G: Refereed>(
     follower: &mut Follower<G>,
     request: &mut crate::protocol::ToBot<G::Wire>,
-    mut observe: impl FnMut(Vec<G::Event>),
 ) -> Result<(), String> {
     let crate::protocol::ToBot::Request { since, .. } = request else {
         return Ok(());
     };
     if let Some(since) = since.take() {
-        for events in follower.apply(&since)? {
-            observe(events);
-        }
+        follower.apply(&since)?;
     }
     if follower.fill(request) {
         Ok(())
     } else {
-        Err("no decision is due in the kit's own game".to_string())
+        Err("the request's state is not the kit's own game's".to_string())
     }
 }
 
@@ -539,11 +547,7 @@ fn answer<B: Bot>(
         Rules::FootballChess => {
             let mut msg: ToBot = serde_json::from_value(value)?;
             if let (true, Following::FootballChess(f)) = (delta, &mut *following) {
-                let mut seen = Vec::new();
-                lost = catch_up(f, &mut msg, |events| seen.push(events)).err();
-                for events in seen {
-                    bot.observe(&ToBot::Event { events });
-                }
+                lost = catch_up(f, &mut msg).err();
             }
             match Request::from_message(&msg) {
                 Some(req) => {
@@ -564,7 +568,7 @@ fn answer<B: Bot>(
         Rules::BoyerFootball => {
             let mut msg: BoyerToBot = serde_json::from_value(value)?;
             if let (true, Following::Boyer(f)) = (delta, &mut *following) {
-                lost = catch_up(f, &mut msg, drop).err();
+                lost = catch_up(f, &mut msg).err();
             }
             let BoyerToBot::Request {
                 id,
@@ -604,7 +608,7 @@ fn answer<B: Bot>(
         Rules::ChessEleven => {
             let mut msg: ElevenToBot = serde_json::from_value(value)?;
             if let (true, Following::Eleven(f)) = (delta, &mut *following) {
-                lost = catch_up(f, &mut msg, drop).err();
+                lost = catch_up(f, &mut msg).err();
             }
             let ElevenToBot::Request {
                 id,

@@ -6,7 +6,7 @@
 
 use crate::protocol::ToBot;
 use crate::record::Entry;
-use crate::seam::{Asked, GameClock, GameSetup, GameStart, Refereed};
+use crate::seam::{Asked, GameClock, GameSetup, GameStart, Parts, Refereed};
 
 /// A game kept in step with the referee's.
 pub struct Follower<G: Refereed> {
@@ -53,23 +53,29 @@ impl<G: Refereed> Follower<G> {
     pub fn asked(&self) -> Option<Asked<G::Wire>> {
         self.game.to_decide()?;
         let budget = self.game.budget(&self.clocks);
-        Some(self.game.asked(&self.clocks, &budget))
+        Some(self.game.asked(&self.clocks, &budget, Parts::ALL))
     }
 
-    /// Fills in the `state` and `legal` a version-2 `request` left out; `false` when no
-    /// decision is due in the followed game (it is out of step).
+    /// Fills in the `state` and `legal` a version-2 `request` left out; `false` when the
+    /// followed game is out of step: no decision is due in it, or the request carries a
+    /// state (the first of a play, or asked for) that is not the followed game's (another
+    /// edition of the rules, a bug).
     pub fn fill(&self, request: &mut ToBot<G::Wire>) -> bool {
         let ToBot::Request { state, legal, .. } = request else {
             return true;
         };
-        if state.is_some() && legal.is_some() {
-            return true;
-        }
         let Some(asked) = self.asked() else {
             return false;
         };
-        state.get_or_insert(asked.state);
-        legal.get_or_insert(asked.legal);
+        if state.is_some() && *state != asked.state {
+            return false;
+        }
+        if state.is_none() {
+            *state = asked.state;
+        }
+        if legal.is_none() {
+            *legal = asked.legal;
+        }
         true
     }
 }

@@ -189,7 +189,11 @@ pub enum FromBot {
         #[serde(default)]
         options: Vec<OptionDecl>,
         /// Version 2: what every request should carry besides the changes ([`Want`]).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[serde(
+            default,
+            deserialize_with = "wants",
+            skip_serializing_if = "Vec::is_empty"
+        )]
         wants: Vec<Want>,
     },
     Action {
@@ -197,7 +201,11 @@ pub enum FromBot {
         #[serde(deserialize_with = "short_text")]
         action: String,
         /// Version 2: what the bot's next request should carry besides the changes.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[serde(
+            default,
+            deserialize_with = "wants",
+            skip_serializing_if = "Vec::is_empty"
+        )]
         want: Vec<Want>,
     },
     Pong {
@@ -298,6 +306,18 @@ pub struct OptionDecl {
     pub max: Option<i64>,
     #[serde(default, deserialize_with = "short_texts")]
     pub choices: Vec<String>,
+}
+
+/// `wants` and `want`, read leniently: a field of another shape (a version-1 bot's own
+/// field of that name) asks for nothing rather than spoiling its message.
+fn wants<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Want>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|item| serde_json::from_value(item).ok())
+            .collect(),
+        _ => Vec::new(),
+    })
 }
 
 /// A field that is present, even as `null` (`Some(None)` for an `Option` payload); absent

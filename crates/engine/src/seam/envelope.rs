@@ -19,14 +19,30 @@ pub struct Start<W: Payloads> {
     pub situation: Option<String>,
 }
 
-/// The game's part of a `request`.
+/// The game's part of a `request`: the state and the legal list when they were wanted
+/// ([`Parts`]; a version-2 request leaves them out, and they are not even built).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Asked<W: Payloads> {
     pub decision: W::Decision,
-    pub state: W::State,
+    pub state: Option<W::State>,
     pub clocks: W::Clocks,
-    pub legal: W::Legal,
+    pub legal: Option<W::Legal>,
     pub extra: W::Extra,
+}
+
+/// Which of a request's large parts to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parts {
+    pub state: bool,
+    pub legal: bool,
+}
+
+impl Parts {
+    /// Both.
+    pub const ALL: Parts = Parts {
+        state: true,
+        legal: true,
+    };
 }
 
 /// The `game_start` message for `side`, playing `opponent` with its `options` set, in the
@@ -97,16 +113,23 @@ pub fn request<G: Refereed>(
         clocks,
         legal,
         extra,
-    } = game.asked(clocks, budget);
+    } = game.asked(
+        clocks,
+        budget,
+        Parts {
+            state: carry.state,
+            legal: carry.legal,
+        },
+    );
     ToBot::Request {
         id,
         decision,
         side,
         since: carry.since,
-        state: carry.state.then_some(state),
+        state,
         clocks,
         deadline_ms: millis(G::limit(budget)),
-        legal: carry.legal.then_some(legal),
+        legal,
         extra,
     }
 }

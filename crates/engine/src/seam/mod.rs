@@ -27,7 +27,7 @@ use std::time::Duration;
 
 pub use cap::{MaxGameTime, MaxGameTimeError};
 pub use clock::{Budget, Clocks, QuarterMode, TimeControl, TimeControlError, TimeOdds};
-pub use envelope::{Asked, Start};
+pub use envelope::{Asked, Parts, Start};
 pub use game_clock::GameClock;
 pub use game_start::GameStart;
 
@@ -114,7 +114,13 @@ pub trait Refereed: Recorded {
     /// Its time limit.
     fn limit(budget: &Self::Budget) -> Duration;
     /// What the request for the decision due now says of the game.
-    fn asked(&self, clocks: &Self::Clocks, budget: &Self::Budget) -> Asked<Self::Wire>;
+    /// The state and the legal list are built only when `parts` wants them.
+    fn asked(
+        &self,
+        clocks: &Self::Clocks,
+        budget: &Self::Budget,
+        parts: Parts,
+    ) -> Asked<Self::Wire>;
     /// What `events` tell both bots, as `event` entries.
     fn told(events: &[Self::Event]) -> Vec<<Self::Wire as Payloads>::Event>;
     /// The clock to note in the record after a decision that took `elapsed`

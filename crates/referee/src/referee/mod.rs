@@ -172,6 +172,8 @@ pub struct BotReport {
     pub verdict: Option<Verdict>,
     /// How many times it was stopped while its opponent had the turn (`--freeze-idle`).
     pub freezes: u32,
+    /// The bytes Zebra wrote to it (every line and its newline).
+    pub bytes_sent: u64,
 }
 
 /// The outcome of one game.
@@ -287,6 +289,10 @@ pub struct Referee<'a, R: Refereed> {
     outbox: [String; 2],
     /// The CPU time the bot spent on the last request, when the kernel could tell.
     last_cpu: Option<Duration>,
+    /// The second side of an open sealed pair and the record's length when the pair
+    /// opened: the entries from there on (the first side's sealed decision) are not in
+    /// that side's `since` until its own decision is in.
+    withheld: Option<(Side, usize)>,
 }
 
 /// The end of a game before the engine's end: who is to blame (if anyone: not for an
@@ -425,6 +431,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
             start: Instant::now(),
             outbox: [String::new(), String::new()],
             last_cpu: None,
+            withheld: None,
         };
         let forfeit = referee.run(watch).await;
         referee.finish(forfeit).await
@@ -477,6 +484,7 @@ impl<'a, R: Refereed> Referee<'a, R> {
                             Err(cap) => return Some(self.capped(cap)),
                         },
                         Some((second, later_budget)) => {
+                            self.withheld = Some((second, self.record.entries.len()));
                             let later_id = self.next_id;
                             self.next_id += 1;
                             let both = self
@@ -594,6 +602,15 @@ impl<'a, R: Refereed> Referee<'a, R> {
         report.decisions += 1;
         report.think_us += elapsed.as_micros() as u64;
         report.cpu_us += cpu_us;
+        // A bot whose reply was not applied as sent (a timeout, a bad reply) may have lost
+        // its game, or asked in vain: its next request carries everything.
+        if status != ReplyStatus::Ok {
+            seat.speaks.next = seat.speaks.next.or(Wants {
+                state: true,
+                legal: true,
+                ..Wants::default()
+            });
+        }
         // Version 2 learns of a reply applied as sent from its next request's `since`.
         if status != ReplyStatus::Ok || seat.speaks.wants.results {
             self.post(
@@ -880,9 +897,16 @@ impl<'a, R: Refereed> Referee<'a, R> {
         if !speaks.changes {
             return envelope::Carry::whole();
         }
+        // The second side of a sealed pair is not told the first side's decision before
+        // its own is in (asked again after a bad reply, say): both settled, the pair has
+        // added two entries.
+        let upto = match self.withheld {
+            Some((s, at)) if s == side && entries < at + 2 => at.min(entries),
+            _ => entries,
+        };
         let wants = speaks.wants.or(std::mem::take(&mut speaks.next));
-        let told = speaks.told.replace(entries);
-        let since = self.record.entries[told.unwrap_or(0).min(entries)..]
+        let told = speaks.told.replace(upto);
+        let since = self.record.entries[told.unwrap_or(0).min(upto)..upto]
             .iter()
             .map(|e| e.to_string())
             .collect();
@@ -1070,7 +1094,9 @@ impl<'a, R: Refereed> Referee<'a, R> {
             outbox.push_str(&line);
             std::mem::take(outbox)
         };
-        self.seats[side.index()].bot.as_ref()?.send(batch)
+        let seat = &mut self.seats[side.index()];
+        seat.report.bytes_sent += batch.len() as u64 + 1;
+        seat.bot.as_ref()?.send(batch)
     }
 
     /// Posts a message for one bot: it leaves with the next message sent to that bot. A bot

@@ -70,7 +70,7 @@ mod referee {
     use crate::rules::{Clock, Side};
     use crate::seam::chess_clock::{ChessClock, ChessClocks, ChessTimeControl};
     use crate::seam::{
-        Asked, GameSetup, Miss, Missed, Refereed, RefusedExpiry, Start, TimeControlError,
+        Asked, GameSetup, Miss, Missed, Parts, Refereed, RefusedExpiry, Start, TimeControlError,
     };
 
     /// The most sub-moves one turn can hold: a piece move (B12), one kick by each of a
@@ -173,16 +173,18 @@ mod referee {
             budget.limit
         }
 
-        fn asked(&self, clocks: &ChessClocks, _budget: &Turn) -> Asked<BoyerWire> {
+        fn asked(&self, clocks: &ChessClocks, _budget: &Turn, parts: Parts) -> Asked<BoyerWire> {
             let ms = |side: Side| clocks.limit(side).as_millis() as u64;
             Asked {
                 decision: "sub_move".to_string(),
-                state: BoyerState::of(self.position()),
+                state: parts.state.then(|| BoyerState::of(self.position())),
                 clocks: SideClocks {
                     white_ms: ms(Side::White),
                     black_ms: ms(Side::Black),
                 },
-                legal: self.legal().iter().map(|s| s.to_string()).collect(),
+                legal: parts
+                    .legal
+                    .then(|| self.legal().iter().map(|s| s.to_string()).collect()),
                 extra: NoExtra {},
             }
         }

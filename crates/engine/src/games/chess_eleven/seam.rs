@@ -189,7 +189,7 @@ mod referee {
     use crate::record::GameRecord;
     use crate::rules::{Clock, Side};
     use crate::seam::{
-        Asked, GameSetup, Miss, Missed, Refereed, RefusedExpiry, Start, TimeControlError,
+        Asked, GameSetup, Miss, Missed, Parts, Refereed, RefusedExpiry, Start, TimeControlError,
     };
 
     /// At most this many rounds are counted in the wall-time bound of timed halves (each
@@ -326,14 +326,16 @@ mod referee {
             budget.limit
         }
 
-        fn asked(&self, clocks: &Clocks, budget: &Budget) -> Asked<ChessElevenWire> {
+        fn asked(&self, clocks: &Clocks, budget: &Budget, parts: Parts) -> Asked<ChessElevenWire> {
             let (_, kind) = self.decision().expect("a decision is pending");
             Asked {
                 decision: kind.code().to_string(),
-                state: ElevenState::of(self, budget.side),
+                state: parts.state.then(|| ElevenState::of(self, budget.side)),
                 clocks: ElevenClocksMsg::of(clocks),
-                legal: (kind != DecisionKind::Formation)
-                    .then(|| self.legal().iter().map(|a| a.to_string()).collect()),
+                legal: parts.legal.then(|| {
+                    (kind != DecisionKind::Formation)
+                        .then(|| self.legal().iter().map(|a| a.to_string()).collect())
+                }),
                 extra: NoExtra {},
             }
         }

@@ -62,7 +62,7 @@ mod referee {
     use crate::record::GameRecord;
     use crate::rules::{Clock, Event, Game, Side};
     use crate::seam::{
-        envelope, Asked, Budget, Clocks, GameSetup, Miss, Missed, QuarterMode, Refereed,
+        envelope, Asked, Budget, Clocks, GameSetup, Miss, Missed, Parts, QuarterMode, Refereed,
         RefusedExpiry, Start, TimeControl, TimeControlError,
     };
 
@@ -182,8 +182,13 @@ mod referee {
             budget.limit
         }
 
-        fn asked(&self, clocks: &Clocks, budget: &Budget) -> Asked<FootballChessWire> {
-            asked(self, clocks, budget)
+        fn asked(
+            &self,
+            clocks: &Clocks,
+            budget: &Budget,
+            parts: Parts,
+        ) -> Asked<FootballChessWire> {
+            asked(self, clocks, budget, parts)
         }
 
         fn told(events: &[Event]) -> Vec<Event> {
@@ -280,12 +285,17 @@ mod referee {
     }
 
     /// What the request for the decision `game` asks for now says of the game.
-    fn asked(game: &Game, clocks: &Clocks, budget: &Budget) -> Asked<FootballChessWire> {
+    fn asked(
+        game: &Game,
+        clocks: &Clocks,
+        budget: &Budget,
+        parts: Parts,
+    ) -> Asked<FootballChessWire> {
         let decision = game.decision().expect("a decision is pending");
-        let legal = match decision.kind {
+        let legal = parts.legal.then(|| match decision.kind {
             crate::rules::DecisionKind::Formation => None,
             _ => Some(game.legal_action_list()),
-        };
+        });
         let ms = |d: Duration| Some(d.as_millis() as u64);
         let clocks_msg = ClocksMsg {
             game: clocks.game_left.map(|g| ClockMsg {
@@ -306,7 +316,7 @@ mod referee {
         };
         Asked {
             decision: decision.kind,
-            state: StateMsg::of(game),
+            state: parts.state.then(|| StateMsg::of(game)),
             clocks: clocks_msg,
             legal,
             extra: RequestExtra {
