@@ -306,6 +306,11 @@ pub struct BotGroups {
     procs: Vec<File>,
     memory: Option<Source>,
     pids: Option<Source>,
+    /// `pids.events`, kept open: it is read after every decision (a bot that hit its
+    /// process limit while deciding loses), and one `pread` costs far less than a path
+    /// walk through the cgroup file system, an open, a read and a close (measured: the
+    /// referee's CPU per decision 5 us higher with the groups than without).
+    pids_events: Option<File>,
     freeze: Option<(File, &'static str, &'static str)>,
     /// The memory and pids counters as they were at the start (a reused name never leaks
     /// an earlier count).
@@ -327,6 +332,7 @@ impl BotGroups {
             procs: Vec::new(),
             memory: None,
             pids: None,
+            pids_events: None,
             freeze: None,
             oom_before: 0,
             pids_before: 0,
@@ -381,6 +387,7 @@ impl BotGroups {
         if let (Some(n), Some(src)) = (processes, &cg.pids) {
             let dir = dir_of(src);
             fs::write(dir.join("pids.max"), n.to_string())?;
+            groups.pids_events = File::open(dir.join("pids.events")).ok();
             groups.pids = Some(match src {
                 Source::V2(_) => Source::V2(dir),
                 Source::V1(_) => Source::V1(dir),
@@ -454,9 +461,10 @@ impl BotGroups {
 
     /// How many times a fork or a new thread was refused at the process limit.
     pub(crate) fn pids_refused(&self) -> u64 {
-        let count = match &self.pids {
-            Some(src) => read_key(&src.dir().join("pids.events"), "max"),
-            None => None,
+        let count = match (&self.pids_events, &self.pids) {
+            (Some(file), _) => read_key_at(file, "max"),
+            (None, Some(src)) => read_key(&src.dir().join("pids.events"), "max"),
+            (None, None) => None,
         };
         count.unwrap_or(0).saturating_sub(self.pids_before)
     }
@@ -547,6 +555,18 @@ fn read_key(path: &Path, key: &str) -> Option<u64> {
     let mut f = File::open(path).ok()?;
     f.seek(SeekFrom::Start(0)).ok()?;
     f.read_to_string(&mut text).ok()?;
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+/// [`read_key`] of a file kept open: one `pread` from its start.
+fn read_key_at(file: &File, key: &str) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 256];
+    let n = file.read_at(&mut buf, 0).ok()?;
+    let text = std::str::from_utf8(&buf[..n]).ok()?;
     text.lines().find_map(|l| {
         let (k, v) = l.split_once(' ')?;
         (k == key).then(|| v.trim().parse().ok()).flatten()
