@@ -379,6 +379,34 @@ impl BotProcess {
     /// The next thing from the bot's stdout, or `None` if nothing came before `deadline`.
     /// No stream of lines can postpone the deadline: a line stamped after it (read late
     /// because earlier lines filled the queue) is dropped and ends the wait.
+    /// [`BotProcess::recv_until`] that also returns at `alarm` (when it comes before
+    /// `deadline`) with nothing read: one timer for both, where a second timer beside the
+    /// first would cost every decision its own registration.
+    pub(crate) async fn recv_or_alarm(
+        &mut self,
+        deadline: Instant,
+        alarm: Option<Instant>,
+    ) -> Heard {
+        let until = match alarm {
+            Some(at) if at < deadline => at,
+            _ => {
+                return self
+                    .recv_until(deadline)
+                    .await
+                    .map_or(Heard::Deadline, Heard::Got)
+            }
+        };
+        if Instant::now() >= until {
+            return Heard::Alarm;
+        }
+        match tokio::time::timeout_at(until, self.from_bot.recv()).await {
+            // Read before the alarm: before the deadline too.
+            Ok(Some(msg)) => Heard::Got(msg),
+            Ok(None) => Heard::Got(Incoming::Closed { at: Instant::now() }),
+            Err(_) => Heard::Alarm,
+        }
+    }
+
     pub(crate) async fn recv_until(&mut self, deadline: Instant) -> Option<Incoming> {
         // `timeout_at` polls the receiver before the timer, so a queue that is never empty
         // would never time out: the deadline is checked by hand first.
@@ -508,6 +536,14 @@ pub(crate) fn process_cpu_time(pid: i32) -> Option<Duration> {
         return None;
     }
     Some(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+/// What [`BotProcess::recv_or_alarm`] came back with.
+#[derive(Debug)]
+pub(crate) enum Heard {
+    Got(Incoming),
+    Alarm,
+    Deadline,
 }
 
 impl Drop for BotProcess {

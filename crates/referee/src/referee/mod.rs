@@ -822,24 +822,16 @@ impl<'a, R: Refereed> Referee<'a, R> {
             };
             let bot = me.bot.as_mut().expect("spawned");
             let pending = freeze_at.filter(|_| other.bot.as_ref().is_some_and(|b| !b.is_frozen()));
-            let incoming = match pending {
-                Some(at) => {
-                    tokio::select! {
-                        biased;
-                        got = bot.recv_until(deadline) => got,
-                        _ = tokio::time::sleep_until(at) => {
-                            if let Some(o) = other.bot.as_mut() {
-                                o.set_frozen(true);
-                            }
-                            freeze_at = None;
-                            continue;
-                        }
+            let incoming = match bot.recv_or_alarm(deadline, pending).await {
+                crate::bot::process::Heard::Got(incoming) => incoming,
+                crate::bot::process::Heard::Alarm => {
+                    if let Some(o) = other.bot.as_mut() {
+                        o.set_frozen(true);
                     }
+                    freeze_at = None;
+                    continue;
                 }
-                None => bot.recv_until(deadline).await,
-            };
-            let Some(incoming) = incoming else {
-                return self.timed_out(budget);
+                crate::bot::process::Heard::Deadline => return self.timed_out(budget),
             };
             match self.hear(side, id, sent_at, &incoming) {
                 Next::Wait => {}
