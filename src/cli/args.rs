@@ -121,9 +121,10 @@ Examples:
     Perft(PerftArgs),
     /// Benchmarks: `engine` (seeded random playouts on one core, the default), `movegen`
     /// (legal-action generation alone), `referee` (the referee's own cost per decision,
-    /// with two instant bots, against a bare pipe ping-pong) or `match` (games per second of
-    /// a series of instant bots at concurrency 1 and 2) or `flood` (Zebra's peak memory
-    /// while four games at once face bots that flood stdout and stderr).
+    /// with two instant bots, against a bare pipe ping-pong, in protocol versions 1 and 2),
+    /// `match` (games per second of a series of instant bots at concurrency 1 and 2),
+    /// `flood` (Zebra's peak memory while four games at once face bots that flood stdout and
+    /// stderr) or `serve` (the daemon's games per second against `zebra match`'s).
     #[command(after_help = "\
 Examples:
   zebra bench                                        # the engine: seeded random playouts
