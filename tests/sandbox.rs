@@ -389,7 +389,9 @@ fn bad_limits_names_and_impossible_strict_mode_are_usage_errors() {
         (
             vec!["play", "--sandbox", "strict"],
             vec![("ZEBRA_SANDBOX_DISABLE", "seccomp")],
-            "lacks seccomp",
+            // Named last of what is missing: alone as root ("lacks seccomp;"), after the
+            // cgroups an unprivileged user cannot write ("... and seccomp;").
+            "seccomp; run with --sandbox auto",
         ),
         (
             vec!["play", "--disk-limit", "1K"],
