@@ -60,6 +60,7 @@ pub fn run(name: &str, targets: &[i32]) {
         "fill-disk" => fill_disk(),
         "ids" => ids(),
         "unshare" => unshare(),
+        "affinity" => affinity(),
         other => format!("unknown attack {other}"),
     };
     eprintln!("attack {name}: {line}");
@@ -252,5 +253,30 @@ fn unshare() -> String {
         "succeeded".to_string()
     } else {
         format!("failed ({})", std::io::Error::last_os_error())
+    }
+}
+
+/// Tries to leave the CPUs it was given for all of them (to take CPU from other games),
+/// then says the CPUs it may run on.
+fn affinity() -> String {
+    // SAFETY: cpu_set_t is a plain bit array; the calls write only into the sets given.
+    unsafe {
+        let mut all: libc::cpu_set_t = std::mem::zeroed();
+        for cpu in 0..libc::CPU_SETSIZE as usize {
+            libc::CPU_SET(cpu, &mut all);
+        }
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        let tried = if libc::sched_setaffinity(0, size, &all) == 0 {
+            "succeeded".to_string()
+        } else {
+            format!("failed ({})", std::io::Error::last_os_error())
+        };
+        let mut now: libc::cpu_set_t = std::mem::zeroed();
+        libc::sched_getaffinity(0, size, &mut now);
+        let cpus: Vec<String> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &now))
+            .map(|c| c.to_string())
+            .collect();
+        format!("{tried}; cpus {}", cpus.join(","))
     }
 }

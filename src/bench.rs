@@ -165,8 +165,9 @@ pub enum Layout {
     /// as it does for bots that think (they need a core of their own).
     Split,
     /// Everything on one CPU: no cross-CPU wake-ups; the two sides' work runs in turn.
+    /// Where `zebra match --affinity auto` (the default) runs a game.
     Shared,
-    /// No pinning: the kernel decides (it tends to put `cat` next to its writer).
+    /// No pinning: the kernel decides (`--affinity none`).
     Free,
 }
 
@@ -285,19 +286,7 @@ impl Split {
     }
 }
 
-/// The CPUs this process may run on, in order.
-pub fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Vec::new();
-        }
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &set))
-            .collect()
-    }
-}
+pub use crate::series::placement::allowed_cpus;
 
 /// CPU time this process has used so far (user + system, all threads).
 fn own_cpu() -> std::time::Duration {
@@ -321,11 +310,9 @@ pub async fn referee(
     use crate::referee::{GameClock, GameConfig, GameSetup, Referee};
     use crate::rules::Rules;
     let allowed = allowed_cpus();
-    let layout = layout.unwrap_or(if allowed.len() >= 2 {
-        Layout::Split
-    } else {
-        Layout::Shared
-    });
+    // By default where `zebra match` puts a game (`--affinity auto`): referee and bots on
+    // one CPU.
+    let layout = layout.unwrap_or(Layout::Shared);
     let (referee_cpus, bot_cpus) = match (layout, allowed.as_slice()) {
         (Layout::Free, _) => (Vec::new(), Vec::new()),
         (Layout::Shared, [first, ..]) => (vec![*first], vec![*first]),
@@ -882,6 +869,7 @@ pub async fn series(
     levels: &[usize],
     watch_with: Option<&str>,
     repeat: u32,
+    affinity: crate::series::placement::Affinity,
 ) -> Result<SeriesReport, String> {
     use crate::series::{config::SERIES_FILE_VERSION, schedule::Format, BotEntry, SeriesConfig};
     let rounds = (games / 2).max(1);
@@ -959,7 +947,14 @@ pub async fn series(
                 progress: crate::series::progress::Progress::quiet(),
                 // Instant bots: the overload warning would only be noise here.
                 cpus: None,
-                affinity: None,
+                // Placed as `zebra match` places them (freeze-idle on, the default).
+                affinity: crate::series::placement::place(
+                    affinity,
+                    &allowed_cpus(),
+                    concurrency,
+                    true,
+                )
+                .places,
             },
         )
         .await

@@ -440,6 +440,14 @@ fn doctor_names_every_level() {
     }
 }
 
+/// The `cpus: ...` line a test bot with `--report-cpus` left in `logs/file`.
+fn cpus_said(logs: &Path, file: &str) -> String {
+    let text = std::fs::read_to_string(logs.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    text.lines()
+        .find_map(|l| l.strip_prefix("cpus: ").map(str::to_string))
+        .unwrap_or_else(|| panic!("{file}: {text}"))
+}
+
 #[test]
 fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     let allowed = zebra::bench::allowed_cpus();
@@ -477,13 +485,7 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
         &[],
     ));
     assert!(out.status.success(), "{out:?}");
-    let said = |file: &str| {
-        let text =
-            std::fs::read_to_string(logs.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        text.lines()
-            .find_map(|l| l.strip_prefix("cpus: ").map(str::to_string))
-            .unwrap_or_else(|| panic!("{file}: {text}"))
-    };
+    let said = |file: &str| cpus_said(&logs, file);
     for game in ["game-0001", "game-0002"] {
         assert_eq!(
             said(&format!("{game}.white.stderr")),
@@ -494,6 +496,138 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
             allowed[1].to_string()
         );
     }
+    assert_none_left(&m);
+}
+
+#[test]
+fn by_default_each_game_at_once_runs_on_a_cpu_of_its_own_with_both_its_bots() {
+    let allowed = zebra::bench::allowed_cpus();
+    if allowed.len() < 2 {
+        eprintln!("skipped: needs two CPUs; this process may use {allowed:?}");
+        return;
+    }
+    let dir = scratch("auto-affinity");
+    // Its own directory of CPU claims (TMPDIR): the other tests' games claim none of it.
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let m = mark("auto-affinity");
+    let a = format!("a={TEST_BOT} --report-cpus");
+    let b = format!("b={TEST_BOT} --report-cpus");
+    let logs = dir.join("logs");
+    let all = allowed
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let series = |affinity: &[&str], out: &str| {
+        let out_dir = dir.join(out);
+        let mut args = vec![
+            "match",
+            "--bot",
+            &a,
+            "--bot",
+            &b,
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--tc",
+            "plays=1,play=5s,reaction=5s",
+            "-q",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--log-dir",
+            logs.to_str().unwrap(),
+        ];
+        args.extend(affinity);
+        let out = run(&mut zebra(&args, &m, &[("TMPDIR", tmp.to_str().unwrap())]));
+        assert!(out.status.success(), "{out:?}");
+    };
+    series(&[], "auto");
+    let mut used = Vec::new();
+    for game in ["game-0001", "game-0002"] {
+        let white = cpus_said(&logs, &format!("{game}.white.stderr"));
+        let black = cpus_said(&logs, &format!("{game}.black.stderr"));
+        assert_eq!(white, black, "{game}: both bots on the game's CPU");
+        assert!(
+            allowed.iter().any(|c| c.to_string() == white),
+            "{game}: {white}"
+        );
+        used.push(white);
+    }
+    // The two games ran at once, each on a CPU of its own.
+    assert_ne!(used[0], used[1]);
+    // Claims end with the games: a second series gets the same CPUs back.
+    std::fs::remove_dir_all(&logs).unwrap();
+    series(&["--affinity", "game"], "game");
+    let again: Vec<String> = ["game-0001", "game-0002"]
+        .iter()
+        .map(|g| cpus_said(&logs, &format!("{g}.white.stderr")))
+        .collect();
+    assert_eq!(again, used);
+    // --affinity none: every bot may run anywhere.
+    std::fs::remove_dir_all(&logs).unwrap();
+    series(&["--affinity", "none"], "none");
+    assert_eq!(cpus_said(&logs, "game-0001.white.stderr"), all);
+    // Freeze-idle off: auto pins nothing (a bot may think while the other does).
+    std::fs::remove_dir_all(&logs).unwrap();
+    series(&["--freeze-idle", "off"], "unfrozen");
+    assert_eq!(cpus_said(&logs, "game-0002.black.stderr"), all);
+    assert_none_left(&m);
+}
+
+#[test]
+fn zebra_play_runs_its_game_on_one_cpu_and_leaves_a_claimed_cpu_alone() {
+    let allowed = zebra::bench::allowed_cpus();
+    if allowed.len() < 2 {
+        eprintln!("skipped: needs two CPUs; this process may use {allowed:?}");
+        return;
+    }
+    let dir = scratch("play-affinity");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let m = mark("play-affinity");
+    let bot = format!("{TEST_BOT} --report-cpus");
+    let logs = dir.join("logs");
+    let play = || {
+        let out = run(&mut zebra(
+            &[
+                "play",
+                "--white",
+                &bot,
+                "--black",
+                &bot,
+                "--tc",
+                "plays=1,play=5s,reaction=5s",
+                "-q",
+                "--log-dir",
+                logs.to_str().unwrap(),
+            ],
+            &m,
+            &[("TMPDIR", tmp.to_str().unwrap())],
+        ));
+        assert!(out.status.success(), "{out:?}");
+        let said = |side: &str| {
+            let file = std::fs::read_dir(&logs)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .find(|p| p.to_string_lossy().ends_with(&format!("{side}.stderr")))
+                .unwrap_or_else(|| panic!("no {side} log in {}", logs.display()));
+            let name = file.file_name().unwrap().to_str().unwrap().to_string();
+            cpus_said(&logs, &name)
+        };
+        let (white, black) = (said("white"), said("black"));
+        std::fs::remove_dir_all(&logs).unwrap();
+        assert_eq!(white, black);
+        white
+    };
+    assert_eq!(play(), allowed[0].to_string());
+    // Another game of this machine holds the first CPU: the next free one is taken.
+    let held = zebra::series::placement::claim_in(&tmp.join("zebra-cpus"), allowed[0], &allowed)
+        .expect("the first CPU is free");
+    assert_eq!(held.cpu, allowed[0]);
+    assert_eq!(play(), allowed[1].to_string());
+    drop(held);
     assert_none_left(&m);
 }
 

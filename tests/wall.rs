@@ -275,6 +275,31 @@ fn a_bot_has_no_privileges_and_cannot_get_them_back() {
 }
 
 #[test]
+fn a_bot_pinned_to_a_cpu_cannot_leave_it() {
+    if !walled() || !needs("seccomp", sandbox::level().wall.seccomp) {
+        return;
+    }
+    let allowed = zebra::series::placement::allowed_cpus();
+    if allowed.len() < 2 {
+        eprintln!("skipped: needs two CPUs");
+        return;
+    }
+    let m = mark();
+    let mut attacker = bot("attacker", &m, &["--attack", "affinity"]);
+    attacker.cpus = Some(vec![allowed[1]]);
+    let r = play(attacker, bot("victim", &m, &[]), &m);
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    let text = stderr_of(&r, Side::White);
+    assert_eq!(
+        said(&text, "attack affinity:"),
+        format!(
+            "attack affinity: failed (Operation not permitted (os error 1)); cpus {}",
+            allowed[1]
+        )
+    );
+}
+
+#[test]
 fn many_small_files_stop_at_the_disk_limit() {
     if !walled() {
         return;

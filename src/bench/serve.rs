@@ -116,7 +116,16 @@ async fn measure(
     let mut postgres_runs = Vec::new();
     let mut latencies = Vec::new();
     for k in 0..repeat {
-        let m = crate::bench::series(bot, games, 1, &[concurrency], None, 1).await?;
+        let m = crate::bench::series(
+            bot,
+            games,
+            1,
+            &[concurrency],
+            None,
+            1,
+            crate::series::placement::Affinity::Auto,
+        )
+        .await?;
         match_runs.push(m.runs[0].games_per_second);
         let data = root.join(format!("run-{k}"));
         let (rate, mut reads) =

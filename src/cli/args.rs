@@ -367,6 +367,11 @@ pub struct PlayArgs {
     /// ASCII otherwise).
     #[arg(long, conflicts_with = "quiet")]
     pub board: bool,
+    /// Where the game runs: auto (its referee and both bots on one CPU, when freeze-idle is
+    /// on and there are two CPUs or more), game (the same, always), bots (White's and
+    /// Black's bot on two CPUs of their own; bare --affinity) or none.
+    #[arg(long, value_name = "MODE", default_value = "auto", num_args = 0..=1, default_missing_value = "bots", value_parser = parse_affinity)]
+    pub affinity: crate::series::placement::Affinity,
     #[command(flatten)]
     pub watch: WatchArgs,
     #[command(flatten)]
@@ -502,9 +507,9 @@ pub struct BenchArgs {
     /// movegen: how many times each collected position is generated.
     #[arg(long, default_value_t = 20)]
     pub rounds: u32,
-    /// referee: split (the referee on one CPU, the bots and the baseline's cat on
-    /// another; the default with two CPUs or more), shared (all on one CPU) or free (not
-    /// pinned).
+    /// referee: shared (all on one CPU, where `zebra match --affinity auto` puts a game;
+    /// the default), split (the referee on one CPU, the bots and the baseline's cat on
+    /// another) or free (not pinned).
     #[arg(long, value_enum)]
     pub layout: Option<crate::bench::Layout>,
     /// match: also run every level with this browser (e.g. chromium) watching the
@@ -521,6 +526,10 @@ pub struct BenchArgs {
     /// postgres://USER@HOST:PORT/DB.
     #[arg(long, value_name = "URL")]
     pub postgres: Option<String>,
+    /// match: where the games at once run, as `zebra match --affinity` (auto, game, bots
+    /// or none).
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = parse_affinity)]
+    pub affinity: crate::series::placement::Affinity,
 }
 
 /// `zebra match`: the series' flags, raw (checked in `cli::match` and `series::setup`).
@@ -545,10 +554,12 @@ pub struct MatchArgs {
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Pin each running game's two bots to two CPUs of their own (with fewer than two
-    /// CPUs per game at once, a warning and no pinning).
-    #[arg(long)]
-    pub affinity: bool,
+    /// Where the games at once run: auto (each game's referee and both bots on one CPU of
+    /// its own, when freeze-idle is on and there is a CPU per game), game (the same,
+    /// always), bots (White's and Black's bot on two CPUs of their own; bare --affinity) or
+    /// none (bots that use several CPUs each). Too few CPUs: a warning, nothing pinned.
+    #[arg(long, value_name = "MODE", default_value = "auto", num_args = 0..=1, default_missing_value = "bots", value_parser = parse_affinity)]
+    pub affinity: crate::series::placement::Affinity,
     /// The game: football-chess (the default), boyer-football or chess-eleven.
     #[arg(long, default_value = "football-chess")]
     pub rules: String,
@@ -874,4 +885,9 @@ pub enum BenchTarget {
     Match,
     Flood,
     Serve,
+}
+
+/// `--affinity MODE`, checked when the flags are read.
+fn parse_affinity(text: &str) -> Result<crate::series::placement::Affinity, String> {
+    crate::series::placement::Affinity::parse(text)
 }

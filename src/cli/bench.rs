@@ -58,6 +58,7 @@ fn series(args: &BenchArgs) -> Result<(), Failure> {
             &[1, 2],
             args.watch_with.as_deref(),
             args.repeat,
+            args.affinity,
         ))
         .map_err(Failure::Run)?;
     let runs: Vec<String> = r

@@ -29,11 +29,12 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let progress = Progress::choose(args.quiet, args.json);
     note_start(&prepared, &progress, concurrency);
-    let affinity = if args.affinity {
-        pin(concurrency, &progress)
-    } else {
-        None
-    };
+    let affinity = place(
+        args.affinity,
+        concurrency,
+        prepared.config.sandbox.freeze_idle.unwrap_or(true),
+        &progress,
+    );
     let title = format!("series in {}", prepared.dir.display());
     let watching = start_watch(listener, &title, None, None)?;
     let config = &prepared.config;
@@ -158,18 +159,20 @@ fn note_start(prepared: &Prepared, progress: &Progress, concurrency: usize) {
     }
 }
 
-/// `--affinity`: two CPUs of their own for each game at once, or a warning and none.
-fn pin(concurrency: usize, progress: &Progress) -> Option<Vec<[usize; 2]>> {
+/// `--affinity`: where each game at once runs (see series::placement), or a warning and
+/// nothing pinned.
+fn place(
+    affinity: crate::series::placement::Affinity,
+    concurrency: usize,
+    freeze_idle: bool,
+    progress: &Progress,
+) -> Option<Vec<crate::series::placement::Place>> {
     let allowed = crate::bench::allowed_cpus();
-    let slots = crate::series::runner::affinity_slots(&allowed, concurrency);
-    if slots.is_none() {
-        progress.note(&format!(
-            "warning: --affinity needs two CPUs per game at once ({} for {concurrency}); this process may use {}: the bots run unpinned",
-            2 * concurrency,
-            allowed.len()
-        ));
+    let placement = crate::series::placement::place(affinity, &allowed, concurrency, freeze_idle);
+    if let Some(warning) = &placement.warning {
+        progress.note(warning);
     }
-    slots
+    placement.places
 }
 
 /// `20261122-041628` (UTC), for default directory names.

@@ -39,6 +39,7 @@ struct Plan {
     log_dir: Option<PathBuf>,
     quiet: bool,
     board: bool,
+    affinity: crate::series::placement::Affinity,
 }
 
 /// Checks the flags, names the bots (each started once), plays the game.
@@ -124,6 +125,7 @@ impl Plan {
             log_dir: args.log_dir,
             quiet: args.quiet,
             board: args.board,
+            affinity: args.affinity,
         })
     }
 
@@ -160,6 +162,33 @@ impl Plan {
         Ok(())
     }
 
+    /// `--affinity`: pins this thread (the game's referee) and the bots where the mode
+    /// says, or warns and pins nothing; the CPU's claim, to hold until the game ends.
+    fn place(&mut self, freeze_idle: bool) -> Option<crate::series::placement::CpuClaim> {
+        use crate::series::placement::{allowed_cpus, place};
+        let placement = place(self.affinity, &allowed_cpus(), 1, freeze_idle);
+        if let Some(warning) = &placement.warning {
+            eprintln!("zebra: {warning}");
+        }
+        let at = placement.places.and_then(|p| p.first().copied())?;
+        if let Some(preferred) = at.referee_cpu() {
+            // A CPU another game of this machine holds is not taken: unpinned then.
+            let claim = crate::series::placement::claim(preferred, &allowed_cpus());
+            let cpu = claim.as_ref()?.cpu;
+            if let Err(e) = crate::bot::process::pin_current_thread(&[cpu]) {
+                eprintln!("zebra: warning: cannot pin the game to CPU {cpu}: {e}");
+                return None;
+            }
+            self.white.cpus = Some(vec![cpu]);
+            self.black.cpus = Some(vec![cpu]);
+            return claim;
+        }
+        let [white, black] = at.bot_cpus();
+        self.white.cpus = Some(white);
+        self.black.cpus = Some(black);
+        None
+    }
+
     /// Opens the record file, starts the viewer, plays the game and prints its result.
     fn play(mut self) -> Result<(), Failure> {
         let transcript = self.log_dir.as_ref().map(|dir| {
@@ -174,6 +203,7 @@ impl Plan {
             Some(path) => Some(open_record_file(path).map_err(Failure::Run)?),
             None => None,
         };
+        let _claim = self.place(self.sandbox.freeze_idle.unwrap_or(true));
         let cfg = GameConfig {
             game: GameSetup {
                 seed: self.seed,

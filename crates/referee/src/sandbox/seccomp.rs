@@ -6,9 +6,10 @@
 //! file system view (`mount` and the new mount API, `pivot_root`, `chroot`, `setns`,
 //! `unshare`, and `clone` with any namespace flag: no user namespace of its own), load
 //! code or programs into the kernel (`bpf`, modules, `kexec`), watch the machine
-//! (`perf_event_open`, `syslog`, `fanotify_init`), reach kernel key rings (`keyctl`,
-//! `add_key`, `request_key`), bypass path checks (`open_by_handle_at`), or are known
-//! exploit tools (`userfaultfd`, `io_uring`), plus clock, swap, quota and reboot calls.
+//! (`perf_event_open`, `syslog`, `fanotify_init`), leave the CPUs they were given
+//! (`sched_setaffinity`), reach kernel key rings (`keyctl`, `add_key`, `request_key`),
+//! bypass path checks (`open_by_handle_at`), or are known exploit tools (`userfaultfd`,
+//! `io_uring`), plus clock, swap, quota and reboot calls.
 //! They fail with EPERM; `clone3` fails with ENOSYS (its flags live in memory a filter
 //! cannot read), so that C libraries fall back to `clone`, whose flags it can. Any call of
 //! another architecture's ABI (x32 on x86-64, or 32-bit calls) kills the process.
@@ -118,6 +119,8 @@ fn denied() -> Vec<libc::c_long> {
         libc::SYS_clock_adjtime,
         libc::SYS_adjtimex,
         libc::SYS_vhangup,
+        // A bot pinned to its game's CPU (`--affinity`) stays there.
+        libc::SYS_sched_setaffinity,
     ];
     #[cfg(target_arch = "x86_64")]
     list.extend([libc::SYS_iopl, libc::SYS_ioperm, libc::SYS_uselib]);

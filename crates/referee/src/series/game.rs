@@ -85,6 +85,7 @@ impl Entrants {
             attempt,
             white: self.specs[fixture.white].clone(),
             black: self.specs[fixture.black].clone(),
+            cpu: None,
             config: GameConfig {
                 game: GameSetup {
                     seed: fixture.seed,
@@ -139,14 +140,18 @@ pub struct SeriesGame {
     pub attempt: u32,
     pub white: BotSpec,
     pub black: BotSpec,
+    /// The CPU the game's thread (its referee) is pinned to, if any (`--affinity`).
+    pub cpu: Option<usize>,
     pub config: GameConfig,
 }
 
 impl SeriesGame {
-    /// Pins White's bot to one CPU and Black's to another (`--affinity`).
-    pub fn pin(&mut self, cpus: [usize; 2]) {
-        self.white.cpus = Some(vec![cpus[0]]);
-        self.black.cpus = Some(vec![cpus[1]]);
+    /// Pins the game where `place` says (`--affinity`, see [`super::placement`]).
+    pub fn place(&mut self, place: super::placement::Place) {
+        let [white, black] = place.bot_cpus();
+        self.cpu = place.referee_cpu();
+        self.white.cpus = Some(white);
+        self.black.cpus = Some(black);
     }
 }
 
@@ -178,6 +183,7 @@ pub async fn play(
         attempt,
         white,
         black,
+        cpu,
         config,
     } = game;
     let number = fixture.game;
@@ -185,6 +191,21 @@ pub async fn play(
     let spawned = std::thread::Builder::new()
         .name(format!("game-{number}"))
         .spawn(move || {
+            let (mut white, mut black) = (white, black);
+            // Held until the game ends: no other game of this machine's Zebras is pinned
+            // to its CPU meanwhile.
+            let _claim = cpu.and_then(|preferred| {
+                let claim = super::placement::claim(preferred, &super::placement::allowed_cpus());
+                // The game's bots go where its referee goes: its wake-ups stay on one CPU.
+                let at = claim.as_ref().map(|c| c.cpu).filter(|&at| {
+                    crate::bot::process::pin_current_thread(&[at])
+                        .map_err(|e| tracing::warn!("cannot pin game {number} to CPU {at}: {e}"))
+                        .is_ok()
+                });
+                white.cpus = at.map(|c| vec![c]);
+                black.cpus = at.map(|c| vec![c]);
+                claim
+            });
             let runtime = match tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()

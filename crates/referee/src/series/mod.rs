@@ -15,6 +15,7 @@
 //! - `disk`: `series.json`, the fsynced PGN, and finding the missing games on resume
 //! - `setup`: flags validated once into a series on disk (or one read back to resume)
 //! - `shard`: one series over many machines (`--shard K/N`) and the series' identity
+//! - `placement`: the CPUs of each game at once (`--affinity`; pure)
 //! - `runner`: the coordinator: concurrency, stopping, events, progress
 //! - `game`: one game from its fixture to its counted outcome (both front ends play here)
 //! - `events`: the JSON-lines event stream (`--events`)
@@ -29,6 +30,7 @@ pub mod events;
 pub mod game;
 pub mod merge;
 pub mod overload;
+pub mod placement;
 pub mod progress;
 pub mod rating;
 pub mod runner;

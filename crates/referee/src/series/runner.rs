@@ -75,27 +75,11 @@ pub struct RunOptions {
     /// The CPUs this process may use, to warn when the games at once run more bots than
     /// that; `None`: do not check (a benchmark).
     pub cpus: Option<usize>,
-    /// `--affinity`: the CPU pair of each game slot (White's bot on the first, Black's on
-    /// the second), when there are enough CPUs for every game at once.
-    pub affinity: Option<Vec<[usize; 2]>>,
+    /// `--affinity`: where each game slot runs (see [`super::placement`]); `None`: nothing
+    /// pinned.
+    pub affinity: Option<Vec<super::placement::Place>>,
     /// `--watch`: the live viewer, told every game as it is played and every event.
     pub spectator: Option<std::sync::Arc<dyn crate::referee::Spectator>>,
-}
-
-/// The CPU pairs for `concurrency` games at once, from the CPUs this process may use:
-/// each game's two bots get two CPUs of their own, or, with fewer CPUs than that, no
-/// pinning at all (`None`).
-pub fn affinity_slots(allowed: &[usize], concurrency: usize) -> Option<Vec<[usize; 2]>> {
-    if concurrency == 0 || allowed.len() < 2 * concurrency {
-        return None;
-    }
-    Some(
-        allowed
-            .chunks_exact(2)
-            .take(concurrency)
-            .map(|p| [p[0], p[1]])
-            .collect(),
-    )
 }
 
 /// The end of a series and its books.
@@ -341,7 +325,7 @@ impl<'a> Coordinator<'a> {
             let mut game = self.entrants.game(self.config, fixture, attempt);
             let slot = self.free_slots.pop();
             if let (Some(s), Some(slots)) = (slot, &self.options.affinity) {
-                game.pin(slots[s]);
+                game.place(slots[s]);
             }
             // Held before it is said to have started: a browser told opens its feed.
             if let Some(s) = &self.options.spectator {
@@ -654,20 +638,5 @@ fn voided_event(
             black: b.suspect_timeouts,
         },
         duration_ms: duration.as_millis() as u64,
-    }
-}
-
-#[cfg(test)]
-mod affinity_tests {
-    use super::affinity_slots;
-
-    #[test]
-    fn each_game_at_once_gets_two_cpus_of_its_own_or_none_is_pinned() {
-        assert_eq!(affinity_slots(&[0, 1, 2, 3], 2), Some(vec![[0, 1], [2, 3]]));
-        assert_eq!(affinity_slots(&[0, 1, 2, 3, 4], 1), Some(vec![[0, 1]]));
-        // A gap in the allowed CPUs is fine: pairs are taken in order.
-        assert_eq!(affinity_slots(&[1, 3, 4, 7], 2), Some(vec![[1, 3], [4, 7]]));
-        assert_eq!(affinity_slots(&[0, 1, 2], 2), None);
-        assert_eq!(affinity_slots(&[0, 1], 0), None);
     }
 }

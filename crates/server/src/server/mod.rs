@@ -462,6 +462,7 @@ pub async fn serve(
     } else {
         None
     };
+    let cpus = crate::series::placement::slot_cpus(daemon.settings.concurrency);
     for (slot, local) in std::iter::repeat(local)
         .flatten()
         .take(daemon.settings.concurrency)
@@ -470,6 +471,7 @@ pub async fn serve(
         tasks.spawn(worker::run(
             local,
             slot,
+            cpus.get(slot).copied(),
             daemon.stopping.clone(),
             daemon.abandon.clone(),
         ));

@@ -74,7 +74,9 @@ pub trait Lessor: Send + Sync + 'static {
     fn playing(&self, _started: bool) {}
 }
 
-/// One worker, until `stop`; the running game is abandoned at `abandon`.
+/// One worker, until `stop`; the running game is abandoned at `abandon`. `cpu`: the CPU of
+/// its slot, which holds each game that stops idle bots, referee and bots (see
+/// [`crate::series::placement`]; `None`: nothing pinned).
 ///
 /// A finished game is reported while the worker's next game plays (for the daemon's own
 /// workers: its record written and fsynced, its result committed, its series settled, some
@@ -83,6 +85,7 @@ pub trait Lessor: Send + Sync + 'static {
 pub async fn run<L: Lessor>(
     lessor: Arc<L>,
     slot: usize,
+    cpu: Option<usize>,
     stop: CancellationToken,
     abandon: CancellationToken,
 ) {
@@ -99,11 +102,16 @@ pub async fn run<L: Lessor>(
             Ok(Some(leased)) => {
                 let Leased {
                     lease,
-                    game,
+                    mut game,
                     spectator,
                     renew_every,
                     held,
                 } = leased;
+                // The slot's CPU (`--affinity auto`, see series::placement) holds the game
+                // when it is sequential: its idle bots are stopped.
+                if let (Some(cpu), true) = (cpu, game.config.sandbox.freeze_idle) {
+                    game.place(crate::series::placement::Place::Game(cpu));
+                }
                 lessor.playing(true);
                 let (lease, played) = play_renewing(
                     &*lessor,

@@ -83,10 +83,12 @@ pub async fn work(
     let stop = CancellationToken::new();
     let abandon = CancellationToken::new();
     let mut tasks = tokio::task::JoinSet::new();
+    let cpus = crate::series::placement::slot_cpus(settings.concurrency);
     for slot in 0..settings.concurrency {
         tasks.spawn(crate::server::worker::run(
             Arc::clone(&remote),
             slot,
+            cpus.get(slot).copied(),
             stop.clone(),
             abandon.clone(),
         ));
