@@ -449,6 +449,46 @@ fn cpus_said(logs: &Path, file: &str) -> String {
 }
 
 #[test]
+fn a_walled_bots_keeper_and_init_exec_the_keeper_program() {
+    if !namespaces_here() {
+        eprintln!("skipped: no namespaces here");
+        return;
+    }
+    let m = mark("keeper");
+    let bot = format!("{TEST_BOT} --sleep-ms 300");
+    let mut game = zebra(
+        &[
+            "play",
+            "--white",
+            &bot,
+            "--black",
+            &bot,
+            "--tc",
+            "plays=1,play=5s,reaction=5s",
+            "-q",
+        ],
+        &m,
+        &[],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    // Each bot's keeper and init, no longer forks holding Zebra's memory.
+    let keepers = || {
+        marked(&m)
+            .iter()
+            .filter(|p| p.ends_with(" zebra-keeper"))
+            .count()
+    };
+    let seen = wait_until(Duration::from_secs(20), || keepers() == 4);
+    let _ = game.kill();
+    let _ = game.wait();
+    assert!(seen, "{:?}", marked(&m));
+    assert_none_left(&m);
+}
+
+#[test]
 fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     let allowed = zebra::bench::allowed_cpus();
     if allowed.len() < 2 {

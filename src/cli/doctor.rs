@@ -31,6 +31,7 @@ fn doctor(json: bool) {
                 "landlock": level.wall.landlock,
                 "problems": level.wall.problems,
             },
+            "keeper": crate::sandbox::keeper::helper_path(),
             "bot_uids": crate::sandbox::run::uid_range().ok().map(|(a, b)| format!("{a}-{b}")),
             "cgroups": {
                 "memory": source(&level.cgroups.memory),
@@ -105,6 +106,15 @@ fn doctor(json: bool) {
     }
     for problem in &wall.problems {
         println!("    why not: {problem}");
+    }
+    if level.namespaces {
+        match crate::sandbox::keeper::helper_path() {
+            Some(path) => println!("  keeper and init: exec {}", path.display()),
+            None => println!(
+                "  keeper and init: forks of Zebra (no {} beside zebra: slower, as walled)",
+                crate::sandbox::keeper::PROGRAM
+            ),
+        }
     }
     for (name, s) in [
         ("memory", &level.cgroups.memory),

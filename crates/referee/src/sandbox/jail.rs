@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cgroup::BotGroups;
+use super::keeper;
 use super::landlock;
 use super::limits::Limits;
 use super::run::{self, BotUser};
@@ -68,6 +69,8 @@ struct NsPlan {
     seccomp: Option<Filter>,
     /// The bot's file size limit, for the init's check when it ends (see `init_loop`).
     file_limit: Option<u64>,
+    /// The keeper program the keeper and the init become ([`keeper::helper`]).
+    helper: Option<RawFd>,
 }
 
 /// The parts of a bot that decide what its view holds.
@@ -413,6 +416,7 @@ fn ns_plan(
         landlock: None,
         seccomp: None,
         file_limit: limits.file_size,
+        helper: keeper::helper(),
     })
 }
 
@@ -463,7 +467,11 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
             return Err(io::Error::last_os_error());
         }
         if init > 0 {
-            keep(init, status_pipe[0]);
+            close_all_but(status_pipe[0], ns.helper);
+            if let Some(helper) = ns.helper {
+                keeper::exec_helper(helper, c"keep", init, status_pipe[0], None);
+            }
+            keeper::keep(init, status_pipe[0]);
         }
         // The init: PID 1 of the new namespace. The kernel spares PID 1 every signal it has
         // no handler for (SIGXCPU, SIGXFSZ, SIGTERM...), so the bot must not be PID 1: it
@@ -479,7 +487,11 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         if bot > 0 {
             // The scan needs the view (the bot's only writable place is its /tmp).
             let file_limit = ns.view.as_ref().and(ns.file_limit);
-            init_loop(bot, status_pipe[1], file_limit);
+            close_all_but(status_pipe[1], ns.helper);
+            if let Some(helper) = ns.helper {
+                keeper::exec_helper(helper, c"init", bot, status_pipe[1], file_limit);
+            }
+            keeper::init_loop(bot, status_pipe[1], file_limit);
         }
         // The bot: dies with the init; tells Zebra its pid as Zebra's machine sees it
         // (/proc is still the host's here, so /proc/self names the host pid).
@@ -599,134 +611,26 @@ unsafe fn drop_capabilities() -> io::Result<()> {
     Ok(())
 }
 
-/// Closes every descriptor but `keep`.
-unsafe fn close_all_but(keep: RawFd) {
-    let k = keep as libc::c_uint;
-    let ok = (k == 0 || libc::close_range(0, k - 1, 0) == 0)
-        && libc::close_range(k + 1, libc::c_uint::MAX, 0) == 0;
+/// Closes every descriptor but `keep` and `also` (if any).
+unsafe fn close_all_but(keep: RawFd, also: Option<RawFd>) {
+    let mut kept = [keep, also.unwrap_or(keep)];
+    kept.sort_unstable();
+    let mut from: libc::c_uint = 0;
+    let mut ok = true;
+    for k in kept.map(|k| k as libc::c_uint) {
+        if k > from {
+            ok &= libc::close_range(from, k - 1, 0) == 0;
+        }
+        from = from.max(k + 1);
+    }
+    ok &= libc::close_range(from, libc::c_uint::MAX, 0) == 0;
     if !ok {
         for fd in 0..4096 {
-            if fd != keep {
+            if fd != kept[0] && fd != kept[1] {
                 libc::close(fd);
             }
         }
     }
-}
-
-/// PID 1 of the bot's namespace: reaps whatever is orphaned there until the bot itself
-/// ends, hands the bot's wait status to the keeper, and exits, which makes the kernel
-/// kill every process left in the namespace.
-///
-/// A bot that ignores SIGXFSZ (most language runtimes turn the failed write into an
-/// exception) ends with an error code rather than the signal; when its view holds a file at
-/// its size limit, the init reports the signal instead, so the verdict is the file size
-/// limit whatever the runtime did.
-unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd, file_limit: Option<u64>) -> ! {
-    close_all_but(status_out);
-    loop {
-        let mut status = 0;
-        let r = libc::waitpid(-1, &mut status, 0);
-        if r == bot {
-            if let Some(limit) = file_limit {
-                if libc::WIFEXITED(status)
-                    && libc::WEXITSTATUS(status) != 0
-                    && file_at_least(c"/tmp", limit)
-                {
-                    status = libc::SIGXFSZ;
-                }
-            }
-            let bytes = status.to_ne_bytes();
-            libc::write(status_out, bytes.as_ptr().cast(), 4);
-            libc::_exit(0);
-        }
-        if r < 0 && *libc::__errno_location() != libc::EINTR {
-            libc::_exit(1);
-        }
-    }
-}
-
-/// Whether a regular file of at least `limit` bytes lies under `dir` (eight levels deep at
-/// most, 100,000 entries at most), without allocating: a directory stream per level.
-unsafe fn file_at_least(dir: &std::ffi::CStr, limit: u64) -> bool {
-    const DEPTH: usize = 8;
-    const BUF: usize = 2048;
-    let mut fds = [-1 as RawFd; DEPTH];
-    let mut bufs = [[0u8; BUF]; DEPTH];
-    let mut fill = [0usize; DEPTH];
-    let mut pos = [0usize; DEPTH];
-    fds[0] = libc::open(
-        dir.as_ptr(),
-        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-    );
-    if fds[0] < 0 {
-        return false;
-    }
-    let mut level = 0usize;
-    let mut seen = 0u32;
-    let mut found = false;
-    'walk: loop {
-        if pos[level] >= fill[level] {
-            let n = libc::syscall(
-                libc::SYS_getdents64,
-                fds[level],
-                bufs[level].as_mut_ptr(),
-                BUF,
-            );
-            if n <= 0 {
-                libc::close(fds[level]);
-                if level == 0 {
-                    break 'walk;
-                }
-                level -= 1;
-                continue;
-            }
-            fill[level] = n as usize;
-            pos[level] = 0;
-        }
-        // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name.
-        let entry = bufs[level].as_ptr().add(pos[level]);
-        let reclen = u16::from_ne_bytes([*entry.add(16), *entry.add(17)]) as usize;
-        let kind = *entry.add(18);
-        let name = entry.add(19).cast::<libc::c_char>();
-        pos[level] += reclen.max(1);
-        seen += 1;
-        if seen > 100_000 {
-            for fd in fds.iter().take(level + 1) {
-                libc::close(*fd);
-            }
-            break 'walk;
-        }
-        let dot = *name == b'.' as libc::c_char
-            && (*name.add(1) == 0 || (*name.add(1) == b'.' as libc::c_char && *name.add(2) == 0));
-        if dot {
-            continue;
-        }
-        if kind == libc::DT_REG {
-            let mut st: libc::stat = std::mem::zeroed();
-            if libc::fstatat(fds[level], name, &mut st, libc::AT_SYMLINK_NOFOLLOW) == 0
-                && st.st_size as u64 >= limit
-            {
-                found = true;
-                for fd in fds.iter().take(level + 1) {
-                    libc::close(*fd);
-                }
-                break 'walk;
-            }
-        } else if kind == libc::DT_DIR && level + 1 < DEPTH {
-            let fd = libc::openat(
-                fds[level],
-                name,
-                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-            );
-            if fd >= 0 {
-                level += 1;
-                fds[level] = fd;
-                fill[level] = 0;
-                pos[level] = 0;
-            }
-        }
-    }
-    found
 }
 
 unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
@@ -756,39 +660,6 @@ unsafe fn loopback_up() {
         libc::ioctl(s, libc::SIOCSIFFLAGS, &req);
     }
     libc::close(s);
-}
-
-/// The keeper (Zebra's own child): waits for the init, then ends the way the bot ended (its
-/// exit code, or the same signal), so that Zebra reads the bot's fate from its child.
-unsafe fn keep(init: libc::pid_t, status_in: RawFd) -> ! {
-    close_all_but(status_in);
-    let mut status = 0;
-    loop {
-        let r = libc::waitpid(init, &mut status, 0);
-        if r == init {
-            break;
-        }
-        if r < 0 && *libc::__errno_location() != libc::EINTR {
-            libc::_exit(1);
-        }
-    }
-    let mut bytes = [0u8; 4];
-    if libc::read(status_in, bytes.as_mut_ptr().cast(), 4) != 4 {
-        // The init died without word of the bot (killed along with the namespace).
-        libc::_exit(if libc::WIFSIGNALED(status) {
-            128 + libc::WTERMSIG(status)
-        } else {
-            1
-        });
-    }
-    let status = i32::from_ne_bytes(bytes);
-    if libc::WIFEXITED(status) {
-        libc::_exit(libc::WEXITSTATUS(status));
-    }
-    let sig = libc::WTERMSIG(status);
-    libc::signal(sig, libc::SIG_DFL);
-    libc::kill(libc::getpid(), sig);
-    libc::_exit(128 + sig)
 }
 
 /// Whether namespaces, with the layers of `wall`, work here: a trivial program is run

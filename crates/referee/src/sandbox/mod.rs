@@ -5,6 +5,8 @@
 //! - `cgroup`: cgroup v1 and v2 groups per bot: memory and process limits, freezer, kill
 //! - `jail`: the setup of one bot's process between fork and exec (rlimits, namespaces,
 //!   the keeper and init that make the bot a process of its own PID namespace, the wall)
+//! - `keeper`: what the keeper and the init do once set up (also the `zebra-keeper`
+//!   program they exec, so as to hold no copy of Zebra's memory)
 //! - `view`: the file system a walled bot sees (a read-only root, its files, `/tmp`)
 //! - `seccomp`, `landlock`: the system calls and the file, signal and network rights it
 //!   may not use
@@ -28,6 +30,7 @@
 
 pub mod cgroup;
 pub mod jail;
+pub mod keeper;
 pub mod landlock;
 pub mod limits;
 pub mod run;
