@@ -947,12 +947,12 @@ pub async fn series(
                 progress: crate::series::progress::Progress::quiet(),
                 // Instant bots: the overload warning would only be noise here.
                 cpus: None,
-                // Placed as `zebra match` places them (freeze-idle on, the default).
+                // Placed as `zebra match` places them.
                 affinity: crate::series::placement::place(
                     affinity,
                     &allowed_cpus(),
                     concurrency,
-                    true,
+                    crate::series::placement::sequential(config.sandbox.policy()),
                 )
                 .places,
             },

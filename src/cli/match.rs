@@ -32,7 +32,7 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     let affinity = place(
         args.affinity,
         concurrency,
-        prepared.config.sandbox.freeze_idle.unwrap_or(true),
+        crate::series::placement::sequential(prepared.config.sandbox.policy()),
         &progress,
     );
     let title = format!("series in {}", prepared.dir.display());

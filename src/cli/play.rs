@@ -162,33 +162,6 @@ impl Plan {
         Ok(())
     }
 
-    /// `--affinity`: pins this thread (the game's referee) and the bots where the mode
-    /// says, or warns and pins nothing; the CPU's claim, to hold until the game ends.
-    fn place(&mut self, freeze_idle: bool) -> Option<crate::series::placement::CpuClaim> {
-        use crate::series::placement::{allowed_cpus, place};
-        let placement = place(self.affinity, &allowed_cpus(), 1, freeze_idle);
-        if let Some(warning) = &placement.warning {
-            eprintln!("zebra: {warning}");
-        }
-        let at = placement.places.and_then(|p| p.first().copied())?;
-        if let Some(preferred) = at.referee_cpu() {
-            // A CPU another game of this machine holds is not taken: unpinned then.
-            let claim = crate::series::placement::claim(preferred, &allowed_cpus());
-            let cpu = claim.as_ref()?.cpu;
-            if let Err(e) = crate::bot::process::pin_current_thread(&[cpu]) {
-                eprintln!("zebra: warning: cannot pin the game to CPU {cpu}: {e}");
-                return None;
-            }
-            self.white.cpus = Some(vec![cpu]);
-            self.black.cpus = Some(vec![cpu]);
-            return claim;
-        }
-        let [white, black] = at.bot_cpus();
-        self.white.cpus = Some(white);
-        self.black.cpus = Some(black);
-        None
-    }
-
     /// Opens the record file, starts the viewer, plays the game and prints its result.
     fn play(mut self) -> Result<(), Failure> {
         let transcript = self.log_dir.as_ref().map(|dir| {
@@ -203,7 +176,7 @@ impl Plan {
             Some(path) => Some(open_record_file(path).map_err(Failure::Run)?),
             None => None,
         };
-        let _claim = self.place(self.sandbox.freeze_idle.unwrap_or(true));
+        let sequential = crate::series::placement::sequential(self.sandbox.policy());
         let cfg = GameConfig {
             game: GameSetup {
                 seed: self.seed,
@@ -226,6 +199,9 @@ impl Plan {
             quiet: self.quiet,
             board: self.board,
         };
+        // After the viewer's threads started: only this thread (the game's referee) and the
+        // bots are pinned, and the CPU is held for the game alone.
+        let claim = place(self.affinity, sequential, &mut self.white, &mut self.black);
         let played = play_game(
             &self.white,
             &self.black,
@@ -234,11 +210,46 @@ impl Plan {
             show,
             watching.as_ref().map(|w| &w.hub),
         );
+        drop(claim);
         if !matches!(played, Err(Failure::Interrupted)) {
             linger(watching);
         }
         played
     }
+}
+
+/// `--affinity` for the one game: pins this thread (the game's referee) and the bots where
+/// the mode says, or warns and pins nothing; the CPU's claim, to hold until the game ends.
+fn place(
+    affinity: crate::series::placement::Affinity,
+    sequential: bool,
+    white: &mut BotSpec,
+    black: &mut BotSpec,
+) -> Option<crate::series::placement::CpuClaim> {
+    use crate::series::placement::{allowed_cpus, claim, place};
+    let placement = place(affinity, &allowed_cpus(), 1, sequential);
+    if let Some(warning) = &placement.warning {
+        eprintln!("zebra: {warning}");
+    }
+    let at = placement.places.and_then(|p| p.first().copied())?;
+    let Some(preferred) = at.referee_cpu() else {
+        let [w, b] = at.bot_cpus();
+        white.cpus = Some(w);
+        black.cpus = Some(b);
+        return None;
+    };
+    // A CPU another game of this machine holds is not taken: unpinned then.
+    let held = claim(preferred, &allowed_cpus())?;
+    if let Err(e) = crate::bot::process::pin_current_thread(&[held.cpu]) {
+        eprintln!(
+            "zebra: warning: cannot pin the game to CPU {}: {e}",
+            held.cpu
+        );
+        return None;
+    }
+    white.cpus = Some(vec![held.cpu]);
+    black.cpus = Some(vec![held.cpu]);
+    Some(held)
 }
 
 /// The side `--white human` or `--black human` gives a person, if either does.

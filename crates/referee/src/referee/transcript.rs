@@ -21,8 +21,9 @@ use std::time::Duration;
 use crate::bot::Incoming;
 use crate::rules::Side;
 
-/// The bytes a failures-only transcript keeps in memory before it moves to an unlinked file:
-/// at most this much per game at once, whatever the games' lengths.
+/// The bytes of lines a failures-only transcript keeps in memory before it moves to an
+/// unlinked file: per game at once, whatever its length, at most this much (in an
+/// allocation of at most twice this).
 pub const MEMORY_CAP: usize = 4 << 20;
 
 /// Which games keep their transcript and their bots' stderr.
@@ -51,8 +52,10 @@ enum Sink {
     Memory(Vec<u8>),
     /// ...then an unlinked file in the log directory, named only if kept...
     Unlinked(BufWriter<File>),
-    /// ...or, without `O_TMPFILE`, the file at the path, deleted unless kept.
+    /// ...or, without `O_TMPFILE`, the file at the path, deleted unless kept...
     Doomed(BufWriter<File>),
+    /// ...or nowhere, when neither file could be made (said once): the lines so far.
+    Stopped(Vec<u8>),
 }
 
 /// A new log file at `path` (its directory made if missing): `private`, 0600 in a 0700
@@ -118,7 +121,7 @@ impl Transcript {
             KeepLogs::Failures => {
                 // Made now, so that a directory that cannot be is said as the game starts.
                 make_dir(path, private)?;
-                Sink::Memory(Vec::new())
+                Sink::Memory(Vec::with_capacity(64 << 10))
             }
         };
         Ok(Transcript {
@@ -138,36 +141,37 @@ impl Transcript {
                 let _ = bytes.write_fmt(args);
                 if bytes.len() > MEMORY_CAP {
                     let bytes = std::mem::take(bytes);
-                    self.spill(&bytes);
+                    self.spill(bytes);
                 }
             }
+            Sink::Stopped(_) => {}
         }
     }
 
-    /// Moves a failures-only transcript from memory to an unlinked file (else a named one).
-    fn spill(&mut self, bytes: &[u8]) {
-        let sink = match unlinked(&self.path, self.private) {
-            Ok(file) => Some(Sink::Unlinked(BufWriter::new(file))),
-            Err(_) => create_log(&self.path, self.private)
-                .ok()
-                .map(|f| Sink::Doomed(BufWriter::new(f))),
-        };
-        match sink {
-            Some(mut sink) => {
+    /// Moves a failures-only transcript from memory to an unlinked file (else a named one;
+    /// else it stops where it is, said once).
+    fn spill(&mut self, bytes: Vec<u8>) {
+        let file = unlinked(&self.path, self.private)
+            .map(|f| Sink::Unlinked(BufWriter::new(f)))
+            .or_else(|_| {
+                create_log(&self.path, self.private).map(|f| Sink::Doomed(BufWriter::new(f)))
+            });
+        self.sink = match file {
+            Ok(mut sink) => {
                 if let Sink::Unlinked(out) | Sink::Doomed(out) = &mut sink {
-                    let _ = out.write_all(bytes);
+                    let _ = out.write_all(&bytes);
                 }
-                self.sink = sink;
+                sink
             }
-            None => {
+            Err(e) => {
                 tracing::warn!(
-                    "cannot write the transcript {}: it stops at {} bytes",
+                    "cannot write the transcript {}: {e}; it stops at {} bytes",
                     self.path.display(),
                     bytes.len()
                 );
-                self.sink = Sink::Memory(bytes.to_vec());
+                Sink::Stopped(bytes)
             }
-        }
+        };
     }
 
     /// `   12.345 white < {...}`: a line Zebra sent.
@@ -201,7 +205,7 @@ impl Transcript {
     pub fn finish(self, went_wrong: bool) -> bool {
         let kept = match self.sink {
             Sink::Named(mut out) => out.flush().is_ok(),
-            Sink::Memory(bytes) => {
+            Sink::Memory(bytes) | Sink::Stopped(bytes) => {
                 went_wrong
                     && create_log(&self.path, self.private)
                         .and_then(|mut f| f.write_all(&bytes))
@@ -252,8 +256,9 @@ fn name(out: BufWriter<File>, path: &Path) -> bool {
     if link() {
         return true;
     }
-    let _ = std::fs::remove_file(path);
-    let linked = link();
+    // A file of an earlier run by that name is replaced; nothing is removed otherwise.
+    let exists = std::io::Error::last_os_error().raw_os_error() == Some(libc::EEXIST);
+    let linked = exists && std::fs::remove_file(path).is_ok() && link();
     if !linked {
         tracing::warn!(
             "cannot name the transcript {}: {}",

@@ -442,8 +442,9 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         let Some(ns) = &plan.namespaces else {
             return Ok(());
         };
-        // The keeper and the init never exec: they must not keep Zebra's signal handlers
-        // (a SIGTERM to them would run a handler of Zebra's instead of ending them).
+        // The keeper and the init exec zebra-keeper only once set up, or never (without
+        // it): they must not keep Zebra's signal handlers meanwhile (a SIGTERM to them
+        // would run a handler of Zebra's instead of ending them).
         for sig in 1..32 {
             if sig != libc::SIGKILL && sig != libc::SIGSTOP {
                 libc::signal(sig, libc::SIG_DFL);
@@ -462,14 +463,23 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         if libc::pipe2(status_pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
             return Err(io::Error::last_os_error());
         }
+        // With zebra-keeper: the keeper and the init each hold the write end until the
+        // program's `main` runs, and the bot waits for its end of file before it builds its
+        // view. So both load their libraries from the host's root, never from a view the
+        // bot's pivot_root (which moves the whole mount namespace) half made.
+        let mut ready = [-1; 2];
+        if ns.helper.is_some() && libc::pipe2(ready.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(io::Error::last_os_error());
+        }
         let init = libc::fork();
         if init < 0 {
             return Err(io::Error::last_os_error());
         }
         if init > 0 {
-            close_all_but(status_pipe[0], ns.helper);
+            close_all_but([status_pipe[0], ready[1]], ns.helper);
             if let Some(helper) = ns.helper {
-                keeper::exec_helper(helper, c"keep", init, status_pipe[0], None);
+                keeper::exec_helper(helper, c"keep", init, status_pipe[0], None, ready[1]);
+                libc::close(ready[1]);
             }
             keeper::keep(init, status_pipe[0]);
         }
@@ -487,15 +497,24 @@ fn enter(plan: &ExecPlan) -> io::Result<()> {
         if bot > 0 {
             // The scan needs the view (the bot's only writable place is its /tmp).
             let file_limit = ns.view.as_ref().and(ns.file_limit);
-            close_all_but(status_pipe[1], ns.helper);
+            close_all_but([status_pipe[1], ready[1]], ns.helper);
             if let Some(helper) = ns.helper {
-                keeper::exec_helper(helper, c"init", bot, status_pipe[1], file_limit);
+                keeper::exec_helper(helper, c"init", bot, status_pipe[1], file_limit, ready[1]);
+                libc::close(ready[1]);
             }
             keeper::init_loop(bot, status_pipe[1], file_limit);
         }
         // The bot: dies with the init; tells Zebra its pid as Zebra's machine sees it
         // (/proc is still the host's here, so /proc/self names the host pid).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        if ready[0] >= 0 {
+            libc::close(ready[1]);
+            let mut byte = 0u8;
+            while libc::read(ready[0], (&mut byte as *mut u8).cast(), 1) < 0
+                && *libc::__errno_location() == libc::EINTR
+            {}
+            libc::close(ready[0]);
+        }
         let mut link = [0u8; 32];
         let n = libc::readlink(c"/proc/self".as_ptr(), link.as_mut_ptr().cast(), link.len());
         let mut pid: i32 = 0;
@@ -611,9 +630,11 @@ unsafe fn drop_capabilities() -> io::Result<()> {
     Ok(())
 }
 
-/// Closes every descriptor but `keep` and `also` (if any).
-unsafe fn close_all_but(keep: RawFd, also: Option<RawFd>) {
-    let mut kept = [keep, also.unwrap_or(keep)];
+/// Closes every descriptor but those of `keep` (negative ones are none) and `also`.
+unsafe fn close_all_but(keep: [RawFd; 2], also: Option<RawFd>) {
+    let first = keep[0];
+    let or_first = |fd: RawFd| if fd < 0 { first } else { fd };
+    let mut kept = [first, or_first(keep[1]), also.map_or(first, or_first)];
     kept.sort_unstable();
     let mut from: libc::c_uint = 0;
     let mut ok = true;
@@ -626,7 +647,7 @@ unsafe fn close_all_but(keep: RawFd, also: Option<RawFd>) {
     ok &= libc::close_range(from, libc::c_uint::MAX, 0) == 0;
     if !ok {
         for fd in 0..4096 {
-            if fd != kept[0] && fd != kept[1] {
+            if !kept.contains(&fd) {
                 libc::close(fd);
             }
         }

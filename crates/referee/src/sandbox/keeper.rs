@@ -11,14 +11,18 @@
 //! missing file), they wait as forks, as before.
 //!
 //! Only async-signal-safe calls run here before the exec, on memory prepared before the
-//! fork; the program itself runs no Rust runtime setup (`#![no_main]`): the init may run
-//! where no `/dev/null` exists.
+//! fork; the program itself runs no Rust runtime setup (`#![no_main]`). Both exec before
+//! the bot builds its view (the bot waits until the program's `main` closes a pipe), so the
+//! program loads its libraries from the host's root, never from a half-made view.
 
 use std::ffi::CStr;
 use std::os::fd::RawFd;
 
 /// The helper program's file name, looked for beside the running executable.
 pub const PROGRAM: &str = "zebra-keeper";
+
+/// What `zebra-keeper --protocol` prints: the arguments [`exec_helper`] passes, versioned.
+pub const PROTOCOL: &str = "zebra-keeper 2: keep|init PID FD LIMIT READY";
 
 /// PID 1 of the bot's namespace: reaps whatever is orphaned there until the bot itself
 /// ends, hands the bot's wait status to the keeper, and exits, which makes the kernel
@@ -216,8 +220,9 @@ fn parse(text: &CStr) -> Option<i64> {
 
 /// Replaces the calling process (a keeper or an init, after its setup) by the helper
 /// program at `helper` (a descriptor opened before the fork), told its role, the pid to
-/// wait for, the status descriptor and the file size limit (-1: none). Returns only if the
-/// exec failed; the caller then waits itself. `status_fd` is made to survive the exec.
+/// wait for, the status descriptor, the file size limit (-1: none) and the descriptor to
+/// close once its `main` runs (`ready`, -1: none). Returns only if the exec failed; the
+/// caller then waits itself. `status_fd` and `ready` are made to survive the exec.
 ///
 /// # Safety
 /// Async-signal-safe calls only: to be called in a forked child.
@@ -227,19 +232,24 @@ pub unsafe fn exec_helper(
     pid: libc::pid_t,
     status_fd: RawFd,
     file_limit: Option<u64>,
+    ready: RawFd,
 ) {
-    if libc::fcntl(status_fd, libc::F_SETFD, 0) != 0 {
+    if libc::fcntl(status_fd, libc::F_SETFD, 0) != 0
+        || (ready >= 0 && libc::fcntl(ready, libc::F_SETFD, 0) != 0)
+    {
         return;
     }
     let pid = Digits::of(i64::from(pid));
     let fd = Digits::of(i64::from(status_fd));
     let limit = Digits::of(file_limit.map_or(-1, |l| l.min(i64::MAX as u64) as i64));
-    let argv: [*const libc::c_char; 6] = [
+    let ready_fd = Digits::of(i64::from(ready));
+    let argv: [*const libc::c_char; 7] = [
         c"zebra-keeper".as_ptr(),
         role.as_ptr(),
         pid.ptr(),
         fd.ptr(),
         limit.ptr(),
+        ready_fd.ptr(),
         std::ptr::null(),
     ];
     extern "C" {
@@ -253,24 +263,40 @@ pub unsafe fn exec_helper(
         environ,
         libc::AT_EMPTY_PATH,
     );
-    // Failed: the descriptor goes back to close-on-exec, as the caller had it.
+    // Failed: the descriptors go back to close-on-exec, as the caller had them.
     libc::fcntl(status_fd, libc::F_SETFD, libc::FD_CLOEXEC);
+    if ready >= 0 {
+        libc::fcntl(ready, libc::F_SETFD, libc::FD_CLOEXEC);
+    }
 }
 
-/// The helper program's `main`: `zebra-keeper keep|init PID FD LIMIT`, as [`exec_helper`]
-/// runs it. Returns (2, after one line on stderr) only when run any other way.
+/// The helper program's `main`: `zebra-keeper keep|init PID FD LIMIT READY`, as
+/// [`exec_helper`] runs it (`--protocol` prints [`PROTOCOL`]). Returns (2, after one line
+/// on stderr) only when run any other way.
 ///
 /// # Safety
 /// `argv` holds `argc` valid C strings.
 pub unsafe fn helper_main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
     let arg = |i: libc::c_int| (i < argc).then(|| CStr::from_ptr(*argv.add(i as usize)));
+    if argc == 2 && arg(1).map(CStr::to_bytes) == Some(b"--protocol") {
+        let line = format!("{PROTOCOL}\n");
+        libc::write(1, line.as_ptr().cast(), line.len());
+        return 0;
+    }
     let numbers = (
         arg(2).and_then(parse),
         arg(3).and_then(parse),
         arg(4).and_then(parse),
     );
+    let ready = arg(5).and_then(parse);
     let role = arg(1).map(CStr::to_bytes);
-    if let (Some(role), (Some(pid), Some(fd), Some(limit)), 5) = (role, numbers, argc) {
+    if let (Some(role), (Some(pid), Some(fd), Some(limit)), Some(ready), 6) =
+        (role, numbers, ready, argc)
+    {
+        // Loaded: the bot may build its view now.
+        if ready >= 0 {
+            libc::close(ready as RawFd);
+        }
         let (pid, fd) = (pid as libc::pid_t, fd as RawFd);
         let limit = u64::try_from(limit).ok();
         match role {
@@ -284,16 +310,28 @@ pub unsafe fn helper_main(argc: libc::c_int, argv: *const *const libc::c_char) -
     2
 }
 
-/// Where [`helper`] finds the program, if anywhere (`zebra doctor` says it).
+/// Where [`helper`] finds the program, if anywhere (`zebra doctor` says it): beside the
+/// running executable, or, for a test binary in cargo's `deps/`, one directory up; and only
+/// a program that answers `--protocol` with [`PROTOCOL`] (a stale build is not used: once
+/// exec'd, a keeper that misread its arguments could not fall back).
 pub fn helper_path() -> Option<std::path::PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let dir = exe.parent()?;
-    let found = [Some(dir), dir.parent()]
+    let up = dir
+        .parent()
+        .filter(|_| dir.file_name() == Some("deps".as_ref()));
+    let path = [Some(dir), up]
         .into_iter()
         .flatten()
         .map(|d| d.join(PROGRAM))
-        .find(|p| p.is_file());
-    found
+        .find(|p| p.is_file())?;
+    let out = std::process::Command::new(&path)
+        .arg("--protocol")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    (out.status.success() && out.stdout == format!("{PROTOCOL}\n").as_bytes()).then_some(path)
 }
 
 /// The helper program beside the running executable (or one directory up: test binaries

@@ -192,18 +192,21 @@ pub async fn play(
         .name(format!("game-{number}"))
         .spawn(move || {
             let (mut white, mut black) = (white, black);
-            // Held until the game ends: no other game of this machine's Zebras is pinned
-            // to its CPU meanwhile.
-            let _claim = cpu.and_then(|preferred| {
-                let claim = super::placement::claim(preferred, &super::placement::allowed_cpus());
+            // Held until the game ends (released before the result is sent, so that the
+            // slot's next game finds its CPU free): no other game of this machine's Zebras
+            // is pinned to its CPU meanwhile.
+            let claim = cpu.and_then(|preferred| {
+                let claim = super::placement::claim(preferred, &super::placement::allowed_cpus())
+                    .filter(|c| {
+                        crate::bot::process::pin_current_thread(&[c.cpu])
+                            .map_err(|e| {
+                                tracing::warn!("cannot pin game {number} to CPU {}: {e}", c.cpu)
+                            })
+                            .is_ok()
+                    });
                 // The game's bots go where its referee goes: its wake-ups stay on one CPU.
-                let at = claim.as_ref().map(|c| c.cpu).filter(|&at| {
-                    crate::bot::process::pin_current_thread(&[at])
-                        .map_err(|e| tracing::warn!("cannot pin game {number} to CPU {at}: {e}"))
-                        .is_ok()
-                });
-                white.cpus = at.map(|c| vec![c]);
-                black.cpus = at.map(|c| vec![c]);
+                white.cpus = claim.as_ref().map(|c| vec![c.cpu]);
+                black.cpus = claim.as_ref().map(|c| vec![c.cpu]);
                 claim
             });
             let runtime = match tokio::runtime::Builder::new_current_thread()
@@ -227,6 +230,8 @@ pub async fn play(
                     _ = cancel.cancelled() => None,
                 }
             });
+            drop(runtime);
+            drop(claim);
             let _ = tx.send(played);
         });
     if let Err(e) = spawned {

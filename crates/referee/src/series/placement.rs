@@ -16,8 +16,9 @@
 //! - `bots`: White's bot on one CPU, Black's on another, two per game at once (the referee
 //!   unpinned); for bots that ponder with freeze-idle off.
 //! - `none`: nothing pinned (bots that use several CPUs each).
-//! - `auto` (the default): `game` when freeze-idle is on and there are at least two CPUs
-//!   and one per game at once; otherwise nothing pinned, and nothing said.
+//! - `auto` (the default): `game` when the games are sequential (freeze-idle on, by a cgroup
+//!   freezer: [`sequential`]) and there are at least two CPUs and one per game at once;
+//!   otherwise nothing pinned, and nothing said.
 //!
 //! A game's CPU is claimed when the game starts ([`claim`]): an exclusive `flock` on a file
 //! per CPU in a directory every Zebra process of the machine shares, held until the game
@@ -66,6 +67,16 @@ impl fmt::Display for Affinity {
     }
 }
 
+/// Whether games under `policy` are sequential, so that `auto` may put one on one CPU: idle
+/// bots are stopped whole, by a cgroup freezer. (Stopped by signals instead, only the bot's
+/// process group stops: a child it moved to a session of its own would keep running, and
+/// take its time from the opponent on their shared CPU.)
+pub fn sequential(policy: crate::sandbox::Policy) -> bool {
+    policy.freeze_idle
+        && policy.mode != crate::sandbox::Mode::None
+        && crate::sandbox::level().cgroups.freezer.is_some()
+}
+
 /// The CPUs this process may run on, in order (empty if the kernel does not say).
 pub fn allowed_cpus() -> Vec<usize> {
     // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
@@ -80,8 +91,8 @@ pub fn allowed_cpus() -> Vec<usize> {
     }
 }
 
-/// The CPU of each of `concurrency` worker slots under `auto` for games that stop idle
-/// bots (the daemon's and `zebra worker`'s slots): empty when nothing is pinned.
+/// The CPU of each of `concurrency` worker slots under `auto` for sequential games (the
+/// daemon's and `zebra worker`'s slots): empty when nothing is pinned.
 pub fn slot_cpus(concurrency: usize) -> Vec<usize> {
     let placement = place(Affinity::Auto, &allowed_cpus(), concurrency, true);
     placement
@@ -117,28 +128,21 @@ pub fn claim(preferred: usize, allowed: &[usize]) -> Option<CpuClaim> {
 
 /// [`claim`] with its directory given (tests use their own).
 pub fn claim_in(dir: &std::path::Path, preferred: usize, allowed: &[usize]) -> Option<CpuClaim> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
-    if !dir.is_dir() {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    if std::fs::symlink_metadata(dir).is_err() {
         // Made open to every user (sticky, as /tmp), whoever comes first.
-        let made = std::fs::DirBuilder::new().mode(0o1777).create(dir);
-        if made.is_ok() {
+        if std::fs::DirBuilder::new().mode(0o1777).create(dir).is_ok() {
             let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777));
         }
+    }
+    // A real directory, not a link someone left in its place.
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return None;
     }
     let order =
         std::iter::once(preferred).chain(allowed.iter().copied().filter(|&c| c != preferred));
     for cpu in order {
-        let path = dir.join(format!("cpu-{cpu}.lock"));
-        // Read-only is enough for flock, so another user's lock file serves too; no link
-        // is followed in the shared directory.
-        let Ok(file) = std::fs::OpenOptions::new()
-            .read(true)
-            .write(false)
-            .create(false)
-            .custom_flags(libc::O_CREAT | libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .mode(0o644)
-            .open(&path)
-        else {
+        let Some(file) = lock_file(&dir.join(format!("cpu-{cpu}.lock"))) else {
             continue;
         };
         // SAFETY: flock on a descriptor we own.
@@ -150,6 +154,43 @@ pub fn claim_in(dir: &std::path::Path, preferred: usize, allowed: &[usize]) -> O
         } == 0
         {
             return Some(CpuClaim { cpu, _lock: file });
+        }
+    }
+    None
+}
+
+/// Opens a CPU's lock file, read-only (enough for `flock`, so another user's file serves
+/// too), making it if missing: readable by every user whatever the umask. An existing file
+/// is opened without `O_CREAT` (which a sticky directory refuses on another user's file
+/// under `fs.protected_regular`); no link is followed.
+fn lock_file(path: &std::path::Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let open = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+    };
+    for _ in 0..2 {
+        match open() {
+            Ok(file) => return Some(file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => return None,
+        }
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .mode(0o644)
+            .open(path)
+        {
+            Ok(file) => {
+                let _ = file.set_permissions(std::fs::Permissions::from_mode(0o644));
+                return Some(file);
+            }
+            // Made by another process meanwhile: open it.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(_) => return None,
         }
     }
     None
@@ -191,12 +232,12 @@ pub struct Placement {
 }
 
 /// Places `concurrency` games at once on the CPUs this process may use (`allowed`, in
-/// order), under `affinity`; `freeze_idle`: whether idle bots are stopped.
+/// order), under `affinity`; `sequential`: whether the games are ([`sequential`]).
 pub fn place(
     affinity: Affinity,
     allowed: &[usize],
     concurrency: usize,
-    freeze_idle: bool,
+    sequential: bool,
 ) -> Placement {
     let none = |warning: Option<String>| Placement {
         places: None,
@@ -217,7 +258,7 @@ pub fn place(
     match affinity {
         Affinity::None => none(None),
         Affinity::Auto => {
-            if freeze_idle && allowed.len() >= 2 && concurrency <= allowed.len() {
+            if sequential && allowed.len() >= 2 && concurrency <= allowed.len() {
                 Placement {
                     places: one_each(),
                     warning: None,

@@ -159,7 +159,8 @@ struct Coordinator<'a> {
     stopping: bool,
     interrupted: bool,
     played_now: u32,
-    running: JoinSet<Option<Finished>>,
+    /// Each ends in its finished game, or (abandoned, failed to start) in its CPU slot.
+    running: JoinSet<Result<Finished, Option<usize>>>,
     /// Stops every game thread at once (a second Ctrl-C, SIGTERM).
     cancel: CancellationToken,
     /// One stream per signal for the whole series, so that no Ctrl-C falls between two
@@ -338,9 +339,10 @@ impl<'a> Coordinator<'a> {
             let token = self.cancel.child_token();
             let spectator = self.options.spectator.clone();
             self.running.spawn(async move {
-                super::game::play(game, token, spectator)
-                    .await
-                    .map(|played| Finished { slot, played })
+                match super::game::play(game, token, spectator).await {
+                    Some(played) => Ok(Finished { slot, played }),
+                    None => Err(slot),
+                }
             });
         }
     }
@@ -372,8 +374,12 @@ impl<'a> Coordinator<'a> {
         };
         match finished {
             None => Wait::Stop,
-            Some(Ok(Some(f))) => Wait::Finished(Box::new(f)),
-            Some(Ok(None)) => Wait::Again,
+            Some(Ok(Ok(f))) => Wait::Finished(Box::new(f)),
+            Some(Ok(Err(slot))) => {
+                // Abandoned or failed to start: its CPU slot is free again.
+                self.free_slots.extend(slot);
+                Wait::Again
+            }
             Some(Err(e)) => {
                 tracing::error!("a game task failed: {e}");
                 Wait::Again

@@ -108,8 +108,9 @@ pub async fn run<L: Lessor>(
                     held,
                 } = leased;
                 // The slot's CPU (`--affinity auto`, see series::placement) holds the game
-                // when it is sequential: its idle bots are stopped.
-                if let (Some(cpu), true) = (cpu, game.config.sandbox.freeze_idle) {
+                // when it is sequential: its idle bots are stopped whole.
+                let sequential = crate::series::placement::sequential(game.config.sandbox);
+                if let (Some(cpu), true) = (cpu, sequential) {
                     game.place(crate::series::placement::Place::Game(cpu));
                 }
                 lessor.playing(true);
