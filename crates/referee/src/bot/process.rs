@@ -386,24 +386,24 @@ impl BotProcess {
         &mut self,
         deadline: Instant,
         alarm: Option<Instant>,
-    ) -> Heard {
+    ) -> Waited {
         let until = match alarm {
             Some(at) if at < deadline => at,
             _ => {
                 return self
                     .recv_until(deadline)
                     .await
-                    .map_or(Heard::Deadline, Heard::Got)
+                    .map_or(Waited::Deadline, Waited::Got)
             }
         };
         if Instant::now() >= until {
-            return Heard::Alarm;
+            return Waited::Alarm;
         }
         match tokio::time::timeout_at(until, self.from_bot.recv()).await {
             // Read before the alarm: before the deadline too.
-            Ok(Some(msg)) => Heard::Got(msg),
-            Ok(None) => Heard::Got(Incoming::Closed { at: Instant::now() }),
-            Err(_) => Heard::Alarm,
+            Ok(Some(msg)) => Waited::Got(msg),
+            Ok(None) => Waited::Got(Incoming::Closed { at: Instant::now() }),
+            Err(_) => Waited::Alarm,
         }
     }
 
@@ -540,7 +540,7 @@ pub(crate) fn process_cpu_time(pid: i32) -> Option<Duration> {
 
 /// What [`BotProcess::recv_or_alarm`] came back with.
 #[derive(Debug)]
-pub(crate) enum Heard {
+pub(crate) enum Waited {
     Got(Incoming),
     Alarm,
     Deadline,

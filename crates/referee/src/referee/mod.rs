@@ -823,15 +823,15 @@ impl<'a, R: Refereed> Referee<'a, R> {
             let bot = me.bot.as_mut().expect("spawned");
             let pending = freeze_at.filter(|_| other.bot.as_ref().is_some_and(|b| !b.is_frozen()));
             let incoming = match bot.recv_or_alarm(deadline, pending).await {
-                crate::bot::process::Heard::Got(incoming) => incoming,
-                crate::bot::process::Heard::Alarm => {
+                crate::bot::process::Waited::Got(incoming) => incoming,
+                crate::bot::process::Waited::Alarm => {
                     if let Some(o) = other.bot.as_mut() {
                         o.set_frozen(true);
                     }
                     freeze_at = None;
                     continue;
                 }
-                crate::bot::process::Heard::Deadline => return self.timed_out(budget),
+                crate::bot::process::Waited::Deadline => return self.timed_out(budget),
             };
             match self.hear(side, id, sent_at, &incoming) {
                 Next::Wait => {}
