@@ -544,17 +544,26 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     assert_none_left(&m);
 }
 
-#[test]
-fn by_default_each_game_at_once_runs_on_a_cpu_of_its_own_with_both_its_bots() {
+/// The CPUs this process may use, where `--affinity auto` pins games (two CPUs or more, a
+/// cgroup freezer); `None`, said, elsewhere.
+fn cpus_auto_pins() -> Option<Vec<usize>> {
     let allowed = zebra::bench::allowed_cpus();
     if allowed.len() < 2 {
         eprintln!("skipped: needs two CPUs; this process may use {allowed:?}");
-        return;
+        return None;
     }
     if zebra::sandbox::level().cgroups.freezer.is_none() {
         eprintln!("skipped: auto pins games only where a cgroup freezer stops idle bots");
-        return;
+        return None;
     }
+    Some(allowed)
+}
+
+#[test]
+fn by_default_each_game_at_once_runs_on_a_cpu_of_its_own_with_both_its_bots() {
+    let Some(allowed) = cpus_auto_pins() else {
+        return;
+    };
     let dir = scratch("auto-affinity");
     // Its own directory of CPU claims (TMPDIR): the other tests' games claim none of it.
     let tmp = dir.join("tmp");
@@ -632,15 +641,9 @@ fn by_default_each_game_at_once_runs_on_a_cpu_of_its_own_with_both_its_bots() {
 
 #[test]
 fn zebra_play_runs_its_game_on_one_cpu_and_leaves_a_claimed_cpu_alone() {
-    let allowed = zebra::bench::allowed_cpus();
-    if allowed.len() < 2 {
-        eprintln!("skipped: needs two CPUs; this process may use {allowed:?}");
+    let Some(allowed) = cpus_auto_pins() else {
         return;
-    }
-    if zebra::sandbox::level().cgroups.freezer.is_none() {
-        eprintln!("skipped: auto pins games only where a cgroup freezer stops idle bots");
-        return;
-    }
+    };
     let dir = scratch("play-affinity");
     let tmp = dir.join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
