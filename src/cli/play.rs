@@ -232,11 +232,13 @@ fn place(
         eprintln!("zebra: {warning}");
     }
     let at = placement.places.and_then(|p| p.first().copied())?;
-    let Some(preferred) = at.referee_cpu() else {
-        let [w, b] = at.bot_cpus();
-        white.cpus = Some(w);
-        black.cpus = Some(b);
-        return None;
+    let preferred = match at {
+        crate::series::placement::Place::Game(cpu) => cpu,
+        crate::series::placement::Place::Bots([w, b]) => {
+            white.cpus = Some(vec![w]);
+            black.cpus = Some(vec![b]);
+            return None;
+        }
     };
     // A CPU another game of this machine holds is not taken: unpinned then.
     let held = claim(preferred, &allowed_cpus())?;

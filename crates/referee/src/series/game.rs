@@ -147,11 +147,18 @@ pub struct SeriesGame {
 
 impl SeriesGame {
     /// Pins the game where `place` says (`--affinity`, see [`super::placement`]).
+    /// With [`Place::Game`](super::placement::Place::Game) the bots go where the game's
+    /// thread goes once it has claimed its CPU (see [`play`]).
     pub fn place(&mut self, place: super::placement::Place) {
-        let [white, black] = place.bot_cpus();
-        self.cpu = place.referee_cpu();
-        self.white.cpus = Some(white);
-        self.black.cpus = Some(black);
+        use super::placement::Place;
+        match place {
+            Place::Game(cpu) => self.cpu = Some(cpu),
+            Place::Bots([white, black]) => {
+                self.cpu = None;
+                self.white.cpus = Some(vec![white]);
+                self.black.cpus = Some(vec![black]);
+            }
+        }
     }
 }
 

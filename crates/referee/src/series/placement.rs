@@ -27,8 +27,6 @@
 //! games to the same CPU: a game whose preferred CPU is claimed takes another free one, or
 //! runs unpinned when none is.
 
-use std::fmt;
-
 /// `--affinity`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Affinity {
@@ -53,17 +51,6 @@ impl Affinity {
                 Affinity::NAMES.join(", ")
             )),
         }
-    }
-}
-
-impl fmt::Display for Affinity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Affinity::Auto => "auto",
-            Affinity::Game => "game",
-            Affinity::Bots => "bots",
-            Affinity::None => "none",
-        })
     }
 }
 
@@ -203,24 +190,6 @@ pub enum Place {
     Game(usize),
     /// White's bot on the first CPU, Black's on the second; the referee unpinned.
     Bots([usize; 2]),
-}
-
-impl Place {
-    /// The CPU of the game's own thread (its referee), if pinned.
-    pub fn referee_cpu(self) -> Option<usize> {
-        match self {
-            Place::Game(cpu) => Some(cpu),
-            Place::Bots(_) => None,
-        }
-    }
-
-    /// The CPUs of White's bot and of Black's.
-    pub fn bot_cpus(self) -> [Vec<usize>; 2] {
-        match self {
-            Place::Game(cpu) => [vec![cpu], vec![cpu]],
-            Place::Bots([white, black]) => [vec![white], vec![black]],
-        }
-    }
 }
 
 /// The places of the games at once (`None`: nothing pinned), and a warning to print when
@@ -408,9 +377,19 @@ mod tests {
 
     #[test]
     fn modes_read_back_from_their_names() {
-        for name in Affinity::NAMES {
-            assert_eq!(Affinity::parse(name).unwrap().to_string(), name);
-        }
+        let modes: Vec<Affinity> = Affinity::NAMES
+            .iter()
+            .map(|n| Affinity::parse(n).unwrap())
+            .collect();
+        assert_eq!(
+            modes,
+            [
+                Affinity::Auto,
+                Affinity::Game,
+                Affinity::Bots,
+                Affinity::None
+            ]
+        );
         assert!(Affinity::parse("cores")
             .unwrap_err()
             .contains("use one of auto, game, bots, none"));
