@@ -448,13 +448,11 @@ fn cpus_said(logs: &Path, file: &str) -> String {
         .unwrap_or_else(|| panic!("{file}: {text}"))
 }
 
-#[test]
-fn a_walled_bots_keeper_and_init_exec_the_keeper_program() {
-    if !namespaces_here() {
-        eprintln!("skipped: no namespaces here");
-        return;
-    }
-    let m = mark("keeper");
+/// Plays a walled game of two sleepy bots with `env` and returns the second argument of
+/// each bot's keeper and init (by their arguments: older kernels name a process exec'd
+/// through a descriptor by the descriptor's number), once all four are seen.
+fn keeper_roles(name: &str, env: &[(&str, &str)]) -> Vec<String> {
+    let m = mark(name);
     let bot = format!("{TEST_BOT} --sleep-ms 300");
     let mut game = zebra(
         &[
@@ -468,29 +466,97 @@ fn a_walled_bots_keeper_and_init_exec_the_keeper_program() {
             "-q",
         ],
         &m,
-        &[],
+        env,
     )
     .stdout(Stdio::null())
     .stderr(Stdio::null())
     .spawn()
     .unwrap();
-    // Each bot's keeper and init, no longer forks holding Zebra's memory (found by their
-    // argv[0]: older kernels name a process exec'd through a descriptor by its number).
-    let keepers = || {
-        marked(&m)
+    let roles = || {
+        let mut roles: Vec<String> = marked(&m)
             .iter()
             .filter_map(|p| p.split_whitespace().next())
-            .filter(|pid| {
-                std::fs::read(format!("/proc/{pid}/cmdline"))
-                    .is_ok_and(|c| c.split(|&b| b == 0).next() == Some(b"zebra-keeper"))
+            .filter_map(|pid| {
+                let line = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+                let mut args = line.split(|&b| b == 0);
+                (args.next() == Some(b"zebra-keeper"))
+                    .then(|| String::from_utf8_lossy(args.next().unwrap_or_default()).into())
             })
-            .count()
+            .collect();
+        roles.sort();
+        roles
     };
-    let seen = wait_until(Duration::from_secs(20), || keepers() == 4);
+    let mut seen = Vec::new();
+    wait_until(Duration::from_secs(20), || {
+        seen = roles();
+        seen.len() == 4
+    });
     let _ = game.kill();
     let _ = game.wait();
-    assert!(seen, "{:?}", marked(&m));
     assert_none_left(&m);
+    seen
+}
+
+#[test]
+fn a_walled_bot_is_launched_through_the_keeper_program() {
+    if !namespaces_here() {
+        eprintln!("skipped: no namespaces here");
+        return;
+    }
+    // Each bot's keeper is the launcher Zebra spawned (no fork of Zebra holding its memory),
+    // and its init a fork of it.
+    assert_eq!(keeper_roles("launch", &[]), ["launch"; 4]);
+    // Launches turned off: forks of Zebra that exec the program once set up.
+    assert_eq!(
+        keeper_roles("keeper", &[("ZEBRA_SANDBOX_DISABLE", "launch")]),
+        ["init", "init", "keep", "keep"]
+    );
+}
+
+/// Runs the launcher by hand the way Zebra does, `zebra-keeper launch 3 4 /bin/echo echo
+/// walled`, with `plan` on descriptor 3 (`PARENT` in it replaced by the shell's pid, the
+/// launcher's parent) and the report on 4. Returns what the shell printed and the report.
+fn launch_by_hand(name: &str, plan: &str) -> (String, String) {
+    let dir = scratch(name);
+    std::fs::write(dir.join("plan.in"), plan).unwrap();
+    let script = format!(
+        "sed \"s/PARENT/$$/\" plan.in > plan; {} launch 3 4 /bin/echo echo walled 3<plan 4>report; echo \"rc=$?\"",
+        env!("CARGO_BIN_EXE_zebra-keeper")
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let report = std::fs::read(dir.join("report")).unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&report).into_owned(),
+    )
+}
+
+#[test]
+fn the_launcher_execs_the_bot_once_set_up_and_reports_what_stopped_it() {
+    // A plan without namespaces (the parent check alone): the program runs, nothing reported.
+    let bare = r#"{"join":[],"rlimits":[],"namespaces":null}"#;
+    let (out, report) = launch_by_hand("launch-ok", &format!("[PARENT,null,{bare}]"));
+    assert_eq!((out.as_str(), report.as_str()), ("walled\nrc=0\n", ""));
+    // Another parent than the plan's: the bot does not start, and the report says why.
+    let (out, report) = launch_by_hand("launch-parent", &format!("[1,null,{bare}]"));
+    assert_eq!(out, "rc=127\n");
+    assert!(report.contains("the referee is gone"), "{report:?}");
+    // A plan it cannot read.
+    let (out, report) = launch_by_hand("launch-garbage", "not a plan");
+    assert_eq!(out, "rc=127\n");
+    assert!(report.contains("its plan"), "{report:?}");
+    // Without its arguments: one line of usage, nothing run.
+    let out = Command::new(env!("CARGO_BIN_EXE_zebra-keeper"))
+        .arg("launch")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run by Zebra only"));
 }
 
 #[test]

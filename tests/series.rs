@@ -575,9 +575,9 @@ fn ctrl_c_twice_stops_at_once_and_kills_every_bot() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Four bots running (their own command lines: a sandboxed bot's keeper and init are
-    // copies of Zebra, whose command line holds the marker too, and exist as early as the
-    // preflight, before Zebra watches for Ctrl-C).
+    // Four bots running (their own command lines: a sandboxed bot's keeper and init, whose
+    // command line names the bot too, exist as early as the preflight, before Zebra
+    // watches for Ctrl-C).
     assert!(wait_until(Duration::from_secs(30), || processes_with(
         &marker
     )

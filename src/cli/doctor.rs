@@ -32,6 +32,7 @@ fn doctor(json: bool) {
                 "problems": level.wall.problems,
             },
             "keeper": crate::sandbox::keeper::helper_path(),
+            "launcher": crate::sandbox::launch::launcher(),
             "bot_uids": crate::sandbox::run::uid_range().ok().map(|(a, b)| format!("{a}-{b}")),
             "cgroups": {
                 "memory": source(&level.cgroups.memory),
@@ -108,10 +109,19 @@ fn doctor(json: bool) {
         println!("    why not: {problem}");
     }
     if level.namespaces {
-        match crate::sandbox::keeper::helper_path() {
-            Some(path) => println!("  keeper and init: exec {}", path.display()),
-            None => println!(
-                "  keeper and init: forks of Zebra (no {} beside zebra: slower, as walled)",
+        match (
+            crate::sandbox::launch::launcher(),
+            crate::sandbox::keeper::helper_path(),
+        ) {
+            (Some(path), _) => {
+                println!("  start: launched by {} (no fork of Zebra)", path.display())
+            }
+            (None, Some(path)) => println!(
+                "  start: forks of Zebra (launches turned off); keeper and init exec {}",
+                path.display()
+            ),
+            (None, None) => println!(
+                "  start: forks of Zebra (no {} beside zebra: slower, as walled)",
                 crate::sandbox::keeper::PROGRAM
             ),
         }

@@ -216,10 +216,24 @@ impl BotProcess {
         };
         let mut jail = Jail::prepare(files, &spec.limits, policy.mode, policy.freeze_idle)
             .map_err(spawn_error)?;
-        let mut cmd = Command::new(&program);
-        cmd.arg0(&spec.program)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
+        let parent = std::process::id() as libc::pid_t;
+        // Walled, through the launcher where there is one (no copy of Zebra's memory).
+        let launch = jail.launch(parent, spec.cpus.as_deref());
+        let mut cmd = match &launch {
+            Some(launch) => launch.command(&program, spec.program.as_os_str(), &spec.args),
+            None => {
+                let mut cmd = Command::new(&program);
+                cmd.arg0(&spec.program).args(&spec.args);
+                let cpus = spec.cpus.as_deref().map(cpu_set);
+                // SAFETY: `tie` makes only async-signal-safe calls; the CPU set was built
+                // before the fork.
+                unsafe {
+                    cmd.pre_exec(move || sandbox::launch::tie(parent, cpus.as_ref()));
+                }
+                cmd
+            }
+        };
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
@@ -228,35 +242,15 @@ impl BotProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        // Zebra killed outright (kill -9, a crash) cannot kill the group itself: the kernel
-        // then kills the bot. Set between fork and exec; if Zebra died before the call took
-        // effect, the bot's parent is already someone else and it must not start.
-        let parent = std::process::id() as libc::pid_t;
-        let cpus = spec.cpus.as_deref().map(cpu_set);
-        // SAFETY: only async-signal-safe calls (prctl, getppid, sched_setaffinity) run in
-        // the forked child; the CPU set was built before the fork.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
-                    || libc::getppid() != parent
-                {
-                    return Err(std::io::Error::other("the referee is gone"));
-                }
-                if let Some(set) = &cpus {
-                    if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) != 0
-                    {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                Ok(())
-            });
-        }
         for (k, v) in &spec.env {
             cmd.env(k, v);
         }
-        jail.configure(&mut cmd);
+        jail.configure(&mut cmd, launch.is_some());
         let mut child = sandbox::register_bot(|| {
-            let child = cmd.spawn();
+            let child = match launch {
+                Some(launch) => launch.spawn(|| cmd.spawn()),
+                None => sandbox::launch::ordinary(|| cmd.spawn()),
+            };
             let pid = child.as_ref().ok().and_then(|c| c.id()).map(|p| p as i32);
             (child, pid)
         })

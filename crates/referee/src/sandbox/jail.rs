@@ -33,22 +33,24 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::cgroup::BotGroups;
 use super::keeper;
 use super::landlock;
+use super::launch::Launch;
 use super::limits::Limits;
 use super::run::{self, BotUser};
 use super::seccomp::Filter;
 use super::view::{View, ViewInputs};
 use super::{level, Mode, Wall};
 
-/// What the child does between fork and exec, all of it prepared in the parent.
-#[derive(Debug)]
-struct ExecPlan {
+/// What the child does between fork and exec, all of it prepared in the parent (or what
+/// the launcher does, [`super::launch`]).
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(super) struct ExecPlan {
     /// `cgroup.procs` of each of the bot's groups: writing "0" moves the writer in.
     join: Vec<RawFd>,
     rlimits: Vec<(libc::__rlimit_resource_t, libc::rlim_t, libc::rlim_t)>,
     namespaces: Option<NsPlan>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 struct NsPlan {
     flags: libc::c_int,
     /// `uid_map` and `gid_map` contents when a user namespace is made (not root).
@@ -69,8 +71,19 @@ struct NsPlan {
     seccomp: Option<Filter>,
     /// The bot's file size limit, for the init's check when it ends (see `init_loop`).
     file_limit: Option<u64>,
-    /// The keeper program the keeper and the init become ([`keeper::helper`]).
+    /// The keeper program the keeper and the init become ([`keeper::helper`]); the
+    /// launcher is that program already.
+    #[serde(skip)]
     helper: Option<RawFd>,
+}
+
+impl ExecPlan {
+    /// The descriptors the plan uses by number.
+    pub(super) fn descriptors(&self) -> Vec<RawFd> {
+        let mut fds = self.join.clone();
+        fds.extend(self.namespaces.as_ref().map(|ns| ns.pid_pipe));
+        fds
+    }
 }
 
 /// The parts of a bot that decide what its view holds.
@@ -269,10 +282,20 @@ impl Jail {
         Ok(jail)
     }
 
-    /// Wires the jail into the command: the private temp directory and the child's setup.
-    pub(crate) fn configure(&self, cmd: &mut tokio::process::Command) {
+    /// The bot's setup as a launch ([`super::launch`]), when it has one and the launcher
+    /// is there; `parent` is Zebra's pid, `cpus` where the bot runs.
+    pub(crate) fn launch(&self, parent: i32, cpus: Option<&[usize]>) -> Option<Launch> {
+        Launch::new(self.plan.as_deref()?, parent, cpus)
+    }
+
+    /// Wires the jail into the command: the private temp directory, and the child's setup
+    /// unless the command is a launch (which does it itself).
+    pub(crate) fn configure(&self, cmd: &mut tokio::process::Command, launch: bool) {
         if let Some(dir) = &self.tmpdir {
             cmd.env("TMPDIR", dir);
+        }
+        if launch {
+            return;
         }
         if let Some(plan) = &self.plan {
             let plan = plan.clone();
@@ -367,7 +390,8 @@ impl Drop for Jail {
     }
 }
 
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+/// A close-on-exec pipe: (read end, write end).
+pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two descriptors we then own.
     unsafe {
@@ -420,8 +444,8 @@ fn ns_plan(
     })
 }
 
-/// Runs in the forked child, before exec.
-fn enter(plan: &ExecPlan) -> io::Result<()> {
+/// Runs in the forked child (or the launcher), before exec.
+pub(super) fn enter(plan: &ExecPlan) -> io::Result<()> {
     // SAFETY (whole function): only async-signal-safe system calls on memory prepared
     // before the fork.
     unsafe {

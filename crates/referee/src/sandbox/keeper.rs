@@ -6,8 +6,10 @@
 //! Zebra writes afterwards is copied by a fault that also stops Zebra's other threads for
 //! a TLB flush, all game long (in the daemon, whose store, HTTP server and games write a lot
 //! of memory, this cost a tenth of its games per second). So both exec the small
-//! `zebra-keeper` program that ships beside `zebra` (this file is its whole code) before
-//! they wait: they then hold no memory of Zebra's. Without the program (a library user, a
+//! `zebra-keeper` program that ships beside `zebra` (this file and [`super::launch`] are
+//! its code) before they wait: they then hold no memory of Zebra's. Where Zebra spawns the
+//! bot through that program's `launch` ([`super::launch`]), the keeper and the init are
+//! that program from the start and never exec. Without the program (a library user, a
 //! missing file), they wait as forks, as before.
 //!
 //! Only async-signal-safe calls run here before the exec, on memory prepared before the
@@ -22,7 +24,8 @@ use std::os::fd::RawFd;
 pub const PROGRAM: &str = "zebra-keeper";
 
 /// What `zebra-keeper --protocol` prints: the arguments [`exec_helper`] passes, versioned.
-pub const PROTOCOL: &str = "zebra-keeper 2: keep|init PID FD LIMIT READY";
+pub const PROTOCOL: &str =
+    "zebra-keeper 3: keep|init PID FD LIMIT READY; launch PLAN REPORT PROGRAM ARG0 [ARG...]";
 
 /// PID 1 of the bot's namespace: reaps whatever is orphaned there until the bot itself
 /// ends, hands the bot's wait status to the keeper, and exits, which makes the kernel
@@ -271,8 +274,9 @@ pub unsafe fn exec_helper(
 }
 
 /// The helper program's `main`: `zebra-keeper keep|init PID FD LIMIT READY`, as
-/// [`exec_helper`] runs it (`--protocol` prints [`PROTOCOL`]). Returns (2, after one line
-/// on stderr) only when run any other way.
+/// [`exec_helper`] runs it, or `zebra-keeper launch ...` ([`super::launch`]);
+/// `--protocol` prints [`PROTOCOL`]. Returns (2, after one line on stderr) only when run
+/// any other way.
 ///
 /// # Safety
 /// `argv` holds `argc` valid C strings.
@@ -282,6 +286,10 @@ pub unsafe fn helper_main(argc: libc::c_int, argv: *const *const libc::c_char) -
         let line = format!("{PROTOCOL}\n");
         libc::write(1, line.as_ptr().cast(), line.len());
         return 0;
+    }
+    if arg(1).map(CStr::to_bytes) == Some(b"launch") {
+        let args: Vec<&CStr> = (2..argc).filter_map(arg).collect();
+        super::launch::main(&args);
     }
     let numbers = (
         arg(2).and_then(parse),

@@ -68,7 +68,7 @@ pub(crate) fn abi() -> u32 {
 }
 
 /// The rules for one bot, fixed before the fork.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rules {
     abi: u32,
     network: bool,

@@ -5,8 +5,10 @@
 //! - `cgroup`: cgroup v1 and v2 groups per bot: memory and process limits, freezer, kill
 //! - `jail`: the setup of one bot's process between fork and exec (rlimits, namespaces,
 //!   the keeper and init that make the bot a process of its own PID namespace, the wall)
+//! - `launch`: that setup run by the `zebra-keeper` program, spawned without a fork of
+//!   Zebra (no copy of Zebra's memory)
 //! - `keeper`: what the keeper and the init do once set up (also the `zebra-keeper`
-//!   program they exec, so as to hold no copy of Zebra's memory)
+//!   program's `main`)
 //! - `view`: the file system a walled bot sees (a read-only root, its files, `/tmp`)
 //! - `seccomp`, `landlock`: the system calls and the file, signal and network rights it
 //!   may not use
@@ -32,6 +34,7 @@ pub mod cgroup;
 pub mod jail;
 pub mod keeper;
 pub mod landlock;
+pub mod launch;
 pub mod limits;
 pub mod run;
 pub mod seccomp;
@@ -254,8 +257,8 @@ impl Wall {
 }
 
 /// Parts of the sandbox a test (or a user chasing a problem) can turn off:
-/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock`. CI uses it
-/// to run the fallback paths on a machine that has everything.
+/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock,launch`. CI
+/// uses it to run the fallback paths on a machine that has everything.
 fn disabled(part: &str) -> bool {
     std::env::var("ZEBRA_SANDBOX_DISABLE")
         .map(|v| v.split(',').any(|p| p.trim() == part))

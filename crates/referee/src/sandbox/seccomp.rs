@@ -22,7 +22,7 @@
 use std::io;
 
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct SockFilter {
     code: u16,
     jt: u8,
@@ -128,7 +128,7 @@ fn denied() -> Vec<libc::c_long> {
 }
 
 /// A compiled filter, ready to install.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Filter {
     program: Vec<SockFilter>,
 }

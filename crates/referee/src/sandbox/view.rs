@@ -81,7 +81,7 @@ pub struct ViewInputs<'a> {
 }
 
 /// One step of the build, run in the child.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 enum Step {
     Mkdir(CString),
     Touch(CString),
@@ -93,13 +93,14 @@ enum Step {
 }
 
 /// A planned view: the steps and where the bot starts.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct View {
     /// The host directory the view's root is mounted on.
     root: CString,
     steps: Vec<Step>,
     cwd: CString,
     /// The host paths of the bot's own files, for `zebra doctor` and error messages.
+    #[serde(skip)]
     pub own: Vec<PathBuf>,
 }
 

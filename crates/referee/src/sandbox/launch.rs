@@ -1,0 +1,259 @@
+//! Starting a walled bot without forking Zebra.
+//!
+//! A fork copies the whole referee's page tables, and until the child execs, every page
+//! either side writes is copied again (in the daemon: SQLite's pages, other games'
+//! buffers, with a TLB flush on each of Zebra's threads). A walled bot's setup (cgroups,
+//! namespaces, its view) takes milliseconds, all of it in such a child. So where the
+//! `zebra-keeper` program is there ([`super::keeper::helper`]), Zebra instead spawns it
+//! the way `posix_spawn` does (the calling thread waits only until the program runs; no
+//! memory is copied) as `zebra-keeper launch PLAN REPORT PROGRAM ARG0 [ARG...]`:
+//! - `PLAN` is a pipe holding the jail's plan (the one [`super::jail`] otherwise runs in a
+//!   forked child), Zebra's pid and the bot's CPUs, as JSON;
+//! - the launcher does that setup itself: it becomes the keeper, forks the init and the
+//!   bot, and the bot execs `PROGRAM` with `ARG0 ARG...` in the environment and working
+//!   directory the launcher was given (the bot's own);
+//! - a setup error is written to `REPORT` (an errno and a message), which the bot's exec
+//!   closes: Zebra reads it to its end, as the standard library's spawn reads its own error
+//!   pipe, so a bot that could not be walled never counts as started.
+//!
+//! The plan's descriptors (the cgroups' `cgroup.procs`, the pid pipe) reach the launcher by
+//! number: they are made inheritable only while the launcher is spawned, under a lock
+//! every other bot spawn of this process takes too ([`ordinary`]).
+
+use std::ffi::{CStr, CString, OsStr};
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::RwLock;
+
+use super::jail::{self, ExecPlan};
+use super::keeper;
+
+/// Taken to write by a launch while descriptors are inheritable, to read by any other bot
+/// spawn (which must not inherit them).
+static SPAWNS: RwLock<()> = RwLock::new(());
+
+/// Where bots are launched: the launcher's path when there is one and
+/// `ZEBRA_SANDBOX_DISABLE` does not name `launch`, as `zebra doctor` says it.
+pub fn launcher() -> Option<PathBuf> {
+    on().then(keeper::helper_path).flatten()
+}
+
+/// Whether launches are on (checked once).
+fn on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !super::disabled("launch") && Path::new("/proc/self/fd").is_dir())
+}
+
+/// A launch prepared for one bot: the plan written into its pipe, the report pipe open.
+pub(crate) struct Launch {
+    helper: PathBuf,
+    plan_read: OwnedFd,
+    report_read: OwnedFd,
+    report_write: OwnedFd,
+    /// Descriptors the launcher uses by number.
+    inherit: Vec<RawFd>,
+}
+
+impl Launch {
+    /// `None` when there is no `zebra-keeper` (or no `/proc` to exec it through, or
+    /// launches are turned off): the bot is then set up in a forked child.
+    pub(super) fn new(plan: &ExecPlan, parent: i32, cpus: Option<&[usize]>) -> Option<Launch> {
+        if !on() {
+            return None;
+        }
+        let helper = PathBuf::from(format!("/proc/self/fd/{}", keeper::helper()?));
+        let order = serde_json::to_vec(&(parent, cpus, plan)).ok()?;
+        let (plan_read, plan_write) = jail::pipe().ok()?;
+        if order.len() > 1 << 16 {
+            // SAFETY: F_SETPIPE_SZ only resizes our own pipe.
+            if unsafe { libc::fcntl(plan_write.as_raw_fd(), libc::F_SETPIPE_SZ, order.len()) } < 0 {
+                return None;
+            }
+        }
+        // Fits in the pipe: no reader needed yet.
+        std::fs::File::from(plan_write).write_all(&order).ok()?;
+        let (report_read, report_write) = jail::pipe().ok()?;
+        let mut inherit = plan.descriptors();
+        inherit.extend([plan_read.as_raw_fd(), report_write.as_raw_fd()]);
+        Some(Launch {
+            helper,
+            plan_read,
+            report_read,
+            report_write,
+            inherit,
+        })
+    }
+
+    /// The command that runs `program` (named `arg0`, with `args`) through the launcher;
+    /// the caller adds stdio, environment, working directory and process group.
+    pub(crate) fn command(
+        &self,
+        program: &Path,
+        arg0: &OsStr,
+        args: &[String],
+    ) -> tokio::process::Command {
+        let mut cmd = tokio::process::Command::new(&self.helper);
+        cmd.arg0(keeper::PROGRAM)
+            .arg("launch")
+            .arg(self.plan_read.as_raw_fd().to_string())
+            .arg(self.report_write.as_raw_fd().to_string())
+            .arg(program)
+            .arg(arg0)
+            .args(args);
+        cmd
+    }
+
+    /// Spawns through `spawn` (the command of [`Launch::command`]) with the plan's
+    /// descriptors inheritable, then waits until the bot has exec'd or its setup failed.
+    pub(crate) fn spawn<T>(self, spawn: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+        let child = {
+            let _alone = SPAWNS.write().unwrap_or_else(|e| e.into_inner());
+            set_cloexec(&self.inherit, false);
+            let child = spawn();
+            set_cloexec(&self.inherit, true);
+            child
+        }?;
+        drop(self.plan_read);
+        drop(self.report_write);
+        let mut report = Vec::new();
+        std::fs::File::from(self.report_read).read_to_end(&mut report)?;
+        match report.len() {
+            0 => Ok(child),
+            _ => Err(decode(&report)),
+        }
+    }
+}
+
+/// Any bot spawn but a launch: never while a launch's descriptors are inheritable.
+pub(crate) fn ordinary<T>(spawn: impl FnOnce() -> T) -> T {
+    let _shared = SPAWNS.read().unwrap_or_else(|e| e.into_inner());
+    spawn()
+}
+
+/// The first steps of every bot's start, launched or forked: the parent-death signal (Zebra
+/// killed outright cannot kill the bot: the kernel then does; if Zebra died before this took
+/// effect, the parent is someone else already and the bot must not start), and its CPUs.
+///
+/// # Safety
+/// Async-signal-safe calls only: may run in a forked child.
+pub(crate) unsafe fn tie(parent: i32, cpus: Option<&libc::cpu_set_t>) -> io::Result<()> {
+    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || libc::getppid() != parent {
+        return Err(io::Error::other("the referee is gone"));
+    }
+    if let Some(set) = cpus {
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+fn set_cloexec(fds: &[RawFd], on: bool) {
+    for &fd in fds {
+        // SAFETY: only the flags of descriptors the launch holds open.
+        unsafe {
+            libc::fcntl(fd, libc::F_SETFD, if on { libc::FD_CLOEXEC } else { 0 });
+        }
+    }
+}
+
+fn encode(e: &io::Error) -> Vec<u8> {
+    let mut bytes = e.raw_os_error().unwrap_or(0).to_ne_bytes().to_vec();
+    bytes.extend(e.to_string().bytes().take(1000));
+    bytes
+}
+
+fn decode(report: &[u8]) -> io::Error {
+    let (code, message) = report.split_at(report.len().min(4));
+    match <[u8; 4]>::try_from(code).map(i32::from_ne_bytes) {
+        Ok(n) if n != 0 => io::Error::from_raw_os_error(n),
+        _ => io::Error::other(format!(
+            "the bot's setup failed: {}",
+            String::from_utf8_lossy(message)
+        )),
+    }
+}
+
+/// `zebra-keeper launch PLAN REPORT PROGRAM ARG0 [ARG...]` (`args` from `PLAN` on): the
+/// setup, then the bot's exec. Returns (2) only on a usage error; a setup error is reported
+/// and ends the process.
+///
+/// # Safety
+/// To be called as the program's `main`, before any thread exists.
+pub(super) unsafe fn main(args: &[&CStr]) -> libc::c_int {
+    let number = |s: &CStr| s.to_str().ok()?.parse::<RawFd>().ok().filter(|&n| n > 2);
+    let [plan, report, program, rest @ ..] = args else {
+        return 2;
+    };
+    let (Some(plan), Some(report)) = (number(plan), number(report)) else {
+        return 2;
+    };
+    if rest.is_empty() {
+        return 2;
+    }
+    libc::fcntl(report, libc::F_SETFD, libc::FD_CLOEXEC);
+    let e = match setup(plan, program, rest) {
+        Err(e) => e,
+        Ok(never) => match never {},
+    };
+    let bytes = encode(&e);
+    libc::write(report, bytes.as_ptr().cast(), bytes.len());
+    libc::_exit(127)
+}
+
+/// In the process that ends as the bot (the keeper and the init never come back).
+unsafe fn setup(
+    plan: RawFd,
+    program: &CStr,
+    argv: &[&CStr],
+) -> io::Result<std::convert::Infallible> {
+    let mut bytes = Vec::new();
+    std::fs::File::from(OwnedFd::from_raw_fd(plan)).read_to_end(&mut bytes)?;
+    let (parent, cpus, plan): (i32, Option<Vec<usize>>, ExecPlan) =
+        serde_json::from_slice(&bytes).map_err(|e| io::Error::other(format!("its plan: {e}")))?;
+    // Whatever the launcher was given stays out of the bot.
+    const CLOSE_RANGE_CLOEXEC: libc::c_int = 1 << 2;
+    libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC);
+    tie(
+        parent,
+        cpus.as_deref().map(crate::bot::process::cpu_set).as_ref(),
+    )?;
+    let argv: Vec<CString> = argv.iter().map(|&a| a.to_owned()).collect();
+    let mut pointers: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    pointers.push(std::ptr::null());
+    jail::enter(&plan)?;
+    libc::execv(program.as_ptr(), pointers.as_ptr());
+    Err(io::Error::last_os_error())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> CString {
+        CString::new(s).unwrap()
+    }
+
+    #[test]
+    fn reports_come_back_as_the_error_they_were() {
+        let os = io::Error::from_raw_os_error(libc::EPERM);
+        assert_eq!(decode(&encode(&os)).raw_os_error(), Some(libc::EPERM));
+        let other = decode(&encode(&io::Error::other("the referee is gone")));
+        assert_eq!(other.raw_os_error(), None);
+        assert!(other.to_string().contains("the referee is gone"), "{other}");
+        assert!(decode(b"xy").to_string().contains("setup failed"));
+    }
+
+    #[test]
+    fn a_launcher_without_its_arguments_is_a_usage_error() {
+        let (plan, report, program) = (c("3"), c("4"), c("/bin/true"));
+        // SAFETY: a usage error returns before anything is touched.
+        unsafe {
+            assert_eq!(main(&[]), 2);
+            assert_eq!(main(&[&plan, &report, &program]), 2);
+            assert_eq!(main(&[&c("x"), &report, &program, &program]), 2);
+            assert_eq!(main(&[&plan, &c("1"), &program, &program]), 2);
+        }
+    }
+}
