@@ -61,6 +61,7 @@ pub fn run(name: &str, targets: &[i32]) {
         "ids" => ids(),
         "unshare" => unshare(),
         "affinity" => affinity(),
+        "fds" => fds(),
         other => format!("unknown attack {other}"),
     };
     eprintln!("attack {name}: {line}");
@@ -244,6 +245,33 @@ fn ids() -> String {
         field("NoNewPrivs:"),
         field("Seccomp:")
     )
+}
+
+/// The descriptors it holds beyond stdio and what each is (`none`, or `3=pipe:[123] ...`):
+/// anything Zebra or its launcher left open is a way out (a cgroup's `cgroup.procs`, a
+/// pipe of Zebra's).
+fn fds() -> String {
+    let Ok(dir) = std::fs::read_dir("/proc/self/fd") else {
+        return "cannot list /proc/self/fd".to_string();
+    };
+    let mut held: Vec<(i32, String)> = dir
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let fd: i32 = e.file_name().to_str()?.parse().ok()?;
+            let target = std::fs::read_link(e.path()).ok()?;
+            Some((fd, target.display().to_string()))
+        })
+        // The listing's own descriptor.
+        .filter(|(fd, target)| *fd > 2 && !target.ends_with("/fd"))
+        .collect();
+    held.sort();
+    if held.is_empty() {
+        return "none".to_string();
+    }
+    held.iter()
+        .map(|(fd, target)| format!("{fd}={target}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Tries to make a user namespace of its own (to be root again inside it).

@@ -587,7 +587,7 @@ impl PipeBaseline {
                 });
             }
         }
-        let mut child = cmd.spawn()?;
+        let mut child = crate::sandbox::launch::ordinary(|| cmd.spawn())?;
         let to = child.stdin.take().expect("piped");
         let from = std::io::BufReader::new(child.stdout.take().expect("piped"));
         Ok(PipeBaseline {
@@ -796,22 +796,24 @@ impl Spectating {
         if browser == "none" {
             return Ok(spectating);
         }
-        let child = std::process::Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--remote-debugging-port=0",
-                "--window-size=1400,900",
-            ])
-            .arg(format!("--user-data-dir={}", spectating.profile.display()))
-            .arg(format!("http://{addr}/"))
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start {browser}: {e}"))?;
+        let child = crate::sandbox::launch::ordinary(|| {
+            std::process::Command::new(browser)
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--remote-debugging-port=0",
+                    "--window-size=1400,900",
+                ])
+                .arg(format!("--user-data-dir={}", spectating.profile.display()))
+                .arg(format!("http://{addr}/"))
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .process_group(0)
+                .spawn()
+        })
+        .map_err(|e| format!("cannot start {browser}: {e}"))?;
         let group = child.id();
         spectating.browser = Some(child);
         let deadline = Instant::now() + std::time::Duration::from_secs(30);

@@ -448,10 +448,11 @@ fn cpus_said(logs: &Path, file: &str) -> String {
         .unwrap_or_else(|| panic!("{file}: {text}"))
 }
 
-/// Plays a walled game of two sleepy bots with `env` and returns the second argument of
-/// each bot's keeper and init (by their arguments: older kernels name a process exec'd
-/// through a descriptor by the descriptor's number), once all four are seen.
-fn keeper_roles(name: &str, env: &[(&str, &str)]) -> Vec<String> {
+/// Plays a walled game of two sleepy bots with `env` and returns, for each bot's keeper and
+/// init (by their arguments: older kernels name a process exec'd through a descriptor by
+/// the descriptor's number), its second argument and its parent (`zebra`, or `keeper`:
+/// another of them), once four are seen.
+fn keeper_roles(name: &str, env: &[(&str, &str)]) -> Vec<(String, &'static str)> {
     let m = mark(name);
     let bot = format!("{TEST_BOT} --sleep-ms 300");
     let mut game = zebra(
@@ -472,27 +473,64 @@ fn keeper_roles(name: &str, env: &[(&str, &str)]) -> Vec<String> {
     .stderr(Stdio::null())
     .spawn()
     .unwrap();
+    let zebra_pid = game.id().to_string();
     let roles = || {
-        let mut roles: Vec<String> = marked(&m)
+        let keepers: Vec<(String, String, String)> = marked(&m)
             .iter()
             .filter_map(|p| p.split_whitespace().next())
             .filter_map(|pid| {
                 let line = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
                 let mut args = line.split(|&b| b == 0);
-                (args.next() == Some(b"zebra-keeper"))
-                    .then(|| String::from_utf8_lossy(args.next().unwrap_or_default()).into())
+                if args.next() != Some(b"zebra-keeper") {
+                    return None;
+                }
+                let role = String::from_utf8_lossy(args.next().unwrap_or_default()).into();
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                let parent = stat
+                    .rsplit_once(") ")?
+                    .1
+                    .split_whitespace()
+                    .nth(1)?
+                    .to_string();
+                Some((pid.to_string(), role, parent))
+            })
+            .collect();
+        let mut roles: Vec<(String, &'static str)> = keepers
+            .iter()
+            .map(|(_, role, parent)| {
+                let of = if *parent == zebra_pid {
+                    "zebra"
+                } else if keepers.iter().any(|(pid, _, _)| pid == parent) {
+                    "keeper"
+                } else {
+                    "other"
+                };
+                (role.clone(), of)
             })
             .collect();
         roles.sort();
         roles
     };
+    // Both bots running (exec'd: no copy of a launcher that is about to become a bot is
+    // left to count), then their four keepers and inits.
+    let bots = || {
+        marked(&m)
+            .iter()
+            .filter_map(|p| p.split_whitespace().next())
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| c.starts_with(TEST_BOT.as_bytes()))
+            })
+            .count()
+    };
     let mut seen = Vec::new();
-    wait_until(Duration::from_secs(20), || {
+    let four = wait_until(Duration::from_secs(20), || {
         seen = roles();
-        seen.len() == 4
+        bots() == 2 && seen.len() == 4
     });
     let _ = game.kill();
     let _ = game.wait();
+    assert!(four, "{name}: {seen:?}");
     assert_none_left(&m);
     seen
 }
@@ -503,24 +541,39 @@ fn a_walled_bot_is_launched_through_the_keeper_program() {
         eprintln!("skipped: no namespaces here");
         return;
     }
+    let role = |r: &str, of| (r.to_string(), of);
     // Each bot's keeper is the launcher Zebra spawned (no fork of Zebra holding its memory),
     // and its init a fork of it.
-    assert_eq!(keeper_roles("launch", &[]), ["launch"; 4]);
+    assert_eq!(
+        keeper_roles("launch", &[]),
+        [
+            role("launch", "keeper"),
+            role("launch", "keeper"),
+            role("launch", "zebra"),
+            role("launch", "zebra")
+        ]
+    );
     // Launches turned off: forks of Zebra that exec the program once set up.
     assert_eq!(
         keeper_roles("keeper", &[("ZEBRA_SANDBOX_DISABLE", "launch")]),
-        ["init", "init", "keep", "keep"]
+        [
+            role("init", "keeper"),
+            role("init", "keeper"),
+            role("keep", "zebra"),
+            role("keep", "zebra")
+        ]
     );
 }
 
-/// Runs the launcher by hand the way Zebra does, `zebra-keeper launch 3 4 /bin/echo echo
-/// walled`, with `plan` on descriptor 3 (`PARENT` in it replaced by the shell's pid, the
-/// launcher's parent) and the report on 4. Returns what the shell printed and the report.
+/// Runs the launcher by hand the way Zebra does, `zebra-keeper launch 3 4 /bin/sh sh -c
+/// ...` (a bot that prints `$GREETING` and `$HOME`), with `plan` on descriptor 3 (`PARENT`
+/// in it replaced by the shell's pid, the launcher's parent) and the report on 4. Returns
+/// what the shell printed and the report.
 fn launch_by_hand(name: &str, plan: &str) -> (String, String) {
     let dir = scratch(name);
     std::fs::write(dir.join("plan.in"), plan).unwrap();
     let script = format!(
-        "sed \"s/PARENT/$$/\" plan.in > plan; {} launch 3 4 /bin/echo echo walled 3<plan 4>report; echo \"rc=$?\"",
+        "sed \"s/PARENT/$$/\" plan.in > plan; {} launch 3 4 /bin/sh sh -c 'echo \"$GREETING\" \"${{HOME:-no home}}\"' 3<plan 4>report; echo \"rc=$?\"",
         env!("CARGO_BIN_EXE_zebra-keeper")
     );
     let out = Command::new("sh")
@@ -538,12 +591,17 @@ fn launch_by_hand(name: &str, plan: &str) -> (String, String) {
 
 #[test]
 fn the_launcher_execs_the_bot_once_set_up_and_reports_what_stopped_it() {
-    // A plan without namespaces (the parent check alone): the program runs, nothing reported.
+    // A plan without namespaces (the parent check alone): the program runs with the plan's
+    // environment and nothing of the launcher's, nothing is reported.
     let bare = r#"{"join":[],"rlimits":[],"namespaces":null}"#;
-    let (out, report) = launch_by_hand("launch-ok", &format!("[PARENT,null,{bare}]"));
-    assert_eq!((out.as_str(), report.as_str()), ("walled\nrc=0\n", ""));
+    let plan = format!(r#"[PARENT,null,["GREETING=walled"],{bare}]"#);
+    let (out, report) = launch_by_hand("launch-ok", &plan);
+    assert_eq!(
+        (out.as_str(), report.as_str()),
+        ("walled no home\nrc=0\n", "")
+    );
     // Another parent than the plan's: the bot does not start, and the report says why.
-    let (out, report) = launch_by_hand("launch-parent", &format!("[1,null,{bare}]"));
+    let (out, report) = launch_by_hand("launch-parent", &format!("[1,null,[],{bare}]"));
     assert_eq!(out, "rc=127\n");
     assert!(report.contains("the referee is gone"), "{report:?}");
     // A plan it cannot read.
@@ -557,6 +615,53 @@ fn the_launcher_execs_the_bot_once_set_up_and_reports_what_stopped_it() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("run by Zebra only"));
+}
+
+#[test]
+fn a_bot_holds_no_descriptor_but_its_stdio_however_it_was_started() {
+    // Launched (with namespaces, or with cgroups and rlimits alone) and forked. (With
+    // `--sandbox none` a bot inherits what Zebra itself inherited open, as any child does.)
+    for (name, disable) in [
+        ("fds-launched", ""),
+        ("fds-launched-bare", "namespaces"),
+        ("fds-forked", "launch"),
+    ] {
+        let dir = scratch(name);
+        let m = mark(name);
+        let bot = format!("a={TEST_BOT} --attack fds");
+        let logs = dir.join("logs");
+        let out = run(&mut zebra(
+            &[
+                "match",
+                "--bot",
+                &bot,
+                "--bot",
+                &bot.replacen("a=", "b=", 1),
+                "--games",
+                "2",
+                "--tc",
+                "plays=1,play=2s,reaction=2s",
+                "-q",
+                "--out",
+                dir.join("s").to_str().unwrap(),
+                "--log-dir",
+                logs.to_str().unwrap(),
+            ],
+            &m,
+            &[("ZEBRA_SANDBOX_DISABLE", disable)],
+        ));
+        assert!(out.status.success(), "{name}: {out:?}");
+        for side in ["white", "black"] {
+            let file = logs.join(format!("game-0001.{side}.stderr"));
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert!(
+                text.lines().any(|l| l == "attack fds: none"),
+                "{name}: {}: {text}",
+                file.display()
+            );
+        }
+        assert_none_left(&m);
+    }
 }
 
 #[test]

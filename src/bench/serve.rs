@@ -262,16 +262,18 @@ fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u
     .map_err(|e| e.to_string())?;
     drop(db);
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let mut child = std::process::Command::new(exe)
-        .arg("serve")
-        .arg("--data")
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("starting zebra serve: {e}"))?;
+    let mut child = crate::sandbox::launch::ordinary(|| {
+        std::process::Command::new(exe)
+            .arg("serve")
+            .arg("--data")
+            .arg(data)
+            .args(["--listen", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+    })
+    .map_err(|e| format!("starting zebra serve: {e}"))?;
     let measured = read_all_routes(&mut child, &token);
     // SIGTERM: the daemon's clean exit; then reaped whatever happened.
     // SAFETY: kill(2) on our own child's pid.
@@ -551,18 +553,20 @@ async fn remote_run(
     let each = (concurrency / 2).max(1).to_string();
     let mut workers = Vec::new();
     for k in 0..2 {
-        let child = std::process::Command::new(&exe)
-            .args(["worker", "--server", &format!("http://{addr}")])
-            .arg("--token-file")
-            .arg(&token_file)
-            .args(["--same-programs", "--concurrency", &each, "--name"])
-            .arg(format!("bench-{k}"))
-            .arg("--cache")
-            .arg(data.join(format!("cache-{k}")))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start a zebra worker: {e}"))?;
+        let child = crate::sandbox::launch::ordinary(|| {
+            std::process::Command::new(&exe)
+                .args(["worker", "--server", &format!("http://{addr}")])
+                .arg("--token-file")
+                .arg(&token_file)
+                .args(["--same-programs", "--concurrency", &each, "--name"])
+                .arg(format!("bench-{k}"))
+                .arg("--cache")
+                .arg(data.join(format!("cache-{k}")))
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+        })
+        .map_err(|e| format!("cannot start a zebra worker: {e}"))?;
         workers.push(child);
     }
     let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})

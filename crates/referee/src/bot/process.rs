@@ -218,7 +218,7 @@ impl BotProcess {
             .map_err(spawn_error)?;
         let parent = std::process::id() as libc::pid_t;
         // Walled, through the launcher where there is one (no copy of Zebra's memory).
-        let launch = jail.launch(parent, spec.cpus.as_deref());
+        let launch = jail.launch(parent, spec.cpus.as_deref(), &spec.env);
         let mut cmd = match &launch {
             Some(launch) => launch.command(&program, spec.program.as_os_str(), &spec.args),
             None => {
@@ -242,10 +242,12 @@ impl BotProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        for (k, v) in &spec.env {
-            cmd.env(k, v);
+        if launch.is_none() {
+            for (k, v) in &spec.env {
+                cmd.env(k, v);
+            }
+            jail.configure(&mut cmd);
         }
-        jail.configure(&mut cmd, launch.is_some());
         let mut child = sandbox::register_bot(|| {
             let child = match launch {
                 Some(launch) => launch.spawn(|| cmd.spawn()),

@@ -24,7 +24,7 @@
 //! Everything the child needs is allocated before the fork; between fork and exec only
 //! async-signal-safe system calls run.
 
-use std::ffi::CString;
+use std::ffi::{CString, OsString};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
@@ -283,19 +283,27 @@ impl Jail {
     }
 
     /// The bot's setup as a launch ([`super::launch`]), when it has one and the launcher
-    /// is there; `parent` is Zebra's pid, `cpus` where the bot runs.
-    pub(crate) fn launch(&self, parent: i32, cpus: Option<&[usize]>) -> Option<Launch> {
-        Launch::new(self.plan.as_deref()?, parent, cpus)
+    /// is there; `parent` is Zebra's pid, `cpus` where the bot runs, `env` what its
+    /// environment adds to Zebra's (the private temp directory comes on top).
+    pub(crate) fn launch(
+        &self,
+        parent: i32,
+        cpus: Option<&[usize]>,
+        env: &[(String, String)],
+    ) -> Option<Launch> {
+        let mut env: Vec<(OsString, OsString)> =
+            env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        if let Some(dir) = &self.tmpdir {
+            env.push(("TMPDIR".into(), dir.into()));
+        }
+        Launch::new(self.plan.as_deref()?, parent, cpus, &env)
     }
 
-    /// Wires the jail into the command: the private temp directory, and the child's setup
-    /// unless the command is a launch (which does it itself).
-    pub(crate) fn configure(&self, cmd: &mut tokio::process::Command, launch: bool) {
+    /// Wires the jail into the command of a forked start: the private temp directory and
+    /// the child's setup.
+    pub(crate) fn configure(&self, cmd: &mut tokio::process::Command) {
         if let Some(dir) = &self.tmpdir {
             cmd.env("TMPDIR", dir);
-        }
-        if launch {
-            return;
         }
         if let Some(plan) = &self.plan {
             let plan = plan.clone();

@@ -289,7 +289,9 @@ pub unsafe fn helper_main(argc: libc::c_int, argv: *const *const libc::c_char) -
     }
     if arg(1).map(CStr::to_bytes) == Some(b"launch") {
         let args: Vec<&CStr> = (2..argc).filter_map(arg).collect();
-        super::launch::main(&args);
+        let code = super::launch::main(&args);
+        libc::write(2, USAGE.as_ptr().cast(), USAGE.len());
+        return code;
     }
     let numbers = (
         arg(2).and_then(parse),
@@ -313,10 +315,12 @@ pub unsafe fn helper_main(argc: libc::c_int, argv: *const *const libc::c_char) -
             _ => {}
         }
     }
-    let usage = b"zebra-keeper: a part of Zebra's sandbox, run by Zebra only\n";
-    libc::write(2, usage.as_ptr().cast(), usage.len());
+    libc::write(2, USAGE.as_ptr().cast(), USAGE.len());
     2
 }
+
+/// The one line `zebra-keeper` run any other way says.
+const USAGE: &[u8] = b"zebra-keeper: a part of Zebra's sandbox, run by Zebra only\n";
 
 /// Where [`helper`] finds the program, if anywhere (`zebra doctor` says it): beside the
 /// running executable, or, for a test binary in cargo's `deps/`, one directory up; and only

@@ -7,22 +7,25 @@
 //! `zebra-keeper` program is there ([`super::keeper::helper`]), Zebra instead spawns it
 //! the way `posix_spawn` does (the calling thread waits only until the program runs; no
 //! memory is copied) as `zebra-keeper launch PLAN REPORT PROGRAM ARG0 [ARG...]`:
-//! - `PLAN` is a pipe holding the jail's plan (the one [`super::jail`] otherwise runs in a
-//!   forked child), Zebra's pid and the bot's CPUs, as JSON;
-//! - the launcher does that setup itself: it becomes the keeper, forks the init and the
-//!   bot, and the bot execs `PROGRAM` with `ARG0 ARG...` in the environment and working
-//!   directory the launcher was given (the bot's own);
+//! - `PLAN` is a memory file holding the jail's plan (the one [`super::jail`] otherwise
+//!   runs in a forked child), Zebra's pid, the bot's CPUs and its environment, as JSON;
+//! - the launcher, itself run with Zebra's environment (it works outside the wall: no
+//!   library the bot's environment names is loaded into it), does that setup: it becomes
+//!   the keeper, forks the init and the bot, and the bot execs `PROGRAM` with `ARG0
+//!   ARG...` and its environment, in the working directory the launcher was given;
 //! - a setup error is written to `REPORT` (an errno and a message), which the bot's exec
 //!   closes: Zebra reads it to its end, as the standard library's spawn reads its own error
 //!   pipe, so a bot that could not be walled never counts as started.
 //!
 //! The plan's descriptors (the cgroups' `cgroup.procs`, the pid pipe) reach the launcher by
 //! number: they are made inheritable only while the launcher is spawned, under a lock
-//! every other bot spawn of this process takes too ([`ordinary`]).
+//! every other spawn of this process takes too ([`ordinary`]), and the launcher marks them
+//! close-on-exec again before anything else.
 
-use std::ffi::{CStr, CString, OsStr};
-use std::io::{self, Read, Write};
+use std::ffi::{CStr, CString, OsStr, OsString};
+use std::io::{self, Read, Seek, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 
@@ -45,40 +48,54 @@ fn on() -> bool {
     *ON.get_or_init(|| !super::disabled("launch") && Path::new("/proc/self/fd").is_dir())
 }
 
-/// A launch prepared for one bot: the plan written into its pipe, the report pipe open.
+/// A launch prepared for one bot: the plan written into its file, the report pipe open.
 pub(crate) struct Launch {
     helper: PathBuf,
-    plan_read: OwnedFd,
+    plan: OwnedFd,
     report_read: OwnedFd,
     report_write: OwnedFd,
     /// Descriptors the launcher uses by number.
     inherit: Vec<RawFd>,
 }
 
+/// What the launcher reads: Zebra's pid, the bot's CPUs, the bot's whole environment
+/// (`NAME=value`: the launcher itself runs with Zebra's) and the jail's plan.
+type Order<P> = (i32, Option<Vec<usize>>, Vec<CString>, P);
+
 impl Launch {
     /// `None` when there is no `zebra-keeper` (or no `/proc` to exec it through, or
-    /// launches are turned off): the bot is then set up in a forked child.
-    pub(super) fn new(plan: &ExecPlan, parent: i32, cpus: Option<&[usize]>) -> Option<Launch> {
+    /// launches are turned off): the bot is then set up in a forked child. `env`: what the
+    /// bot's environment adds to Zebra's.
+    pub(super) fn new(
+        plan: &ExecPlan,
+        parent: i32,
+        cpus: Option<&[usize]>,
+        env: &[(OsString, OsString)],
+    ) -> Option<Launch> {
         if !on() {
             return None;
         }
         let helper = PathBuf::from(format!("/proc/self/fd/{}", keeper::helper()?));
-        let order = serde_json::to_vec(&(parent, cpus, plan)).ok()?;
-        let (plan_read, plan_write) = jail::pipe().ok()?;
-        if order.len() > 1 << 16 {
-            // SAFETY: F_SETPIPE_SZ only resizes our own pipe.
-            if unsafe { libc::fcntl(plan_write.as_raw_fd(), libc::F_SETPIPE_SZ, order.len()) } < 0 {
-                return None;
-            }
+        let order: Order<&ExecPlan> = (parent, cpus.map(<[usize]>::to_vec), environment(env), plan);
+        let order = serde_json::to_vec(&order).ok()?;
+        // A memory file, not a pipe: no size it could block on, and nobody needs to read it
+        // before the launcher runs.
+        // SAFETY: memfd_create returns a new descriptor we then own.
+        let plan_fd = unsafe { libc::memfd_create(c"zebra-plan".as_ptr(), libc::MFD_CLOEXEC) };
+        if plan_fd < 0 {
+            return None;
         }
-        // Fits in the pipe: no reader needed yet.
-        std::fs::File::from(plan_write).write_all(&order).ok()?;
+        // SAFETY: a fresh descriptor of ours.
+        let mut file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(plan_fd) });
+        file.write_all(&order).ok()?;
+        file.rewind().ok()?;
         let (report_read, report_write) = jail::pipe().ok()?;
+        let plan_fd = OwnedFd::from(file);
         let mut inherit = plan.descriptors();
-        inherit.extend([plan_read.as_raw_fd(), report_write.as_raw_fd()]);
+        inherit.extend([plan_fd.as_raw_fd(), report_write.as_raw_fd()]);
         Some(Launch {
             helper,
-            plan_read,
+            plan: plan_fd,
             report_read,
             report_write,
             inherit,
@@ -86,7 +103,8 @@ impl Launch {
     }
 
     /// The command that runs `program` (named `arg0`, with `args`) through the launcher;
-    /// the caller adds stdio, environment, working directory and process group.
+    /// the caller adds stdio, working directory and process group (the environment is in
+    /// the plan).
     pub(crate) fn command(
         &self,
         program: &Path,
@@ -94,9 +112,11 @@ impl Launch {
         args: &[String],
     ) -> tokio::process::Command {
         let mut cmd = tokio::process::Command::new(&self.helper);
+        // The launcher runs outside the wall with Zebra's own environment: nothing the bot's
+        // adds (a library to preload, say) reaches it; the bot gets its own at its exec.
         cmd.arg0(keeper::PROGRAM)
             .arg("launch")
-            .arg(self.plan_read.as_raw_fd().to_string())
+            .arg(self.plan.as_raw_fd().to_string())
             .arg(self.report_write.as_raw_fd().to_string())
             .arg(program)
             .arg(arg0)
@@ -114,7 +134,7 @@ impl Launch {
             set_cloexec(&self.inherit, true);
             child
         }?;
-        drop(self.plan_read);
+        drop(self.plan);
         drop(self.report_write);
         let mut report = Vec::new();
         std::fs::File::from(self.report_read).read_to_end(&mut report)?;
@@ -125,8 +145,10 @@ impl Launch {
     }
 }
 
-/// Any bot spawn but a launch: never while a launch's descriptors are inheritable.
-pub(crate) fn ordinary<T>(spawn: impl FnOnce() -> T) -> T {
+/// Any spawn but a launch, in a process that launches bots: never while a launch's
+/// descriptors are inheritable (a child that got them would hold a bot's `cgroup.procs`,
+/// and Zebra would wait on the launch's report for as long as that child lives).
+pub fn ordinary<T>(spawn: impl FnOnce() -> T) -> T {
     let _shared = SPAWNS.read().unwrap_or_else(|e| e.into_inner());
     spawn()
 }
@@ -147,6 +169,24 @@ pub(crate) unsafe fn tie(parent: i32, cpus: Option<&libc::cpu_set_t>) -> io::Res
         }
     }
     Ok(())
+}
+
+/// Zebra's environment with `env` over it (a later name replaces an earlier one), as
+/// `NAME=value` strings.
+fn environment(env: &[(OsString, OsString)]) -> Vec<CString> {
+    let mut vars: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+    for (name, value) in env {
+        vars.retain(|(n, _)| n != name);
+        vars.push((name.clone(), value.clone()));
+    }
+    vars.into_iter()
+        .filter_map(|(name, value)| {
+            let mut line = name.into_vec();
+            line.push(b'=');
+            line.extend(value.into_vec());
+            CString::new(line).ok()
+        })
+        .collect()
 }
 
 fn set_cloexec(fds: &[RawFd], on: bool) {
@@ -204,27 +244,46 @@ pub(super) unsafe fn main(args: &[&CStr]) -> libc::c_int {
 
 /// In the process that ends as the bot (the keeper and the init never come back).
 unsafe fn setup(
-    plan: RawFd,
+    plan_fd: RawFd,
     program: &CStr,
     argv: &[&CStr],
 ) -> io::Result<std::convert::Infallible> {
     let mut bytes = Vec::new();
-    std::fs::File::from(OwnedFd::from_raw_fd(plan)).read_to_end(&mut bytes)?;
-    let (parent, cpus, plan): (i32, Option<Vec<usize>>, ExecPlan) =
+    std::fs::File::from(OwnedFd::from_raw_fd(plan_fd)).read_to_end(&mut bytes)?;
+    let (parent, cpus, env, plan): Order<ExecPlan> =
         serde_json::from_slice(&bytes).map_err(|e| io::Error::other(format!("its plan: {e}")))?;
-    // Whatever the launcher was given stays out of the bot.
-    const CLOSE_RANGE_CLOEXEC: libc::c_int = 1 << 2;
-    libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC);
+    // Whatever the launcher was given stays out of the bot: the plan's descriptors by name,
+    // then any other (Zebra's own inheritance).
+    set_cloexec(&plan.descriptors(), true);
+    close_all_at_exec()?;
     tie(
         parent,
         cpus.as_deref().map(crate::bot::process::cpu_set).as_ref(),
     )?;
-    let argv: Vec<CString> = argv.iter().map(|&a| a.to_owned()).collect();
-    let mut pointers: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
-    pointers.push(std::ptr::null());
+    let mut args: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    args.push(std::ptr::null());
+    let mut envp: Vec<*const libc::c_char> = env.iter().map(|e| e.as_ptr()).collect();
+    envp.push(std::ptr::null());
     jail::enter(&plan)?;
-    libc::execv(program.as_ptr(), pointers.as_ptr());
+    // As the standard library's spawn does: a file without an interpreter line runs
+    // under /bin/sh.
+    libc::execvpe(program.as_ptr(), args.as_ptr(), envp.as_ptr());
     Err(io::Error::last_os_error())
+}
+
+/// Marks every descriptor above stdio close-on-exec: `close_range` where the kernel has it,
+/// else one by one from `/proc/self/fd`.
+unsafe fn close_all_at_exec() -> io::Result<()> {
+    const CLOSE_RANGE_CLOEXEC: libc::c_int = 1 << 2;
+    if libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC) == 0 {
+        return Ok(());
+    }
+    let fds: Vec<RawFd> = std::fs::read_dir("/proc/self/fd")?
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    set_cloexec(&fds, true);
+    Ok(())
 }
 
 #[cfg(test)]
