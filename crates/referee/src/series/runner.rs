@@ -169,6 +169,9 @@ struct Coordinator<'a> {
     term: tokio::signal::unix::Signal,
     /// The CPU slots not in use by a running game (`--affinity`).
     free_slots: Vec<usize>,
+    /// The CPU slot of each running game's task, for a task that fails (panics) without
+    /// saying it.
+    task_slots: std::collections::HashMap<tokio::task::Id, usize>,
 }
 
 impl<'a> Coordinator<'a> {
@@ -311,6 +314,7 @@ impl<'a> Coordinator<'a> {
             int,
             term,
             free_slots,
+            task_slots: std::collections::HashMap::new(),
             options,
         })
     }
@@ -338,12 +342,15 @@ impl<'a> Coordinator<'a> {
             });
             let token = self.cancel.child_token();
             let spectator = self.options.spectator.clone();
-            self.running.spawn(async move {
+            let task = self.running.spawn(async move {
                 match super::game::play(game, token, spectator).await {
                     Some(played) => Ok(Finished { slot, played }),
                     None => Err(slot),
                 }
             });
+            if let Some(slot) = slot {
+                self.task_slots.insert(task.id(), slot);
+            }
         }
     }
 
@@ -351,7 +358,7 @@ impl<'a> Coordinator<'a> {
     /// second one or SIGTERM abandons the running ones.
     async fn wait(&mut self) -> Wait {
         let finished = tokio::select! {
-            joined = self.running.join_next() => joined,
+            joined = self.running.join_next_with_id() => joined,
             _ = self.int.recv() => {
                 if self.stopping && self.interrupted {
                     self.progress.note("stopping now: the running games are abandoned");
@@ -374,14 +381,20 @@ impl<'a> Coordinator<'a> {
         };
         match finished {
             None => Wait::Stop,
-            Some(Ok(Ok(f))) => Wait::Finished(Box::new(f)),
-            Some(Ok(Err(slot))) => {
+            Some(Ok((id, Ok(f)))) => {
+                self.task_slots.remove(&id);
+                Wait::Finished(Box::new(f))
+            }
+            Some(Ok((id, Err(slot)))) => {
                 // Abandoned or failed to start: its CPU slot is free again.
+                self.task_slots.remove(&id);
                 self.free_slots.extend(slot);
                 Wait::Again
             }
             Some(Err(e)) => {
+                // Its game is not recorded; its CPU slot is free again.
                 tracing::error!("a game task failed: {e}");
+                self.free_slots.extend(self.task_slots.remove(&e.id()));
                 Wait::Again
             }
         }
