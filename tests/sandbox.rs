@@ -570,10 +570,19 @@ fn a_walled_bot_is_launched_through_the_keeper_program() {
 /// in it replaced by the shell's pid, the launcher's parent) and the report on 4. Returns
 /// what the shell printed and the report.
 fn launch_by_hand(name: &str, plan: &str) -> (String, String) {
+    launch_by_hand_running(
+        name,
+        plan,
+        "/bin/sh sh -c 'echo \"$GREETING\" \"${HOME:-no home}\"'",
+    )
+}
+
+/// [`launch_by_hand`] with `program` (the launcher's arguments after its descriptors).
+fn launch_by_hand_running(name: &str, plan: &str, program: &str) -> (String, String) {
     let dir = scratch(name);
     std::fs::write(dir.join("plan.in"), plan).unwrap();
     let script = format!(
-        "sed \"s/PARENT/$$/\" plan.in > plan; {} launch 3 4 /bin/sh sh -c 'echo \"$GREETING\" \"${{HOME:-no home}}\"' 3<plan 4>report; echo \"rc=$?\"",
+        "sed \"s/PARENT/$$/\" plan.in > plan; {} launch 3 4 {program} 3<plan 4>report; echo \"rc=$?\"",
         env!("CARGO_BIN_EXE_zebra-keeper")
     );
     let out = Command::new("sh")
@@ -608,7 +617,11 @@ fn the_launcher_execs_the_bot_once_set_up_and_reports_what_stopped_it() {
     let (out, report) = launch_by_hand("launch-garbage", "not a plan");
     assert_eq!(out, "rc=127\n");
     assert!(report.contains("its plan"), "{report:?}");
-    // Without its arguments: one line of usage, nothing run.
+    // No program: reported too (an empty report would count as a bot started).
+    let (out, report) = launch_by_hand_running("launch-none", "[]", "");
+    assert_eq!(out, "rc=127\n");
+    assert!(report.contains("no program"), "{report:?}");
+    // Without its descriptors: one line of usage, nothing run.
     let out = Command::new(env!("CARGO_BIN_EXE_zebra-keeper"))
         .arg("launch")
         .output()
@@ -619,12 +632,13 @@ fn the_launcher_execs_the_bot_once_set_up_and_reports_what_stopped_it() {
 
 #[test]
 fn a_bot_holds_no_descriptor_but_its_stdio_however_it_was_started() {
-    // Launched (with namespaces, or with cgroups and rlimits alone) and forked. (With
+    // Launched and forked, each with namespaces and with cgroups and rlimits alone. (With
     // `--sandbox none` a bot inherits what Zebra itself inherited open, as any child does.)
     for (name, disable) in [
         ("fds-launched", ""),
         ("fds-launched-bare", "namespaces"),
         ("fds-forked", "launch"),
+        ("fds-forked-bare", "launch,namespaces"),
     ] {
         let dir = scratch(name);
         let m = mark(name);
@@ -640,7 +654,7 @@ fn a_bot_holds_no_descriptor_but_its_stdio_however_it_was_started() {
                 "--games",
                 "2",
                 "--tc",
-                "plays=1,play=2s,reaction=2s",
+                "plays=1,play=10s,reaction=10s",
                 "-q",
                 "--out",
                 dir.join("s").to_str().unwrap(),

@@ -108,7 +108,7 @@ fn doctor(json: bool) {
     for problem in &wall.problems {
         println!("    why not: {problem}");
     }
-    if level.namespaces {
+    {
         match (
             crate::sandbox::launch::launcher(),
             crate::sandbox::keeper::helper_path(),
@@ -117,7 +117,7 @@ fn doctor(json: bool) {
                 println!("  start: launched by {} (no fork of Zebra)", path.display())
             }
             (None, Some(path)) => println!(
-                "  start: forks of Zebra (launches turned off); keeper and init exec {}",
+                "  start: forks of Zebra (launches off: ZEBRA_SANDBOX_DISABLE=launch, or no /proc/self/fd); keeper and init exec {}",
                 path.display()
             ),
             (None, None) => println!(

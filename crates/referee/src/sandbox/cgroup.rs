@@ -248,7 +248,7 @@ fn joinable(dir: &Path) -> bool {
                 Ok(())
             });
         }
-        let status = cmd.status().ok()?;
+        let status = super::launch::ordinary(|| cmd.status()).ok()?;
         drop(procs);
         status.success().then_some(())
     })()

@@ -1,5 +1,6 @@
-//! One bot's jail: what is prepared before its process is forked, what runs in the child
-//! between fork and exec, and what is cleaned up when its game ends.
+//! One bot's jail: what is prepared before its process starts, what runs between that
+//! start and the bot's exec (in `zebra-keeper launch`, [`super::launch`], or in a forked
+//! child of Zebra without it), and what is cleaned up when its game ends.
 //!
 //! With namespaces, the forked child (the *keeper*) joins the bot's cgroups, sets its
 //! rlimits, unshares new PID, network, mount, IPC, UTS and cgroup namespaces (and a user
@@ -21,8 +22,8 @@
 //! Zebra sees the bot's own status. The kernel ties the chain to Zebra: the keeper has the
 //! parent-death signal for Zebra, the init for the keeper, the bot for the init.
 //!
-//! Everything the child needs is allocated before the fork; between fork and exec only
-//! async-signal-safe system calls run.
+//! In a forked child everything it needs is allocated before the fork, and between fork
+//! and exec only async-signal-safe system calls run.
 
 use std::ffi::{CString, OsString};
 use std::io;
@@ -472,6 +473,8 @@ pub(super) fn enter(plan: &ExecPlan) -> io::Result<()> {
             }
         }
         let Some(ns) = &plan.namespaces else {
+            // No wall to do it: whatever Zebra itself inherited open stays behind.
+            close_all_at_exec();
             return Ok(());
         };
         // The keeper and the init exec zebra-keeper only once set up, or never (without
@@ -594,8 +597,7 @@ unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
         }
     }
     // Whatever descriptor Zebra itself inherited without close-on-exec stays behind.
-    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
-    libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
+    close_all_at_exec();
     if ns.drop_caps || ns.user.is_some() {
         // The bounding set first: emptying it needs a capability the id change removes.
         for cap in 0..64 {
@@ -630,6 +632,24 @@ unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
         filter.install()?;
     }
     Ok(())
+}
+
+/// Marks every descriptor above stdio close-on-exec: `close_range` where the kernel has it
+/// (5.11), else one by one up to the open-files limit. Async-signal-safe.
+pub(super) unsafe fn close_all_at_exec() {
+    const CLOSE_RANGE_CLOEXEC: libc::c_int = 1 << 2;
+    if libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC) == 0 {
+        return;
+    }
+    let mut lim: libc::rlimit = std::mem::zeroed();
+    let top = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
+        lim.rlim_cur.min(1 << 20) as libc::c_int
+    } else {
+        4096
+    };
+    for fd in 3..top {
+        libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+    }
 }
 
 /// Empties the calling thread's capability sets (`capset`).
@@ -750,7 +770,7 @@ pub fn probe(wall: &Wall) -> Result<(), String> {
         unsafe {
             cmd.pre_exec(move || enter(&plan));
         }
-        match cmd.status() {
+        match super::launch::ordinary(|| cmd.status()) {
             Ok(s) if s.success() => Ok(()),
             Ok(s) => Err(format!("a walled test program ended with {s}")),
             Err(e) => Err(e.to_string()),

@@ -13,9 +13,10 @@
 //! missing file), they wait as forks, as before.
 //!
 //! Only async-signal-safe calls run here before the exec, on memory prepared before the
-//! fork; the program itself runs no Rust runtime setup (`#![no_main]`). Both exec before
-//! the bot builds its view (the bot waits until the program's `main` closes a pipe), so the
-//! program loads its libraries from the host's root, never from a half-made view.
+//! fork; the program itself runs no Rust runtime setup (`#![no_main]`). Forked, both exec
+//! before the bot builds its view (the bot waits until the program's `main` closes a
+//! pipe), so the program loads its libraries from the host's root, never from a half-made
+//! view; launched, they are the program already.
 
 use std::ffi::CStr;
 use std::os::fd::RawFd;
@@ -337,12 +338,14 @@ pub fn helper_path() -> Option<std::path::PathBuf> {
         .flatten()
         .map(|d| d.join(PROGRAM))
         .find(|p| p.is_file())?;
-    let out = std::process::Command::new(&path)
-        .arg("--protocol")
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
+    let out = super::launch::ordinary(|| {
+        std::process::Command::new(&path)
+            .arg("--protocol")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+    })
+    .ok()?;
     (out.status.success() && out.stdout == format!("{PROTOCOL}\n").as_bytes()).then_some(path)
 }
 

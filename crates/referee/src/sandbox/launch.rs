@@ -12,7 +12,8 @@
 //! - the launcher, itself run with Zebra's environment (it works outside the wall: no
 //!   library the bot's environment names is loaded into it), does that setup: it becomes
 //!   the keeper, forks the init and the bot, and the bot execs `PROGRAM` with `ARG0
-//!   ARG...` and its environment, in the working directory the launcher was given;
+//!   ARG...` and its environment, where it starts (in its view, or the working directory
+//!   the launcher was given);
 //! - a setup error is written to `REPORT` (an errno and a message), which the bot's exec
 //!   closes: Zebra reads it to its end, as the standard library's spawn reads its own error
 //!   pipe, so a bot that could not be walled never counts as started.
@@ -77,20 +78,33 @@ impl Launch {
         }
         let helper = PathBuf::from(format!("/proc/self/fd/{}", keeper::helper()?));
         let order: Order<&ExecPlan> = (parent, cpus.map(<[usize]>::to_vec), environment(env), plan);
-        let order = serde_json::to_vec(&order).ok()?;
-        // A memory file, not a pipe: no size it could block on, and nobody needs to read it
-        // before the launcher runs.
-        // SAFETY: memfd_create returns a new descriptor we then own.
-        let plan_fd = unsafe { libc::memfd_create(c"zebra-plan".as_ptr(), libc::MFD_CLOEXEC) };
-        if plan_fd < 0 {
-            return None;
-        }
-        // SAFETY: a fresh descriptor of ours.
-        let mut file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(plan_fd) });
-        file.write_all(&order).ok()?;
-        file.rewind().ok()?;
-        let (report_read, report_write) = jail::pipe().ok()?;
-        let plan_fd = OwnedFd::from(file);
+        let prepared = (|| -> io::Result<_> {
+            let order = serde_json::to_vec(&order).map_err(io::Error::other)?;
+            // A memory file, not a pipe: no size it could block on, and nobody needs to read
+            // it before the launcher runs.
+            // SAFETY: memfd_create returns a new descriptor we then own.
+            let plan_fd = unsafe { libc::memfd_create(c"zebra-plan".as_ptr(), libc::MFD_CLOEXEC) };
+            if plan_fd < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // SAFETY: a fresh descriptor of ours.
+            let mut file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(plan_fd) });
+            file.write_all(&order)?;
+            file.rewind()?;
+            let (report_read, report_write) = jail::pipe()?;
+            Ok((
+                above_stdio(file.into())?,
+                report_read,
+                above_stdio(report_write)?,
+            ))
+        })();
+        let (plan_fd, report_read, report_write) = match prepared {
+            Ok(fds) => fds,
+            Err(e) => {
+                tracing::warn!("a bot starts as a fork of Zebra: its launch failed ({e})");
+                return None;
+            }
+        };
         let mut inherit = plan.descriptors();
         inherit.extend([plan_fd.as_raw_fd(), report_write.as_raw_fd()]);
         Some(Launch {
@@ -143,6 +157,21 @@ impl Launch {
             _ => Err(decode(&report)),
         }
     }
+}
+
+/// `fd`, or a copy of it above stdio (0-2 are the bot's: a Zebra started with one of them
+/// closed gets new descriptors there, which the spawn's stdio would overwrite).
+fn above_stdio(fd: OwnedFd) -> io::Result<OwnedFd> {
+    if fd.as_raw_fd() > 2 {
+        return Ok(fd);
+    }
+    // SAFETY: F_DUPFD_CLOEXEC returns a new descriptor we then own.
+    let copy = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 3) };
+    if copy < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a fresh descriptor of ours.
+    Ok(unsafe { OwnedFd::from_raw_fd(copy) })
 }
 
 /// Any spawn but a launch, in a process that launches bots: never while a launch's
@@ -223,19 +252,21 @@ fn decode(report: &[u8]) -> io::Error {
 /// To be called as the program's `main`, before any thread exists.
 pub(super) unsafe fn main(args: &[&CStr]) -> libc::c_int {
     let number = |s: &CStr| s.to_str().ok()?.parse::<RawFd>().ok().filter(|&n| n > 2);
-    let [plan, report, program, rest @ ..] = args else {
+    let [plan, report, rest @ ..] = args else {
         return 2;
     };
     let (Some(plan), Some(report)) = (number(plan), number(report)) else {
         return 2;
     };
-    if rest.is_empty() {
-        return 2;
-    }
     libc::fcntl(report, libc::F_SETFD, libc::FD_CLOEXEC);
-    let e = match setup(plan, program, rest) {
-        Err(e) => e,
-        Ok(never) => match never {},
+    // Zebra counts an empty report as a bot that started: a launcher that cannot read its
+    // own arguments says so there.
+    let e = match rest {
+        [program, argv @ ..] if !argv.is_empty() => match setup(plan, program, argv) {
+            Err(e) => e,
+            Ok(never) => match never {},
+        },
+        _ => io::Error::other("zebra-keeper launch: no program to run"),
     };
     let bytes = encode(&e);
     libc::write(report, bytes.as_ptr().cast(), bytes.len());
@@ -255,7 +286,7 @@ unsafe fn setup(
     // Whatever the launcher was given stays out of the bot: the plan's descriptors by name,
     // then any other (Zebra's own inheritance).
     set_cloexec(&plan.descriptors(), true);
-    close_all_at_exec()?;
+    jail::close_all_at_exec();
     tie(
         parent,
         cpus.as_deref().map(crate::bot::process::cpu_set).as_ref(),
@@ -269,21 +300,6 @@ unsafe fn setup(
     // under /bin/sh.
     libc::execvpe(program.as_ptr(), args.as_ptr(), envp.as_ptr());
     Err(io::Error::last_os_error())
-}
-
-/// Marks every descriptor above stdio close-on-exec: `close_range` where the kernel has it,
-/// else one by one from `/proc/self/fd`.
-unsafe fn close_all_at_exec() -> io::Result<()> {
-    const CLOSE_RANGE_CLOEXEC: libc::c_int = 1 << 2;
-    if libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC) == 0 {
-        return Ok(());
-    }
-    let fds: Vec<RawFd> = std::fs::read_dir("/proc/self/fd")?
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-        .filter(|&fd| fd > 2)
-        .collect();
-    set_cloexec(&fds, true);
-    Ok(())
 }
 
 #[cfg(test)]
@@ -305,12 +321,12 @@ mod tests {
     }
 
     #[test]
-    fn a_launcher_without_its_arguments_is_a_usage_error() {
+    fn a_launcher_without_its_descriptors_is_a_usage_error() {
         let (plan, report, program) = (c("3"), c("4"), c("/bin/true"));
         // SAFETY: a usage error returns before anything is touched.
         unsafe {
             assert_eq!(main(&[]), 2);
-            assert_eq!(main(&[&plan, &report, &program]), 2);
+            assert_eq!(main(&[&plan]), 2);
             assert_eq!(main(&[&c("x"), &report, &program, &program]), 2);
             assert_eq!(main(&[&plan, &c("1"), &program, &program]), 2);
         }
