@@ -3,6 +3,7 @@
 import json
 import os
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,26 @@ def zebra_binary():
     target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target")
     path = target / "release" / "zebra"
     return path if path.exists() else None
+
+
+def play_against_greedy(bot, plays=4):
+    """One whole game of `bot` (a command line) as White against the bundled greedy bot,
+    walled as Zebra walls every bot, with generous clocks and a wall-time limit far above
+    what the game takes, so that a busy machine does not fail it: the last line of
+    `zebra play`'s output. Skipped without a zebra binary (failed in CI, where
+    ZEBRA_REQUIRE_BIN is set)."""
+    zebra = zebra_binary()
+    if zebra is None or not zebra.exists():
+        if os.environ.get("ZEBRA_REQUIRE_BIN"):  # CI: a missing binary is a failure
+            pytest.fail(f"ZEBRA_REQUIRE_BIN is set but there is no zebra binary ({zebra})")
+        pytest.skip("no zebra binary: build it (cargo build --release) or set ZEBRA_BIN")
+    greedy = zebra.parent / "zebra-greedy-bot"
+    done = subprocess.run(
+        [str(zebra), "play", "--white", bot,
+         "--black", str(greedy) if greedy.exists() else "zebra-greedy-bot",
+         "--tc", f"plays={plays},play=5s,reaction=1s", "--quiet"],
+        cwd=REPO, capture_output=True, text=True, timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1], done.stdout + done.stderr
+

@@ -4,15 +4,13 @@ random games legally (formations, motion, reactions, moves at least), and plays 
 game under Zebra, walled as every bot is."""
 
 import importlib
-import os
 import re
-import subprocess
 import sys
 
 import pytest
 
 import zebra_engine as ze
-from conftest import REPO, random_action, request_of, zebra_binary
+from conftest import REPO, play_against_greedy, random_action, request_of
 
 KIT = REPO / "bots" / "python"
 sys.path.insert(0, str(KIT))
@@ -60,23 +58,7 @@ def test_it_answers_every_decision_of_random_games_legally(name, rng):
 
 @pytest.mark.parametrize("name", GAUNTLET)
 def test_it_plays_a_whole_game_under_zebra(name):
-    zebra = zebra_binary()
-    if zebra is None or not zebra.exists():
-        if os.environ.get("ZEBRA_REQUIRE_BIN"):  # CI: a missing binary is a failure
-            pytest.fail(f"ZEBRA_REQUIRE_BIN is set but there is no zebra binary ({zebra})")
-        pytest.skip("no zebra binary: build it (cargo build --release) or set ZEBRA_BIN")
-    greedy = zebra.parent / "zebra-greedy-bot"
-    bot = f"{sys.executable} {KIT / (name + '.py')}"
-    # Walled as Zebra walls every bot (the kit beside it is all it can import), generous
-    # clocks and a wall-time limit far above what two plays a quarter take, so that a busy
-    # machine does not fail it.
-    done = subprocess.run(
-        [str(zebra), "play", "--white", bot,
-         "--black", str(greedy) if greedy.exists() else "zebra-greedy-bot",
-         "--tc", "plays=2,play=5s,reaction=2s", "--quiet"],
-        cwd=REPO, capture_output=True, text=True, timeout=900,
-    )
-    assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
+    # Walled: the kit beside it is all it can import.
+    last, said = play_against_greedy(f"{sys.executable} {KIT / (name + '.py')}", plays=2)
     assert re.match(r"result (1-0|0-1|1/2-1/2) \(normal\) white \S+ \d+ black greedy \d+$",
-                    last), done.stdout + done.stderr
+                    last), said

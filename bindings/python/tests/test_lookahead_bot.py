@@ -1,14 +1,12 @@
 """The example bot, bots/python/lookahead_bot.py: its answers, and a real game under Zebra."""
 
-import os
 import re
-import subprocess
 import sys
 
 import pytest
 
 import zebra_engine as ze
-from conftest import REPO, example, random_action, request_of, zebra_binary
+from conftest import REPO, example, play_against_greedy, random_action, request_of
 
 sys.path.insert(0, str(REPO / "bots" / "python"))
 import lookahead_bot  # noqa: E402
@@ -42,22 +40,8 @@ def test_it_answers_every_decision_of_random_games_legally(rng):
 
 
 def test_it_plays_a_whole_game_under_zebra():
-    zebra = zebra_binary()
-    if zebra is None or not zebra.exists():
-        if os.environ.get("ZEBRA_REQUIRE_BIN"):  # CI: a missing binary is a failure
-            pytest.fail(f"ZEBRA_REQUIRE_BIN is set but there is no zebra binary ({zebra})")
-        pytest.skip("no zebra binary: build it (cargo build --release) or set ZEBRA_BIN")
-    greedy = zebra.parent / "zebra-greedy-bot"
     bot = f"{sys.executable} {REPO / 'bots' / 'python' / 'lookahead_bot.py'}"
-    # Generous clocks (the bot thinks a quarter of each deadline at most), and a wall-time
-    # limit far above what four plays a quarter take, so that a busy machine does not fail it.
-    done = subprocess.run(
-        [str(zebra), "play", "--white", bot,
-         "--black", str(greedy) if greedy.exists() else "zebra-greedy-bot",
-         "--tc", "plays=4,play=5s,reaction=1s", "--quiet"],
-        cwd=REPO, capture_output=True, text=True, timeout=900,
-    )
-    assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
+    # Four plays a quarter (the bot thinks a quarter of each deadline at most).
+    last, said = play_against_greedy(bot)
     assert re.match(r"result (1-0|0-1|1/2-1/2) \(normal\) white python-lookahead \d+ "
-                    r"black greedy \d+$", last), done.stdout + done.stderr
+                    r"black greedy \d+$", last), said
