@@ -289,6 +289,15 @@ impl Split {
 pub use crate::series::placement::allowed_cpus;
 
 /// CPU time this process has used so far (user + system, all threads).
+/// The calling thread's CPU time so far.
+fn thread_cpu() -> std::time::Duration {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    let tv = |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
 fn own_cpu() -> std::time::Duration {
     // SAFETY: getrusage only writes into the struct we pass.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -307,7 +316,7 @@ pub async fn referee(
     seed: u64,
     layout: Option<Layout>,
 ) -> Result<RefereeReport, String> {
-    use crate::referee::{GameClock, GameConfig, GameSetup, Referee};
+    use crate::referee::{GameClock, GameConfig, GameSetup};
     use crate::rules::Rules;
     let allowed = allowed_cpus();
     // By default where `zebra match` puts a game (`--affinity auto`): referee and bots on
@@ -362,23 +371,77 @@ pub async fn referee(
     let mut tallies = [[Tally::default(); 2]; 5];
     let mut bytes = [0u64; 5];
     let mut freezes = 0u64;
-    for i in 0..games.max(2 * KINDS) {
+    // Game `i`: its settings, its bot, its kind and its length.
+    let setup = |i: u32| {
         let mut cfg = cfg.clone();
         cfg.game.seed = seed + i as u64;
         let kind = (i % KINDS) as usize;
         let length = ((i / KINDS) % 2) as usize;
         cfg.game.clock = lengths[length].clone();
-        let frozen = kind == 1 || kind == 3;
-        cfg.sandbox.freeze_idle = frozen;
+        cfg.sandbox.freeze_idle = kind == 1 || kind == 3;
         if kind == 2 || kind == 4 {
             cfg.sandbox.mode = crate::sandbox::Mode::None;
         }
         let player = if kind >= 3 { &bot1 } else { bot };
-        let cpu0 = own_cpu();
-        let start = Instant::now();
-        let report = Referee::play(player, player, &cfg, |_, _, _| {}).await;
-        wall += start.elapsed();
-        cpu += own_cpu() - cpu0;
+        (cfg, player, kind, length)
+    };
+    // As `zebra match` does where a CPU is spare: the next game's bots staged (set up, held
+    // before their exec) while this game plays, on that CPU.
+    let spare: Vec<usize> = allowed
+        .iter()
+        .copied()
+        .filter(|c| !referee_cpus.contains(c) && !bot_cpus.contains(c))
+        .collect();
+    let staging = !spare.is_empty() && crate::sandbox::staging();
+    // The next game's staged bots, with what staging them cost: this process's CPU on the
+    // staging thread, and the wall time the game played before waited for it to end.
+    type Ready = (
+        [Option<crate::bot::Staged>; 2],
+        std::time::Duration,
+        std::time::Duration,
+    );
+    let none = || -> Ready {
+        (
+            [None, None],
+            std::time::Duration::ZERO,
+            std::time::Duration::ZERO,
+        )
+    };
+    let mut ready_next = none();
+    let total = games.max(2 * KINDS);
+    for i in 0..total {
+        let (cfg, player, kind, length) = setup(i);
+        let (this_game, staged_cpu, staged_wait) = std::mem::replace(&mut ready_next, none());
+        let staging_next = (staging && i + 1 < total).then(|| {
+            // On a thread of its own, on the spare CPUs, while this game plays.
+            let (next, next_player, _, _) = setup(i + 1);
+            let (spec, spare) = (next_player.clone(), spare.clone());
+            tokio::task::spawn_blocking(move || {
+                let _ = crate::bot::process::pin_current_thread(&spare);
+                let cpu0 = thread_cpu();
+                let staged = [(); 2].map(|()| {
+                    crate::bot::BotProcess::stage(&spec, next.max_line, next.sandbox, &spare)
+                        .ok()
+                        .flatten()
+                });
+                (staged, thread_cpu() - cpu0)
+            })
+        });
+        let (cpu0, start) = (own_cpu(), Instant::now());
+        let report =
+            crate::referee::play_game_staged(player, player, this_game, &cfg, |_| {}).await;
+        let game_wall = start.elapsed() + staged_wait;
+        let mut game_cpu = own_cpu() - cpu0 + staged_cpu;
+        if let Some(task) = staging_next {
+            let waited = Instant::now();
+            if let Ok((staged, cpu)) = task.await {
+                // Counted to the game it was for, not this one.
+                game_cpu = game_cpu.saturating_sub(cpu);
+                ready_next = (staged, cpu, waited.elapsed());
+            }
+        }
+        wall += game_wall;
+        cpu += game_cpu;
         if report.termination != crate::record::Termination::Normal {
             return Err(format!(
                 "benchmark game {i} did not finish normally: {}",
@@ -394,13 +457,13 @@ pub async fn referee(
         bytes[kind] += report.bots.iter().map(|b| b.bytes_sent).sum::<u64>();
         let half = &mut halves[kind];
         half.0 += n;
-        half.1 += own_cpu() - cpu0;
-        half.2 += start.elapsed();
+        half.1 += game_cpu;
+        half.2 += game_wall;
         let t = &mut tallies[kind][length];
         t.games += 1;
         t.decisions += n;
-        t.cpu += own_cpu() - cpu0;
-        t.wall += start.elapsed();
+        t.cpu += game_cpu;
+        t.wall += game_wall;
         pipe.run(2_000)
             .map_err(|e| format!("the pipe baseline with cat failed: {e}"))?;
     }

@@ -603,16 +603,20 @@ fn the_launcher_execs_the_bot_once_set_up_and_reports_what_stopped_it() {
     // A plan without namespaces (the parent check alone): the program runs with the plan's
     // environment and nothing of the launcher's, nothing is reported.
     let bare = r#"{"join":[],"rlimits":[],"namespaces":null}"#;
-    let plan = format!(r#"[PARENT,null,["GREETING=walled"],{bare}]"#);
+    let plan = format!(r#"[PARENT,null,["GREETING=walled"],{bare},null]"#);
     let (out, report) = launch_by_hand("launch-ok", &plan);
     assert_eq!(
         (out.as_str(), report.as_str()),
         ("walled no home\nrc=0\n", "")
     );
     // Another parent than the plan's: the bot does not start, and the report says why.
-    let (out, report) = launch_by_hand("launch-parent", &format!("[1,null,[],{bare}]"));
+    let (out, report) = launch_by_hand("launch-parent", &format!("[1,null,[],{bare},null]"));
     assert_eq!(out, "rc=127\n");
     assert!(report.contains("the referee is gone"), "{report:?}");
+    // A staged start (a release descriptor) without a wall to wait behind: refused.
+    let (out, report) = launch_by_hand("launch-held", &format!("[PARENT,null,[],{bare},5]"));
+    assert_eq!(out, "rc=127\n");
+    assert!(report.contains("without a wall"), "{report:?}");
     // A plan it cannot read.
     let (out, report) = launch_by_hand("launch-garbage", "not a plan");
     assert_eq!(out, "rc=127\n");
@@ -956,4 +960,180 @@ fn in_a_real_terminal_a_hostile_bot_s_text_arrives_escaped() {
     );
     assert!(text.contains("\\u001b[31mred"), "{text}");
     assert_none_left(&m);
+}
+
+/// The CPUs of marked processes that are staged bots: launched (`zebra-keeper launch`, not
+/// yet their program) and waiting on their release pipe.
+fn staged_bots(m: &str) -> Vec<String> {
+    marked(m)
+        .iter()
+        .filter_map(|p| p.split_whitespace().next())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.starts_with(b"zebra-keeper\0launch\0"))
+                && std::fs::read_to_string(format!("/proc/{pid}/wchan"))
+                    .is_ok_and(|w| w.contains("pipe_read"))
+        })
+        .filter_map(|pid| {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                .map(|c| c.trim().to_string())
+        })
+        .collect()
+}
+
+/// A one-game-at-a-time series of two slow test bots in `dir/out`, with `env`: returns the
+/// running `zebra match`.
+fn slow_series(dir: &Path, out: &str, m: &str, env: &[(&str, &str)]) -> std::process::Child {
+    let a = format!("a={TEST_BOT} --report-cpus --sleep-ms 100");
+    let b = format!("b={TEST_BOT} --report-cpus --sleep-ms 100");
+    let out_dir = dir.join(out);
+    let logs = dir.join(format!("{out}-logs"));
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut env = env.to_vec();
+    env.push(("TMPDIR", tmp.to_str().unwrap()));
+    zebra(
+        &[
+            "match",
+            "--bot",
+            &a,
+            "--bot",
+            &b,
+            "--games",
+            "4",
+            "--concurrency",
+            "1",
+            "--situations",
+            "none",
+            "--tc",
+            "plays=1,play=5s,reaction=5s",
+            "-q",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--log-dir",
+            logs.to_str().unwrap(),
+        ],
+        m,
+        &env,
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap()
+}
+
+#[test]
+fn a_series_stages_each_next_games_bots_on_a_spare_cpu_and_plays_the_same_games() {
+    let Some(allowed) = cpus_auto_pins() else {
+        return;
+    };
+    if !namespaces_here() {
+        eprintln!("skipped: staging needs a wall to hold a bot behind");
+        return;
+    }
+    let dir = scratch("staging");
+    let m = mark("staging");
+    let mut series = slow_series(&dir, "staged", &m, &[]);
+    // While a game plays, the next one's two bots wait, walled, on a CPU no game uses.
+    let mut held = Vec::new();
+    let seen = wait_until(Duration::from_secs(60), || {
+        held = staged_bots(&m);
+        held.len() == 2 || series.try_wait().unwrap().is_some()
+    });
+    let status = series.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(seen && held.len() == 2, "no staged bots seen: {held:?}");
+    // Released onto the game's CPU: every bot of every game ran where its referee did.
+    let logs = dir.join("staged-logs");
+    let game_cpu = cpus_said(&logs, "game-0001.white.stderr");
+    assert!(
+        held.iter().all(|c| *c != game_cpu),
+        "{held:?} vs {game_cpu}"
+    );
+    assert!(allowed.iter().any(|c| c.to_string() == game_cpu));
+    for game in 1..=4 {
+        for side in ["white", "black"] {
+            let said = cpus_said(&logs, &format!("game-{game:04}.{side}.stderr"));
+            assert_eq!(said, game_cpu, "game {game}, {side}");
+        }
+    }
+    // The same games as without staging, byte for byte.
+    let mut plain = slow_series(&dir, "plain", &m, &[("ZEBRA_SANDBOX_DISABLE", "stage")]);
+    let mut plain_held = Vec::new();
+    wait_until(Duration::from_secs(60), || {
+        plain_held.extend(staged_bots(&m));
+        plain.try_wait().unwrap().is_some()
+    });
+    assert!(plain.wait().unwrap().success());
+    assert!(
+        plain_held.is_empty(),
+        "staged though turned off: {plain_held:?}"
+    );
+    let pgn = |out: &str| std::fs::read(dir.join(out).join("games.pgn")).unwrap();
+    assert_eq!(pgn("staged"), pgn("plain"));
+    assert_none_left(&m);
+    let dirs = leftover_dirs(&dir.join("tmp"));
+    let left: Vec<String> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap().flatten())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with("zebra-") && n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_series_stopped_while_a_game_is_staged_leaves_nothing_and_resumes_it() {
+    if cpus_auto_pins().is_none() || !namespaces_here() {
+        return;
+    }
+    let dir = scratch("staging-stop");
+    let m = mark("staging-stop");
+    let mut series = slow_series(&dir, "out", &m, &[]);
+    let mut run = None;
+    let seen = wait_until(Duration::from_secs(60), || {
+        run = run.take().or_else(|| run_of(series.id()));
+        staged_bots(&m).len() == 2 || series.try_wait().unwrap().is_some()
+    });
+    assert!(
+        seen && series.try_wait().unwrap().is_none(),
+        "no staged bots seen"
+    );
+    // A first Ctrl-C: the game playing ends and is recorded; the staged one goes unplayed.
+    // SAFETY: kill only sends a signal.
+    unsafe {
+        libc::kill(series.id() as i32, libc::SIGINT);
+    }
+    // Interrupted: 130, as a shell says of a Ctrl-C.
+    let status = series.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert_none_left(&m);
+    let run = run.expect("the series' run id");
+    let left = left_by(&run, &leftover_dirs(&dir.join("tmp")));
+    assert!(left.is_empty(), "{left:?}");
+    let pgn = std::fs::read_to_string(dir.join("out").join("games.pgn")).unwrap();
+    let played = pgn.matches("[Game \"").count();
+    assert!((1..4).contains(&played), "{played} games recorded");
+    // Resumed, the staged game and the rest are played.
+    let out = run_in(
+        &dir,
+        &m,
+        &["match", "--resume", dir.join("out").to_str().unwrap(), "-q"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let pgn = std::fs::read_to_string(dir.join("out").join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Game \"").count(), 4, "{pgn}");
+    assert_none_left(&m);
+}
+
+/// `zebra ARGS` marked, with `dir/tmp` as its temp directory, run to its end.
+fn run_in(dir: &Path, m: &str, args: &[&str]) -> Output {
+    run(&mut zebra(
+        args,
+        m,
+        &[("TMPDIR", dir.join("tmp").to_str().unwrap())],
+    ))
 }

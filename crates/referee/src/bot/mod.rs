@@ -13,5 +13,5 @@ pub mod process;
 pub use zebra_engine::text;
 pub mod transport;
 
-pub use process::{BotProcess, BotSpec, ExitInfo, SpawnError};
+pub use process::{BotProcess, BotSpec, ExitInfo, SpawnError, Staged, Starting};
 pub use transport::Incoming;

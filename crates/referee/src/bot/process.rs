@@ -1,6 +1,7 @@
 //! One bot process: spawned in its own process group, stdio wired to the transport tasks,
 //! stderr drained into a capped buffer, and at the end quit, grace, kill, reap.
 
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -194,13 +195,70 @@ pub struct BotProcess {
     reader: JoinHandle<()>,
 }
 
+/// A bot whose process is started while its wall may still be going up
+/// ([`BotProcess::start`]); [`Starting::ready`] waits for it. Dropped before that, it
+/// kills what was started.
+pub struct Starting {
+    name: String,
+    program: String,
+    child: Option<Child>,
+    pgid: Option<i32>,
+    jail: Option<Jail>,
+    pending: Option<sandbox::launch::Pending>,
+    max_line: usize,
+}
+
+/// A bot staged ahead of its game ([`BotProcess::stage`]): its wall is built, its program
+/// not yet run. [`Staged::release`] lets it start; dropped, it is killed and its jail
+/// removed, its program never run.
+pub struct Staged {
+    starting: Starting,
+    go: std::os::fd::OwnedFd,
+}
+
 impl BotProcess {
-    /// Starts the bot in a new process group with piped stdio, contained as `policy` says.
+    /// Starts the bot in a new process group with piped stdio, contained as `policy` says,
+    /// and waits until it runs.
     pub fn spawn(
         spec: &BotSpec,
         max_line: usize,
         policy: Policy,
     ) -> Result<BotProcess, SpawnError> {
+        Self::start(spec, max_line, policy)?.ready()
+    }
+
+    /// The first half of [`BotProcess::spawn`]: the process is started, but a walled bot
+    /// launched without a fork ([`sandbox::launch`]) may still be setting up.
+    pub fn start(spec: &BotSpec, max_line: usize, policy: Policy) -> Result<Starting, SpawnError> {
+        let (starting, _) = Self::begin(spec, max_line, policy, None)?.expect("not staged");
+        Ok(starting)
+    }
+
+    /// Sets the bot up ahead of its game, on the CPUs `on` (where no game runs): its jail
+    /// and wall are built, and it waits before its program's exec until
+    /// [`Staged::release`]. `Ok(None)` when this bot cannot be staged (no launcher, no wall
+    /// to wait behind: it starts as usual when its game does).
+    pub fn stage(
+        spec: &BotSpec,
+        max_line: usize,
+        policy: Policy,
+        on: &[usize],
+    ) -> Result<Option<Staged>, SpawnError> {
+        Ok(match Self::begin(spec, max_line, policy, Some(on))? {
+            Some((starting, Some(go))) => Some(Staged { starting, go }),
+            _ => None,
+        })
+    }
+
+    /// [`BotProcess::start`], or with `stage` a staged start on those CPUs (with the
+    /// release's descriptor; `None` and nothing started when it cannot be staged).
+    #[allow(clippy::type_complexity)]
+    fn begin(
+        spec: &BotSpec,
+        max_line: usize,
+        policy: Policy,
+        stage: Option<&[usize]>,
+    ) -> Result<Option<(Starting, Option<std::os::fd::OwnedFd>)>, SpawnError> {
         let spawn_error = |source| SpawnError {
             name: spec.name.clone(),
             program: spec.program.display().to_string(),
@@ -214,11 +272,27 @@ impl BotProcess {
             args: &spec.args,
             dir: spec.dir.as_deref(),
         };
-        let mut jail = Jail::prepare(files, &spec.limits, policy.mode, policy.freeze_idle)
+        let jail = Jail::prepare(files, &spec.limits, policy.mode, policy.freeze_idle)
             .map_err(spawn_error)?;
         let parent = std::process::id() as libc::pid_t;
+        let (cpus, hold) = match stage {
+            None => (spec.cpus.as_deref(), None),
+            Some(_) if !jail.can_stage() => return Ok(None),
+            Some(on) => {
+                let (wait, go) = sandbox::launch::hold_pipe().map_err(spawn_error)?;
+                (Some(on), Some((wait, go)))
+            }
+        };
         // Walled, through the launcher where there is one (no copy of Zebra's memory).
-        let launch = jail.launch(parent, spec.cpus.as_deref(), &spec.env);
+        let launch = jail.launch(
+            parent,
+            cpus,
+            &spec.env,
+            hold.as_ref().map(|(wait, _)| wait.as_raw_fd()),
+        );
+        if hold.is_some() && launch.is_none() {
+            return Ok(None);
+        }
         let mut cmd = match &launch {
             Some(launch) => launch.command(&program, spec.program.as_os_str(), &spec.args),
             None => {
@@ -248,16 +322,76 @@ impl BotProcess {
             }
             jail.configure(&mut cmd);
         }
-        let mut child = sandbox::register_bot(|| {
+        let (child, pending) = sandbox::register_bot(|| {
             let child = match launch {
-                Some(launch) => launch.spawn(|| cmd.spawn()),
-                None => sandbox::launch::ordinary(|| cmd.spawn()),
+                Some(launch) => launch.spawn(|| cmd.spawn()).map(|(c, p)| (c, Some(p))),
+                None => sandbox::launch::ordinary(|| cmd.spawn()).map(|c| (c, None)),
             };
-            let pid = child.as_ref().ok().and_then(|c| c.id()).map(|p| p as i32);
+            let pid = child
+                .as_ref()
+                .ok()
+                .and_then(|(c, _)| c.id())
+                .map(|p| p as i32);
             (child, pid)
         })
         .map_err(spawn_error)?;
-        let pgid = child.id().map(|id| id as i32);
+        Ok(Some((
+            Starting {
+                name: spec.name.clone(),
+                program: spec.program.display().to_string(),
+                pgid: child.id().map(|id| id as i32),
+                child: Some(child),
+                jail: Some(jail),
+                pending,
+                max_line,
+            },
+            // The launcher has its end; ours is the release.
+            hold.map(|(_, go)| go),
+        )))
+    }
+}
+
+impl Staged {
+    /// Lets the staged bot start, pinned to `cpus` (its game's; `None`: any of Zebra's,
+    /// not the spare CPU it was set up on): it execs its program now. [`Starting::ready`]
+    /// then waits for that.
+    pub fn release(self, cpus: Option<&[usize]>) -> Result<Starting, SpawnError> {
+        let Staged { starting, go } = self;
+        let anywhere;
+        let cpus = match cpus {
+            Some(cpus) => Some(cpus),
+            None => {
+                anywhere = process_cpus();
+                (!anywhere.is_empty()).then_some(anywhere.as_slice())
+            }
+        };
+        sandbox::launch::release(go, cpus).map_err(|source| SpawnError {
+            name: starting.name.clone(),
+            program: starting.program.clone(),
+            source,
+        })?;
+        Ok(starting)
+    }
+}
+
+impl Starting {
+    /// The second half of [`BotProcess::spawn`]: waits until the bot has exec'd (or its
+    /// setup failed), then wires its stdio.
+    pub fn ready(mut self) -> Result<BotProcess, SpawnError> {
+        if let Some(pending) = self.pending.take() {
+            if let Err(source) = pending.wait() {
+                return Err(SpawnError {
+                    name: self.name.clone(),
+                    program: self.program.clone(),
+                    source,
+                });
+            }
+        }
+        let (Some(mut child), Some(mut jail)) = (self.child.take(), self.jail.take()) else {
+            unreachable!("taken only here");
+        };
+        let max_line = self.max_line;
+        let pgid = self.pgid;
         let bot_pid = jail.bot_pid(pgid);
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
@@ -291,7 +425,7 @@ impl BotProcess {
             (kept, dropped, tail)
         });
         Ok(BotProcess {
-            name: spec.name.clone(),
+            name: self.name.clone(),
             child,
             pgid,
             bot_pid,
@@ -306,7 +440,25 @@ impl BotProcess {
             reader,
         })
     }
+}
 
+impl Drop for Starting {
+    fn drop(&mut self) {
+        // Not made ready: whatever the launch started goes (its report said why, nobody
+        // waited for it, or a staged bot was never released).
+        if self.child.is_some() {
+            if let Some(pgid) = self.pgid {
+                // SAFETY: killpg only sends a signal.
+                unsafe {
+                    libc::killpg(pgid, libc::SIGKILL);
+                }
+                sandbox::unregister_bot(pgid);
+            }
+        }
+    }
+}
+
+impl BotProcess {
     /// The bot's process id (also its process group id).
     pub fn pid(&self) -> Option<i32> {
         self.pgid
@@ -489,6 +641,21 @@ impl BotProcess {
                 libc::killpg(pgid, libc::SIGKILL);
             }
         }
+    }
+}
+
+/// The CPUs Zebra's process may use (its main thread's; a game's thread may be pinned).
+fn process_cpus() -> Vec<usize> {
+    // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        if libc::sched_getaffinity(libc::getpid(), size, &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
     }
 }
 

@@ -36,7 +36,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming};
+use crate::bot::{BotProcess, BotSpec, ExitInfo, Incoming, Staged};
 use crate::protocol::{self, Payloads, ReplyStatus, ScoreMsg, ToBot, Wants};
 use crate::record::{GameRecord, Termination};
 use crate::rules::{Event, Game, GameResult, Rules, Side};
@@ -248,6 +248,8 @@ impl OutputBudget {
 struct Seat {
     side: Side,
     spec: BotSpec,
+    /// Set up ahead of the game ([`play_game_staged`]), to be released when it starts.
+    staged: Option<Staged>,
     bot: Option<BotProcess>,
     report: BotReport,
     output: OutputBudget,
@@ -316,7 +318,7 @@ impl Referee<'_, Game> {
         cfg: &GameConfig,
         watch: impl FnMut(&Game, &[Event], &GameRecord),
     ) -> GameReport {
-        Referee::<Game>::play_as(white, black, cfg, watch).await
+        Referee::<Game>::play_as(white, black, [None, None], cfg, watch).await
     }
 }
 
@@ -380,10 +382,22 @@ pub async fn play_game(
     white: &BotSpec,
     black: &BotSpec,
     cfg: &GameConfig,
+    watch: impl FnMut(&GameRecord),
+) -> GameReport {
+    play_game_staged(white, black, [None, None], cfg, watch).await
+}
+
+/// [`play_game`] with White's and Black's bots staged ahead where they were
+/// ([`BotProcess::stage`]): released when the game starts, the others started then.
+pub async fn play_game_staged(
+    white: &BotSpec,
+    black: &BotSpec,
+    staged: [Option<Staged>; 2],
+    cfg: &GameConfig,
     mut watch: impl FnMut(&GameRecord),
 ) -> GameReport {
     crate::with_rules!(cfg.game.rules(), R => {
-        Referee::<R>::play_as(white, black, cfg, |_: &R, _: &[<R as crate::rules::ruleset::RuleSet>::Event], rec: &GameRecord| watch(rec)).await
+        Referee::<R>::play_as(white, black, staged, cfg, |_: &R, _: &[<R as crate::rules::ruleset::RuleSet>::Event], rec: &GameRecord| watch(rec)).await
     })
 }
 
@@ -392,13 +406,16 @@ impl<'a, R: Refereed> Referee<'a, R> {
     pub(crate) async fn play_as(
         white: &BotSpec,
         black: &BotSpec,
+        staged: [Option<Staged>; 2],
         cfg: &'a GameConfig,
         watch: impl FnMut(&R, &[R::Event], &GameRecord),
     ) -> GameReport {
         let (game, record, clocks) = opening::<R>(white, black, cfg);
-        let seat = |side, spec: &BotSpec| Seat {
+        let [white_staged, black_staged] = staged;
+        let seat = |side, spec: &BotSpec, staged: Option<Staged>| Seat {
             side,
             spec: spec.clone(),
+            staged,
             bot: None,
             report: BotReport {
                 name: spec.name.clone(),
@@ -425,7 +442,10 @@ impl<'a, R: Refereed> Referee<'a, R> {
             game,
             clocks,
             record,
-            seats: [seat(Side::White, white), seat(Side::Black, black)],
+            seats: [
+                seat(Side::White, white, white_staged),
+                seat(Side::Black, black, black_staged),
+            ],
             next_id: 1,
             transcript,
             start: Instant::now(),
@@ -673,17 +693,28 @@ impl<'a, R: Refereed> Referee<'a, R> {
 
     /// Spawns both bots and completes both handshakes, then sends `game_start`.
     async fn start_bots(&mut self) -> Option<Forfeit> {
+        let not_started = |side: Side, e: crate::bot::SpawnError| Forfeit {
+            termination: Termination::Abandoned,
+            loser: Some(side),
+            reason: e.to_string(),
+            verdict: Some(Verdict::NotStarted),
+        };
+        // Both started (a staged one released) before either is waited for.
+        let mut starting = Vec::with_capacity(2);
         for seat in &mut self.seats {
-            match BotProcess::spawn(&seat.spec, self.cfg.max_line, self.cfg.sandbox) {
+            let started = match seat.staged.take() {
+                Some(staged) => staged.release(seat.spec.cpus.as_deref()),
+                None => BotProcess::start(&seat.spec, self.cfg.max_line, self.cfg.sandbox),
+            };
+            match started {
+                Ok(s) => starting.push(s),
+                Err(e) => return Some(not_started(seat.side, e)),
+            }
+        }
+        for (seat, s) in self.seats.iter_mut().zip(starting) {
+            match s.ready() {
                 Ok(bot) => seat.bot = Some(bot),
-                Err(e) => {
-                    return Some(Forfeit {
-                        termination: Termination::Abandoned,
-                        loser: Some(seat.side),
-                        reason: e.to_string(),
-                        verdict: Some(Verdict::NotStarted),
-                    })
-                }
+                Err(e) => return Some(not_started(seat.side, e)),
             }
         }
         self.broadcast(&handshake::hello(self.cfg.max_line, self.cfg.handshake));

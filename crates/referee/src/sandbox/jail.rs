@@ -76,6 +76,10 @@ struct NsPlan {
     /// launcher is that program already.
     #[serde(skip)]
     helper: Option<RawFd>,
+    /// A staged start ([`super::launch`]): the bot waits here, its view built, until Zebra
+    /// releases it with its CPUs (or lets it go).
+    #[serde(skip)]
+    hold: Option<RawFd>,
 }
 
 impl ExecPlan {
@@ -84,6 +88,23 @@ impl ExecPlan {
         let mut fds = self.join.clone();
         fds.extend(self.namespaces.as_ref().map(|ns| ns.pid_pipe));
         fds
+    }
+
+    /// Makes the bot wait at `hold` once its wall is built (a staged start), where there
+    /// is a wall to wait behind: whether there is.
+    pub(super) fn hold_at_wall(&mut self, hold: RawFd) -> bool {
+        match &mut self.namespaces {
+            Some(ns) => {
+                ns.hold = Some(hold);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a start can be staged: the bot has a wall to wait behind.
+    pub(super) fn can_hold(&self) -> bool {
+        self.namespaces.is_some()
     }
 }
 
@@ -291,13 +312,22 @@ impl Jail {
         parent: i32,
         cpus: Option<&[usize]>,
         env: &[(String, String)],
+        hold: Option<RawFd>,
     ) -> Option<Launch> {
         let mut env: Vec<(OsString, OsString)> =
             env.iter().map(|(k, v)| (k.into(), v.into())).collect();
         if let Some(dir) = &self.tmpdir {
             env.push(("TMPDIR".into(), dir.into()));
         }
-        Launch::new(self.plan.as_deref()?, parent, cpus, &env)
+        Launch::new(self.plan.as_deref()?, parent, cpus, &env, hold)
+    }
+
+    /// Whether this bot's start can be staged ([`super::launch`]): it is launched, and
+    /// has a wall to wait behind.
+    pub(crate) fn can_stage(&self) -> bool {
+        super::launch::launcher().is_some()
+            && !super::disabled("stage")
+            && self.plan.as_deref().is_some_and(ExecPlan::can_hold)
     }
 
     /// Wires the jail into the command of a forked start: the private temp directory and
@@ -450,6 +480,7 @@ fn ns_plan(
         seccomp: None,
         file_limit: limits.file_size,
         helper: keeper::helper(),
+        hold: None,
     })
 }
 
@@ -596,6 +627,9 @@ unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
             }
         }
     }
+    if let Some(hold) = ns.hold {
+        released(hold)?;
+    }
     // Whatever descriptor Zebra itself inherited without close-on-exec stays behind.
     close_all_at_exec();
     if ns.drop_caps || ns.user.is_some() {
@@ -632,6 +666,48 @@ unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
         filter.install()?;
     }
     Ok(())
+}
+
+/// A staged bot's wait: until Zebra writes its release ([`super::launch::release`]: a
+/// byte, 1 when a CPU set follows), then pinned to that set. End of file first: Zebra let
+/// it go, and it ends here, its program never run.
+unsafe fn released(hold: RawFd) -> io::Result<()> {
+    const SIZE: usize = std::mem::size_of::<libc::cpu_set_t>();
+    let mut message = [0u8; 1 + SIZE];
+    let mut got = 0;
+    while got < message.len() {
+        let n = libc::read(
+            hold,
+            message[got..].as_mut_ptr().cast(),
+            message.len() - got,
+        );
+        if n < 0 && *libc::__errno_location() == libc::EINTR {
+            continue;
+        }
+        if n <= 0 {
+            break;
+        }
+        got += n as usize;
+    }
+    libc::close(hold);
+    match (got, message[0]) {
+        (0, _) => libc::_exit(0),
+        (1, 0) => Ok(()),
+        (n, 1) if n == message.len() => {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            // SAFETY: cpu_set_t is a plain bit array of exactly SIZE bytes.
+            std::ptr::copy_nonoverlapping(
+                message[1..].as_ptr(),
+                (&mut set as *mut libc::cpu_set_t).cast::<u8>(),
+                SIZE,
+            );
+            if libc::sched_setaffinity(0, SIZE, &set) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        }
+        _ => Err(io::Error::other("a garbled release")),
+    }
 }
 
 /// Marks every descriptor above stdio close-on-exec: `close_range` where the kernel has it

@@ -26,7 +26,7 @@ pub const PROGRAM: &str = "zebra-keeper";
 
 /// What `zebra-keeper --protocol` prints: the arguments [`exec_helper`] passes, versioned.
 pub const PROTOCOL: &str =
-    "zebra-keeper 3: keep|init PID FD LIMIT READY; launch PLAN REPORT PROGRAM ARG0 [ARG...]";
+    "zebra-keeper 4: keep|init PID FD LIMIT READY; launch PLAN REPORT PROGRAM ARG0 [ARG...]";
 
 /// PID 1 of the bot's namespace: reaps whatever is orphaned there until the bot itself
 /// ends, hands the bot's wait status to the keeper, and exits, which makes the kernel

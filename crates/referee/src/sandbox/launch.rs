@@ -18,6 +18,12 @@
 //!   closes: Zebra reads it to its end, as the standard library's spawn reads its own error
 //!   pipe, so a bot that could not be walled never counts as started.
 //!
+//! A start can be **staged** ([`BotProcess::stage`](crate::bot::BotProcess::stage)): the
+//! plan then names a release pipe too, the launcher runs on a spare CPU, and the bot, its
+//! wall built (groups, namespaces, view), waits on that pipe before its last steps (its
+//! user, Landlock, seccomp) and its exec. [`release`] writes the CPUs of its game there; the
+//! pipe's end unread (Zebra let it go) ends it, its program never run.
+//!
 //! The plan's descriptors (the cgroups' `cgroup.procs`, the pid pipe) reach the launcher by
 //! number: they are made inheritable only while the launcher is spawned, under a lock
 //! every other spawn of this process takes too ([`ordinary`]), and the launcher marks them
@@ -59,9 +65,10 @@ pub(crate) struct Launch {
     inherit: Vec<RawFd>,
 }
 
-/// What the launcher reads: Zebra's pid, the bot's CPUs, the bot's whole environment
-/// (`NAME=value`: the launcher itself runs with Zebra's) and the jail's plan.
-type Order<P> = (i32, Option<Vec<usize>>, Vec<CString>, P);
+/// What the launcher reads: Zebra's pid, the bot's CPUs (a staged start's: where it is set
+/// up), the bot's whole environment (`NAME=value`: the launcher itself runs with Zebra's),
+/// the jail's plan and, for a staged start, the descriptor it waits on for its release.
+type Order<P> = (i32, Option<Vec<usize>>, Vec<CString>, P, Option<RawFd>);
 
 impl Launch {
     /// `None` when there is no `zebra-keeper` (or no `/proc` to exec it through, or
@@ -72,12 +79,19 @@ impl Launch {
         parent: i32,
         cpus: Option<&[usize]>,
         env: &[(OsString, OsString)],
+        hold: Option<RawFd>,
     ) -> Option<Launch> {
         if !on() {
             return None;
         }
         let helper = PathBuf::from(format!("/proc/self/fd/{}", keeper::helper()?));
-        let order: Order<&ExecPlan> = (parent, cpus.map(<[usize]>::to_vec), environment(env), plan);
+        let order: Order<&ExecPlan> = (
+            parent,
+            cpus.map(<[usize]>::to_vec),
+            environment(env),
+            plan,
+            hold,
+        );
         let prepared = (|| -> io::Result<_> {
             let order = serde_json::to_vec(&order).map_err(io::Error::other)?;
             // A memory file, not a pipe: no size it could block on, and nobody needs to read
@@ -107,6 +121,7 @@ impl Launch {
         };
         let mut inherit = plan.descriptors();
         inherit.extend([plan_fd.as_raw_fd(), report_write.as_raw_fd()]);
+        inherit.extend(hold);
         Some(Launch {
             helper,
             plan: plan_fd,
@@ -139,8 +154,12 @@ impl Launch {
     }
 
     /// Spawns through `spawn` (the command of [`Launch::command`]) with the plan's
-    /// descriptors inheritable, then waits until the bot has exec'd or its setup failed.
-    pub(crate) fn spawn<T>(self, spawn: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    /// descriptors inheritable. The launcher then sets the bot up on its own: what it made
+    /// of it comes with [`Pending::wait`].
+    pub(crate) fn spawn<T>(
+        self,
+        spawn: impl FnOnce() -> io::Result<T>,
+    ) -> io::Result<(T, Pending)> {
         let child = {
             let _alone = SPAWNS.write().unwrap_or_else(|e| e.into_inner());
             set_cloexec(&self.inherit, false);
@@ -150,13 +169,54 @@ impl Launch {
         }?;
         drop(self.plan);
         drop(self.report_write);
+        Ok((
+            child,
+            Pending {
+                report: self.report_read,
+            },
+        ))
+    }
+}
+
+/// A launcher running: its report still to read.
+pub(crate) struct Pending {
+    report: OwnedFd,
+}
+
+impl Pending {
+    /// Waits until the bot has exec'd (`Ok`) or its setup failed (what stopped it).
+    pub(crate) fn wait(self) -> io::Result<()> {
         let mut report = Vec::new();
-        std::fs::File::from(self.report_read).read_to_end(&mut report)?;
+        std::fs::File::from(self.report).read_to_end(&mut report)?;
         match report.len() {
-            0 => Ok(child),
+            0 => Ok(()),
             _ => Err(decode(&report)),
         }
     }
+}
+
+/// A release pipe for a staged start: (the launcher's end, above stdio; Zebra's end).
+pub(crate) fn hold_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let (read, write) = jail::pipe()?;
+    Ok((above_stdio(read)?, write))
+}
+
+/// Releases a staged bot (see [`jail`]'s `released`): it is pinned to `cpus` (any: `None`)
+/// and execs its program.
+pub(crate) fn release(go: OwnedFd, cpus: Option<&[usize]>) -> io::Result<()> {
+    let mut message = vec![u8::from(cpus.is_some())];
+    if let Some(cpus) = cpus {
+        let set = crate::bot::process::cpu_set(cpus);
+        // SAFETY: cpu_set_t is a plain bit array; we read exactly its bytes.
+        message.extend_from_slice(unsafe {
+            std::slice::from_raw_parts(
+                (&set as *const libc::cpu_set_t).cast::<u8>(),
+                std::mem::size_of::<libc::cpu_set_t>(),
+            )
+        });
+    }
+    // Fewer bytes than a pipe takes at once: written whole, never blocking.
+    std::fs::File::from(go).write_all(&message)
 }
 
 /// `fd`, or a copy of it above stdio (0-2 are the bot's: a Zebra started with one of them
@@ -281,11 +341,18 @@ unsafe fn setup(
 ) -> io::Result<std::convert::Infallible> {
     let mut bytes = Vec::new();
     std::fs::File::from(OwnedFd::from_raw_fd(plan_fd)).read_to_end(&mut bytes)?;
-    let (parent, cpus, env, plan): Order<ExecPlan> =
+    let (parent, cpus, env, mut plan, hold): Order<ExecPlan> =
         serde_json::from_slice(&bytes).map_err(|e| io::Error::other(format!("its plan: {e}")))?;
     // Whatever the launcher was given stays out of the bot: the plan's descriptors by name,
     // then any other (Zebra's own inheritance).
     set_cloexec(&plan.descriptors(), true);
+    if let Some(hold) = hold {
+        if !plan.hold_at_wall(hold) {
+            return Err(io::Error::other(
+                "a staged start without a wall to wait behind",
+            ));
+        }
+    }
     jail::close_all_at_exec();
     tie(
         parent,

@@ -146,6 +146,19 @@ pub struct SeriesGame {
 }
 
 impl SeriesGame {
+    /// Stages both bots on the CPUs `on` (see [`Stage`]): White's, then Black's; a bot that
+    /// cannot be staged, or whose setup failed (its game says why as it starts it), is
+    /// `None` and starts with its game.
+    fn stage(&self, on: &[usize]) -> [Option<crate::bot::Staged>; 2] {
+        [&self.white, &self.black].map(|spec| {
+            crate::bot::BotProcess::stage(spec, self.config.max_line, self.config.sandbox, on)
+                .unwrap_or_else(|e| {
+                    tracing::debug!("{e}: it starts with its game");
+                    None
+                })
+        })
+    }
+
     /// Pins the game where `place` says (`--affinity`, see [`super::placement`]).
     /// With [`Place::Game`](super::placement::Place::Game) the bots go where the game's
     /// thread goes once it has claimed its CPU (see [`play`]).
@@ -175,30 +188,94 @@ pub struct PlayedGame {
     pub duration: Duration,
 }
 
+/// A game staged ahead of its slot: on its thread, before it starts, its bots are set up on
+/// a spare CPU (claimed as a game's CPU is, so that no game of this machine's Zebras runs
+/// there meanwhile), walled and waiting before their programs' exec
+/// ([`BotProcess::stage`](crate::bot::BotProcess::stage)); `release` then gives the game its
+/// place and lets it start, the bots released onto its CPU. Their walls, the most of a walled
+/// start, are then built while the previous game of the slot still plays.
+pub struct Stage {
+    /// The CPUs no game slot uses.
+    pub on: Vec<usize>,
+    /// The game's place once a slot is free (`None`: unpinned); dropped, it goes unplayed.
+    pub release: tokio::sync::oneshot::Receiver<Option<super::placement::Place>>,
+}
+
 /// Plays `game` on a new thread with its own single-threaded runtime (a game's reader,
 /// writer and referee then never wake each other across threads, which on a virtual
-/// machine costs more than the referee's own work). `None` if the game was cancelled (its
-/// bots are killed as the referee is dropped) or its thread failed: it is not recorded, so
-/// it is played again.
+/// machine costs more than the referee's own work), staged first with `stage`. `None` if
+/// the game was cancelled or never released (its bots are killed as the referee or the
+/// staged bots are dropped) or its thread failed: it is not recorded, so it is played
+/// again.
 pub async fn play(
     game: SeriesGame,
     cancel: CancellationToken,
     spectator: Option<Arc<dyn Spectator>>,
+    stage: Option<Stage>,
 ) -> Option<PlayedGame> {
-    let SeriesGame {
-        fixture,
-        attempt,
-        white,
-        black,
-        cpu,
-        config,
-    } = game;
+    let (fixture, attempt) = (game.fixture, game.attempt);
     let number = fixture.game;
     let (tx, rx) = tokio::sync::oneshot::channel();
     let spawned = std::thread::Builder::new()
         .name(format!("game-{number}"))
         .spawn(move || {
-            let (mut white, mut black) = (white, black);
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    tracing::error!("cannot start a game's runtime: {e}");
+                    return;
+                }
+            };
+            let mut game = game;
+            let mut staged = [None, None];
+            if let Some(stage) = stage {
+                let anywhere = super::placement::allowed_cpus();
+                let released = runtime.block_on(async {
+                    // Set up where no game plays, on its own CPU, then wait.
+                    let spare = stage
+                        .on
+                        .first()
+                        .and_then(|&first| super::placement::claim(first, &stage.on));
+                    if let Some(spare) = &spare {
+                        // This thread's own work for it too: off the CPUs of the games
+                        // that play.
+                        if crate::bot::process::pin_current_thread(&[spare.cpu]).is_ok() {
+                            staged = game.stage(&[spare.cpu]);
+                        }
+                    }
+                    tokio::select! {
+                        place = stage.release => place.ok(),
+                        _ = cancel.cancelled() => None,
+                    }
+                });
+                // Off the spare CPU: anywhere, until the game's place pins it.
+                if !anywhere.is_empty() {
+                    let _ = crate::bot::process::pin_current_thread(&anywhere);
+                }
+                match released {
+                    Some(place) => {
+                        if let Some(place) = place {
+                            game.place(place);
+                        }
+                    }
+                    None => {
+                        drop(staged);
+                        let _ = tx.send(None);
+                        return;
+                    }
+                }
+            }
+            let SeriesGame {
+                fixture: _,
+                attempt: _,
+                mut white,
+                mut black,
+                cpu,
+                config,
+            } = game;
             // Held until the game ends (released before the result is sent, so that the
             // slot's next game finds its CPU free): no other game of this machine's Zebras
             // is pinned to its CPU meanwhile.
@@ -216,20 +293,10 @@ pub async fn play(
                 black.cpus = claim.as_ref().map(|c| vec![c.cpu]);
                 claim
             });
-            let runtime = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    tracing::error!("cannot start a game's runtime: {e}");
-                    return;
-                }
-            };
             let played = runtime.block_on(async {
                 let start = Instant::now();
                 tokio::select! {
-                    report = crate::referee::play_game(&white, &black, &config, |record| {
+                    report = crate::referee::play_game_staged(&white, &black, staged, &config, |record| {
                         if let Some(s) = &spectator {
                             s.follow(number, record);
                         }

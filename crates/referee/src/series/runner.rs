@@ -159,8 +159,9 @@ struct Coordinator<'a> {
     stopping: bool,
     interrupted: bool,
     played_now: u32,
-    /// Each ends in its finished game, or (abandoned, failed to start) in its CPU slot.
-    running: JoinSet<Result<Finished, Option<usize>>>,
+    /// Each ends in its finished game, or nothing (abandoned, failed to start); the staged
+    /// game's task among them.
+    running: JoinSet<Option<PlayedGame>>,
     /// Stops every game thread at once (a second Ctrl-C, SIGTERM).
     cancel: CancellationToken,
     /// One stream per signal for the whole series, so that no Ctrl-C falls between two
@@ -169,9 +170,24 @@ struct Coordinator<'a> {
     term: tokio::signal::unix::Signal,
     /// The CPU slots not in use by a running game (`--affinity`).
     free_slots: Vec<usize>,
-    /// The CPU slot of each running game's task, for a task that fails (panics) without
-    /// saying it.
+    /// The CPU slot of each running game's task.
     task_slots: std::collections::HashMap<tokio::task::Id, usize>,
+    /// The next game, staged: its bots set up on a spare CPU while the running games play,
+    /// released when a slot frees (see [`super::game::Stage`]).
+    staged: Option<StagedGame>,
+    /// The CPUs no game slot is pinned to, where a staged game's bots are set up; empty:
+    /// no game is staged.
+    spare: Vec<usize>,
+}
+
+/// The game staged ahead of a free slot.
+struct StagedGame {
+    task: tokio::task::Id,
+    fixture: Fixture,
+    attempt: u32,
+    /// Sends the game its place and lets it start; dropped, the game goes unplayed (its
+    /// staged bots are killed, a resume plays it).
+    go: tokio::sync::oneshot::Sender<Option<super::placement::Place>>,
 }
 
 impl<'a> Coordinator<'a> {
@@ -292,6 +308,10 @@ impl<'a> Coordinator<'a> {
             Some(slots) => (0..slots.len()).rev().collect(),
             None => Vec::new(),
         };
+        let spare = spare_cpus(
+            options.affinity.as_deref(),
+            &super::placement::allowed_cpus(),
+        );
         Ok(Coordinator {
             config,
             names,
@@ -315,14 +335,33 @@ impl<'a> Coordinator<'a> {
             term,
             free_slots,
             task_slots: std::collections::HashMap::new(),
+            staged: None,
+            spare,
             options,
         })
     }
 
-    /// Starts games, a voided attempt before any new one, until `concurrency` run, the
-    /// schedule is done, or the series is stopping.
+    /// Starts games, the staged one first, then a voided attempt before any new one, until
+    /// `concurrency` run, the schedule is done, or the series is stopping; then stages the
+    /// next game where there is a spare CPU.
     fn dispatch(&mut self) {
-        while !self.stopping && self.running.len() < self.options.concurrency.max(1) {
+        if self.stopping {
+            // Unplayed: its bots go, a resume plays it.
+            self.staged = None;
+        }
+        let concurrency = self.options.concurrency.max(1);
+        while !self.stopping && self.playing() < concurrency {
+            if let Some(staged) = self.staged.take() {
+                let slot = self.free_slots.pop();
+                let place = slot.zip(self.options.affinity.as_ref()).map(|(s, p)| p[s]);
+                if let Some(s) = slot {
+                    self.task_slots.insert(staged.task, s);
+                }
+                self.started(&staged.fixture, staged.attempt);
+                // A task already gone is joined as unplayed, its game played again.
+                let _ = staged.go.send(place);
+                continue;
+            }
             let Some((fixture, attempt)) = self.again.pop_front().or_else(|| self.fresh.next())
             else {
                 break;
@@ -332,24 +371,69 @@ impl<'a> Coordinator<'a> {
             if let (Some(s), Some(slots)) = (slot, &self.options.affinity) {
                 game.place(slots[s]);
             }
-            // Held before it is said to have started: a browser told opens its feed.
-            if let Some(s) = &self.options.spectator {
-                s.announce(fixture.game);
-            }
-            self.events.emit(&SeriesEvent::GameStarted {
-                game: GameRef::of(&fixture, &self.names),
-                attempt,
-            });
-            let token = self.cancel.child_token();
-            let spectator = self.options.spectator.clone();
-            let task = self.running.spawn(async move {
-                match super::game::play(game, token, spectator).await {
-                    Some(played) => Ok(Finished { slot, played }),
-                    None => Err(slot),
-                }
-            });
+            self.started(&fixture, attempt);
+            let task = self.spawn(game, None);
             if let Some(slot) = slot {
-                self.task_slots.insert(task.id(), slot);
+                self.task_slots.insert(task, slot);
+            }
+        }
+        if self.stopping || self.staged.is_some() || self.spare.is_empty() {
+            return;
+        }
+        if let Some((fixture, attempt)) = self.again.pop_front().or_else(|| self.fresh.next()) {
+            let game = self.entrants.game(self.config, fixture, attempt);
+            let (go, release) = tokio::sync::oneshot::channel();
+            let stage = super::game::Stage {
+                on: self.spare.clone(),
+                release,
+            };
+            let task = self.spawn(game, Some(stage));
+            self.staged = Some(StagedGame {
+                task,
+                fixture,
+                attempt,
+                go,
+            });
+        }
+    }
+
+    /// Games playing now (the staged one waits).
+    fn playing(&self) -> usize {
+        self.running.len() - usize::from(self.staged.is_some())
+    }
+
+    /// Says a game starts: the browser told opens its feed, then the event.
+    fn started(&mut self, fixture: &Fixture, attempt: u32) {
+        if let Some(s) = &self.options.spectator {
+            s.announce(fixture.game);
+        }
+        self.events.emit(&SeriesEvent::GameStarted {
+            game: GameRef::of(fixture, &self.names),
+            attempt,
+        });
+    }
+
+    /// Runs `game` as a task of its own (staged first with `stage`).
+    fn spawn(
+        &mut self,
+        game: super::game::SeriesGame,
+        stage: Option<super::game::Stage>,
+    ) -> tokio::task::Id {
+        let token = self.cancel.child_token();
+        let spectator = self.options.spectator.clone();
+        self.running
+            .spawn(async move { super::game::play(game, token, spectator, stage).await })
+            .id()
+    }
+
+    /// A task that ended without a game: its CPU slot is free again, and were it the
+    /// staged game, that game is played later (unless the series is stopping).
+    fn unplayed(&mut self, task: tokio::task::Id) {
+        self.free_slots.extend(self.task_slots.remove(&task));
+        if self.staged.as_ref().is_some_and(|s| s.task == task) {
+            let staged = self.staged.take().expect("just seen");
+            if !self.stopping {
+                self.again.push_front((staged.fixture, staged.attempt));
             }
         }
     }
@@ -381,20 +465,19 @@ impl<'a> Coordinator<'a> {
         };
         match finished {
             None => Wait::Stop,
-            Some(Ok((id, Ok(f)))) => {
-                self.task_slots.remove(&id);
-                Wait::Finished(Box::new(f))
-            }
-            Some(Ok((id, Err(slot)))) => {
-                // Abandoned or failed to start: its CPU slot is free again.
-                self.task_slots.remove(&id);
-                self.free_slots.extend(slot);
+            Some(Ok((id, Some(played)))) => Wait::Finished(Box::new(Finished {
+                slot: self.task_slots.remove(&id),
+                played,
+            })),
+            Some(Ok((id, None))) => {
+                // Abandoned, or failed to start.
+                self.unplayed(id);
                 Wait::Again
             }
             Some(Err(e)) => {
-                // Its game is not recorded; its CPU slot is free again.
+                // Its game is not recorded.
                 tracing::error!("a game task failed: {e}");
-                self.free_slots.extend(self.task_slots.remove(&e.id()));
+                self.unplayed(e.id());
                 Wait::Again
             }
         }
@@ -402,6 +485,7 @@ impl<'a> Coordinator<'a> {
 
     /// Drops every running game, which kills their bots' process groups.
     async fn abandon(&mut self) {
+        self.staged = None;
         self.cancel.cancel();
         while self.running.join_next().await.is_some() {}
     }
@@ -657,5 +741,51 @@ fn voided_event(
             black: b.suspect_timeouts,
         },
         duration_ms: duration.as_millis() as u64,
+    }
+}
+
+/// The CPUs of `allowed` that no game slot of `places` is pinned to: where a staged game's
+/// bots are set up without taking CPU from a game that plays. None when games are not
+/// pinned one to a CPU (nothing is then known to be spare), or staging is turned off.
+fn spare_cpus(places: Option<&[super::placement::Place]>, allowed: &[usize]) -> Vec<usize> {
+    use super::placement::Place;
+    let Some(places) = places else {
+        return Vec::new();
+    };
+    if !crate::sandbox::staging() {
+        return Vec::new();
+    }
+    let mut taken = Vec::new();
+    for place in places {
+        match place {
+            Place::Game(cpu) => taken.push(*cpu),
+            Place::Bots(_) => return Vec::new(),
+        }
+    }
+    allowed
+        .iter()
+        .copied()
+        .filter(|c| !taken.contains(c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::placement::Place;
+    use super::*;
+
+    #[test]
+    fn a_spare_cpu_is_one_no_game_slot_is_pinned_to() {
+        let allowed = [0, 1, 2, 3];
+        assert_eq!(spare_cpus(Some(&[Place::Game(0)]), &allowed), vec![1, 2, 3]);
+        assert_eq!(
+            spare_cpus(Some(&[Place::Game(2), Place::Game(0)]), &allowed),
+            vec![1, 3]
+        );
+        // Every CPU a game's: nothing is staged.
+        assert!(spare_cpus(Some(&[Place::Game(0), Place::Game(1)]), &[0, 1]).is_empty());
+        // Games not pinned one to a CPU: nothing is known to be spare.
+        assert!(spare_cpus(None, &allowed).is_empty());
+        assert!(spare_cpus(Some(&[Place::Bots([0, 1])]), &allowed).is_empty());
     }
 }

@@ -173,7 +173,7 @@ async fn play_renewing<L: Lessor>(
     renew_every: Duration,
     cancel: CancellationToken,
 ) -> (Lease, Option<PlayedGame>) {
-    let game_future = play(game, cancel.clone(), spectator);
+    let game_future = play(game, cancel.clone(), spectator, None);
     tokio::pin!(game_future);
     let mut renew =
         tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
