@@ -288,7 +288,6 @@ impl Split {
 
 pub use crate::series::placement::allowed_cpus;
 
-/// CPU time this process has used so far (user + system, all threads).
 /// The calling thread's CPU time so far.
 fn thread_cpu() -> std::time::Duration {
     // SAFETY: getrusage only writes into the struct we pass.
@@ -298,6 +297,7 @@ fn thread_cpu() -> std::time::Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
+/// CPU time this process has used so far (user + system, all threads).
 fn own_cpu() -> std::time::Duration {
     // SAFETY: getrusage only writes into the struct we pass.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -386,13 +386,15 @@ pub async fn referee(
         (cfg, player, kind, length)
     };
     // As `zebra match` does where a CPU is spare: the next game's bots staged (set up, held
-    // before their exec) while this game plays, on that CPU.
+    // before their exec) while this game plays, on the CPUs neither the referee nor the bots
+    // are pinned to (none with --layout free, where nothing is pinned).
     let spare: Vec<usize> = allowed
         .iter()
         .copied()
         .filter(|c| !referee_cpus.contains(c) && !bot_cpus.contains(c))
         .collect();
-    let staging = !spare.is_empty() && crate::sandbox::staging();
+    let staging = layout != Layout::Free && !spare.is_empty() && crate::sandbox::staging();
+    let stager = staging.then(|| Stager::start(&spare));
     // The next game's staged bots, with what staging them cost: this process's CPU on the
     // staging thread, and the wall time the game played before waited for it to end.
     type Ready = (
@@ -412,29 +414,21 @@ pub async fn referee(
     for i in 0..total {
         let (cfg, player, kind, length) = setup(i);
         let (this_game, staged_cpu, staged_wait) = std::mem::replace(&mut ready_next, none());
-        let staging_next = (staging && i + 1 < total).then(|| {
-            // On a thread of its own, on the spare CPUs, while this game plays.
-            let (next, next_player, _, _) = setup(i + 1);
-            let (spec, spare) = (next_player.clone(), spare.clone());
-            tokio::task::spawn_blocking(move || {
-                let _ = crate::bot::process::pin_current_thread(&spare);
-                let cpu0 = thread_cpu();
-                let staged = [(); 2].map(|()| {
-                    crate::bot::BotProcess::stage(&spec, next.max_line, next.sandbox, &spare)
-                        .ok()
-                        .flatten()
-                });
-                (staged, thread_cpu() - cpu0)
-            })
-        });
+        let staging_next = match &stager {
+            Some(stager) if i + 1 < total => {
+                let (next, next_player, _, _) = setup(i + 1);
+                Some(stager.stage(next_player.clone(), next))
+            }
+            _ => None,
+        };
         let (cpu0, start) = (own_cpu(), Instant::now());
         let report =
             crate::referee::play_game_staged(player, player, this_game, &cfg, |_| {}).await;
         let game_wall = start.elapsed() + staged_wait;
         let mut game_cpu = own_cpu() - cpu0 + staged_cpu;
-        if let Some(task) = staging_next {
+        if let Some(reply) = staging_next {
             let waited = Instant::now();
-            if let Ok((staged, cpu)) = task.await {
+            if let Ok((staged, cpu)) = reply.await {
                 // Counted to the game it was for, not this one.
                 game_cpu = game_cpu.saturating_sub(cpu);
                 ready_next = (staged, cpu, waited.elapsed());
@@ -520,6 +514,70 @@ pub async fn referee(
         start_sandboxed_ms,
         sandbox: crate::sandbox::level().describe(crate::sandbox::Mode::Auto, false),
     })
+}
+
+/// The thread that stages `zebra bench referee`'s next game, pinned to the spare CPUs for
+/// the whole run: a bot dies with the thread that launched it (its parent-death signal), so
+/// the thread lives until the last game has ended.
+struct Stager {
+    orders: Option<std::sync::mpsc::Sender<StageOrder>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// A game's bot and settings to stage, and where the staged bots (and the staging thread's
+/// CPU time for them) go.
+type StageOrder = (
+    crate::bot::BotSpec,
+    crate::referee::GameConfig,
+    tokio::sync::oneshot::Sender<([Option<crate::bot::Staged>; 2], std::time::Duration)>,
+);
+
+impl Stager {
+    fn start(spare: &[usize]) -> Stager {
+        let (orders, taken) = std::sync::mpsc::channel::<StageOrder>();
+        let runtime = tokio::runtime::Handle::current();
+        let spare = spare.to_vec();
+        let thread = std::thread::spawn(move || {
+            let _runtime = runtime.enter();
+            let _ = crate::bot::process::pin_current_thread(&spare);
+            while let Ok((spec, cfg, reply)) = taken.recv() {
+                let cpu0 = thread_cpu();
+                let staged = [(); 2].map(|()| {
+                    crate::bot::BotProcess::stage(&spec, cfg.max_line, cfg.sandbox, &spare)
+                        .ok()
+                        .flatten()
+                });
+                let _ = reply.send((staged, thread_cpu() - cpu0));
+            }
+        });
+        Stager {
+            orders: Some(orders),
+            thread: Some(thread),
+        }
+    }
+
+    /// Stages two copies of `spec` for a game played with `cfg`.
+    fn stage(
+        &self,
+        spec: crate::bot::BotSpec,
+        cfg: crate::referee::GameConfig,
+    ) -> tokio::sync::oneshot::Receiver<([Option<crate::bot::Staged>; 2], std::time::Duration)>
+    {
+        let (reply, staged) = tokio::sync::oneshot::channel();
+        if let Some(orders) = &self.orders {
+            let _ = orders.send((spec, cfg, reply));
+        }
+        staged
+    }
+}
+
+impl Drop for Stager {
+    fn drop(&mut self) {
+        self.orders.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Starts `bot` under `policy` and completes the handshake; returns the time from spawn

@@ -984,6 +984,18 @@ fn staged_bots(m: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether no Zebra whose temp directory is `tmp` claims CPU `cpu` now (its lock file is
+/// free; taken and let go at once).
+fn unclaimed(tmp: &Path, cpu: &str) -> bool {
+    use std::os::fd::AsRawFd;
+    let Ok(file) = std::fs::File::open(tmp.join("zebra-cpus").join(format!("cpu-{cpu}.lock")))
+    else {
+        return true;
+    };
+    // SAFETY: flock on a descriptor we own; the lock goes with the file.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
 /// A one-game-at-a-time series of two slow test bots in `dir/out`, with `env`: returns the
 /// running `zebra match`.
 fn slow_series(dir: &Path, out: &str, m: &str, env: &[(&str, &str)]) -> std::process::Child {
@@ -1037,15 +1049,25 @@ fn a_series_stages_each_next_games_bots_on_a_spare_cpu_and_plays_the_same_games(
     let dir = scratch("staging");
     let m = mark("staging");
     let mut series = slow_series(&dir, "staged", &m, &[]);
-    // While a game plays, the next one's two bots wait, walled, on a CPU no game uses.
+    // While a game plays, the next one's two bots wait, walled, on a CPU no game uses; that
+    // CPU is claimed only while they are set up, not while they wait.
     let mut held = Vec::new();
+    let mut claimable = false;
     let seen = wait_until(Duration::from_secs(60), || {
-        held = staged_bots(&m);
-        held.len() == 2 || series.try_wait().unwrap().is_some()
+        let now = staged_bots(&m);
+        if now.len() == 2 {
+            held = now;
+            claimable = held.iter().all(|cpu| unclaimed(&dir.join("tmp"), cpu));
+        }
+        claimable || series.try_wait().unwrap().is_some()
     });
     let status = series.wait().unwrap();
     assert!(status.success(), "{status:?}");
     assert!(seen && held.len() == 2, "no staged bots seen: {held:?}");
+    assert!(
+        claimable,
+        "the spare CPU stayed claimed while its bots waited"
+    );
     // Released onto the game's CPU: every bot of every game ran where its referee did.
     let logs = dir.join("staged-logs");
     let game_cpu = cpus_said(&logs, "game-0001.white.stderr");

@@ -245,7 +245,13 @@ impl BotProcess {
         on: &[usize],
     ) -> Result<Option<Staged>, SpawnError> {
         Ok(match Self::begin(spec, max_line, policy, Some(on))? {
-            Some((starting, Some(go))) => Some(Staged { starting, go }),
+            Some((mut starting, Some(go))) => {
+                // Back once it waits walled (or its setup ended): its CPUs are free again.
+                if let Some(jail) = starting.jail.as_mut() {
+                    jail.await_held();
+                }
+                Some(Staged { starting, go })
+            }
             _ => None,
         })
     }
@@ -365,11 +371,27 @@ impl Staged {
                 (!anywhere.is_empty()).then_some(anywhere.as_slice())
             }
         };
-        sandbox::launch::release(go, cpus).map_err(|source| SpawnError {
-            name: starting.name.clone(),
-            program: starting.program.clone(),
-            source,
-        })?;
+        if let Err(e) = sandbox::launch::release(go, cpus) {
+            // No bot reads its release: its setup failed, and its report says why.
+            let mut starting = starting;
+            let source = match starting.pending.take().map(sandbox::launch::Pending::wait) {
+                Some(Err(why)) => why,
+                _ => e,
+            };
+            return Err(SpawnError {
+                name: starting.name.clone(),
+                program: starting.program.clone(),
+                source,
+            });
+        }
+        // Its keeper (the launcher, leading its group) goes where the bot goes.
+        if let (Some(pgid), Some(cpus)) = (starting.pgid, cpus) {
+            let set = cpu_set(cpus);
+            // SAFETY: sched_setaffinity only reads the set we pass.
+            unsafe {
+                libc::sched_setaffinity(pgid, std::mem::size_of::<libc::cpu_set_t>(), &set);
+            }
+        }
         Ok(starting)
     }
 }

@@ -144,6 +144,8 @@ pub struct Jail {
     namespaces: bool,
     /// The host user id held for this bot (given back when the jail is dropped).
     user: Option<BotUser>,
+    /// A staged bot's pid, read while it was set up ([`Jail::await_held`]).
+    held_pid: Option<i32>,
 }
 
 static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
@@ -235,6 +237,7 @@ impl Jail {
             tmpdir: None,
             namespaces: false,
             user: None,
+            held_pid: None,
         };
         if mode == Mode::None {
             return Ok(jail);
@@ -348,26 +351,28 @@ impl Jail {
     /// After the spawn: the bot's own pid when a keeper stands between (for its CPU time),
     /// else `direct`.
     pub(crate) fn bot_pid(&mut self, direct: Option<i32>) -> Option<i32> {
+        if let Some(pid) = self.held_pid {
+            return Some(pid);
+        }
         self.pid_write.take();
         let Some(r) = self.pid_read.take() else {
             return direct;
         };
-        let mut pfd = libc::pollfd {
-            fd: r.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
+        // The bot writes its pid right after its fork; five seconds is only a guard against
+        // a keeper that died.
+        read_word(&r, 5000).map(i32::from_ne_bytes).or(direct)
+    }
+
+    /// A staged start: waits (ten seconds at most) until the bot has built its wall and
+    /// waits for its release, or its setup ended; keeps its pid for [`Jail::bot_pid`].
+    pub(crate) fn await_held(&mut self) {
+        self.pid_write.take();
+        let Some(r) = self.pid_read.take() else {
+            return;
         };
-        let mut buf = [0u8; 4];
-        // SAFETY: poll and read only touch the buffers we pass. The keeper writes the pid
-        // right after its fork; five seconds is only a guard against a keeper that died.
-        unsafe {
-            if libc::poll(&mut pfd, 1, 5000) != 1
-                || libc::read(r.as_raw_fd(), buf.as_mut_ptr().cast(), 4) != 4
-            {
-                return direct;
-            }
-        }
-        Some(i32::from_ne_bytes(buf))
+        self.held_pid = read_word(&r, 5000).map(i32::from_ne_bytes);
+        // The word a held bot writes once walled; the pipe's end if its setup failed.
+        let _ = read_word(&r, 10_000);
     }
 
     /// Stops or resumes the bot's whole process tree: through the cgroup freezer where
@@ -427,6 +432,25 @@ impl Drop for Jail {
             let _ = std::fs::remove_dir_all(dir);
         }
     }
+}
+
+/// Four bytes from `r`, waiting at most `ms` milliseconds for them to come.
+fn read_word(r: &OwnedFd, ms: i32) -> Option<[u8; 4]> {
+    let mut pfd = libc::pollfd {
+        fd: r.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let mut buf = [0u8; 4];
+    // SAFETY: poll and read only touch the buffers we pass.
+    unsafe {
+        if libc::poll(&mut pfd, 1, ms) != 1
+            || libc::read(r.as_raw_fd(), buf.as_mut_ptr().cast(), 4) != 4
+        {
+            return None;
+        }
+    }
+    Some(buf)
 }
 
 /// A close-on-exec pipe: (read end, write end).
@@ -628,7 +652,7 @@ unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
         }
     }
     if let Some(hold) = ns.hold {
-        released(hold)?;
+        released(hold, ns.pid_pipe)?;
     }
     // Whatever descriptor Zebra itself inherited without close-on-exec stays behind.
     close_all_at_exec();
@@ -668,11 +692,14 @@ unsafe fn wall(ns: &NsPlan) -> io::Result<()> {
     Ok(())
 }
 
-/// A staged bot's wait: until Zebra writes its release ([`super::launch::release`]: a
-/// byte, 1 when a CPU set follows), then pinned to that set. End of file first: Zebra let
-/// it go, and it ends here, its program never run.
-unsafe fn released(hold: RawFd) -> io::Result<()> {
+/// A staged bot's wait: it tells Zebra on `said` (its pid pipe) that its wall is built, then
+/// waits until Zebra writes its release on `hold` ([`super::launch::release`]: a byte, 1
+/// when a CPU set follows), and is pinned to that set with its init. End of file first:
+/// Zebra let it go, and it ends here, its program never run.
+unsafe fn released(hold: RawFd, said: RawFd) -> io::Result<()> {
     const SIZE: usize = std::mem::size_of::<libc::cpu_set_t>();
+    libc::write(said, [0xffu8; 4].as_ptr().cast(), 4);
+    libc::close(said);
     let mut message = [0u8; 1 + SIZE];
     let mut got = 0;
     while got < message.len() {
@@ -684,7 +711,10 @@ unsafe fn released(hold: RawFd) -> io::Result<()> {
         if n < 0 && *libc::__errno_location() == libc::EINTR {
             continue;
         }
-        if n <= 0 {
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if n == 0 {
             break;
         }
         got += n as usize;
@@ -701,6 +731,8 @@ unsafe fn released(hold: RawFd) -> io::Result<()> {
                 (&mut set as *mut libc::cpu_set_t).cast::<u8>(),
                 SIZE,
             );
+            // Its init (PID 1 here) too: its wake-ups stay off the CPU it was set up on.
+            libc::sched_setaffinity(1, SIZE, &set);
             if libc::sched_setaffinity(0, SIZE, &set) != 0 {
                 return Err(io::Error::last_os_error());
             }

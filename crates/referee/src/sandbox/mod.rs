@@ -256,15 +256,15 @@ impl Wall {
     }
 }
 
-/// Parts of the sandbox a test (or a user chasing a problem) can turn off:
-/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock,launch`. CI
-/// uses it to run the fallback paths on a machine that has everything.
 /// Whether a series stages its next game's bots ahead (`ZEBRA_SANDBOX_DISABLE=stage`
 /// turns it off): see [`launch`].
 pub fn staging() -> bool {
     !disabled("stage")
 }
 
+/// Parts of the sandbox a test (or a user chasing a problem) can turn off:
+/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock,launch,stage`. CI
+/// uses it to run the fallback paths on a machine that has everything.
 fn disabled(part: &str) -> bool {
     std::env::var("ZEBRA_SANDBOX_DISABLE")
         .map(|v| v.split(',').any(|p| p.trim() == part))

@@ -189,8 +189,8 @@ pub struct PlayedGame {
 }
 
 /// A game staged ahead of its slot: on its thread, before it starts, its bots are set up on
-/// a spare CPU (claimed as a game's CPU is, so that no game of this machine's Zebras runs
-/// there meanwhile), walled and waiting before their programs' exec
+/// a spare CPU (claimed as a game's CPU is while they are set up, so that no game of this
+/// machine's Zebras runs there meanwhile), walled and waiting before their programs' exec
 /// ([`BotProcess::stage`](crate::bot::BotProcess::stage)); `release` then gives the game its
 /// place and lets it start, the bots released onto its CPU. Their walls, the most of a walled
 /// start, are then built while the previous game of the slot still plays.
@@ -246,6 +246,9 @@ pub async fn play(
                             staged = game.stage(&[spare.cpu]);
                         }
                     }
+                    // The bots wait walled, using no CPU: the spare one is free again (for
+                    // another Zebra's game, say) while this game waits for its slot.
+                    drop(spare);
                     tokio::select! {
                         place = stage.release => place.ok(),
                         _ = cancel.cancelled() => None,

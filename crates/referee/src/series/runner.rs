@@ -149,7 +149,8 @@ struct Coordinator<'a> {
     /// The games still to play: taken from the schedule as they start, never listed whole
     /// (a series may be billions of games long).
     fresh: std::iter::Peekable<Box<dyn Iterator<Item = (Fixture, u32)> + 'a>>,
-    /// Voided attempts, played before any new game.
+    /// Voided attempts, played before any new game (after the game staged already, if one
+    /// is).
     again: std::collections::VecDeque<(Fixture, u32)>,
     entrants: Entrants,
     pgn: PgnFile,
@@ -352,14 +353,22 @@ impl<'a> Coordinator<'a> {
         let concurrency = self.options.concurrency.max(1);
         while !self.stopping && self.playing() < concurrency {
             if let Some(staged) = self.staged.take() {
+                if staged.go.is_closed() {
+                    // Its task ended before it could start (a thread that failed): the
+                    // game is played as a new one.
+                    self.again.push_front((staged.fixture, staged.attempt));
+                    continue;
+                }
                 let slot = self.free_slots.pop();
                 let place = slot.zip(self.options.affinity.as_ref()).map(|(s, p)| p[s]);
                 if let Some(s) = slot {
                     self.task_slots.insert(staged.task, s);
                 }
                 self.started(&staged.fixture, staged.attempt);
-                // A task already gone is joined as unplayed, its game played again.
-                let _ = staged.go.send(place);
+                if staged.go.send(place).is_err() {
+                    // Gone meanwhile: joined as unplayed (its slot freed), played again.
+                    self.again.push_front((staged.fixture, staged.attempt));
+                }
                 continue;
             }
             let Some((fixture, attempt)) = self.again.pop_front().or_else(|| self.fresh.next())
@@ -453,7 +462,7 @@ impl<'a> Coordinator<'a> {
                 self.stopping = true;
                 self.progress.note(&format!(
                     "stopping after the {} running game(s); Ctrl-C again to stop at once",
-                    self.running.len()
+                    self.playing()
                 ));
                 return Wait::Again;
             }
@@ -533,8 +542,8 @@ impl<'a> Coordinator<'a> {
         ));
         self.progress
             .voided(&fixture, attempt, max, &report, &self.names);
-        // Played again next (its pair is waited for by the SPRT); unless the series
-        // is stopping, in which case a resume plays it.
+        // Played again next, or after the game staged already (its pair is waited for by
+        // the SPRT); unless the series is stopping, in which case a resume plays it.
         if !self.stopping {
             self.again.push_front((fixture, attempt + 1));
         }
