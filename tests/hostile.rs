@@ -443,6 +443,28 @@ fn freeze_idle_keeps_a_spinner_off_the_cpu_during_its_opponents_turn() {
 }
 
 #[test]
+fn freeze_idle_stops_the_idle_bot_once_its_opponent_takes_its_time() {
+    if sandbox::level().cgroups.freezer.is_none() {
+        eprintln!("skipped: counted here through the cgroup freezer");
+        return;
+    }
+    let m = mark();
+    // Nobody is stopped up front any more: a bot is stopped only once its opponent's
+    // request has been out FREEZE_AFTER. Black's 30 ms decisions always take that long, so
+    // White is stopped during them (once for a run of Black's decisions with none of its own
+    // between; how often a quick bot's 2 ms pass depends on the machine's load, so nothing
+    // is said of Black).
+    let r = game(
+        bot("quick", &m, &[]),
+        bot("slow", &m, &["--sleep-ms", "30"]),
+        &fast(),
+        &m,
+    );
+    assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+    assert!(r.bots[0].freezes > 0, "{:?}", r.bots[0]);
+}
+
+#[test]
 fn strict_mode_runs_where_the_machine_allows_it() {
     let level = sandbox::level();
     let m = mark();

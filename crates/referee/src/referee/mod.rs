@@ -736,14 +736,10 @@ impl<'a, R: Refereed> Referee<'a, R> {
                 });
             }
         }
-        // Both are ready; from now on each computes only on its own turn.
-        if self.cfg.sandbox.freeze_idle {
-            for seat in &mut self.seats {
-                if let Some(bot) = seat.bot.as_mut() {
-                    bot.set_frozen(true);
-                }
-            }
-        }
+        // Both are ready; from now on each computes only on its own turn. Nobody is frozen
+        // yet: the side not asked first is, as at every decision, once the first request
+        // has been out FREEZE_AFTER (a freeze and a thaw cost the kernel more than a quick
+        // game's whole start).
         for side in Side::ALL {
             let opponent = self.seats[side.other().index()].report.name.clone();
             let options = self.seats[side.index()].spec.options.clone();
