@@ -13,7 +13,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
-    match zebra::cli::run(cli.command) {
+    let outcome = zebra::cli::run(cli.command);
+    // Nothing a bot left (its groups, its temp directory) outlives the command.
+    zebra::sandbox::janitor::settle();
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
             eprintln!("zebra: {msg}");

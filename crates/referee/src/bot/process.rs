@@ -185,6 +185,8 @@ pub struct BotProcess {
     /// The bot's own process (with a keeper between, not the same as `pgid`).
     bot_pid: Option<i32>,
     jail: Jail,
+    /// Where the bot's init says how the bot ended (walled bots; see [`Jail::take_fate`]).
+    fate: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
     frozen: bool,
     freezes: u32,
     to_bot: Option<mpsc::UnboundedSender<Outgoing>>,
@@ -415,6 +417,15 @@ impl Starting {
         let max_line = self.max_line;
         let pgid = self.pgid;
         let bot_pid = jail.bot_pid(pgid);
+        let fate = jail.take_fate().and_then(|fd| {
+            // SAFETY: fcntl on a descriptor we own.
+            unsafe {
+                let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+                libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
+            // SAFETY: an OwnedFd stays open, the same descriptor, for as long as it lives.
+            unsafe { tokio::io::unix::AsyncFd::register(fd) }.ok()
+        });
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr = child.stderr.take().expect("piped stderr");
@@ -452,6 +463,7 @@ impl Starting {
             pgid,
             bot_pid,
             jail,
+            fate,
             frozen: false,
             freezes: 0,
             to_bot: Some(out_tx),
@@ -615,9 +627,27 @@ impl BotProcess {
         // Dropping the sender lets the writer flush what is queued and close the pipe.
         self.to_bot.take();
         let _ = tokio::time::timeout(grace, &mut self.writer).await;
-        let exited = tokio::time::timeout(grace, self.child.wait()).await;
+        // A walled bot's end is known from its init, before its keeper and namespaces are
+        // gone (what is left of them ends with the group's kill below, and the janitor
+        // waits for it); else from its process's exit.
+        let fate = self.fate.take();
+        let child = &mut self.child;
+        let exited = tokio::time::timeout(grace, async move {
+            if let Some(fate) = &fate {
+                tokio::select! {
+                    status = child.wait() => return status.ok(),
+                    told = told_fate(fate) => {
+                        if told.is_some() {
+                            return told;
+                        }
+                    }
+                }
+            }
+            child.wait().await.ok()
+        })
+        .await;
         let (status, killed) = match exited {
-            Ok(Ok(status)) => (Some(status), false),
+            Ok(Some(status)) => (Some(status), false),
             _ => (None, true),
         };
         // Always kill the group: the bot may be gone while its children live on.
@@ -662,6 +692,44 @@ impl BotProcess {
             unsafe {
                 libc::killpg(pgid, libc::SIGKILL);
             }
+        }
+    }
+}
+
+/// The bot's wait status as its init wrote it on `fate`; `None` at the pipe's end without
+/// one (the init was killed).
+async fn told_fate(
+    fate: &tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>,
+) -> Option<std::process::ExitStatus> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut word = [0u8; 4];
+    let mut got = 0;
+    loop {
+        let mut ready = fate.readable().await.ok()?;
+        let read = ready.try_io(|fd| {
+            // SAFETY: read into the part of our buffer still to fill.
+            let n = unsafe {
+                libc::read(
+                    fd.as_raw_fd(),
+                    word[got..].as_mut_ptr().cast(),
+                    word.len() - got,
+                )
+            };
+            if n < 0 {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(n as usize)
+            }
+        });
+        match read {
+            Ok(Ok(0)) | Ok(Err(_)) => return None,
+            Ok(Ok(n)) => {
+                got += n;
+                if got == word.len() {
+                    return Some(std::process::ExitStatus::from_raw(i32::from_ne_bytes(word)));
+                }
+            }
+            Err(_would_block) => continue,
         }
     }
 }

@@ -146,6 +146,8 @@ pub struct Jail {
     user: Option<BotUser>,
     /// A staged bot's pid, read while it was set up ([`Jail::await_held`]).
     held_pid: Option<i32>,
+    /// The pid pipe, once the pid is read: the bot's fate comes there ([`Jail::take_fate`]).
+    fate: Option<OwnedFd>,
 }
 
 static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
@@ -238,6 +240,7 @@ impl Jail {
             namespaces: false,
             user: None,
             held_pid: None,
+            fate: None,
         };
         if mode == Mode::None {
             return Ok(jail);
@@ -360,7 +363,16 @@ impl Jail {
         };
         // The bot writes its pid right after its fork; five seconds is only a guard against
         // a keeper that died.
-        read_word(&r, 5000).map(i32::from_ne_bytes).or(direct)
+        let pid = read_word(&r, 5000).map(i32::from_ne_bytes);
+        self.fate = pid.map(|_| r);
+        pid.or(direct)
+    }
+
+    /// Where the bot's wait status comes once it has ended (its init writes it there, see
+    /// `keeper::init_loop`), before its namespaces are torn down; `None` without namespaces
+    /// (or once taken).
+    pub(crate) fn take_fate(&mut self) -> Option<OwnedFd> {
+        self.fate.take()
     }
 
     /// A staged start: waits (ten seconds at most) until the bot has built its wall and
@@ -372,7 +384,9 @@ impl Jail {
         };
         self.held_pid = read_word(&r, 5000).map(i32::from_ne_bytes);
         // The word a held bot writes once walled; the pipe's end if its setup failed.
-        let _ = read_word(&r, 10_000);
+        if read_word(&r, 10_000).is_some() {
+            self.fate = Some(r);
+        }
     }
 
     /// Stops or resumes the bot's whole process tree: through the cgroup freezer where
@@ -408,14 +422,23 @@ impl Jail {
             c.oom_kills = g.oom_kills();
             c.pids_refused = g.pids_refused();
             c.memory_peak = g.memory_peak();
-            g.kill_and_remove();
         }
-        self.groups = None;
         if self.mode != Mode::None && !self.namespaces {
             c.stragglers = super::reap_stragglers();
         }
-        if let Some(dir) = self.host_tmp.take() {
-            let _ = std::fs::remove_dir_all(dir);
+        // The rest after the game: its keeper and init may still be ending (see
+        // [`super::janitor`]).
+        let (groups, dir, user) = (self.groups.take(), self.host_tmp.take(), self.user.take());
+        if groups.is_some() || dir.is_some() || user.is_some() {
+            super::janitor::leave(move || {
+                if let Some(mut g) = groups {
+                    g.kill_and_remove();
+                }
+                if let Some(dir) = dir {
+                    let _ = std::fs::remove_dir_all(dir);
+                }
+                drop(user);
+            });
         }
         c
     }
@@ -587,12 +610,15 @@ pub(super) fn enter(plan: &ExecPlan) -> io::Result<()> {
         if bot > 0 {
             // The scan needs the view (the bot's only writable place is its /tmp).
             let file_limit = ns.view.as_ref().and(ns.file_limit);
-            close_all_but([status_pipe[1], ready[1]], ns.helper);
+            // Not exec'd (launched): the init also tells Zebra, on the pid pipe, how the
+            // bot ended.
+            let fate = if ns.helper.is_none() { ns.pid_pipe } else { -1 };
+            close_all_but([status_pipe[1], ready[1]], ns.helper.or(Some(ns.pid_pipe)));
             if let Some(helper) = ns.helper {
                 keeper::exec_helper(helper, c"init", bot, status_pipe[1], file_limit, ready[1]);
                 libc::close(ready[1]);
             }
-            keeper::init_loop(bot, status_pipe[1], file_limit);
+            keeper::init_loop(bot, status_pipe[1], file_limit, fate);
         }
         // The bot: dies with the init; tells Zebra its pid as Zebra's machine sees it
         // (/proc is still the host's here, so /proc/self names the host pid).

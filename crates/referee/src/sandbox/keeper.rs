@@ -39,7 +39,12 @@ pub const PROTOCOL: &str =
 ///
 /// # Safety
 /// Async-signal-safe calls only; `status_out` is the keeper's status pipe.
-pub unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd, file_limit: Option<u64>) -> ! {
+pub unsafe fn init_loop(
+    bot: libc::pid_t,
+    status_out: RawFd,
+    file_limit: Option<u64>,
+    fate: RawFd,
+) -> ! {
     loop {
         let mut status = 0;
         let r = libc::waitpid(-1, &mut status, 0);
@@ -53,6 +58,11 @@ pub unsafe fn init_loop(bot: libc::pid_t, status_out: RawFd, file_limit: Option<
                 }
             }
             let bytes = status.to_ne_bytes();
+            // Zebra first (its pid pipe, where there is one): it need not wait for this
+            // namespace and the keeper's to be torn down to know how the bot ended.
+            if fate >= 0 {
+                libc::write(fate, bytes.as_ptr().cast(), 4);
+            }
             libc::write(status_out, bytes.as_ptr().cast(), 4);
             libc::_exit(0);
         }
@@ -312,7 +322,7 @@ pub unsafe fn helper_main(argc: libc::c_int, argv: *const *const libc::c_char) -
         let limit = u64::try_from(limit).ok();
         match role {
             b"keep" => keep(pid, fd),
-            b"init" => init_loop(pid, fd, limit),
+            b"init" => init_loop(pid, fd, limit, -1),
             _ => {}
         }
     }

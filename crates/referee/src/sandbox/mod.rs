@@ -9,6 +9,8 @@
 //!   Zebra (no copy of Zebra's memory)
 //! - `keeper`: what the keeper and the init do once set up (also the `zebra-keeper`
 //!   program's `main`)
+//! - `janitor`: a finished bot's groups, temp directory and user id, removed after its
+//!   game on a thread of its own
 //! - `view`: the file system a walled bot sees (a read-only root, its files, `/tmp`)
 //! - `seccomp`, `landlock`: the system calls and the file, signal and network rights it
 //!   may not use
@@ -32,6 +34,7 @@
 
 pub mod cgroup;
 pub mod jail;
+pub mod janitor;
 pub mod keeper;
 pub mod landlock;
 pub mod launch;
