@@ -187,6 +187,9 @@ pub struct BotProcess {
     jail: Jail,
     /// Where the bot's init says how the bot ended (walled bots; see [`Jail::take_fate`]).
     fate: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
+    /// Shut down ([`BotProcess::shutdown`]): its group is not killed again when dropped
+    /// (its keeper may still be reaping the init, or be reaped already).
+    ended: bool,
     frozen: bool,
     freezes: u32,
     to_bot: Option<mpsc::UnboundedSender<Outgoing>>,
@@ -378,7 +381,13 @@ impl Staged {
             let mut starting = starting;
             let source = match starting.pending.take().map(sandbox::launch::Pending::wait) {
                 Some(Err(why)) => why,
-                _ => e,
+                // No report: the launcher or the bot was killed; say how it ended.
+                _ => match starting.child.as_mut().map(Child::try_wait) {
+                    Some(Ok(Some(status))) => {
+                        std::io::Error::other(format!("{e}; its launcher ended: {status}"))
+                    }
+                    _ => e,
+                },
             };
             return Err(SpawnError {
                 name: starting.name.clone(),
@@ -464,6 +473,7 @@ impl Starting {
             bot_pid,
             jail,
             fate,
+            ended: false,
             frozen: false,
             freezes: 0,
             to_bot: Some(out_tx),
@@ -635,23 +645,34 @@ impl BotProcess {
         let exited = tokio::time::timeout(grace, async move {
             if let Some(fate) = &fate {
                 tokio::select! {
-                    status = child.wait() => return status.ok(),
+                    status = child.wait() => return status.ok().map(|s| (s, false)),
                     told = told_fate(fate) => {
-                        if told.is_some() {
-                            return told;
+                        if let Some(status) = told {
+                            return Some((status, true));
                         }
                     }
                 }
             }
-            child.wait().await.ok()
+            child.wait().await.ok().map(|s| (s, false))
         })
         .await;
-        let (status, killed) = match exited {
-            Ok(Some(status)) => (Some(status), false),
-            _ => (None, true),
+        let (status, killed, told) = match exited {
+            Ok(Some((status, told))) => (Some(status), false, told),
+            _ => (None, true, false),
         };
-        // Always kill the group: the bot may be gone while its children live on.
-        self.kill_group();
+        if told {
+            // The bot is gone; its init's end takes every process of its namespace, and the
+            // keeper, reaping the init, then ends too. Not killed now (a keeper killed before
+            // it reaps the init would leave the init to whoever reaps orphans): the janitor
+            // waits for the keeper before it removes anything, and kills only a keeper that
+            // outstays that wait.
+            if let Some(pid) = self.pgid {
+                self.jail.after_keeper(pid);
+            }
+        } else {
+            // Always kill the group: the bot may be gone while its children live on.
+            self.kill_group();
+        }
         let status = match status {
             Some(s) => Some(s),
             None => self.child.wait().await.ok(),
@@ -660,6 +681,7 @@ impl BotProcess {
         if let Some(pid) = self.pgid {
             sandbox::unregister_bot(pid);
         }
+        self.ended = true;
         let containment = self.jail.finish();
         let (stderr, stderr_dropped, stderr_tail) =
             match tokio::time::timeout(grace, &mut self.stderr).await {
@@ -726,7 +748,9 @@ async fn told_fate(
             Ok(Ok(n)) => {
                 got += n;
                 if got == word.len() {
-                    return Some(std::process::ExitStatus::from_raw(i32::from_ne_bytes(word)));
+                    // A staged bot's marker (a pid read that came too late): no status.
+                    let raw = i32::from_ne_bytes(word);
+                    return (raw != -1).then(|| std::process::ExitStatus::from_raw(raw));
                 }
             }
             Err(_would_block) => continue,
@@ -803,7 +827,9 @@ impl Drop for BotProcess {
     fn drop(&mut self) {
         // A game dropped mid-way (a panic, a cancelled task) still leaves no process behind
         // (the jail, dropped next, removes the bot's cgroups).
-        self.kill_group();
+        if !self.ended {
+            self.kill_group();
+        }
         if let Some(pid) = self.pgid {
             sandbox::unregister_bot(pid);
         }

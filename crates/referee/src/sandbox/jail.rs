@@ -148,6 +148,8 @@ pub struct Jail {
     held_pid: Option<i32>,
     /// The pid pipe, once the pid is read: the bot's fate comes there ([`Jail::take_fate`]).
     fate: Option<OwnedFd>,
+    /// The keeper still ending when the bot's end was told, and a pidfd to wait on it.
+    keeper: Option<(i32, Option<OwnedFd>)>,
 }
 
 static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
@@ -241,6 +243,7 @@ impl Jail {
             user: None,
             held_pid: None,
             fate: None,
+            keeper: None,
         };
         if mode == Mode::None {
             return Ok(jail);
@@ -383,10 +386,24 @@ impl Jail {
             return;
         };
         self.held_pid = read_word(&r, 5000).map(i32::from_ne_bytes);
-        // The word a held bot writes once walled; the pipe's end if its setup failed.
-        if read_word(&r, 10_000).is_some() {
+        // The word a held bot writes once walled; if its setup failed instead, the init's
+        // word of its end (or nothing): then no fate is kept, and its end is its keeper's.
+        if self.held_pid.is_some() && read_word(&r, 10_000) == Some([0xff; 4]) {
             self.fate = Some(r);
         }
+    }
+
+    /// The bot's end was told by its init ([`Jail::take_fate`]): `keeper` (its pid, Zebra's
+    /// child, not yet reaped) ends by itself once it has reaped the init; [`Jail::finish`]'s
+    /// removal waits for that first.
+    pub(crate) fn after_keeper(&mut self, keeper: i32) {
+        // SAFETY: pidfd_open returns a new descriptor we then own, or -1 (before 5.3).
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, keeper, 0) } as RawFd;
+        let pidfd = (fd >= 0).then(|| {
+            // SAFETY: a fresh descriptor of ours.
+            unsafe { OwnedFd::from_raw_fd(fd) }
+        });
+        self.keeper = Some((keeper, pidfd));
     }
 
     /// Stops or resumes the bot's whole process tree: through the cgroup freezer where
@@ -429,8 +446,12 @@ impl Jail {
         // The rest after the game: its keeper and init may still be ending (see
         // [`super::janitor`]).
         let (groups, dir, user) = (self.groups.take(), self.host_tmp.take(), self.user.take());
-        if groups.is_some() || dir.is_some() || user.is_some() {
+        let keeper = self.keeper.take();
+        if groups.is_some() || dir.is_some() || user.is_some() || keeper.is_some() {
             super::janitor::leave(move || {
+                if let Some((pid, pidfd)) = keeper {
+                    wait_for_keeper(pid, pidfd);
+                }
                 if let Some(mut g) = groups {
                     g.kill_and_remove();
                 }
@@ -457,23 +478,69 @@ impl Drop for Jail {
     }
 }
 
-/// Four bytes from `r`, waiting at most `ms` milliseconds for them to come.
-fn read_word(r: &OwnedFd, ms: i32) -> Option<[u8; 4]> {
-    let mut pfd = libc::pollfd {
-        fd: r.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
+/// Waits (a second at most) until the keeper `pid` has ended (its init reaped, so its
+/// namespaces are gone), through its pidfd where there is one, else by polling; kills its
+/// group if it outstays that.
+fn wait_for_keeper(pid: i32, pidfd: Option<OwnedFd>) {
+    let ended = match &pidfd {
+        Some(fd) => readable_within(fd.as_raw_fd(), 1000),
+        None => {
+            let gone = || {
+                std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+                    stat.rsplit_once(") ")
+                        .is_some_and(|(_, rest)| rest.starts_with('Z'))
+                })
+            };
+            let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
+            while !gone() && std::time::Instant::now() < until {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            gone()
+        }
     };
-    let mut buf = [0u8; 4];
-    // SAFETY: poll and read only touch the buffers we pass.
-    unsafe {
-        if libc::poll(&mut pfd, 1, ms) != 1
-            || libc::read(r.as_raw_fd(), buf.as_mut_ptr().cast(), 4) != 4
-        {
-            return None;
+    if !ended {
+        // SAFETY: killpg only sends a signal.
+        unsafe {
+            libc::killpg(pid, libc::SIGKILL);
         }
     }
-    Some(buf)
+}
+
+/// Whether `fd` becomes readable within `ms` milliseconds. A signal that interrupts the
+/// wait (a bot's SIGCHLD to this thread, say) does not end it: giving up early closed the
+/// pid pipe under a bot about to write to it, which then died of SIGPIPE.
+fn readable_within(fd: RawFd, ms: i32) -> bool {
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(ms.max(0) as u64);
+    loop {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        let mut pfd = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: poll only touches the struct we pass.
+        match unsafe { libc::poll(&mut pfd, 1, left.as_millis() as i32) } {
+            1 => return true,
+            n if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Four bytes from `r`, waiting at most `ms` milliseconds for them to come.
+fn read_word(r: &OwnedFd, ms: i32) -> Option<[u8; 4]> {
+    let mut buf = [0u8; 4];
+    if !readable_within(r.as_raw_fd(), ms) {
+        return None;
+    }
+    // SAFETY: read only touches the buffer we pass.
+    let n = loop {
+        let n = unsafe { libc::read(r.as_raw_fd(), buf.as_mut_ptr().cast(), 4) };
+        if n >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break n;
+        }
+    };
+    (n == 4).then_some(buf)
 }
 
 /// A close-on-exec pipe: (read end, write end).

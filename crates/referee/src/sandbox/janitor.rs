@@ -15,6 +15,9 @@ use std::sync::{Condvar, Mutex, OnceLock};
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// Jobs waiting at most; more are done by whoever leaves them.
+const BACKLOG: usize = 32;
+
 struct Janitor {
     jobs: Mutex<Sender<Job>>,
     /// Jobs left and not yet done.
@@ -31,7 +34,8 @@ fn janitor() -> Option<&'static Janitor> {
                 .name("zebra-janitor".into())
                 .spawn(move || {
                     while let Ok(job) = taken.recv() {
-                        job();
+                        // A job that panics is done too (what it left, a later sweep takes).
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
                         if let Some(j) = janitor() {
                             let mut pending = j.pending.lock().unwrap_or_else(|e| e.into_inner());
                             *pending -= 1;
@@ -57,7 +61,17 @@ pub(crate) fn leave(job: impl FnOnce() + Send + 'static) {
         job();
         return;
     };
-    *j.pending.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    {
+        let mut pending = j.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if *pending >= BACKLOG {
+            // Behind already (each job holds a host user id of a bounded pool): this one is
+            // done here, by the game that leaves it.
+            drop(pending);
+            job();
+            return;
+        }
+        *pending += 1;
+    }
     let sent = j
         .jobs
         .lock()
