@@ -982,3 +982,37 @@ pub fn probe(wall: &Wall) -> Result<(), String> {
     let _ = std::fs::remove_dir(&dir);
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A signal that reaches the thread waiting on a bot's pid pipe (a SIGCHLD, in Zebra)
+    /// does not end the wait: ending it closed the pipe under a bot about to write to it.
+    #[test]
+    fn a_wait_on_the_pid_pipe_outlasts_a_signal() {
+        extern "C" fn nothing(_: libc::c_int) {}
+        // SAFETY: a handler that does nothing, for a signal nothing else here uses; no
+        // SA_RESTART, and poll is never restarted anyway.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = nothing as extern "C" fn(libc::c_int) as usize;
+            libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut());
+        }
+        let (r, w) = pipe().unwrap();
+        // SAFETY: pthread_self cannot fail.
+        let me = unsafe { libc::pthread_self() };
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            // SAFETY: the waiting thread lives until this thread is joined.
+            unsafe {
+                libc::pthread_kill(me, libc::SIGUSR2);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::fs::File::from(w).write_all(&[1, 2, 3, 4]).unwrap();
+        });
+        assert_eq!(read_word(&r, 10_000), Some([1, 2, 3, 4]));
+        writer.join().unwrap();
+    }
+}
