@@ -638,8 +638,7 @@ impl BotProcess {
         self.to_bot.take();
         let _ = tokio::time::timeout(grace, &mut self.writer).await;
         // A walled bot's end is known from its init, before its keeper and namespaces are
-        // gone (what is left of them ends with the group's kill below, and the janitor
-        // waits for it); else from its process's exit.
+        // gone (the janitor waits for those); else from its process's exit.
         let fate = self.fate.take();
         let child = &mut self.child;
         let exited = tokio::time::timeout(grace, async move {
@@ -760,11 +759,17 @@ async fn told_fate(
 
 /// The CPUs Zebra's process may use (its main thread's; a game's thread may be pinned).
 fn process_cpus() -> Vec<usize> {
+    // SAFETY: getpid cannot fail.
+    cpus_of(unsafe { libc::getpid() })
+}
+
+/// The CPUs thread `tid` may run on (0: the calling one), in order; empty if the kernel does
+/// not say.
+pub fn cpus_of(tid: libc::pid_t) -> Vec<usize> {
     // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
-        let size = std::mem::size_of::<libc::cpu_set_t>();
-        if libc::sched_getaffinity(libc::getpid(), size, &mut set) != 0 {
+        if libc::sched_getaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
             return Vec::new();
         }
         (0..libc::CPU_SETSIZE as usize)

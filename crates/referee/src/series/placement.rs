@@ -66,16 +66,7 @@ pub fn sequential(policy: crate::sandbox::Policy) -> bool {
 
 /// The CPUs this process may run on, in order (empty if the kernel does not say).
 pub fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: sched_getaffinity writes into the set we pass, of the size we pass.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Vec::new();
-        }
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &set))
-            .collect()
-    }
+    crate::bot::process::cpus_of(0)
 }
 
 /// The CPU of each of `concurrency` worker slots under `auto` for sequential games (the
