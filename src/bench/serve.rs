@@ -3,14 +3,18 @@
 //! - Throughput: the same queue of games between two instant bots, played by
 //!   `zebra match`'s runner and by the daemon (in this process, over its own store and
 //!   HTTP server) at the same concurrency, alternated `repeat` times; medians compared.
+//!   The daemon's rate is the series' games over the time from its submission to the
+//!   last game's stored finish (`finished_ms`), so that how often a client looks does
+//!   not move it; meanwhile a client watches as a dashboard would ([`WATCH_EVERY`]).
 //! - PostgreSQL (`--postgres URL`): the daemon's run again on a PostgreSQL store (a
 //!   database made for each run on that server and dropped after), alternated with the
 //!   SQLite runs: what the shared store costs a game.
 //! - Remote workers: the same games played by a daemon that plays nothing itself and two
 //!   `zebra worker` processes on this machine (each half the concurrency), over HTTP on
 //!   127.0.0.1: what leasing, reporting and checking each record costs a game.
-//! - API latency under load: while the daemon plays, a client asks for the series' status
-//!   and the leaderboard over HTTP on 127.0.0.1, one request at a time; p50 and p99.
+//! - API latency under load: one more daemon run in which a client asks for the series'
+//!   status and the leaderboard over HTTP on 127.0.0.1, one request after another with
+//!   [`LOAD_EVERY`] between them; p50 and p99, and the games per second under that load.
 //! - Submission: one series of 10,000 games posted over HTTP, timed to its answer.
 //! - Restart: the daemon started again on that data directory with the 10,000-game queue,
 //!   timed from the call to its first answered `/healthz`.
@@ -42,6 +46,10 @@ pub struct ServeBench {
     pub daemon_runs: Vec<f64>,
     /// The daemon's median as a percentage of `zebra match`'s.
     pub daemon_percent: f64,
+    /// Games per second of the daemon's runs under the read load, and their median as a
+    /// percentage of `zebra match`'s.
+    pub loaded_runs: Vec<f64>,
+    pub loaded_percent: f64,
     /// Games per second of the runs with two remote workers, and their median as a
     /// percentage of `zebra match`'s.
     pub remote_runs: Vec<f64>,
@@ -51,7 +59,8 @@ pub struct ServeBench {
     pub postgres_runs: Vec<f64>,
     pub postgres_percent_of_sqlite: f64,
     pub postgres_percent: f64,
-    /// Read requests answered while games ran, and their latency in milliseconds.
+    /// Read requests answered while games ran under the read load, and their latency in
+    /// milliseconds.
     pub reads: usize,
     pub read_p50_ms: f64,
     pub read_p99_ms: f64,
@@ -80,6 +89,13 @@ const STORED: [u32; 2] = [1_000, 100_000];
 const TC: &str = "plays=10,play=10s,reaction=10s";
 /// Reads per run at most (the load test is bounded whatever the machine's speed).
 const MAX_READS: usize = 20_000;
+/// How often the client of the throughput runs asks for the series' status and the
+/// leaderboard: a dashboard that refreshes four times a second (the daemon's own index
+/// page refreshes every 2 s; its live feeds look again every 250 ms).
+pub const WATCH_EVERY: Duration = Duration::from_millis(250);
+/// The pause between two reads of the load run: some 200 requests a second on this
+/// project's machine, far more than people watching.
+pub const LOAD_EVERY: Duration = Duration::from_millis(5);
 
 /// Runs the benchmark; `bot` is the instant bot, `bundled` Zebra's directory.
 pub async fn run(
@@ -112,6 +128,7 @@ async fn measure(
     let games = games.max(2) / 2 * 2;
     let mut match_runs = Vec::new();
     let mut daemon_runs = Vec::new();
+    let mut loaded_runs = Vec::new();
     let mut remote_runs = Vec::new();
     let mut postgres_runs = Vec::new();
     let mut latencies = Vec::new();
@@ -128,9 +145,30 @@ async fn measure(
         .await?;
         match_runs.push(m.runs[0].games_per_second);
         let data = root.join(format!("run-{k}"));
-        let (rate, mut reads) =
-            daemon_run(bot, bundled, &data, &Database::Sqlite, games, concurrency).await?;
+        let (rate, _) = daemon_run(
+            bot,
+            bundled,
+            &data,
+            &Database::Sqlite,
+            games,
+            concurrency,
+            WATCH_EVERY,
+        )
+        .await?;
         daemon_runs.push(rate);
+        let _ = std::fs::remove_dir_all(&data);
+        let data = root.join(format!("loaded-{k}"));
+        let (rate, mut reads) = daemon_run(
+            bot,
+            bundled,
+            &data,
+            &Database::Sqlite,
+            games,
+            concurrency,
+            LOAD_EVERY,
+        )
+        .await?;
+        loaded_runs.push(rate);
         latencies.append(&mut reads);
         let _ = std::fs::remove_dir_all(&data);
         if let Some(url) = postgres {
@@ -141,7 +179,16 @@ async fn measure(
                 move || fresh_database(&url, &name)
             })
             .await?;
-            let run = daemon_run(bot, bundled, &data, &database, games, concurrency).await;
+            let run = daemon_run(
+                bot,
+                bundled,
+                &data,
+                &database,
+                games,
+                concurrency,
+                WATCH_EVERY,
+            )
+            .await;
             let dropped = blocking({
                 let (url, name) = (url.to_string(), name.clone());
                 move || drop_database(&url, &name)
@@ -178,6 +225,8 @@ async fn measure(
         games,
         concurrency,
         daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
+        loaded_percent: 100.0 * median(&loaded_runs) / median(&match_runs).max(1e-9),
+        loaded_runs,
         remote_percent: 100.0 * median(&remote_runs) / median(&match_runs).max(1e-9),
         postgres_percent_of_sqlite: 100.0 * median(&postgres_runs) / median(&daemon_runs).max(1e-9),
         postgres_percent: 100.0 * median(&postgres_runs) / median(&match_runs).max(1e-9),
@@ -460,7 +509,9 @@ impl Running {
     }
 }
 
-/// One daemon run: a series of `games` submitted, played to its end while a client reads.
+/// One daemon run: a series of `games` submitted, played to its end while a client reads
+/// with `every` between its requests; the games per second (see [`finish_rate`]) and the
+/// reads' latencies.
 async fn daemon_run(
     bot: &crate::bot::BotSpec,
     bundled: &Path,
@@ -468,6 +519,7 @@ async fn daemon_run(
     database: &Database,
     games: u32,
     concurrency: usize,
+    every: Duration,
 ) -> Result<(f64, Vec<f64>), String> {
     // Off the async threads: a PostgreSQL connection blocks on its own runtime.
     let token = blocking({
@@ -481,7 +533,7 @@ async fn daemon_run(
     let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
         .to_string();
     let t = token.clone();
-    let clock = Instant::now();
+    let submitted = crate::server::now_ms();
     let (status, answer) =
         blocking(move || http(addr, "POST", "/api/v1/series", Some(&t), body.as_bytes())).await?;
     if status != 201 {
@@ -489,21 +541,42 @@ async fn daemon_run(
             "submitting the benchmark series: {status} {answer}"
         ));
     }
-    let (rate, reads) = blocking(move || read_until_done(addr, &token, games, clock)).await?;
+    let reads = blocking(move || read_until_done(addr, &token, every)).await?;
     daemon.stop().await?;
+    let rate = blocking({
+        let (data, database) = (data.to_path_buf(), database.clone());
+        move || finish_rate(&data, &database, games, submitted)
+    })
+    .await?;
     Ok((rate, reads))
 }
 
-/// The reader: series 1's status and the leaderboard in turn, one request at a time, until
-/// the series ends (or the bound on time is reached); the series' games per second from
-/// `clock` and the reads' latencies (ms, the first [`MAX_READS`]). Both the daemon's run
-/// and the remote workers' run carry this load, so that their figures compare.
+/// The benchmark series' games per second: `games` over the time from `submitted` (ms
+/// since the epoch, taken before the series was posted) to its last game's stored finish.
+fn finish_rate(
+    data: &Path,
+    database: &Database,
+    games: u32,
+    submitted: i64,
+) -> Result<f64, String> {
+    let store = Store::open_on(data, database).map_err(|e| e.to_string())?;
+    let last = store
+        .last_finish_ms(1)
+        .map_err(|e| e.to_string())?
+        .ok_or("the benchmark series has no finished game")?;
+    let seconds = (last - submitted).max(1) as f64 / 1e3;
+    Ok(f64::from(games) / seconds)
+}
+
+/// The reader: series 1's status and the leaderboard in turn, one request at a time with
+/// `every` between two rounds, until the series ends (or the bound on time is reached);
+/// the reads' latencies (ms, the first [`MAX_READS`]). Both the daemon's runs and the
+/// remote workers' carry such a reader, so that their figures compare.
 fn read_until_done(
     addr: std::net::SocketAddr,
     token: &str,
-    games: u32,
-    clock: Instant,
-) -> Result<(f64, Vec<f64>), String> {
+    every: Duration,
+) -> Result<Vec<f64>, String> {
     let mut reads = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
@@ -518,14 +591,13 @@ fn read_until_done(
                 reads.push(ms);
             }
             if path.ends_with("/1") && body.contains("\"state\":\"finished\"") {
-                let rate = f64::from(games) / clock.elapsed().as_secs_f64();
-                return Ok((rate, reads));
+                return Ok(reads);
             }
         }
         if Instant::now() > deadline {
             return Err("the benchmark series did not end within 10 minutes".to_string());
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(every);
     }
 }
 
@@ -571,7 +643,7 @@ async fn remote_run(
     }
     let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
         .to_string();
-    let clock = Instant::now();
+    let submitted = crate::server::now_ms();
     let played = blocking(move || {
         let (status, answer) = http(
             addr,
@@ -585,7 +657,7 @@ async fn remote_run(
                 "submitting the benchmark series: {status} {answer}"
             ));
         }
-        read_until_done(addr, &token, games, clock).map(|(rate, _)| rate)
+        read_until_done(addr, &token, WATCH_EVERY).map(|_| ())
     })
     .await;
     for mut child in workers {
@@ -594,7 +666,12 @@ async fn remote_run(
         let _ = child.wait();
     }
     daemon.stop().await?;
-    played
+    played?;
+    blocking({
+        let data = data.to_path_buf();
+        move || finish_rate(&data, &Database::Sqlite, games, submitted)
+    })
+    .await
 }
 
 /// Posts a 10,000-game series (timed), stops the daemon, starts it again on that queue

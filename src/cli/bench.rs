@@ -113,11 +113,19 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
         ),
     )?
     .map_err(Failure::Run)?;
+    let rounded = |runs: &[f64]| {
+        runs.iter()
+            .map(|g| (g * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
+    };
     let text = format!(
-        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s: the daemon at {:.1}% (medians)\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads while playing (series status, leaderboard): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
-        r.games, r.concurrency, r.match_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.daemon_percent,
-        r.remote_runs.iter().map(|g| (g * 10.0).round() / 10.0).collect::<Vec<_>>(), r.remote_percent,
-        r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms, r.submit_10k_seconds, r.restart_seconds
+        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s (a client reading every {} ms): the daemon at {:.1}% (medians)\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads under load (series status, leaderboard, one every {} ms): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; the daemon meanwhile {:?} games/s, {:.1}% of zebra match\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
+        r.games, r.concurrency, rounded(&r.match_runs), rounded(&r.daemon_runs),
+        crate::bench::serve::WATCH_EVERY.as_millis(), r.daemon_percent,
+        rounded(&r.remote_runs), r.remote_percent,
+        crate::bench::serve::LOAD_EVERY.as_millis(), r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms,
+        rounded(&r.loaded_runs), r.loaded_percent,
+        r.submit_10k_seconds, r.restart_seconds
     );
     let text = if r.postgres_runs.is_empty() {
         text

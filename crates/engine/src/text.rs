@@ -43,6 +43,15 @@ pub(crate) fn clean_owned(text: String, max: usize) -> String {
     clean(&text, max)
 }
 
+/// As [`clean`], borrowing `text` when it is already clean (no allocation for the lines a
+/// well-behaved bot sends, which a transcript writes as they come).
+pub fn clean_borrowed(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max && !text.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(clean(text, max))
+}
+
 /// Bytes from a bot (stderr): invalid UTF-8 becomes U+FFFD, then as [`clean`].
 pub fn clean_bytes(bytes: &[u8], max: usize) -> String {
     clean(&String::from_utf8_lossy(bytes), max)

@@ -1105,6 +1105,15 @@ impl Store {
         Ok(p)
     }
 
+    /// When the last game of series `series` to finish did (ms since the epoch), if any.
+    pub fn last_finish_ms(&self, series: i64) -> Result<Option<i64>, StoreError> {
+        self.db.query_one(
+            "SELECT MAX(finished_ms) FROM games WHERE series_id = ?1 AND state = 'finished'",
+            args![series],
+            |r| r.get::<Option<i64>>(0),
+        )
+    }
+
     /// The finished games of a series in game order.
     pub fn results(&self, series: i64) -> Result<Vec<GameEnd>, StoreError> {
         let mut all = Vec::new();
