@@ -72,6 +72,14 @@ pub trait Lessor: Send + Sync + 'static {
 
     /// Told when a game starts (`true`) and ends (`false`).
     fn playing(&self, _started: bool) {}
+
+    /// Whether a played game is reported before the next lease is asked for: a daemon
+    /// counts a remote worker's unreported games against its concurrency, so `zebra
+    /// worker` reports first; the daemon's own workers report after, so that the lease
+    /// the next game waits for does not queue behind the report's store work.
+    fn reports_first(&self) -> bool {
+        true
+    }
 }
 
 /// One worker, until `stop`; the running game is abandoned at `abandon`. `cpu`: the CPU of
@@ -90,14 +98,19 @@ pub async fn run<L: Lessor>(
     abandon: CancellationToken,
 ) {
     let mut reporting: Option<tokio::task::JoinHandle<()>> = None;
+    let mut unreported: Option<(Lease, L::Held, PlayedGame)> = None;
     while !stop.is_cancelled() {
         let idle = lessor.idle();
         // A lease may wait on the daemon for work: a stop does not wait for it (a game
         // granted meanwhile is not played here; its lease runs out and it is played again).
+        if lessor.reports_first() {
+            report(&lessor, slot, &mut reporting, unreported.take()).await;
+        }
         let leased = tokio::select! {
             leased = lessor.lease() => leased,
             _ = stop.cancelled() => break,
         };
+        report(&lessor, slot, &mut reporting, unreported.take()).await;
         match leased {
             Ok(Some(leased)) => {
                 let Leased {
@@ -125,17 +138,7 @@ pub async fn run<L: Lessor>(
                 .await;
                 lessor.playing(false);
                 match played {
-                    Some(played) => {
-                        if let Some(previous) = reporting.take() {
-                            let _ = previous.await;
-                        }
-                        let lessor = Arc::clone(&lessor);
-                        reporting = Some(tokio::spawn(async move {
-                            if let Err(e) = lessor.finish(lease, held, played).await {
-                                tracing::error!(slot, "a game could not be reported: {e}");
-                            }
-                        }));
-                    }
+                    Some(played) => unreported = Some((lease, held, played)),
                     None => {
                         if let Err(e) = lessor.abandon(lease, held).await {
                             tracing::error!(slot, "an abandoned game could not be given back: {e}");
@@ -159,9 +162,32 @@ pub async fn run<L: Lessor>(
             }
         }
     }
+    report(&lessor, slot, &mut reporting, unreported.take()).await;
     if let Some(last) = reporting {
         let _ = last.await;
     }
+}
+
+/// Starts reporting a played game (`None`: nothing to report) once the report before it is
+/// done: at most one report per worker runs, and they run in the order of the games.
+async fn report<L: Lessor>(
+    lessor: &Arc<L>,
+    slot: usize,
+    reporting: &mut Option<tokio::task::JoinHandle<()>>,
+    played: Option<(Lease, L::Held, PlayedGame)>,
+) {
+    let Some((lease, held, played)) = played else {
+        return;
+    };
+    if let Some(previous) = reporting.take() {
+        let _ = previous.await;
+    }
+    let lessor = Arc::clone(lessor);
+    *reporting = Some(tokio::spawn(async move {
+        if let Err(e) = lessor.finish(lease, held, played).await {
+            tracing::error!(slot, "a game could not be reported: {e}");
+        }
+    }));
 }
 
 /// Plays a leased game, renewing its lease meanwhile; `None` if it was abandoned.
@@ -319,6 +345,10 @@ impl Lessor for Local {
 
     fn idle(&self) -> impl Future<Output = ()> + Send + '_ {
         self.daemon.wake.notified()
+    }
+
+    fn reports_first(&self) -> bool {
+        false
     }
 
     fn playing(&self, started: bool) {
