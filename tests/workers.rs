@@ -995,3 +995,71 @@ fn an_excluded_worker_gets_no_more_games_and_its_games_are_played_again_by_other
         "{body}"
     );
 }
+
+/// When a stamp of the worker's log (`2026-11-27T23:45:39.384221Z`) was, in seconds of its
+/// day.
+fn log_seconds(line: &str) -> f64 {
+    let clock = line
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .split('T')
+        .nth(1)
+        .unwrap();
+    let clock = clock.trim_end_matches('Z');
+    let mut parts = clock.split(':').map(|p| p.parse::<f64>().unwrap());
+    let (h, m, s) = (
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+    );
+    h * 3600.0 + m * 60.0 + s
+}
+
+/// A worker reports each game after asking for its next lease (so that lease does not wait
+/// for the report), but a lease that waits for work (up to 10 s, `worker::remote`'s
+/// LEASE_WAIT) does not hold the report back: the series' last game is counted at once.
+#[test]
+fn a_worker_s_last_game_is_counted_while_its_next_lease_waits_for_work() {
+    let dir = scratch("workers-last-report");
+    let data = dir.join("data");
+    for name in ["quick-a", "quick-b"] {
+        admin(
+            &data,
+            &["bot", "add", name, "--", "zebra-random-bot", "--name", name],
+        );
+    }
+    admin(&data, &["bot", "activate", "1"]);
+    admin(&data, &["bot", "activate", "2"]);
+    let ann = token(&data, "submit", "ann");
+    let (_, lab) = worker_token(&data, &dir, "lab");
+    let daemon = start(&data, &["--concurrency", "0"]);
+    let base = daemon.base.clone();
+    let (status, created) = submit(
+        &base,
+        &ann,
+        None,
+        &json!({"bots": [1, 2], "games": 2, "tc": TC, "seed": 3}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    let worker = start_worker(&base, &lab, "w1", &dir, &["--same-programs"]);
+    let done = wait_series_end(&base, &ann, id);
+    assert_eq!(done["outcome"], "completed", "{done}: {}", worker.log());
+    let log = worker.log();
+    let line = |what: &str| {
+        log.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no '{what}' in the worker's log:\n{log}"))
+            .to_string()
+    };
+    // From the last game's start to its report: the game of two random bots and one
+    // report (well under a second here), not the 10 s a lease waits for work.
+    let started = log_seconds(&line("playing game 2 "));
+    let counted = log_seconds(&line("reported game 2 "));
+    assert!(
+        counted - started < 7.0,
+        "the last game was reported {:.1} s after it started:\n{log}",
+        counted - started
+    );
+}

@@ -144,33 +144,27 @@ async fn measure(
         )
         .await?;
         match_runs.push(m.runs[0].games_per_second);
-        let data = root.join(format!("run-{k}"));
-        let (rate, _) = daemon_run(
-            bot,
-            bundled,
-            &data,
-            &Database::Sqlite,
-            games,
-            concurrency,
-            WATCH_EVERY,
-        )
-        .await?;
-        daemon_runs.push(rate);
-        let _ = std::fs::remove_dir_all(&data);
-        let data = root.join(format!("loaded-{k}"));
-        let (rate, mut reads) = daemon_run(
-            bot,
-            bundled,
-            &data,
-            &Database::Sqlite,
-            games,
-            concurrency,
-            LOAD_EVERY,
-        )
-        .await?;
-        loaded_runs.push(rate);
-        latencies.append(&mut reads);
-        let _ = std::fs::remove_dir_all(&data);
+        // The daemon watched as people would, then under the read load.
+        for (name, every) in [("run", WATCH_EVERY), ("loaded", LOAD_EVERY)] {
+            let data = root.join(format!("{name}-{k}"));
+            let (rate, mut reads) = daemon_run(
+                bot,
+                bundled,
+                &data,
+                &Database::Sqlite,
+                games,
+                concurrency,
+                every,
+            )
+            .await?;
+            let _ = std::fs::remove_dir_all(&data);
+            if every == LOAD_EVERY {
+                loaded_runs.push(rate);
+                latencies.append(&mut reads);
+            } else {
+                daemon_runs.push(rate);
+            }
+        }
         if let Some(url) = postgres {
             let data = root.join(format!("postgres-{k}"));
             let name = format!("zebra_bench_{}_{k}", std::process::id());

@@ -27,6 +27,12 @@ use super::{now_ms, Daemon};
 /// How long an idle worker waits before it looks for work again, if nobody wakes it.
 pub const IDLE_POLL: Duration = Duration::from_secs(1);
 
+/// How long a worker's last game waits to be reported while its next lease is asked for: a
+/// lease of work that is there answers within a millisecond or two (the daemon's own
+/// workers 0.5 ms, `zebra worker` on the same machine 1.4 ms), so one still waiting after
+/// this is waiting for work, or on a slow network, and the report goes meanwhile.
+const REPORT_AFTER: Duration = Duration::from_millis(20);
+
 /// A game leased and ready to play.
 pub struct Leased<H> {
     pub lease: Lease,
@@ -72,14 +78,6 @@ pub trait Lessor: Send + Sync + 'static {
 
     /// Told when a game starts (`true`) and ends (`false`).
     fn playing(&self, _started: bool) {}
-
-    /// Whether a played game is reported before the next lease is asked for: a daemon
-    /// counts a remote worker's unreported games against its concurrency, so `zebra
-    /// worker` reports first; the daemon's own workers report after, so that the lease
-    /// the next game waits for does not queue behind the report's store work.
-    fn reports_first(&self) -> bool {
-        true
-    }
 }
 
 /// One worker, until `stop`; the running game is abandoned at `abandon`. `cpu`: the CPU of
@@ -88,8 +86,9 @@ pub trait Lessor: Send + Sync + 'static {
 ///
 /// A finished game is reported while the worker's next game plays (for the daemon's own
 /// workers: its record written and fsynced, its result committed, its series settled, some
-/// 3 ms a game, which would otherwise be a pause between games). At most one game per
-/// worker waits to be reported, and the worker does not return before it is.
+/// 3 ms a game, which would otherwise be a pause between games), once that game is leased
+/// (at most [`REPORT_AFTER`] later). At most one game per worker waits to be reported,
+/// and the worker does not return before it is.
 pub async fn run<L: Lessor>(
     lessor: Arc<L>,
     slot: usize,
@@ -103,11 +102,21 @@ pub async fn run<L: Lessor>(
         let idle = lessor.idle();
         // A lease may wait on the daemon for work: a stop does not wait for it (a game
         // granted meanwhile is not played here; its lease runs out and it is played again).
-        if lessor.reports_first() {
-            report(&lessor, slot, &mut reporting, unreported.take()).await;
-        }
+        // The game just played is reported once the next is leased, so that the lease the
+        // next game waits for does not queue behind the report's work (its record stored,
+        // its result counted); or after REPORT_AFTER, if the lease is still waiting then
+        // (for work, or on a slow network).
+        let lease = lessor.lease();
+        tokio::pin!(lease);
         let leased = tokio::select! {
-            leased = lessor.lease() => leased,
+            leased = &mut lease => leased,
+            _ = tokio::time::sleep(REPORT_AFTER), if unreported.is_some() => {
+                report(&lessor, slot, &mut reporting, unreported.take()).await;
+                tokio::select! {
+                    leased = &mut lease => leased,
+                    _ = stop.cancelled() => break,
+                }
+            }
             _ = stop.cancelled() => break,
         };
         report(&lessor, slot, &mut reporting, unreported.take()).await;
@@ -345,10 +354,6 @@ impl Lessor for Local {
 
     fn idle(&self) -> impl Future<Output = ()> + Send + '_ {
         self.daemon.wake.notified()
-    }
-
-    fn reports_first(&self) -> bool {
-        false
     }
 
     fn playing(&self, started: bool) {
