@@ -13,8 +13,9 @@
 //!   `zebra worker` processes on this machine (each half the concurrency), over HTTP on
 //!   127.0.0.1: what leasing, reporting and checking each record costs a game.
 //! - API latency under load: one more daemon run in which a client asks for the series'
-//!   status and the leaderboard over HTTP on 127.0.0.1, one request after another with
-//!   [`LOAD_EVERY`] between them; p50 and p99, and the games per second under that load.
+//!   status and then the leaderboard over HTTP on 127.0.0.1, one request at a time, and
+//!   pauses [`LOAD_EVERY`] before the next two; p50 and p99, and the games per second under
+//!   that load.
 //! - Submission: one series of 10,000 games posted over HTTP, timed to its answer.
 //! - Restart: the daemon started again on that data directory with the 10,000-game queue,
 //!   timed from the call to its first answered `/healthz`.
@@ -89,12 +90,12 @@ const STORED: [u32; 2] = [1_000, 100_000];
 const TC: &str = "plays=10,play=10s,reaction=10s";
 /// Reads per run at most (the load test is bounded whatever the machine's speed).
 const MAX_READS: usize = 20_000;
-/// How often the client of the throughput runs asks for the series' status and the
-/// leaderboard: a dashboard that refreshes four times a second (the daemon's own index
+/// How long the client of the throughput runs pauses between two rounds of reads (the
+/// series' status, then the leaderboard): a dashboard that refreshes four times a second (the daemon's own index
 /// page refreshes every 2 s; its live feeds look again every 250 ms).
 pub const WATCH_EVERY: Duration = Duration::from_millis(250);
-/// The pause between two reads of the load run: some 200 requests a second on this
-/// project's machine, far more than people watching.
+/// The pause between two rounds of reads of the load run: some 200 requests a second on
+/// this project's machine, far more than people watching.
 pub const LOAD_EVERY: Duration = Duration::from_millis(5);
 
 /// Runs the benchmark; `bot` is the instant bot, `bundled` Zebra's directory.
@@ -158,7 +159,7 @@ async fn measure(
             )
             .await?;
             let _ = std::fs::remove_dir_all(&data);
-            if every == LOAD_EVERY {
+            if name == "loaded" {
                 loaded_runs.push(rate);
                 latencies.append(&mut reads);
             } else {

@@ -119,7 +119,7 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
             .collect::<Vec<_>>()
     };
     let text = format!(
-        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s (a client reading every {} ms): the daemon at {:.1}% (medians)\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads under load (series status, leaderboard, one every {} ms): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; the daemon meanwhile {:?} games/s, {:.1}% of zebra match\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
+        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s (a client reading every {} ms): the daemon at {:.1}% (medians)\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads under load (series status and leaderboard, {} ms between rounds): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; the daemon meanwhile {:?} games/s, {:.1}% of zebra match\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
         r.games, r.concurrency, rounded(&r.match_runs), rounded(&r.daemon_runs),
         crate::bench::serve::WATCH_EVERY.as_millis(), r.daemon_percent,
         rounded(&r.remote_runs), r.remote_percent,

@@ -242,9 +242,18 @@ impl Transcript {
     }
 }
 
-/// `at` in seconds with three decimals (rounded to the nearest millisecond), right-aligned
-/// in ten columns as `{:>10.3}` would write it: `     1.250`.
+/// `at` in seconds with three decimals, right-aligned in ten columns, as `{:>10.3}` writes
+/// `at.as_secs_f64()`: `     1.250`. Rounded to the nearest millisecond; an exact half
+/// (which the float format rounds by the float's binary value) goes through the float
+/// format itself.
 fn stamp_into(at: Duration, buf: &mut [u8; 32]) -> &[u8] {
+    if at.subsec_nanos() % 1_000_000 == 500_000 {
+        use std::io::Write;
+        let mut out = &mut buf[..];
+        let _ = write!(out, "{:>10.3}", at.as_secs_f64());
+        let written = 32 - out.len();
+        return &buf[..written];
+    }
     let ms = at.as_secs() * 1000 + u64::from((at.subsec_nanos() + 500_000) / 1_000_000);
     let (mut secs, frac) = (ms / 1000, ms % 1000);
     let mut i = buf.len();
@@ -326,6 +335,10 @@ mod tests {
             (0, 1),
             (0, 499_999),
             (0, 500_001),
+            (0, 500_000),
+            (1, 500_000),
+            (0, 62_500_000),
+            (7, 1_500_000),
             (0, 999_400_000),
             (0, 999_600_000),
             (1, 250_000_000),

@@ -78,6 +78,9 @@ pub trait Lessor: Send + Sync + 'static {
 
     /// Told when a game starts (`true`) and ends (`false`).
     fn playing(&self, _started: bool) {}
+
+    /// Told when the game of `lease` was played to its end (its report follows).
+    fn played(&self, _lease: &Lease) {}
 }
 
 /// One worker, until `stop`; the running game is abandoned at `abandon`. `cpu`: the CPU of
@@ -87,8 +90,10 @@ pub trait Lessor: Send + Sync + 'static {
 /// A finished game is reported while the worker's next game plays (for the daemon's own
 /// workers: its record written and fsynced, its result committed, its series settled, some
 /// 3 ms a game, which would otherwise be a pause between games), once that game is leased
-/// (at most [`REPORT_AFTER`] later). At most one game per worker waits to be reported,
-/// and the worker does not return before it is.
+/// (at most `REPORT_AFTER` later). Per worker at most one played game is held and one
+/// being reported (a report waits for the one before it, so a slow report holds the
+/// worker back rather than piling up), and the worker does not return before both are
+/// reported.
 pub async fn run<L: Lessor>(
     lessor: Arc<L>,
     slot: usize,
@@ -147,7 +152,10 @@ pub async fn run<L: Lessor>(
                 .await;
                 lessor.playing(false);
                 match played {
-                    Some(played) => unreported = Some((lease, held, played)),
+                    Some(played) => {
+                        lessor.played(&lease);
+                        unreported = Some((lease, held, played));
+                    }
                     None => {
                         if let Err(e) = lessor.abandon(lease, held).await {
                             tracing::error!(slot, "an abandoned game could not be given back: {e}");

@@ -319,6 +319,14 @@ impl Lessor for Remote {
         }
     }
 
+    fn played(&self, lease: &Lease) {
+        tracing::info!(
+            "played game {} of series {}; reporting it",
+            lease.number,
+            lease.series
+        );
+    }
+
     async fn abandon(&self, lease: Lease, _kept: Kept) -> Result<(), String> {
         match self.client.abandon(&lease, false).await? {
             Answer::Done(()) | Answer::Lost(_) => Ok(()),
