@@ -422,8 +422,14 @@ pub async fn referee(
             _ => None,
         };
         let (cpu0, start) = (own_cpu(), Instant::now());
-        let report =
-            crate::referee::play_game_staged(player, player, this_game, &cfg, |_| {}).await;
+        // A task of the runtime, as `zebra match` plays a game (see `series::game::play`).
+        let player = player.clone();
+        let config = cfg.clone();
+        let report = tokio::spawn(async move {
+            crate::referee::play_game_staged(&player, &player, this_game, &config, |_| {}).await
+        })
+        .await
+        .map_err(|e| format!("benchmark game {i} failed: {e}"))?;
         let game_wall = start.elapsed() + staged_wait;
         let mut game_cpu = own_cpu() - cpu0 + staged_cpu;
         if let Some(reply) = staging_next {

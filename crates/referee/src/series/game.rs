@@ -296,16 +296,25 @@ pub async fn play(
                 black.cpus = claim.as_ref().map(|c| vec![c.cpu]);
                 claim
             });
-            let played = runtime.block_on(async {
+            // Played as a task of the runtime, not as the future `block_on` polls: a bot's
+            // reply then wakes the game within the runtime's own poll of its pipes, where
+            // waking `block_on`'s future would first write to the runtime's wake-up file and
+            // poll again (two system calls more at every decision).
+            let played = runtime.block_on(async move {
                 let start = Instant::now();
-                tokio::select! {
-                    report = crate::referee::play_game_staged(&white, &black, staged, &config, |record| {
-                        if let Some(s) = &spectator {
-                            s.follow(number, record);
-                        }
-                    }) => Some((report, start.elapsed())),
-                    _ = cancel.cancelled() => None,
-                }
+                let game = tokio::spawn(async move {
+                    tokio::select! {
+                        report = crate::referee::play_game_staged(&white, &black, staged, &config, |record| {
+                            if let Some(s) = &spectator {
+                                s.follow(number, record);
+                            }
+                        }) => Some(report),
+                        _ = cancel.cancelled() => None,
+                    }
+                })
+                .await;
+                // A game that panicked is not recorded (played again), as before.
+                game.ok().flatten().map(|report| (report, start.elapsed()))
             });
             drop(runtime);
             drop(claim);
