@@ -444,6 +444,99 @@ fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
 }
 
 #[test]
+fn a_gauntlet_judges_each_opponent_on_its_own_sprt() {
+    // Greedy first, against random (which it beats) and against itself (which it does not):
+    // each encounter has its own SPRT and stops at its own decision; the series ends when
+    // both have decided, with H0 (greedy is not the stronger against every opponent).
+    let play = |name: &str, concurrency: &str| {
+        let dir = scratch(name);
+        let args = [
+            "match".to_string(),
+            "--format".to_string(),
+            "gauntlet".to_string(),
+            "--bot".to_string(),
+            format!("greedy={GREEDY_BOT}"),
+            "--bot".to_string(),
+            format!("random={RANDOM_BOT}"),
+            "--bot".to_string(),
+            format!("mirror={GREEDY_BOT}"),
+            "--games".to_string(),
+            "40".to_string(),
+            "--tc".to_string(),
+            "plays=3,play=5s,reaction=2s".to_string(),
+            "--sprt".to_string(),
+            "elo0=0,elo1=200".to_string(),
+            "--concurrency".to_string(),
+            concurrency.to_string(),
+            "--out".to_string(),
+            dir.to_str().unwrap().to_string(),
+            "--json".to_string(),
+            "--quiet".to_string(),
+        ];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = zebra(&args);
+        assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
+        (dir, json(&out))
+    };
+    let (dir, summary) = play("gauntlet-sprt", "2");
+    assert_eq!(summary["outcome"], "h0-accepted");
+    let encounters = summary["encounters"].as_array().unwrap();
+    let decision = |i: usize| encounters[i]["stats"]["sprt"]["decision"].clone();
+    assert_eq!(encounters[0]["b"], "random");
+    assert_eq!(decision(0), "accept_h1");
+    assert_eq!(encounters[1]["b"], "mirror");
+    assert_eq!(decision(1), "accept_h0");
+    let games = |e: &serde_json::Value| {
+        ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| e["stats"][k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    for e in encounters {
+        assert!(games(e) < 40, "each encounter stopped early: {e}");
+    }
+    // The first bot against the gauntlet as a whole: every game of both encounters.
+    assert_eq!(summary["gauntlet"]["b"], "the gauntlet");
+    assert_eq!(
+        games(&summary["gauntlet"]),
+        encounters.iter().map(games).sum::<u64>()
+    );
+    // One decision line per encounter, naming it.
+    let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    let decided: Vec<serde_json::Value> = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "sprt_decision")
+        .map(|e| e["bots"].clone())
+        .collect();
+    assert_eq!(decided.len(), 2, "{events}");
+    assert!(decided.contains(&serde_json::json!(["greedy", "random"])));
+    assert!(decided.contains(&serde_json::json!(["greedy", "mirror"])));
+
+    // Each SPRT is judged over its encounter's whole pairs in schedule order: one game at a
+    // time gives the very same decisions, at the very same pairs.
+    let (_, serial) = play("gauntlet-sprt-serial", "1");
+    for i in 0..2 {
+        assert_eq!(
+            serial["encounters"][i]["stats"]["sprt"],
+            encounters[i]["stats"]["sprt"]
+        );
+    }
+    // Resumed, a decided series plays nothing more and says the same.
+    let resumed = zebra(&[
+        "match",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(resumed.status.code(), Some(5), "{}", text(&resumed.stderr));
+    let resumed = json(&resumed);
+    assert_eq!(resumed["games_played_now"], 0);
+    assert_eq!(resumed["encounters"], summary["encounters"]);
+}
+
+#[test]
 fn a_bot_against_itself_ends_with_h0_or_no_decision() {
     let dir = scratch("sprt-self");
     let a = format!("a={RANDOM_BOT}");

@@ -571,7 +571,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop early on a sequential probability ratio test: elo0=0,elo1=10,alpha=0.05,beta=0.05
-    /// (two bots only; H1: the first bot is stronger by elo1).
+    /// (two bots, or a gauntlet with one SPRT per opponent; H1: the first bot is stronger by
+    /// elo1).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
     pub sprt: Option<String>,
     /// Invalid or illegal replies a bot may send before it forfeits a game.

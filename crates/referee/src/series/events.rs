@@ -160,8 +160,13 @@ pub enum SeriesEvent {
         head_to_head: Option<Report>,
     },
     SprtDecision {
+        /// The games of the encounter's whole pairs over which its SPRT is judged.
         games_finished: u64,
         sprt: SprtReport,
+        /// A gauntlet's: the encounter that decided (its first bot, then the opponent);
+        /// absent for two bots.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        bots: Option<[String; 2]>,
     },
     SeriesFinished {
         /// `completed`, `h1-accepted`, `h0-accepted`, `inconclusive` or `interrupted`; in

@@ -21,7 +21,7 @@ use super::disk::{self, DiskError, SERIES_FILE};
 use super::events::{EventLog, GameRef, SeriesEvent};
 use super::schedule::Schedule;
 use super::shard::{identity, Shard};
-use super::standings::{GameOutcome, SprtGate, Standings};
+use super::standings::{GameOutcome, SprtGates, Standings};
 use super::stats::SprtDecision;
 use super::{SeriesEnd, SeriesOutcome, Summary};
 
@@ -260,10 +260,10 @@ pub fn merge(shards: &[ShardDir], out: &Path) -> Result<Merged, MergeError> {
 
     // The books, recomputed from the merged games in game order.
     let mut standings = Standings::new(config.format, &names);
-    let mut gate = config
+    let encounters: Vec<(usize, usize)> = standings.encounters.iter().map(|e| (e.a, e.b)).collect();
+    let mut gates = config
         .sprt
-        .filter(|_| standings.encounters.len() == 1)
-        .map(SprtGate::new);
+        .map(|params| SprtGates::new(params, &encounters));
     let mut events = EventLog::open(config.events.as_ref().expect("set above"))
         .map_err(|e| refused(format!("{}: {e}", out.display())))?;
     events.emit(&SeriesEvent::SeriesStarted {
@@ -289,27 +289,24 @@ pub fn merge(shards: &[ShardDir], out: &Path) -> Result<Merged, MergeError> {
             events.emit(&line);
         }
         standings.add(outcome);
-        if let Some(gate) = gate.as_mut() {
-            gate.add(outcome);
+        if let Some(gates) = gates.as_mut() {
+            gates.add(outcome);
         }
     }
     events.emit(&SeriesEvent::StatsUpdated {
         games_finished: standings.finished,
         standings: standings.bots.clone(),
-        head_to_head: super::runner::head_to_head(&standings, gate.as_ref()),
+        head_to_head: super::runner::head_to_head(&standings, gates.as_ref()),
     });
-    let decided = gate.as_ref().and_then(SprtGate::decided);
-    if let (Some(sprt), Some(gate)) = (decided, gate.as_ref()) {
-        events.emit(&SeriesEvent::SprtDecision {
-            games_finished: gate.games(),
-            sprt,
-        });
+    for line in super::runner::decisions_taken(gates.as_ref(), &names) {
+        events.emit(&line);
     }
-    let end = match decided.map(|r| r.decision) {
+    // Every game of the shards is in: the verdict is the gates' as they stand.
+    let end = match gates.as_ref().map(SprtGates::verdict) {
         Some(SprtDecision::AcceptH1) => SeriesEnd::H1Accepted,
         Some(SprtDecision::AcceptH0) => SeriesEnd::H0Accepted,
-        _ if config.sprt.is_some() => SeriesEnd::Inconclusive,
-        _ => SeriesEnd::Completed,
+        Some(SprtDecision::Continue) => SeriesEnd::Inconclusive,
+        None => SeriesEnd::Completed,
     };
     events.emit(&SeriesEvent::SeriesFinished {
         outcome: end.code().to_string(),
@@ -327,7 +324,11 @@ pub fn merge(shards: &[ShardDir], out: &Path) -> Result<Merged, MergeError> {
             standings,
             planned: schedule.len(),
             played_now: 0,
-            sprt: gate.map(|g| g.report()),
+            sprt: gates
+                .iter()
+                .flat_map(SprtGates::iter)
+                .map(|(_, g)| g.report())
+                .collect(),
         },
         config,
         shards: figures,

@@ -66,6 +66,10 @@ pub struct Summary {
     /// `--replay-suspect`'s books (and counted games with suspect timeouts without it).
     pub replays: overload::Replays,
     pub encounters: Vec<EncounterSummary>,
+    /// A gauntlet of more than one opponent: its first bot against all of them as one (`b`
+    /// is `the gauntlet`; every game and pair of its encounters counted once; no SPRT).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gauntlet: Option<EncounterSummary>,
     /// How the bots were contained: the `Sandbox` tag of the records.
     pub sandbox: String,
 }
@@ -104,17 +108,29 @@ impl Summary {
             encounters: s
                 .encounters
                 .iter()
-                .map(|e| EncounterSummary {
+                .enumerate()
+                .map(|(i, e)| EncounterSummary {
                     a: s.bots[e.a].name.clone(),
                     b: s.bots[e.b].name.clone(),
                     stats: {
-                        // The SPRT as the gate judged it (see `SprtGate`).
+                        // The SPRT as the encounter's gate judged it (see `SprtGate`).
                         let mut stats = e.tally.report(None);
-                        stats.sprt = outcome.sprt;
+                        stats.sprt = outcome.sprt.get(i).copied();
                         stats
                     },
                 })
                 .collect(),
+            gauntlet: (config.format == schedule::Format::Gauntlet && s.encounters.len() > 1).then(
+                || EncounterSummary {
+                    a: s.bots[0].name.clone(),
+                    b: "the gauntlet".to_string(),
+                    stats: s
+                        .encounters
+                        .iter()
+                        .fold(stats::Tally::default(), |sum, e| sum.plus(&e.tally))
+                        .report(None),
+                },
+            ),
         }
     }
 
@@ -132,7 +148,7 @@ impl Summary {
                 String::new()
             }
         );
-        for e in &self.encounters {
+        for e in self.encounters.iter().chain(&self.gauntlet) {
             let r = &e.stats;
             out.push_str(&format!(
                 "{} vs {}: +{} ={} -{}  score {}  Elo {}  LOS {}  draws {}  pentanomial {:?}\n",

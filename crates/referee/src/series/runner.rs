@@ -36,7 +36,7 @@ use super::game::{Entrants, PlayedGame};
 use super::overload::{overload_warning, replay_decision, ReplayDecision};
 use super::progress::Progress;
 use super::schedule::{Fixture, Schedule};
-use super::standings::{GameOutcome, SprtGate, Standings};
+use super::standings::{GameOutcome, SprtGate, SprtGates, Standings};
 use super::stats::{Report, SprtDecision, SprtReport};
 
 /// How a series ended.
@@ -90,8 +90,9 @@ pub struct SeriesOutcome {
     /// Games played and counted in this run (not the ones found on disk, nor voided
     /// attempts).
     pub played_now: u32,
-    /// The SPRT as decided (or as it stands), judged over whole pairs in schedule order.
-    pub sprt: Option<SprtReport>,
+    /// Each encounter's SPRT as decided (or as it stands), judged over its whole pairs in
+    /// schedule order, in the order of `standings.encounters` (empty without `--sprt`).
+    pub sprt: Vec<SprtReport>,
 }
 
 /// What the coordinator keeps of a finished game task.
@@ -145,7 +146,9 @@ struct Coordinator<'a> {
     planned: u32,
     max_attempts: Option<u32>,
     standings: Standings,
-    gate: Option<SprtGate>,
+    gates: Option<SprtGates>,
+    /// Games of encounters whose SPRT had decided, left unplayed in this run.
+    skipped: u64,
     /// The games still to play: taken from the schedule as they start, never listed whole
     /// (a series may be billions of games long).
     fresh: std::iter::Peekable<Box<dyn Iterator<Item = (Fixture, u32)> + 'a>>,
@@ -215,14 +218,16 @@ impl<'a> Coordinator<'a> {
         }
         let done_numbers: std::collections::BTreeSet<u32> = done.iter().map(|g| g.game).collect();
         // A shard plays its whole block: the SPRT is judged over the merged series.
-        let mut gate = config
+        let encounters: Vec<(usize, usize)> =
+            standings.encounters.iter().map(|e| (e.a, e.b)).collect();
+        let mut gates = config
             .sprt
-            .filter(|_| standings.encounters.len() == 1 && config.shard.is_none())
-            .map(SprtGate::new);
+            .filter(|_| config.shard.is_none())
+            .map(|params| SprtGates::new(params, &encounters));
         for g in &done {
             standings.add(g);
-            if let Some(gate) = gate.as_mut() {
-                gate.add(g);
+            if let Some(gates) = gates.as_mut() {
+                gates.add(g);
             }
         }
         // Records on disk are games of the schedule, each once (see `disk::load_finished`).
@@ -292,17 +297,15 @@ impl<'a> Coordinator<'a> {
             events.emit(&SeriesEvent::StatsUpdated {
                 games_finished: standings.finished,
                 standings: standings.bots.clone(),
-                head_to_head: head_to_head(&standings, gate.as_ref()),
+                head_to_head: head_to_head(&standings, gates.as_ref()),
             });
         }
-        // A series already decided before this run (resumed after the SPRT stopped it).
-        let decided = gate.as_ref().and_then(SprtGate::decided);
-        if let (Some(sprt), Some(gate)) = (decided, gate.as_ref()) {
-            events.emit(&SeriesEvent::SprtDecision {
-                games_finished: gate.games(),
-                sprt,
-            });
+        // Encounters already decided before this run (resumed after their SPRT stopped
+        // them).
+        for line in decisions_taken(gates.as_ref(), &names) {
+            events.emit(&line);
         }
+        let decided = gates.as_ref().is_some_and(SprtGates::all_decided);
         let int = watch(tokio::signal::unix::SignalKind::interrupt())?;
         let term = watch(tokio::signal::unix::SignalKind::terminate())?;
         let free_slots = match &options.affinity {
@@ -319,7 +322,8 @@ impl<'a> Coordinator<'a> {
             planned,
             max_attempts,
             standings,
-            gate,
+            gates,
+            skipped: 0,
             fresh: fresh.peekable(),
             again: Default::default(),
             entrants,
@@ -327,7 +331,7 @@ impl<'a> Coordinator<'a> {
             voided_pgn,
             events,
             progress,
-            stopping: decided.is_some(),
+            stopping: decided,
             interrupted: false,
             played_now: 0,
             running: JoinSet::new(),
@@ -353,6 +357,12 @@ impl<'a> Coordinator<'a> {
         let concurrency = self.options.concurrency.max(1);
         while !self.stopping && self.playing() < concurrency {
             if let Some(staged) = self.staged.take() {
+                if self.decided(&staged.fixture) {
+                    // Its encounter's SPRT decided while it waited: unplayed (dropped, its
+                    // bots go).
+                    self.skipped += 1;
+                    continue;
+                }
                 if staged.go.is_closed() {
                     // Its task ended before it could start (a thread that failed): the
                     // game is played as a new one.
@@ -371,8 +381,7 @@ impl<'a> Coordinator<'a> {
                 }
                 continue;
             }
-            let Some((fixture, attempt)) = self.again.pop_front().or_else(|| self.fresh.next())
-            else {
+            let Some((fixture, attempt)) = self.next_game() else {
                 break;
             };
             let mut game = self.entrants.game(self.config, fixture, attempt);
@@ -389,7 +398,7 @@ impl<'a> Coordinator<'a> {
         if self.stopping || self.staged.is_some() || self.spare.is_empty() {
             return;
         }
-        if let Some((fixture, attempt)) = self.again.pop_front().or_else(|| self.fresh.next()) {
+        if let Some((fixture, attempt)) = self.next_game() {
             let game = self.entrants.game(self.config, fixture, attempt);
             let (go, release) = tokio::sync::oneshot::channel();
             let stage = super::game::Stage {
@@ -404,6 +413,25 @@ impl<'a> Coordinator<'a> {
                 go,
             });
         }
+    }
+
+    /// The next game to play: a voided attempt first, then the schedule's next; never one
+    /// of an encounter whose SPRT has decided (counted as skipped).
+    fn next_game(&mut self) -> Option<(Fixture, u32)> {
+        loop {
+            let next = self.again.pop_front().or_else(|| self.fresh.next())?;
+            if !self.decided(&next.0) {
+                return Some(next);
+            }
+            self.skipped += 1;
+        }
+    }
+
+    /// Whether the SPRT of `fixture`'s encounter has decided.
+    fn decided(&self, fixture: &Fixture) -> bool {
+        self.gates
+            .as_ref()
+            .is_some_and(|g| g.is_decided(fixture.encounter()))
     }
 
     /// Games playing now (the staged one waits).
@@ -574,8 +602,8 @@ impl<'a> Coordinator<'a> {
             &self.names,
             duration,
         ));
-        let newly_decided = self.gate.as_mut().and_then(|g| g.add(&outcome));
-        let head_to_head = head_to_head(&self.standings, self.gate.as_ref());
+        let newly_decided = self.gates.as_mut().and_then(|g| g.add(&outcome));
+        let head_to_head = head_to_head(&self.standings, self.gates.as_ref());
         self.events.emit(&SeriesEvent::StatsUpdated {
             games_finished: self.standings.finished,
             standings: self.standings.bots.clone(),
@@ -588,48 +616,62 @@ impl<'a> Coordinator<'a> {
             &self.standings,
             head_to_head.as_ref(),
         );
-        if let Some(report) = newly_decided {
-            self.sprt_decided(report);
+        if let Some((encounter, report)) = newly_decided {
+            self.sprt_decided(encounter, report);
         }
         Ok(())
     }
 
     /// The SPRT crossed a bound with the last game: no new games, the running ones finish.
-    fn sprt_decided(&mut self, report: SprtReport) {
-        let Some(gate) = self.gate.as_ref() else {
+    /// `encounter`'s SPRT crossed a bound with the last game: no new games of it; once every
+    /// encounter's has, no new games at all, and the running ones finish.
+    fn sprt_decided(&mut self, encounter: (usize, usize), report: SprtReport) {
+        let Some(gates) = self.gates.as_ref() else {
             return;
         };
-        self.stopping = true;
+        let games = gates.get(encounter).map_or(0, SprtGate::games);
+        let (a, b) = encounter;
+        let several = self.standings.encounters.len() > 1;
+        self.stopping = gates.all_decided();
         self.events.emit(&SeriesEvent::SprtDecision {
-            games_finished: gate.games(),
+            games_finished: games,
             sprt: report,
+            bots: several.then(|| [self.names[a].clone(), self.names[b].clone()]),
         });
+        let decision = match report.decision {
+            SprtDecision::AcceptH1 => "H1 accepted",
+            _ => "H0 accepted",
+        };
+        let of = if several {
+            format!(" for {} vs {}", self.names[a], self.names[b])
+        } else {
+            String::new()
+        };
+        let then = if self.stopping {
+            "finishing the running games"
+        } else {
+            "no new games of this encounter"
+        };
         self.progress.note(&format!(
-            "SPRT: {} after {} games (whole pairs in schedule order); finishing the running games",
-            match report.decision {
-                SprtDecision::AcceptH1 => "H1 accepted",
-                _ => "H0 accepted",
-            },
-            gate.games()
+            "SPRT: {decision}{of} after {games} games (whole pairs in schedule order); {then}"
         ));
     }
 
     /// How the series ended, said last.
     fn finish(mut self) -> SeriesOutcome {
-        let all_played = self.again.is_empty()
-            && self.fresh.peek().is_none()
-            && self.standings.finished >= u64::from(self.planned);
-        let end = match self
-            .gate
-            .as_ref()
-            .and_then(SprtGate::decided)
-            .map(|r| r.decision)
-        {
-            Some(SprtDecision::AcceptH1) => SeriesEnd::H1Accepted,
-            Some(SprtDecision::AcceptH0) => SeriesEnd::H0Accepted,
-            _ if !all_played => SeriesEnd::Interrupted,
-            _ if self.config.sprt.is_some() => SeriesEnd::Inconclusive,
-            _ => SeriesEnd::Completed,
+        let decided = self.gates.as_ref().is_some_and(SprtGates::all_decided);
+        // Every game played, or skipped because its encounter's SPRT had decided (none
+        // taken and then abandoned).
+        let all_played = self.next_game().is_none()
+            && self.standings.finished + self.skipped >= u64::from(self.planned);
+        let end = match &self.gates {
+            _ if !decided && !all_played => SeriesEnd::Interrupted,
+            Some(gates) => match gates.verdict() {
+                SprtDecision::AcceptH1 => SeriesEnd::H1Accepted,
+                SprtDecision::AcceptH0 => SeriesEnd::H0Accepted,
+                SprtDecision::Continue => SeriesEnd::Inconclusive,
+            },
+            None => SeriesEnd::Completed,
         };
         self.progress.finish();
         self.events.emit(&SeriesEvent::SeriesFinished {
@@ -643,7 +685,12 @@ impl<'a> Coordinator<'a> {
             standings: self.standings,
             planned: self.planned,
             played_now: self.played_now,
-            sprt: self.gate.map(|g| g.report()),
+            sprt: self
+                .gates
+                .iter()
+                .flat_map(SprtGates::iter)
+                .map(|(_, g)| g.report())
+                .collect(),
         }
     }
 }
@@ -708,11 +755,28 @@ fn open_events(
     Ok(log)
 }
 
+/// A `sprt_decision` line for each encounter whose SPRT has decided, in schedule order
+/// (naming the encounter when there are several).
+pub(super) fn decisions_taken(gates: Option<&SprtGates>, names: &[String]) -> Vec<SeriesEvent> {
+    let several = gates.is_some_and(|g| g.iter().count() > 1);
+    gates
+        .iter()
+        .flat_map(|g| g.iter())
+        .filter_map(|((a, b), gate)| {
+            Some(SeriesEvent::SprtDecision {
+                games_finished: gate.games(),
+                sprt: gate.decided()?,
+                bots: several.then(|| [names[a].clone(), names[b].clone()]),
+            })
+        })
+        .collect()
+}
+
 /// The head-to-head statistics of a two-bot series, with the SPRT as the gate judges it
 /// (whole pairs in schedule order), not over every game finished so far.
-pub(super) fn head_to_head(standings: &Standings, gate: Option<&SprtGate>) -> Option<Report> {
+pub(super) fn head_to_head(standings: &Standings, gates: Option<&SprtGates>) -> Option<Report> {
     let mut report = standings.head_to_head()?;
-    report.sprt = gate.map(SprtGate::report);
+    report.sprt = gates.and_then(SprtGates::only).map(SprtGate::report);
     Some(report)
 }
 

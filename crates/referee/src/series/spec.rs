@@ -30,7 +30,7 @@ pub struct SeriesSpec {
     /// The wall-time cap of each game (`25m`, `none`, `auto`); left out: derived.
     pub max_game_time: Option<String>,
     pub seed: u64,
-    /// `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`; two bots only.
+    /// `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`; two bots, or a gauntlet (one SPRT per opponent).
     pub sprt: Option<String>,
     pub max_illegal: u32,
     /// `builtin`, `none` or a book file (read by the front door that allows files); left
@@ -140,7 +140,7 @@ pub enum SpecError {
     MaxGameTime(MaxGameTimeError),
     #[error("{0}")]
     Sprt(SprtParamsError),
-    #[error("the SPRT tests one bot against one other; this series has {0} bots")]
+    #[error("the SPRT tests the first bot against each other one: give two bots, or --format gauntlet; this round-robin has {0} bots")]
     SprtBots(usize),
     #[error("must be at least 1")]
     MaxIllegal,
@@ -223,7 +223,9 @@ impl SeriesSpec {
             None => None,
             Some(text) => Some(SprtParams::parse(text).map_err(SpecError::Sprt)?),
         };
-        if sprt.is_some() && self.bots != 2 {
+        // Two bots, or a gauntlet: each encounter then has its own SPRT, of the first bot
+        // against one opponent (in a round-robin of more, whose strength would H1 claim?).
+        if sprt.is_some() && self.bots != 2 && format != Format::Gauntlet {
             return Err(SpecError::SprtBots(self.bots));
         }
         // Football Chess's series play its built-in book by default; another game's start
@@ -423,7 +425,18 @@ mod tests {
         }
         .validate()
         .unwrap_err();
-        assert!(err.to_string().ends_with("this series has 3 bots"), "{err}");
+        assert!(
+            err.to_string().ends_with("this round-robin has 3 bots"),
+            "{err}"
+        );
+        // A gauntlet has one SPRT per opponent.
+        let gauntlet = SeriesSpec {
+            sprt: Some("elo0=0,elo1=5".to_string()),
+            bots: 3,
+            format: "gauntlet".to_string(),
+            ..spec()
+        };
+        assert!(gauntlet.validate().is_ok());
     }
 
     #[test]

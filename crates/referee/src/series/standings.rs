@@ -296,18 +296,22 @@ impl Standings {
     }
 }
 
-/// The SPRT of a two-bot series, judged over whole pairs in schedule order: pair 1, then
-/// pair 2 once it is complete, and so on. Games finish in an order that depends on the
-/// machine (several run at once, a series may be stopped and resumed), but the pairs' order
-/// does not, so the decision and the game it comes at are the same in every run of the same
-/// seeds with deterministic bots: a CI gate gives one verdict, whatever `--concurrency`.
+/// The SPRT of one encounter (a two-bot series, or the first bot of a gauntlet against one
+/// opponent), judged over the encounter's whole pairs in schedule order: its round 1, then
+/// round 2 once both of its games are in, and so on. Games finish in an order that depends
+/// on the machine (several run at once, a series may be stopped and resumed), but the
+/// pairs' order does not, so the decision and the game it comes at are the same in every
+/// run of the same seeds with deterministic bots: a CI gate gives one verdict, whatever
+/// `--concurrency`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtGate {
     params: SprtParams,
-    /// Finished games of pairs not judged yet: each leg's score for bot 0, `None` inside
-    /// for a game without a result.
+    /// The bot whose strength H1 claims (the encounter's first).
+    a: usize,
+    /// Finished games of pairs not judged yet, by round: each leg's score for `a`, `None`
+    /// inside for a game without a result.
     waiting: std::collections::BTreeMap<u32, [Option<Option<Score>>; 2]>,
-    /// The next pair to judge.
+    /// The next round to judge.
     next: u32,
     /// Whole pairs judged so far, in order (a pair with a game without result is skipped).
     tally: Tally,
@@ -316,9 +320,16 @@ pub struct SprtGate {
 }
 
 impl SprtGate {
+    /// The gate of a two-bot series: H1 says bot 0 is the stronger.
     pub fn new(params: SprtParams) -> SprtGate {
+        SprtGate::of(params, 0)
+    }
+
+    /// The gate of an encounter whose bot `a` H1 says is the stronger.
+    pub fn of(params: SprtParams, a: usize) -> SprtGate {
         SprtGate {
             params,
+            a,
             waiting: Default::default(),
             next: 1,
             tally: Tally::default(),
@@ -329,8 +340,8 @@ impl SprtGate {
     /// Takes one finished game of the series; returns the report if this game completes
     /// the pair at which the SPRT decides.
     pub fn add(&mut self, g: &GameOutcome) -> Option<super::stats::SprtReport> {
-        let slot = self.waiting.entry(g.pair).or_default();
-        slot[usize::from(g.leg.clamp(1, 2) - 1)] = Some(g.score_of(0));
+        let slot = self.waiting.entry(g.round).or_default();
+        slot[usize::from(g.leg.clamp(1, 2) - 1)] = Some(g.score_of(self.a));
         let mut newly = None;
         while let Some([Some(first), Some(second)]) = self.waiting.get(&self.next).copied() {
             self.waiting.remove(&self.next);
@@ -375,6 +386,86 @@ impl SprtGate {
     }
 }
 
+/// The SPRT of every encounter of a series that has one (`--sprt`): one gate for two bots,
+/// one per opponent of a gauntlet's first bot, each judged on its own (see [`SprtGate`]).
+/// An encounter whose SPRT decided plays no new game; the series ends when every
+/// encounter's has, or its games are all played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtGates {
+    /// Each encounter (its bots, lower index first) with its gate, in schedule order.
+    gates: Vec<((usize, usize), SprtGate)>,
+}
+
+impl SprtGates {
+    pub fn new(params: SprtParams, encounters: &[(usize, usize)]) -> SprtGates {
+        SprtGates {
+            gates: encounters
+                .iter()
+                .map(|&(a, b)| ((a, b), SprtGate::of(params, a)))
+                .collect(),
+        }
+    }
+
+    /// Takes one finished game; returns its encounter and the report if this game completes
+    /// the pair at which that encounter's SPRT decides.
+    pub fn add(&mut self, g: &GameOutcome) -> Option<((usize, usize), super::stats::SprtReport)> {
+        let key = (g.white.min(g.black), g.white.max(g.black));
+        let (_, gate) = self.gates.iter_mut().find(|(e, _)| *e == key)?;
+        gate.add(g).map(|report| (key, report))
+    }
+
+    /// The gate of `encounter` (its bots, lower index first).
+    pub fn get(&self, encounter: (usize, usize)) -> Option<&SprtGate> {
+        self.gates
+            .iter()
+            .find(|(e, _)| *e == encounter)
+            .map(|(_, g)| g)
+    }
+
+    /// Whether `encounter`'s SPRT has decided (it plays no new game).
+    pub fn is_decided(&self, encounter: (usize, usize)) -> bool {
+        self.get(encounter).is_some_and(|g| g.decided.is_some())
+    }
+
+    /// Whether every encounter's SPRT has decided.
+    pub fn all_decided(&self) -> bool {
+        self.gates.iter().all(|(_, g)| g.decided.is_some())
+    }
+
+    /// The only gate of a two-bot series.
+    pub fn only(&self) -> Option<&SprtGate> {
+        match self.gates.as_slice() {
+            [(_, gate)] => Some(gate),
+            _ => None,
+        }
+    }
+
+    /// Each encounter with its gate, in schedule order.
+    pub fn iter(&self) -> impl Iterator<Item = ((usize, usize), &SprtGate)> {
+        self.gates.iter().map(|(e, g)| (*e, g))
+    }
+
+    /// The series' verdict once it is over (every encounter decided, or its games all
+    /// played): H0 as soon as one encounter accepted it (the first bot is not the stronger
+    /// against every opponent), else no decision while one encounter has none, else H1.
+    pub fn verdict(&self) -> super::stats::SprtDecision {
+        use super::stats::SprtDecision;
+        let decisions = self
+            .gates
+            .iter()
+            .map(|(_, g)| g.decided.map(|r| r.decision));
+        let mut verdict = SprtDecision::AcceptH1;
+        for d in decisions {
+            match d {
+                Some(SprtDecision::AcceptH0) => return SprtDecision::AcceptH0,
+                Some(SprtDecision::AcceptH1) => {}
+                _ => verdict = SprtDecision::Continue,
+            }
+        }
+        verdict
+    }
+}
+
 /// Points as people write them: `3`, `3.5`.
 pub fn half(points: f64) -> String {
     if points.fract() == 0.0 {
@@ -388,6 +479,7 @@ pub fn half(points: f64) -> String {
 mod tests {
     use super::*;
     use crate::series::schedule::fixtures;
+    use crate::series::stats::SprtDecision;
 
     fn outcome(f: &Fixture, result: Option<GameResult>) -> GameOutcome {
         GameOutcome::of(f, result, Termination::Normal)
@@ -420,6 +512,81 @@ mod tests {
         assert_eq!(forward.bots[0].points, 3.0);
         assert_eq!(forward.between(1, 0), Some((1.0, 4)));
         assert!(forward.head_to_head().is_some());
+    }
+
+    #[test]
+    fn a_gauntlet_s_gates_judge_each_encounter_by_its_own_rounds() {
+        // Bot 0 beats bot 1 in every game and loses every game to bot 2. The encounters'
+        // pairs interleave in the schedule (pair 1 is 0-1's round 1, pair 2 is 0-2's round
+        // 1, ...): each gate must still see its own rounds one after another.
+        let f = fixtures(Format::Gauntlet, 3, 20, 1);
+        let games: Vec<GameOutcome> = f
+            .iter()
+            .map(|g| {
+                let zero = if g.white == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let winner = if g.encounter() == (0, 1) {
+                    zero
+                } else {
+                    zero.other()
+                };
+                outcome(g, Some(GameResult::Win(winner)))
+            })
+            .collect();
+        let params = SprtParams::parse("elo0=0,elo1=100").unwrap();
+        let run = |order: &mut dyn Iterator<Item = &GameOutcome>| {
+            let mut gates = SprtGates::new(params, &[(0, 1), (0, 2)]);
+            let mut decided = Vec::new();
+            for g in order {
+                if let Some((encounter, report)) = gates.add(g) {
+                    decided.push((encounter, report.decision));
+                }
+            }
+            (gates, decided)
+        };
+        let (gates, decided) = run(&mut games.iter());
+        assert!(gates.all_decided());
+        assert!(decided.contains(&((0, 1), SprtDecision::AcceptH1)));
+        assert!(decided.contains(&((0, 2), SprtDecision::AcceptH0)));
+        assert_eq!(gates.verdict(), SprtDecision::AcceptH0);
+        assert!(gates.only().is_none());
+        // Finishing in reverse order: the same decisions, after the same games.
+        let (backward, _) = run(&mut games.iter().rev());
+        for e in [(0, 1), (0, 2)] {
+            let (a, b) = (gates.get(e).unwrap(), backward.get(e).unwrap());
+            assert_eq!((a.decided(), a.games()), (b.decided(), b.games()));
+        }
+    }
+
+    #[test]
+    fn a_gauntlet_s_verdict_is_h1_only_when_every_encounter_accepts_it() {
+        let params = SprtParams::parse("elo0=0,elo1=100").unwrap();
+        let f = fixtures(Format::Gauntlet, 3, 20, 1);
+        let win = |g: &Fixture| {
+            let zero = if g.white == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            outcome(g, Some(GameResult::Win(zero)))
+        };
+        // Bot 0 wins every game against bot 1; against bot 2 nothing is in yet.
+        let mut gates = SprtGates::new(params, &[(0, 1), (0, 2)]);
+        for g in f.iter().filter(|g| g.encounter() == (0, 1)) {
+            gates.add(&win(g));
+        }
+        assert!(gates.is_decided((0, 1)) && !gates.is_decided((0, 2)));
+        assert!(!gates.all_decided());
+        assert_eq!(gates.verdict(), SprtDecision::Continue);
+        // It wins every game against bot 2 too: H1 against each, so H1 for the series.
+        for g in f.iter().filter(|g| g.encounter() == (0, 2)) {
+            gates.add(&win(g));
+        }
+        assert!(gates.all_decided());
+        assert_eq!(gates.verdict(), SprtDecision::AcceptH1);
     }
 
     #[test]

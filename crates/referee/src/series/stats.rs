@@ -172,6 +172,18 @@ impl Tally {
         *count = count.saturating_add(1);
     }
 
+    /// This tally and `other` counted as one (saturating).
+    pub fn plus(&self, other: &Tally) -> Tally {
+        let mut sum = *self;
+        sum.wins = sum.wins.saturating_add(other.wins);
+        sum.draws = sum.draws.saturating_add(other.draws);
+        sum.losses = sum.losses.saturating_add(other.losses);
+        for (mine, theirs) in sum.pentanomial.iter_mut().zip(other.pentanomial) {
+            *mine = mine.saturating_add(theirs);
+        }
+        sum
+    }
+
     /// Games counted, over all results.
     pub fn games(&self) -> u64 {
         self.wins

@@ -190,6 +190,12 @@ impl SeriesRequest {
             .spec()
             .validate()
             .map_err(|e| field(e.field().key(), e.to_string()))?;
+        if valid.sprt.is_some() && self.bots.len() > 2 {
+            return Err(field(
+                "sprt",
+                "the server judges an SPRT between two bots only; run a gauntlet's SPRT (one per opponent) with zebra match",
+            ));
+        }
         // Filled in and canonical, so that the stored request says what was played and the
         // same series reads the same. Football Chess is the default: stored as left out
         // (see `game`).
@@ -622,7 +628,7 @@ impl Books {
             standings: self.standings.clone(),
             planned: self.schedule.len(),
             played_now: 0,
-            sprt: self.gate.as_ref().map(SprtGate::report),
+            sprt: self.gate.iter().map(SprtGate::report).collect(),
         };
         Summary::of(&self.config, &outcome)
     }
@@ -683,6 +689,11 @@ mod tests {
             ),
             (r#"{"bots": [1, 2], "max_illegal": 0}"#, "max_illegal"),
             (r#"{"bots": [1, 2, 3], "sprt": "elo0=0,elo1=5"}"#, "sprt"),
+            // `zebra match` judges a gauntlet's SPRT per opponent; the server does not.
+            (
+                r#"{"bots": [1, 2, 3], "format": "gauntlet", "sprt": "elo0=0,elo1=5"}"#,
+                "sprt",
+            ),
             (r#"{"bots": [1, 2], "sprt": "elo0=5"}"#, "sprt"),
         ] {
             let err = request(json).unwrap_err();
