@@ -632,7 +632,9 @@ impl<'a> Coordinator<'a> {
         let games = gates.get(encounter).map_or(0, SprtGate::games);
         let (a, b) = encounter;
         let several = self.standings.encounters.len() > 1;
-        self.stopping = gates.all_decided();
+        let all = gates.all_decided();
+        // A stop asked for (Ctrl-C) stands whatever is decided.
+        self.stopping |= all;
         self.events.emit(&SeriesEvent::SprtDecision {
             games_finished: games,
             sprt: report,
@@ -647,7 +649,7 @@ impl<'a> Coordinator<'a> {
         } else {
             String::new()
         };
-        let then = if self.stopping {
+        let then = if all {
             "finishing the running games"
         } else {
             "no new games of this encounter"
