@@ -133,6 +133,25 @@ fn shards_merge_into_the_bytes_of_the_one_machine_series_for_any_count() {
 }
 
 #[test]
+fn a_shard_of_a_series_with_an_sprt_plays_its_block_and_leaves_the_verdict_to_the_merge() {
+    let dir = scratch("shards-sprt");
+    let shard = play(&[
+        "--shard",
+        "1/2",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    // Its block played whole, no verdict of its own: inconclusive (exit 6), as ever.
+    assert_eq!(shard.status.code(), Some(6), "{}", text(&shard.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&shard.stdout).unwrap();
+    assert_eq!(summary["outcome"], "inconclusive");
+    assert_eq!(summary["games_played_now"], summary["games_planned"]);
+}
+
+#[test]
 fn a_merge_refuses_missing_repeated_foreign_and_unfinished_shards_in_one_line() {
     let dir = scratch("shards-refused");
     let series = dir.join("s");

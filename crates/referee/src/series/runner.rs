@@ -352,7 +352,7 @@ impl<'a> Coordinator<'a> {
     fn dispatch(&mut self) {
         if self.stopping {
             // Unplayed: its bots go, a resume plays it.
-            self.staged = None;
+            self.drop_staged();
         }
         let concurrency = self.options.concurrency.max(1);
         while !self.stopping && self.playing() < concurrency {
@@ -432,6 +432,16 @@ impl<'a> Coordinator<'a> {
         self.gates
             .as_ref()
             .is_some_and(|g| g.is_decided(fixture.encounter()))
+    }
+
+    /// Drops the staged game unplayed (its bots go): a resume plays it, unless its
+    /// encounter's SPRT has decided (then it is skipped, as it would be at its release).
+    fn drop_staged(&mut self) {
+        if let Some(staged) = self.staged.take() {
+            if self.decided(&staged.fixture) {
+                self.skipped += 1;
+            }
+        }
     }
 
     /// Games playing now (the staged one waits).
@@ -522,7 +532,7 @@ impl<'a> Coordinator<'a> {
 
     /// Drops every running game, which kills their bots' process groups.
     async fn abandon(&mut self) {
-        self.staged = None;
+        self.drop_staged();
         self.cancel.cancel();
         while self.running.join_next().await.is_some() {}
     }
@@ -663,16 +673,20 @@ impl<'a> Coordinator<'a> {
     fn finish(mut self) -> SeriesOutcome {
         let decided = self.gates.as_ref().is_some_and(SprtGates::all_decided);
         // Every game played, or skipped because its encounter's SPRT had decided (none
-        // taken and then abandoned).
-        let all_played = self.next_game().is_none()
-            && self.standings.finished + self.skipped >= u64::from(self.planned);
+        // taken and then abandoned). Not looked at once everything has decided: the rest
+        // of a long schedule would be walked for nothing.
+        let all_played = decided
+            || (self.next_game().is_none()
+                && self.standings.finished + self.skipped >= u64::from(self.planned));
         let end = match &self.gates {
-            _ if !decided && !all_played => SeriesEnd::Interrupted,
+            _ if !all_played => SeriesEnd::Interrupted,
             Some(gates) => match gates.verdict() {
                 SprtDecision::AcceptH1 => SeriesEnd::H1Accepted,
                 SprtDecision::AcceptH0 => SeriesEnd::H0Accepted,
                 SprtDecision::Continue => SeriesEnd::Inconclusive,
             },
+            // A shard plays its whole block; the SPRT is judged when the shards merge.
+            None if self.config.sprt.is_some() => SeriesEnd::Inconclusive,
             None => SeriesEnd::Completed,
         };
         self.progress.finish();

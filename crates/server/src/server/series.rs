@@ -186,16 +186,18 @@ impl SeriesRequest {
         if let Some(event) = &self.event {
             crate::bot::text::check_user_name(event).map_err(|e| field("event", e))?;
         }
-        let valid = self
-            .spec()
-            .validate()
-            .map_err(|e| field(e.field().key(), e.to_string()))?;
-        if valid.sprt.is_some() && self.bots.len() > 2 {
+        // Before the shared checks, whose advice for more bots (a gauntlet) is zebra
+        // match's.
+        if self.sprt.is_some() && self.bots.len() > 2 {
             return Err(field(
                 "sprt",
                 "the server judges an SPRT between two bots only; run a gauntlet's SPRT (one per opponent) with zebra match",
             ));
         }
+        let valid = self
+            .spec()
+            .validate()
+            .map_err(|e| field(e.field().key(), e.to_string()))?;
         // Filled in and canonical, so that the stored request says what was played and the
         // same series reads the same. Football Chess is the default: stored as left out
         // (see `game`).
