@@ -537,6 +537,54 @@ fn a_gauntlet_judges_each_opponent_on_its_own_sprt() {
 }
 
 #[test]
+fn a_gauntlet_skips_a_decided_encounter_s_games_and_ends_when_the_rest_are_played() {
+    // Random first: against greedy its SPRT accepts H0 within 6 of 10 games; against its
+    // twin it plays all 10 without a decision. The 4 games left against greedy are skipped,
+    // and the series still ends (not "interrupted"): H0, one encounter having accepted it.
+    let dir = scratch("gauntlet-skip");
+    let args = [
+        "match".to_string(),
+        "--format".to_string(),
+        "gauntlet".to_string(),
+        "--bot".to_string(),
+        format!("random={RANDOM_BOT}"),
+        "--bot".to_string(),
+        format!("greedy={GREEDY_BOT}"),
+        "--bot".to_string(),
+        format!("twin={RANDOM_BOT}"),
+        "--games".to_string(),
+        "10".to_string(),
+        "--tc".to_string(),
+        "plays=3,play=5s,reaction=2s".to_string(),
+        "--sprt".to_string(),
+        "elo0=-100,elo1=100".to_string(),
+        "--concurrency".to_string(),
+        "1".to_string(),
+        "--out".to_string(),
+        dir.to_str().unwrap().to_string(),
+        "--json".to_string(),
+        "--quiet".to_string(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = zebra(&args);
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
+    let summary = json(&out);
+    assert_eq!(summary["outcome"], "h0-accepted");
+    let e = &summary["encounters"];
+    assert_eq!(e[0]["stats"]["sprt"]["decision"], "accept_h0");
+    assert_eq!(e[1]["stats"]["sprt"]["decision"], "continue");
+    let played = |i: usize| {
+        ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| e[i]["stats"][k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert!(played(0) < 10, "greedy's encounter stopped early");
+    assert_eq!(played(1), 10, "the twin's played out");
+    assert_eq!(summary["games_finished"].as_u64().unwrap(), played(0) + 10);
+}
+
+#[test]
 fn a_bot_against_itself_ends_with_h0_or_no_decision() {
     let dir = scratch("sprt-self");
     let a = format!("a={RANDOM_BOT}");
