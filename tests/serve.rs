@@ -155,6 +155,41 @@ fn a_series_through_the_api_equals_zebra_match_and_its_records_verify() {
     the_server_answers_as_its_openapi_document_says(base, &root, id);
 }
 
+#[test]
+fn a_gauntlet_s_summary_over_http_has_its_gauntlet_line_as_documented() {
+    let dir = scratch("gauntlet-summary");
+    let data = dir.join("data");
+    register_pair(&data);
+    admin(&data, &["bot", "add", "twin", "--", "zebra-random-bot"]);
+    let ann = token(&data, "submit", "ann");
+    let daemon = start(&data, &["--concurrency", "2"]);
+    let base = &daemon.base;
+    wait_checked(base, &ann);
+    let request = json!({"bots": [1, 2, 3], "format": "gauntlet", "games": 2, "tc": TC});
+    let (status, created) = submit(base, &ann, None, &request);
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+    let done = wait_series_end(base, &ann, id);
+    // Greedy against random and twin as one: every game of both encounters.
+    let gauntlet = &done["summary"]["gauntlet"];
+    assert_eq!(gauntlet["a"], "greedy", "{done}");
+    assert_eq!(gauntlet["b"], "the gauntlet", "{done}");
+    let games: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| gauntlet["stats"][k].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 4, "{done}");
+    let answer = http(
+        base,
+        "GET",
+        &format!("/api/v1/series/{id}"),
+        Some(&ann),
+        &[],
+        None,
+    );
+    check_answer(&openapi(), "GET", "/api/v1/series/{id}", &answer);
+}
+
 /// Boyer's Football's clock for the daemon's tests: a turn has 5 s, whatever the load (the
 /// records hold no times: the same seeds give the same games).
 const BOYER_TC: &str = "turn=5s";
