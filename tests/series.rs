@@ -443,6 +443,44 @@ fn sprt_accepts_h1_for_greedy_against_random_and_stops_early() {
     assert_eq!(json(&one)["encounters"][0]["stats"]["sprt"], *sprt);
 }
 
+/// A gauntlet of three bots (`NAME=PROGRAM`, the first one tested) with an SPRT, short
+/// plays on generous clocks, into `dir`: its output with `--json`.
+fn gauntlet_with_sprt(
+    dir: &Path,
+    bots: [String; 3],
+    games: &str,
+    sprt: &str,
+    concurrency: &str,
+) -> Output {
+    let mut args = vec!["match", "--format", "gauntlet"];
+    for bot in &bots {
+        args.extend(["--bot", bot]);
+    }
+    args.extend([
+        "--games",
+        games,
+        "--tc",
+        "plays=3,play=5s,reaction=2s",
+        "--sprt",
+        sprt,
+        "--concurrency",
+        concurrency,
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    zebra(&args)
+}
+
+/// The games an encounter of a summary counted (those with a result).
+fn encounter_games(e: &serde_json::Value) -> u64 {
+    ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| e["stats"][k].as_u64().unwrap())
+        .sum()
+}
+
 #[test]
 fn a_gauntlet_judges_each_opponent_on_its_own_sprt() {
     // Greedy first, against random (which it beats) and against itself (which it does not):
@@ -450,31 +488,12 @@ fn a_gauntlet_judges_each_opponent_on_its_own_sprt() {
     // both have decided, with H0 (greedy is not the stronger against every opponent).
     let play = |name: &str, concurrency: &str| {
         let dir = scratch(name);
-        let args = [
-            "match".to_string(),
-            "--format".to_string(),
-            "gauntlet".to_string(),
-            "--bot".to_string(),
+        let bots = [
             format!("greedy={GREEDY_BOT}"),
-            "--bot".to_string(),
             format!("random={RANDOM_BOT}"),
-            "--bot".to_string(),
             format!("mirror={GREEDY_BOT}"),
-            "--games".to_string(),
-            "40".to_string(),
-            "--tc".to_string(),
-            "plays=3,play=5s,reaction=2s".to_string(),
-            "--sprt".to_string(),
-            "elo0=0,elo1=200".to_string(),
-            "--concurrency".to_string(),
-            concurrency.to_string(),
-            "--out".to_string(),
-            dir.to_str().unwrap().to_string(),
-            "--json".to_string(),
-            "--quiet".to_string(),
         ];
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = zebra(&args);
+        let out = gauntlet_with_sprt(&dir, bots, "40", "elo0=0,elo1=200", concurrency);
         assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
         (dir, json(&out))
     };
@@ -486,20 +505,14 @@ fn a_gauntlet_judges_each_opponent_on_its_own_sprt() {
     assert_eq!(decision(0), "accept_h1");
     assert_eq!(encounters[1]["b"], "mirror");
     assert_eq!(decision(1), "accept_h0");
-    let games = |e: &serde_json::Value| {
-        ["wins", "draws", "losses"]
-            .iter()
-            .map(|k| e["stats"][k].as_u64().unwrap())
-            .sum::<u64>()
-    };
     for e in encounters {
-        assert!(games(e) < 40, "each encounter stopped early: {e}");
+        assert!(encounter_games(e) < 40, "each encounter stopped early: {e}");
     }
     // The first bot against the gauntlet as a whole: every game of both encounters.
     assert_eq!(summary["gauntlet"]["b"], "the gauntlet");
     assert_eq!(
-        games(&summary["gauntlet"]),
-        encounters.iter().map(games).sum::<u64>()
+        encounter_games(&summary["gauntlet"]),
+        encounters.iter().map(encounter_games).sum::<u64>()
     );
     // One decision line per encounter, naming it.
     let events = std::fs::read_to_string(dir.join("events.jsonl")).unwrap();
@@ -542,46 +555,27 @@ fn a_gauntlet_skips_a_decided_encounter_s_games_and_ends_when_the_rest_are_playe
     // twin it plays all 10 without a decision. The 4 games left against greedy are skipped,
     // and the series still ends (not "interrupted"): H0, one encounter having accepted it.
     let dir = scratch("gauntlet-skip");
-    let args = [
-        "match".to_string(),
-        "--format".to_string(),
-        "gauntlet".to_string(),
-        "--bot".to_string(),
+    let bots = [
         format!("random={RANDOM_BOT}"),
-        "--bot".to_string(),
         format!("greedy={GREEDY_BOT}"),
-        "--bot".to_string(),
         format!("twin={RANDOM_BOT}"),
-        "--games".to_string(),
-        "10".to_string(),
-        "--tc".to_string(),
-        "plays=3,play=5s,reaction=2s".to_string(),
-        "--sprt".to_string(),
-        "elo0=-100,elo1=100".to_string(),
-        "--concurrency".to_string(),
-        "1".to_string(),
-        "--out".to_string(),
-        dir.to_str().unwrap().to_string(),
-        "--json".to_string(),
-        "--quiet".to_string(),
     ];
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = zebra(&args);
+    let out = gauntlet_with_sprt(&dir, bots, "10", "elo0=-100,elo1=100", "1");
     assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
     let summary = json(&out);
     assert_eq!(summary["outcome"], "h0-accepted");
     let e = &summary["encounters"];
     assert_eq!(e[0]["stats"]["sprt"]["decision"], "accept_h0");
     assert_eq!(e[1]["stats"]["sprt"]["decision"], "continue");
-    let played = |i: usize| {
-        ["wins", "draws", "losses"]
-            .iter()
-            .map(|k| e[i]["stats"][k].as_u64().unwrap())
-            .sum::<u64>()
-    };
-    assert!(played(0) < 10, "greedy's encounter stopped early");
-    assert_eq!(played(1), 10, "the twin's played out");
-    assert_eq!(summary["games_finished"].as_u64().unwrap(), played(0) + 10);
+    assert!(
+        encounter_games(&e[0]) < 10,
+        "greedy's encounter stopped early"
+    );
+    assert_eq!(encounter_games(&e[1]), 10, "the twin's played out");
+    assert_eq!(
+        summary["games_finished"].as_u64().unwrap(),
+        encounter_games(&e[0]) + 10
+    );
 }
 
 #[test]
