@@ -481,6 +481,9 @@ impl<'a> Coordinator<'a> {
             let staged = self.staged.take().expect("just seen");
             if !self.stopping {
                 self.again.push_front((staged.fixture, staged.attempt));
+            } else if self.decided(&staged.fixture) {
+                // Not owed by a resume either: its encounter has decided.
+                self.skipped += 1;
             }
         }
     }
