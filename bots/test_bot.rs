@@ -29,6 +29,7 @@
 //! | `--write-mb MB` | at its first request, writes an MB MiB file into `$TMPDIR` and prints `file: written` or `file: failed (...)` |
 //! | `--ignore-sigxfsz` | ignores SIGXFSZ, and exits with code 1 when `--write-mb` fails, as a runtime that turns EFBIG into an exception does |
 //! | `--report-cpus` | prints the CPUs it may run on as `cpus: 0,1` to stderr at start |
+//! | `--report-netns` | prints its network namespace as `netns: net:[4026532301]` to stderr at start |
 //! | `--threads N` | at its first request, starts N threads that sleep, and prints how many started as `threads: K` |
 //! | `--no-ready` | never answers `hello` |
 //! | `--banner` | prints a banner line and two blank lines at start, before `ready` |
@@ -172,6 +173,9 @@ struct Args {
     /// Print the CPUs this process may run on.
     #[arg(long)]
     report_cpus: bool,
+    /// Print this process's network namespace.
+    #[arg(long)]
+    report_netns: bool,
     /// Start this many sleeping threads at the first request.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -562,6 +566,12 @@ fn main() {
     if args.report_cpus {
         let cpus: Vec<String> = allowed_cpus().iter().map(|c| c.to_string()).collect();
         eprintln!("cpus: {}", cpus.join(","));
+    }
+    if args.report_netns {
+        match std::fs::read_link("/proc/self/ns/net") {
+            Ok(link) => eprintln!("netns: {}", link.display()),
+            Err(e) => eprintln!("netns: unknown ({e})"),
+        }
     }
     if args.fork {
         start_sleeper(&sleeper_script(1000), Stdio::inherit());

@@ -682,6 +682,40 @@ fn a_bot_holds_no_descriptor_but_its_stdio_however_it_was_started() {
     }
 }
 
+/// `zebra match` of bots `a` and `b` (`NAME=COMMAND`), `games` games one at a time at
+/// `plays=1`, every game's logs kept in `logs`, with `extra` flags and `env`.
+fn logged_match(
+    bots: [&str; 2],
+    games: usize,
+    out_dir: &Path,
+    logs: &Path,
+    extra: &[&str],
+    m: &str,
+    env: &[(&str, &str)],
+) -> Output {
+    let games = games.to_string();
+    let mut args = vec![
+        "match",
+        "--bot",
+        bots[0],
+        "--bot",
+        bots[1],
+        "--games",
+        &games,
+        "--concurrency",
+        "1",
+        "--tc",
+        "plays=1,play=2s,reaction=2s",
+        "-q",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--log-dir",
+        logs.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    run(&mut zebra(&args, m, env))
+}
+
 #[test]
 fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     let allowed = zebra::bench::allowed_cpus();
@@ -695,29 +729,7 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
     let b = format!("b={TEST_BOT} --report-cpus");
     let out_dir = dir.join("s");
     let logs = dir.join("logs");
-    let out = run(&mut zebra(
-        &[
-            "match",
-            "--bot",
-            &a,
-            "--bot",
-            &b,
-            "--games",
-            "2",
-            "--concurrency",
-            "1",
-            "--affinity",
-            "--tc",
-            "plays=1,play=2s,reaction=2s",
-            "-q",
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--log-dir",
-            logs.to_str().unwrap(),
-        ],
-        &m,
-        &[],
-    ));
+    let out = logged_match([&a, &b], 2, &out_dir, &logs, &["--affinity"], &m, &[]);
     assert!(out.status.success(), "{out:?}");
     let said = |file: &str| cpus_said(&logs, file);
     for game in ["game-0001", "game-0002"] {
@@ -730,6 +742,80 @@ fn affinity_pins_each_games_bots_to_cpus_of_their_own() {
             allowed[1].to_string()
         );
     }
+    assert_none_left(&m);
+}
+
+/// Each game's `(White, Black)` names, in the order of `games.pgn`.
+fn sides_of(pgn: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let tag = |line: &str, name: &str| {
+        line.strip_prefix(&format!("[{name} \""))
+            .and_then(|r| r.strip_suffix("\"]"))
+            .map(str::to_string)
+    };
+    let (mut out, mut white) = (Vec::new(), None);
+    for line in text.lines() {
+        if let Some(w) = tag(line, "White") {
+            white = Some(w);
+        } else if let Some(b) = tag(line, "Black") {
+            out.push((white.take().unwrap(), b));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_bot_s_network_namespace_is_kept_for_its_own_next_games_only() {
+    if !namespaces_here() || unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: kept network namespaces need root and namespaces");
+        return;
+    }
+    let dir = scratch("netns");
+    let m = mark("netns");
+    // The same program for both: only the bot (its name) tells their namespaces apart.
+    let a = format!("a={TEST_BOT} --report-netns --sleep-ms 20");
+    let b = format!("b={TEST_BOT} --report-netns --sleep-ms 20");
+    let out_dir = dir.join("s");
+    let logs = dir.join("logs");
+    let games = 8;
+    let out = logged_match([&a, &b], games, &out_dir, &logs, &[], &m, &[]);
+    assert!(out.status.success(), "{out:?}");
+    let said = |file: &str| {
+        let text = std::fs::read_to_string(logs.join(file)).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("netns: ").map(str::to_string))
+            .unwrap_or_else(|| panic!("{file}: {text}"))
+    };
+    let own = std::fs::read_link("/proc/self/ns/net").unwrap();
+    let sides = sides_of(&out_dir.join("games.pgn"));
+    assert_eq!(sides.len(), games);
+    let mut of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (i, (white, black)) in sides.iter().enumerate() {
+        let (w, b) = (
+            said(&format!("game-{:04}.white.stderr", i + 1)),
+            said(&format!("game-{:04}.black.stderr", i + 1)),
+        );
+        assert!(w.starts_with("net:[") && b.starts_with("net:["), "{w} {b}");
+        // The two bots of a game never share one, and neither has Zebra's.
+        assert_ne!(w, b, "game {}", i + 1);
+        assert_ne!(std::path::PathBuf::from(&w), own);
+        of.entry(white.clone()).or_default().push(w);
+        of.entry(black.clone()).or_default().push(b);
+    }
+    let (a_ns, b_ns) = (&of["a"], &of["b"]);
+    // Never one of a's for b, in any game.
+    assert!(a_ns.iter().all(|n| !b_ns.contains(n)), "{a_ns:?} {b_ns:?}");
+    // Kept and joined again: fewer namespaces than games (each next game is staged while
+    // one plays, so a bot may hold two).
+    for ns in [a_ns, b_ns] {
+        let distinct: std::collections::BTreeSet<&String> = ns.iter().collect();
+        assert!(distinct.len() < games, "{ns:?}");
+    }
+    // Turned off, every start makes its own, and the games play as well.
+    let env = [("ZEBRA_SANDBOX_DISABLE", "netpool")];
+    let (off, logs_off) = (dir.join("s-off"), dir.join("logs-off"));
+    let out = logged_match([&a, &b], 4, &off, &logs_off, &[], &m, &env);
+    assert!(out.status.success(), "{out:?}");
     assert_none_left(&m);
 }
 

@@ -278,10 +278,15 @@ impl BotProcess {
         // The program by its absolute path: in its own view the bot's PATH may name
         // directories it cannot see.
         let program = spec.resolved_program().map_err(spawn_error)?;
+        let identity = format!(
+            "{:?}",
+            (&spec.name, &program, &spec.args, &spec.dir, &spec.env)
+        );
         let files = sandbox::jail::BotFiles {
             program: &program,
             args: &spec.args,
             dir: spec.dir.as_deref(),
+            identity: &identity,
         };
         let jail = Jail::prepare(files, &spec.limits, policy.mode, policy.freeze_idle)
             .map_err(spawn_error)?;

@@ -479,8 +479,8 @@ impl BotGroups {
     }
 
     /// Kills every process left in the groups and removes them (a few tries while the
-    /// kernel finishes the exits).
-    pub(crate) fn kill_and_remove(&mut self) {
+    /// kernel finishes the exits): whether every group is gone (so no process was left).
+    pub(crate) fn kill_and_remove(&mut self) -> bool {
         self.set_frozen(false);
         let mut patience = Patience::new();
         loop {
@@ -505,17 +505,20 @@ impl BotGroups {
         }
         self.procs.clear();
         self.freeze = None;
+        let mut removed = true;
         for dir in self.dirs.drain(..) {
             let mut patience = Patience::new();
             while fs::remove_dir(&dir).is_err() && dir.exists() && patience.wait() {}
+            removed &= !dir.exists();
         }
+        removed
     }
 }
 
 impl Drop for BotGroups {
     fn drop(&mut self) {
         if !self.dirs.is_empty() {
-            self.kill_and_remove();
+            let _ = self.kill_and_remove();
         }
     }
 }

@@ -36,6 +36,7 @@ use super::keeper;
 use super::landlock;
 use super::launch::Launch;
 use super::limits::Limits;
+use super::netns::Net;
 use super::run::{self, BotUser};
 use super::seccomp::Filter;
 use super::view::{View, ViewInputs};
@@ -62,6 +63,9 @@ struct NsPlan {
     tmp: CString,
     /// The keeper writes the bot's pid (as Zebra sees it) here.
     pid_pipe: RawFd,
+    /// A network namespace to join (`setns`), kept from the bot's last start
+    /// ([`super::netns`]); `None`: `flags` makes one, or the bot has the host's network.
+    net: Option<RawFd>,
     /// The bot's file system view; `None`: the host's, with a private temp directory.
     view: Option<View>,
     /// The host user and group id the bot becomes (Zebra is root).
@@ -87,6 +91,7 @@ impl ExecPlan {
     pub(super) fn descriptors(&self) -> Vec<RawFd> {
         let mut fds = self.join.clone();
         fds.extend(self.namespaces.as_ref().map(|ns| ns.pid_pipe));
+        fds.extend(self.namespaces.as_ref().and_then(|ns| ns.net));
         fds
     }
 
@@ -115,6 +120,9 @@ pub struct BotFiles<'a> {
     pub program: &'a Path,
     pub args: &'a [String],
     pub dir: Option<&'a Path>,
+    /// Who the bot is (name, command, environment): a network namespace kept from one of
+    /// its starts goes to its next start only ([`super::netns`]).
+    pub identity: &'a str,
 }
 
 /// Counters read when a bot's game ends, before its groups are removed.
@@ -150,6 +158,9 @@ pub struct Jail {
     fate: Option<OwnedFd>,
     /// The keeper still ending when the bot's end was told, and a pidfd to wait on it.
     keeper: Option<(i32, Option<OwnedFd>)>,
+    /// The bot's network namespace, lent by [`super::netns`] and given back once every
+    /// process of the bot is gone.
+    net: Option<Net>,
 }
 
 static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
@@ -244,6 +255,7 @@ impl Jail {
             held_pid: None,
             fate: None,
             keeper: None,
+            net: None,
         };
         if mode == Mode::None {
             return Ok(jail);
@@ -288,6 +300,23 @@ impl Jail {
             jail.pid_read = Some(r);
             let mut plan = ns_plan(limits, level.user_namespace, w.as_raw_fd(), &dir)?;
             jail.pid_write = Some(w);
+            // A namespace kept from this bot's last start, where one can be: as root (a
+            // namespace of the machine's user namespace), with groups to say when the bot is
+            // gone (see `netns`).
+            if plan.flags & libc::CLONE_NEWNET != 0
+                && plan.maps.is_none()
+                && jail.groups.is_some()
+                && !super::disabled("netpool")
+            {
+                match Net::take(files.identity) {
+                    Ok(net) => {
+                        plan.flags &= !libc::CLONE_NEWNET;
+                        plan.net = Some(net.fd());
+                        jail.net = Some(net);
+                    }
+                    Err(e) => tracing::debug!("a bot makes its own network namespace: {e}"),
+                }
+            }
             jail.namespaces = true;
             jail.user = build_wall(&mut plan, &level.wall, files, limits, &dir)?;
             jail.tmpdir = Some(if plan.view.is_some() {
@@ -446,14 +475,20 @@ impl Jail {
         // The rest after the game: its keeper and init may still be ending (see
         // [`super::janitor`]).
         let (groups, dir, user) = (self.groups.take(), self.host_tmp.take(), self.user.take());
-        let keeper = self.keeper.take();
+        let (keeper, net) = (self.keeper.take(), self.net.take());
         if groups.is_some() || dir.is_some() || user.is_some() || keeper.is_some() {
             super::janitor::leave(move || {
                 if let Some((pid, pidfd)) = keeper {
                     wait_for_keeper(pid, pidfd);
                 }
                 if let Some(mut g) = groups {
-                    g.kill_and_remove();
+                    // Every process of the bot (its keeper and init too) was in its groups:
+                    // with them removed, none is left in its network namespace.
+                    if g.kill_and_remove() {
+                        if let Some(net) = net {
+                            net.give_back();
+                        }
+                    }
                 }
                 if let Some(dir) = dir {
                     let _ = std::fs::remove_dir_all(dir);
@@ -587,6 +622,7 @@ fn ns_plan(
         tmpfs_options: CString::new(format!("size={size},mode=0700"))?,
         tmp: CString::new(tmp.as_os_str().as_encoded_bytes())?,
         pid_pipe,
+        net: None,
         view: None,
         user: None,
         drop_caps: false,
@@ -632,6 +668,11 @@ pub(super) fn enter(plan: &ExecPlan) -> io::Result<()> {
         }
         if libc::unshare(ns.flags) != 0 {
             return Err(io::Error::last_os_error());
+        }
+        if let Some(net) = ns.net {
+            if libc::setns(net, libc::CLONE_NEWNET) != 0 {
+                return Err(io::Error::last_os_error());
+            }
         }
         if let Some((uid_map, gid_map)) = &ns.maps {
             write_file(c"/proc/self/setgroups", b"deny")?;
@@ -921,7 +962,7 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// A new network namespace has only a loopback interface, and it is down.
-unsafe fn loopback_up() {
+pub(super) unsafe fn loopback_up() {
     let s = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
     if s < 0 {
         return;
@@ -955,6 +996,7 @@ pub fn probe(wall: &Wall) -> Result<(), String> {
             program,
             args: &[],
             dir: None,
+            identity: "probe",
         };
         let _user = build_wall(&mut ns, wall, files, &limits, &dir).map_err(|e| e.to_string())?;
         let plan = std::sync::Arc::new(ExecPlan {

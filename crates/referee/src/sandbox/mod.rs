@@ -39,6 +39,7 @@ pub mod keeper;
 pub mod landlock;
 pub mod launch;
 pub mod limits;
+pub mod netns;
 pub mod run;
 pub mod seccomp;
 pub mod verdict;
@@ -266,7 +267,7 @@ pub fn staging() -> bool {
 }
 
 /// Parts of the sandbox a test (or a user chasing a problem) can turn off:
-/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock,launch,stage`. CI
+/// `ZEBRA_SANDBOX_DISABLE=namespaces,cgroups,user,view,proc,seccomp,landlock,launch,stage,netpool`. CI
 /// uses it to run the fallback paths on a machine that has everything.
 fn disabled(part: &str) -> bool {
     std::env::var("ZEBRA_SANDBOX_DISABLE")
