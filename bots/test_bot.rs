@@ -29,7 +29,7 @@
 //! | `--write-mb MB` | at its first request, writes an MB MiB file into `$TMPDIR` and prints `file: written` or `file: failed (...)` |
 //! | `--ignore-sigxfsz` | ignores SIGXFSZ, and exits with code 1 when `--write-mb` fails, as a runtime that turns EFBIG into an exception does |
 //! | `--report-cpus` | prints the CPUs it may run on as `cpus: 0,1` to stderr at start |
-//! | `--report-netns` | prints its network namespace as `netns: net:[4026532301]` to stderr at start |
+//! | `--report-netns` | prints its network namespace's cookie (a number the kernel never gives another namespace) as `netns: cookie 4096` to stderr at start (`netns: net:[4026532301]`, its inode, on kernels before 5.14) |
 //! | `--threads N` | at its first request, starts N threads that sleep, and prints how many started as `threads: K` |
 //! | `--no-ready` | never answers `hello` |
 //! | `--banner` | prints a banner line and two blank lines at start, before `ready` |
@@ -568,9 +568,12 @@ fn main() {
         eprintln!("cpus: {}", cpus.join(","));
     }
     if args.report_netns {
-        match std::fs::read_link("/proc/self/ns/net") {
-            Ok(link) => eprintln!("netns: {}", link.display()),
-            Err(e) => eprintln!("netns: unknown ({e})"),
+        match netns_cookie() {
+            Some(cookie) => eprintln!("netns: cookie {cookie}"),
+            None => match std::fs::read_link("/proc/self/ns/net") {
+                Ok(link) => eprintln!("netns: {}", link.display()),
+                Err(e) => eprintln!("netns: unknown ({e})"),
+            },
         }
     }
     if args.fork {
@@ -756,5 +759,29 @@ fn allowed_cpus() -> Vec<usize> {
         (0..libc::CPU_SETSIZE as usize)
             .filter(|&c| libc::CPU_ISSET(c, &set))
             .collect()
+    }
+}
+
+/// This process's network namespace cookie (`SO_NETNS_COOKIE`, Linux 5.14): unlike the
+/// namespace's inode number, never the same for two namespaces.
+fn netns_cookie() -> Option<u64> {
+    const SO_NETNS_COOKIE: libc::c_int = 71;
+    // SAFETY: a socket of our own, read into a u64 of the size given, then closed.
+    unsafe {
+        let s = libc::socket(libc::AF_UNIX, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        if s < 0 {
+            return None;
+        }
+        let mut cookie = 0u64;
+        let mut len = std::mem::size_of::<u64>() as libc::socklen_t;
+        let r = libc::getsockopt(
+            s,
+            libc::SOL_SOCKET,
+            SO_NETNS_COOKIE,
+            (&mut cookie as *mut u64).cast(),
+            &mut len,
+        );
+        libc::close(s);
+        (r == 0).then_some(cookie)
     }
 }

@@ -478,8 +478,14 @@ impl BotGroups {
         }
     }
 
+    /// Whether the bot has a group at all (none: no limit or freezer asked for one).
+    pub(crate) fn any(&self) -> bool {
+        !self.dirs.is_empty()
+    }
+
     /// Kills every process left in the groups and removes them (a few tries while the
-    /// kernel finishes the exits): whether every group is gone (so no process was left).
+    /// kernel finishes the exits): whether there were groups and every one is gone (so no
+    /// process of the bot was left).
     pub(crate) fn kill_and_remove(&mut self) -> bool {
         self.set_frozen(false);
         let mut patience = Patience::new();
@@ -505,7 +511,7 @@ impl BotGroups {
         }
         self.procs.clear();
         self.freeze = None;
-        let mut removed = true;
+        let mut removed = !self.dirs.is_empty();
         for dir in self.dirs.drain(..) {
             let mut patience = Patience::new();
             while fs::remove_dir(&dir).is_err() && dir.exists() && patience.wait() {}

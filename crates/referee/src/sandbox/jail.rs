@@ -30,6 +30,7 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::cgroup::BotGroups;
 use super::keeper;
@@ -181,6 +182,39 @@ fn make_private_dir() -> io::Result<PathBuf> {
     }
 }
 
+/// `<temp>/zebra-<run>-mount.tmp`, 0700, made at its first use: where every walled bot of
+/// this run mounts its view's root (or its temp files' tmpfs) in its own mount namespace.
+/// Nothing is ever written into it on the host, so it is made once, not per bot: a
+/// directory made and removed for every bot made the file system's inode allocator skip
+/// ever more recently freed inodes (ext4's `recently_deleted`) in every file Zebra creates.
+/// [`remove_mount_point`] removes it when Zebra ends; a run killed outright leaves it to
+/// the next run's sweep (`sandbox::sweep_stale`), as its other temp directories.
+fn mount_point() -> io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let mut made = MOUNT_POINT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(dir) = made.as_ref().filter(|d| d.is_dir()) {
+        return Ok(dir.clone());
+    }
+    let dir = std::env::temp_dir().join(format!("zebra-{}-mount.tmp", run::run_id()));
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && dir.is_dir() => {}
+        Err(e) => return Err(e),
+    }
+    *made = Some(dir.clone());
+    Ok(dir)
+}
+
+/// The run's mount point, once made.
+static MOUNT_POINT: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Removes the run's mount point, if it was made (Zebra's end, once no bot is left).
+pub fn remove_mount_point() {
+    if let Some(dir) = MOUNT_POINT.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        let _ = std::fs::remove_dir(dir);
+    }
+}
+
 /// Adds the layers of `wall` to a bot's plan; returns the host user id taken for it.
 fn build_wall(
     plan: &mut NsPlan,
@@ -291,24 +325,36 @@ impl Jail {
             // counts reserved, untouched memory, see docs/src/operators/limits.md).
             rlimits.push((libc::RLIMIT_AS, m, m));
         }
-        // A directory of its own: its temp files (TMPDIR) without a view, else the mount
-        // point of the view's root.
-        let dir = make_private_dir()?;
-        jail.host_tmp = Some(dir.clone());
+        // With namespaces, a mount point: the view's root, or the tmpfs of its temp files,
+        // each bot's own in its own mount namespace, so one directory of the run serves
+        // them all. Without, a directory of its own on the host for its temp files.
+        let dir = if level.namespaces {
+            mount_point()?
+        } else {
+            let dir = make_private_dir()?;
+            jail.host_tmp = Some(dir.clone());
+            dir
+        };
         let namespaces = if level.namespaces {
             let (r, w) = pipe()?;
             jail.pid_read = Some(r);
             let mut plan = ns_plan(limits, level.user_namespace, w.as_raw_fd(), &dir)?;
             jail.pid_write = Some(w);
-            // A namespace kept from this bot's last start, where one can be: as root (a
-            // namespace of the machine's user namespace), with groups to say when the bot is
-            // gone (see `netns`).
+            jail.namespaces = true;
+            let identity = files.identity;
+            jail.user = build_wall(&mut plan, &level.wall, files, limits, &dir)?;
+            // A namespace kept from this bot's last start, where one can be (see `netns`): as
+            // root (a namespace of the machine's user namespace), the bot a user of its own
+            // without any capability (it cannot change the namespace, nor leave its groups),
+            // and groups to say when every process of it is gone.
             if plan.flags & libc::CLONE_NEWNET != 0
                 && plan.maps.is_none()
-                && jail.groups.is_some()
+                && plan.user.is_some()
+                && plan.drop_caps
+                && jail.groups.as_ref().is_some_and(BotGroups::any)
                 && !super::disabled("netpool")
             {
-                match Net::take(files.identity) {
+                match Net::take(identity) {
                     Ok(net) => {
                         plan.flags &= !libc::CLONE_NEWNET;
                         plan.net = Some(net.fd());
@@ -317,8 +363,6 @@ impl Jail {
                     Err(e) => tracing::debug!("a bot makes its own network namespace: {e}"),
                 }
             }
-            jail.namespaces = true;
-            jail.user = build_wall(&mut plan, &level.wall, files, limits, &dir)?;
             jail.tmpdir = Some(if plan.view.is_some() {
                 PathBuf::from("/tmp")
             } else {

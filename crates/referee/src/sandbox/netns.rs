@@ -4,37 +4,63 @@
 //! else, so it reaches no network and no other bot's sockets (abstract Unix sockets and
 //! loopback ports belong to a namespace). Making one (the loopback device, its sysctl
 //! tables, its addresses) and tearing it down again (the kernel's `cleanup_net`, with
-//! expedited RCU grace periods) was the dearest part of a bot's start: some 8% of all the
-//! CPU of a series of instant bots (see the benchmark journal, "Network namespaces kept").
+//! expedited RCU grace periods) was one of the dearest parts of a bot's start: some 8% of all
+//! the CPU of a series of instant bots (see the benchmark journal, "Network namespaces kept").
 //!
 //! So where Zebra runs as root (no user namespace of its own: a namespace made here is
-//! owned by the machine's, which only root may join), a bot's network namespace outlives
-//! it: once every process of the bot is gone (its groups removed, see
+//! owned by the machine's, which only root may join), the bot runs as a user of its own
+//! without any capability, and it has groups (a limit or the freezer), its network namespace
+//! outlives it: once every process of the bot is gone (its groups removed, see
 //! [`super::jail::Jail::finish`]), the namespace goes back to a pool under the bot's
 //! identity (its name, program, arguments, working directory and environment), and the
 //! next start of that same bot joins it (`setns`) instead of making one. A namespace is
 //! never handed to another bot, nor to two of its starts at once; a bot cannot
 //! change it (it holds no capability), so what one start can leave behind for the next
 //! (sockets still closing, ports in `TIME_WAIT`) is only ever its own. The pool holds at
-//! most [`PER_BOT`] namespaces per bot and [`TOTAL`] in all; more are let go.
+//! most [`PER_BOT`] namespaces per bot and [`TOTAL`] in all: past either, the one given back
+//! longest ago goes.
 //! `ZEBRA_SANDBOX_DISABLE=netpool` makes every start make its own, as before.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::Mutex;
 
 /// Namespaces kept per bot at most: its games at once, and the next ones staged.
 pub const PER_BOT: usize = 8;
-/// Namespaces kept in all at most.
+/// Namespaces kept in all at most; past it the one given back longest ago goes.
 pub const TOTAL: usize = 64;
 
+/// The namespaces kept, each under its bot's identity, the one given back last at the end.
 struct Pool {
-    free: HashMap<String, Vec<OwnedFd>>,
-    kept: usize,
+    kept: VecDeque<(String, OwnedFd)>,
 }
 
-static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+impl Pool {
+    /// The namespace of bot `key` given back last, if any.
+    fn take(&mut self, key: &str) -> Option<OwnedFd> {
+        let at = self.kept.iter().rposition(|(k, _)| k == key)?;
+        self.kept.remove(at).map(|(_, fd)| fd)
+    }
+
+    /// Keeps `fd` for bot `key`; past [`PER_BOT`] or [`TOTAL`], the one given back longest
+    /// ago goes.
+    fn keep(&mut self, key: String, fd: OwnedFd) {
+        if self.kept.iter().filter(|(k, _)| *k == key).count() >= PER_BOT {
+            if let Some(i) = self.kept.iter().position(|(k, _)| *k == key) {
+                self.kept.remove(i);
+            }
+        }
+        self.kept.push_back((key, fd));
+        while self.kept.len() > TOTAL {
+            self.kept.pop_front();
+        }
+    }
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    kept: VecDeque::new(),
+});
 
 /// A network namespace lent to one start of a bot, for [`give_back`](Net::give_back).
 #[derive(Debug)]
@@ -47,18 +73,7 @@ impl Net {
     /// A namespace for a start of the bot `key`: one it had before, or a new one with its
     /// loopback interface up.
     pub fn take(key: &str) -> io::Result<Net> {
-        let kept = {
-            let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-            let pool = pool.get_or_insert_with(|| Pool {
-                free: HashMap::new(),
-                kept: 0,
-            });
-            let fd = pool.free.get_mut(key).and_then(Vec::pop);
-            if fd.is_some() {
-                pool.kept -= 1;
-            }
-            fd
-        };
+        let kept = POOL.lock().unwrap_or_else(|e| e.into_inner()).take(key);
         let fd = match kept {
             Some(fd) => fd,
             None => make()?,
@@ -69,7 +84,7 @@ impl Net {
         })
     }
 
-    /// The namespace's descriptor (close-on-exec), for `setns`.
+    /// The namespace's descriptor (close-on-exec, above stdio), for `setns`.
     pub fn fd(&self) -> RawFd {
         self.fd.as_raw_fd()
     }
@@ -77,28 +92,10 @@ impl Net {
     /// Keeps the namespace for the bot's next start. Only once no process of this start is
     /// left in it: the caller knows (its groups are removed).
     pub fn give_back(self) {
-        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-        let pool = pool.get_or_insert_with(|| Pool {
-            free: HashMap::new(),
-            kept: 0,
-        });
-        if pool.kept >= TOTAL {
-            return;
-        }
-        let free = pool.free.entry(self.key).or_default();
-        if free.len() < PER_BOT {
-            free.push(self.fd);
-            pool.kept += 1;
-        }
+        POOL.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keep(self.key, self.fd);
     }
-}
-
-/// Namespaces kept now (for tests and `zebra doctor`).
-pub fn kept() -> usize {
-    POOL.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .map_or(0, |p| p.kept)
 }
 
 /// A new network namespace with its loopback interface up, made on a thread of its own
@@ -107,8 +104,8 @@ fn make() -> io::Result<OwnedFd> {
     std::thread::Builder::new()
         .name("zebra-netns".into())
         .spawn(|| {
-            // SAFETY: unshare, open and close on this thread's own state; the thread ends
-            // after, so nothing else ever runs in the namespace it entered.
+            // SAFETY: unshare, open, fcntl and close on this thread's own state; the thread
+            // ends after, so nothing else ever runs in the namespace it entered.
             unsafe {
                 if libc::unshare(libc::CLONE_NEWNET) != 0 {
                     return Err(io::Error::last_os_error());
@@ -121,7 +118,14 @@ fn make() -> io::Result<OwnedFd> {
                 if fd < 0 {
                     return Err(io::Error::last_os_error());
                 }
-                Ok(OwnedFd::from_raw_fd(fd))
+                let fd = OwnedFd::from_raw_fd(fd);
+                // Never 0, 1 or 2 (Zebra started without stdio): a bot's stdio is put there
+                // before its setup joins the namespace.
+                let above = libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 3);
+                if above < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(OwnedFd::from_raw_fd(above))
             }
         })?
         .join()
@@ -144,22 +148,33 @@ mod tests {
         std::fs::metadata("/proc/self/ns/net").unwrap().ino()
     }
 
+    /// Whether this process may make network namespaces (root with the capability).
+    fn can_make() -> bool {
+        match make() {
+            Ok(_) => true,
+            Err(e) => {
+                eprintln!("skipped: no network namespace can be made here ({e})");
+                false
+            }
+        }
+    }
+
     #[test]
     fn a_namespace_goes_back_to_the_same_bot_only_and_never_to_two_at_once() {
-        // SAFETY: geteuid cannot fail.
-        if unsafe { libc::geteuid() } != 0 {
-            eprintln!("skipped: only root makes network namespaces of the machine's");
+        if !can_make() {
             return;
         }
         let a1 = Net::take("netns-test a").unwrap();
         let a2 = Net::take("netns-test a").unwrap();
         let b = Net::take("netns-test b").unwrap();
+        // Held open, so no inode number is reused meanwhile.
         let (ia1, ia2, ib) = (inode(a1.fd()), inode(a2.fd()), inode(b.fd()));
         // Two at once, and another bot: three namespaces, none of them Zebra's own.
         assert_ne!(ia1, ia2);
         assert_ne!(ia1, ib);
         assert_ne!(ia2, ib);
         assert!(![ia1, ia2, ib].contains(&own_netns()));
+        assert!(a1.fd() > 2 && a2.fd() > 2 && b.fd() > 2);
         a1.give_back();
         // Another bot never gets a's.
         let c = Net::take("netns-test c").unwrap();
@@ -173,26 +188,26 @@ mod tests {
     }
 
     #[test]
-    fn a_bot_keeps_at_most_its_share() {
-        // SAFETY: geteuid cannot fail.
-        if unsafe { libc::geteuid() } != 0 {
-            eprintln!("skipped: only root makes network namespaces of the machine's");
-            return;
+    fn a_bot_keeps_at_most_its_share_and_the_pool_its_total() {
+        // The pool's rule alone, on descriptors of /dev/null.
+        let fd = || OwnedFd::from(std::fs::File::open("/dev/null").unwrap());
+        let mut pool = Pool {
+            kept: VecDeque::new(),
+        };
+        let count = |pool: &Pool, key: &str| pool.kept.iter().filter(|(k, _)| k == key).count();
+        for _ in 0..PER_BOT + 2 {
+            pool.keep("share".into(), fd());
         }
-        let taken: Vec<Net> = (0..PER_BOT + 2)
-            .map(|_| Net::take("netns-test share").unwrap())
-            .collect();
-        for n in taken {
-            n.give_back();
+        assert_eq!(count(&pool, "share"), PER_BOT);
+        for i in 0..TOTAL + 5 {
+            pool.keep(format!("many {i}"), fd());
         }
-        let pool = POOL.lock().unwrap();
-        let kept = pool
-            .as_ref()
-            .unwrap()
-            .free
-            .get("netns-test share")
-            .unwrap()
-            .len();
-        assert_eq!(kept, PER_BOT);
+        assert_eq!(pool.kept.len(), TOTAL);
+        assert_eq!(count(&pool, "share"), 0, "given back longest ago");
+        assert_eq!(count(&pool, "many 4"), 0);
+        assert_eq!(count(&pool, "many 5"), 1);
+        assert!(pool.take("many 5").is_some());
+        assert!(pool.take("many 5").is_none(), "never twice");
+        assert!(pool.take("share").is_none());
     }
 }
