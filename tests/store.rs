@@ -604,8 +604,14 @@ fn games_are_leased_in_order_and_a_finish_counts_once(db: &Db) {
     );
     let p = store.progress(series).unwrap();
     assert_eq!((p.queued, p.leased, p.finished), (1, 1, 1));
+    assert!(store.unplayed(series).unwrap(), "one queued, one leased");
+    let third = store.lease("w1", 100, 1_000, 3).unwrap().unwrap();
+    assert!(store.unplayed(series).unwrap(), "one leased");
+    finish(&mut store, &second, "1/2-1/2", "[Game \"2\"]\n", 400);
+    finish(&mut store, &third, "0-1", "[Game \"3\"]\n", 500);
+    assert!(!store.unplayed(series).unwrap(), "all finished");
     let results = store.results(series).unwrap();
-    assert_eq!(results.len(), 1);
+    assert_eq!(results.len(), 3);
     assert_eq!(
         (
             results[0].number,

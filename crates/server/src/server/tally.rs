@@ -308,7 +308,19 @@ pub async fn count(
 /// Ends series `series` if it has no game left to play: every game finished, or some void
 /// after their attempts (`incomplete`: the statistics lack them).
 pub async fn settle(daemon: &Arc<Daemon>, series: i64) -> Result<(), StoreError> {
-    let progress = daemon.db(move |s| s.progress(series)).await?;
+    // Asked after every game: whether anything is left, before counting what (which reads
+    // every game of the series).
+    let Some(progress) = daemon
+        .db(move |s| {
+            if s.unplayed(series)? {
+                return Ok(None);
+            }
+            s.progress(series).map(Some)
+        })
+        .await?
+    else {
+        return Ok(());
+    };
     if progress.queued + progress.leased > 0 {
         return Ok(());
     }
