@@ -113,6 +113,26 @@ fn with_series(db: &Db, name: &str, n: u32) -> (PathBuf, Store, i64) {
 }
 
 #[test]
+fn the_record_shards_are_made_once_and_a_file_in_the_way_is_named() {
+    let dir = scratch("shards");
+    let store = Store::open(&dir).unwrap();
+    store.records().make_shards().unwrap();
+    let shards = std::fs::read_dir(dir.join("records")).unwrap().count();
+    assert_eq!(shards, 256);
+    let a = store.records().put("a game\n").unwrap();
+    // Again (a restart): nothing made twice, the record still there.
+    store.records().make_shards().unwrap();
+    assert_eq!(store.record(&a).unwrap(), "a game\n");
+    // A file where a shard should be: the error names it.
+    let other = scratch("shards-blocked");
+    std::fs::create_dir_all(other.join("records")).unwrap();
+    std::fs::write(other.join("records").join("7f"), "not a directory").unwrap();
+    let store = Store::open(&other).unwrap();
+    let err = store.records().make_shards().unwrap_err().to_string();
+    assert!(err.contains("records/7f"), "{err}");
+}
+
+#[test]
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();

@@ -428,6 +428,10 @@ pub async fn serve(
         loud(&warning);
     }
     http::make_room_for(settings.http.max_connections);
+    store
+        .records()
+        .make_shards()
+        .map_err(|e| ServeError::Setup(e.to_string()))?;
     let daemon = Arc::new(Daemon {
         uploads,
         records: store.records(),
