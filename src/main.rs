@@ -16,7 +16,6 @@ fn main() -> ExitCode {
     let outcome = zebra::cli::run(cli.command);
     // Nothing a bot left (its groups, its temp directory) outlives the command.
     zebra::sandbox::janitor::settle();
-    zebra::sandbox::jail::remove_mount_point();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {

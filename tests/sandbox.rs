@@ -841,6 +841,49 @@ fn a_bot_s_network_namespace_is_kept_for_its_own_next_games_only() {
     assert_none_left(&m);
 }
 
+#[test]
+fn without_its_view_a_bot_of_its_own_user_writes_its_temp_files() {
+    let doctor = Command::new(ZEBRA)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    if v["namespaces"] != true || v["wall"]["own_user"] != true {
+        eprintln!("skipped: needs namespaces and a user of its own for each bot");
+        return;
+    }
+    let dir = scratch("no-view-tmp");
+    let m = mark("no-view-tmp");
+    let writer = format!("{TEST_BOT} --write-mb 1");
+    let logs = dir.join("logs");
+    let out = run(&mut zebra(
+        &[
+            "play",
+            "--white",
+            &writer,
+            "--black",
+            TEST_BOT,
+            "--tc",
+            "plays=1,play=2s,reaction=2s",
+            "-q",
+            "--log-dir",
+            logs.to_str().unwrap(),
+        ],
+        &m,
+        &[("ZEBRA_SANDBOX_DISABLE", "view")],
+    ));
+    assert!(out.status.success(), "{out:?}");
+    let white = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".white.stderr"))
+        .unwrap();
+    let text = std::fs::read_to_string(white).unwrap();
+    // Its temp files' tmpfs is its own user's (it was root's, 0700: "Permission denied").
+    assert!(text.contains("file: written"), "{text}");
+    assert_none_left(&m);
+}
+
 /// The CPUs this process may use, where `--affinity auto` pins games (two CPUs or more, a
 /// cgroup freezer); `None`, said, elsewhere.
 fn cpus_auto_pins() -> Option<Vec<usize>> {

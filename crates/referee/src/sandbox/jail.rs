@@ -59,8 +59,8 @@ struct NsPlan {
     /// `uid_map` and `gid_map` contents when a user namespace is made (not root).
     maps: Option<(CString, CString)>,
     tmpfs_options: CString,
-    /// The bot's private temp directory, where a tmpfs of its own is mounted (without a
-    /// view), or the view's root.
+    /// The run's mount point ([`mount_point`]), where the bot's own tmpfs for its temp
+    /// files is mounted (without a view), or its view's root.
     tmp: CString,
     /// The keeper writes the bot's pid (as Zebra sees it) here.
     pid_pipe: RawFd,
@@ -162,6 +162,8 @@ pub struct Jail {
     /// The bot's network namespace, lent by [`super::netns`] and given back once every
     /// process of the bot is gone.
     net: Option<Net>,
+    /// Whether the bot uses the run's mount point ([`mount_point`]).
+    mounts: bool,
 }
 
 static NEXT_TMP: AtomicU64 = AtomicU64::new(1);
@@ -182,36 +184,90 @@ fn make_private_dir() -> io::Result<PathBuf> {
     }
 }
 
-/// `<temp>/zebra-<run>-mount.tmp`, 0700, made at its first use: where every walled bot of
-/// this run mounts its view's root (or its temp files' tmpfs) in its own mount namespace.
-/// Nothing is ever written into it on the host, so it is made once, not per bot: a
-/// directory made and removed for every bot made the file system's inode allocator skip
-/// ever more recently freed inodes (ext4's `recently_deleted`) in every file Zebra creates.
-/// [`remove_mount_point`] removes it when Zebra ends; a run killed outright leaves it to
-/// the next run's sweep (`sandbox::sweep_stale`), as its other temp directories.
+/// The run's mount point: a directory of its own (`<temp>/zebra-<run>-<n>.tmp`, 0700, made
+/// by [`make_private_dir`], so never one somebody else made first), made at its first use,
+/// where every walled bot of this run mounts its view's root (or its temp files' tmpfs) in
+/// its own mount namespace. Nothing is ever written into it on the host, so it is made once,
+/// not per bot: a directory made and removed for every bot made the file system's inode
+/// allocator skip ever more recently freed inodes (ext4's `recently_deleted`) in every file
+/// Zebra creates. Each use checks that it is still this run's (a directory, not a link,
+/// Zebra's own, private) and touches it, so that no temp cleaner takes it for old; one
+/// gone or changed is replaced by a new one under another name (a bot still mounted on the
+/// old path meets no other's files there). The last bot to let go of it removes it; a run
+/// killed outright leaves it to the next run's sweep (`sandbox::sweep_stale`), as its other
+/// temp directories.
+///
+/// Counts the bot as a user of it until [`let_go_of_mount_point`].
 fn mount_point() -> io::Result<PathBuf> {
-    use std::os::unix::fs::DirBuilderExt;
-    let mut made = MOUNT_POINT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(dir) = made.as_ref().filter(|d| d.is_dir()) {
-        return Ok(dir.clone());
+    mount_point_of(&MOUNT_POINT)
+}
+
+/// [`mount_point`] of `point` (the run's, or a test's).
+fn mount_point_of(point: &Mutex<MountPoint>) -> io::Result<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut point = point.lock().unwrap_or_else(|e| e.into_inner());
+    let ours = |dir: &Path| {
+        std::fs::symlink_metadata(dir).is_ok_and(|m| {
+            // SAFETY: geteuid cannot fail.
+            m.is_dir() && m.uid() == unsafe { libc::geteuid() } && m.mode() & 0o077 == 0
+        })
+    };
+    if let Some(dir) = point.dir.clone().filter(|d| ours(d)) {
+        if let Ok(path) = CString::new(dir.as_os_str().as_encoded_bytes()) {
+            // SAFETY: a valid path; a null times pointer means now.
+            unsafe {
+                libc::utimensat(libc::AT_FDCWD, path.as_ptr(), std::ptr::null(), 0);
+            }
+        }
+        point.users += 1;
+        return Ok(dir);
     }
-    let dir = std::env::temp_dir().join(format!("zebra-{}-mount.tmp", run::run_id()));
-    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && dir.is_dir() => {}
-        Err(e) => return Err(e),
-    }
-    *made = Some(dir.clone());
+    let dir = make_private_dir()?;
+    point.dir = Some(dir.clone());
+    point.users += 1;
     Ok(dir)
 }
 
-/// The run's mount point, once made.
-static MOUNT_POINT: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// A bot that used the run's mount point is gone (its setup long done: the mount lives on
+/// in its own namespace only). The last one removes the directory, so that none outlives
+/// the bots (a series keeps some bot, playing or staged, nearly all the time).
+fn let_go_of_mount_point() {
+    let_go_of(&MOUNT_POINT);
+}
 
-/// Removes the run's mount point, if it was made (Zebra's end, once no bot is left).
-pub fn remove_mount_point() {
-    if let Some(dir) = MOUNT_POINT.lock().unwrap_or_else(|e| e.into_inner()).take() {
-        let _ = std::fs::remove_dir(dir);
+fn let_go_of(point: &Mutex<MountPoint>) {
+    let mut held = point.lock().unwrap_or_else(|e| e.into_inner());
+    held.users = held.users.saturating_sub(1);
+    if held.users == 0 {
+        if let Some(dir) = held.dir.take() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// The run's mount point, once made, and how many bots use it.
+struct MountPoint {
+    dir: Option<PathBuf>,
+    users: usize,
+}
+
+static MOUNT_POINT: Mutex<MountPoint> = Mutex::new(MountPoint {
+    dir: None,
+    users: 0,
+});
+
+/// Removes the run's mount point, if it was made and no bot uses it (the next use makes
+/// another).
+pub(super) fn remove_mount_point() {
+    remove(&MOUNT_POINT);
+}
+
+fn remove(point: &Mutex<MountPoint>) {
+    let mut point = point.lock().unwrap_or_else(|e| e.into_inner());
+    if point.users == 0 {
+        if let Some(dir) = point.dir.take() {
+            let _ = std::fs::remove_dir(dir);
+        }
     }
 }
 
@@ -272,8 +328,9 @@ fn disk_size(limits: &Limits) -> u64 {
 }
 
 impl Jail {
-    /// Prepares a jail for one bot: creates its cgroups (with `freeze` a freezer too) and
-    /// its private temp directory, and plans the child's setup.
+    /// Prepares a jail for one bot: creates its cgroups (with `freeze` a freezer too), takes
+    /// the run's mount point (with namespaces) or makes its private temp directory (without),
+    /// and plans the child's setup.
     pub fn prepare(files: BotFiles, limits: &Limits, mode: Mode, freeze: bool) -> io::Result<Jail> {
         let mut jail = Jail {
             limits: *limits,
@@ -290,6 +347,7 @@ impl Jail {
             fate: None,
             keeper: None,
             net: None,
+            mounts: false,
         };
         if mode == Mode::None {
             return Ok(jail);
@@ -329,7 +387,9 @@ impl Jail {
         // each bot's own in its own mount namespace, so one directory of the run serves
         // them all. Without, a directory of its own on the host for its temp files.
         let dir = if level.namespaces {
-            mount_point()?
+            let dir = mount_point()?;
+            jail.mounts = true;
+            dir
         } else {
             let dir = make_private_dir()?;
             jail.host_tmp = Some(dir.clone());
@@ -343,6 +403,15 @@ impl Jail {
             jail.namespaces = true;
             let identity = files.identity;
             jail.user = build_wall(&mut plan, &level.wall, files, limits, &dir)?;
+            if let (None, Some(uid)) = (&plan.view, plan.user) {
+                // Without a view, the temp files' tmpfs is the bot's own user's: mounted as
+                // root before the bot becomes that user, a root-owned 0700 one would refuse
+                // it every file.
+                plan.tmpfs_options = CString::new(format!(
+                    "size={},mode=0700,uid={uid},gid={uid}",
+                    disk_size(limits)
+                ))?;
+            }
             // A namespace kept from this bot's last start, where one can be (see `netns`): as
             // root (a namespace of the machine's user namespace), the bot a user of its own
             // without any capability (it cannot change the namespace, nor leave its groups),
@@ -553,6 +622,9 @@ impl Drop for Jail {
     fn drop(&mut self) {
         if let Some(dir) = self.host_tmp.take() {
             let _ = std::fs::remove_dir_all(dir);
+        }
+        if self.mounts {
+            let_go_of_mount_point();
         }
     }
 }
@@ -1073,6 +1145,45 @@ pub fn probe(wall: &Wall) -> Result<(), String> {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// The run's mount point is made once for all its bots, and one removed or swapped for
+    /// a link (a temp cleaner, another user) is never used again: the next bot gets a new
+    /// directory of Zebra's own. Removed only once no bot uses it.
+    #[test]
+    fn the_run_s_mount_point_is_shared_checked_and_replaced_when_changed() {
+        let point = Mutex::new(MountPoint {
+            dir: None,
+            users: 0,
+        });
+        let mount_point = || mount_point_of(&point);
+        let first = mount_point().unwrap();
+        assert_eq!(mount_point().unwrap(), first, "one for every bot");
+        let_go_of(&point);
+        assert!(first.is_dir(), "still used");
+        // Swapped for a link to a directory of somebody else's choosing.
+        let elsewhere = std::env::temp_dir().join(format!("zebra-mp-test-{}", std::process::id()));
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::remove_dir(&first).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &first).unwrap();
+        let second = mount_point().unwrap();
+        assert_ne!(second, first);
+        let meta = std::fs::symlink_metadata(&second).unwrap();
+        assert!(meta.is_dir());
+        std::fs::remove_file(&first).unwrap();
+        std::fs::remove_dir(&elsewhere).unwrap();
+        // In use: settling leaves it; the last bot to let go removes it.
+        remove(&point);
+        assert!(second.is_dir(), "still used");
+        let_go_of(&point);
+        assert!(second.is_dir(), "still used");
+        let_go_of(&point);
+        assert!(!second.exists());
+        // The next bot gets a new one.
+        let third = mount_point().unwrap();
+        assert!(third.is_dir());
+        let_go_of(&point);
+        assert!(!third.exists());
+    }
 
     /// A signal that reaches the thread waiting on a bot's pid pipe (a SIGCHLD, in Zebra)
     /// does not end the wait: ending it closed the pipe under a bot about to write to it.

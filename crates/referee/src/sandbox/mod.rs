@@ -9,8 +9,8 @@
 //!   Zebra (no copy of Zebra's memory)
 //! - `keeper`: what the keeper and the init do once set up (also the `zebra-keeper`
 //!   program's `main`)
-//! - `janitor`: a finished bot's groups, temp directory and user id, removed after its
-//!   game on a thread of its own
+//! - `janitor`: a finished bot's groups, temp directory (without namespaces) and user id,
+//!   removed after its game on a thread of its own
 //! - `view`: the file system a walled bot sees (a read-only root, its files, `/tmp`)
 //! - `seccomp`, `landlock`: the system calls and the file, signal and network rights it
 //!   may not use
@@ -312,8 +312,9 @@ pub fn level() -> &'static Level {
     })
 }
 
-/// Removes what an earlier Zebra killed outright (`kill -9`) left: its bots' empty groups
-/// and temp directories (`zebra-<run>-<n>`), where that run's lock is free (see `run`).
+/// Removes what an earlier Zebra killed outright (`kill -9`) left: its bots' empty groups,
+/// its mount point and its bots' temp directories (`zebra-<run>-<n>`), where that run's
+/// lock is free (see `run`).
 /// Its bots themselves died with it (see `jail`).
 fn sweep_stale(cgroups: &Cgroups) {
     let mut dead: HashSet<String> = HashSet::new();
