@@ -67,7 +67,8 @@ struct NsPlan {
     /// A network namespace to join (`setns`), kept from the bot's last start
     /// ([`super::netns`]); `None`: `flags` makes one, or the bot has the host's network.
     net: Option<RawFd>,
-    /// The bot's file system view; `None`: the host's, with a private temp directory.
+    /// The bot's file system view; `None`: the host's, with a tmpfs of its own for its temp
+    /// files on the run's mount point.
     view: Option<View>,
     /// The host user and group id the bot becomes (Zebra is root).
     user: Option<u32>,
@@ -190,8 +191,8 @@ fn make_private_dir() -> io::Result<PathBuf> {
 /// its own mount namespace. Nothing is ever written into it on the host, so it is made once,
 /// not per bot: a directory made and removed for every bot made the file system's inode
 /// allocator skip ever more recently freed inodes (ext4's `recently_deleted`) in every file
-/// Zebra creates. Each use checks that it is still this run's (a directory, not a link,
-/// Zebra's own, private) and touches it, so that no temp cleaner takes it for old; one
+/// Zebra creates. Each use checks that it is still the directory made (the same device and
+/// inode, not a link) and touches it, so that no temp cleaner takes it for old; one
 /// gone or changed is replaced by a new one under another name (a bot still mounted on the
 /// old path meets no other's files there). The last bot to let go of it removes it; a run
 /// killed outright leaves it to the next run's sweep (`sandbox::sweep_stale`), as its other
@@ -206,11 +207,11 @@ fn mount_point() -> io::Result<PathBuf> {
 fn mount_point_of(point: &Mutex<MountPoint>) -> io::Result<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     let mut point = point.lock().unwrap_or_else(|e| e.into_inner());
+    // Still the very directory made (its device and inode, not followed through a link):
+    // owner and mode are not checked, as some file systems keep neither.
+    let made = point.made;
     let ours = |dir: &Path| {
-        std::fs::symlink_metadata(dir).is_ok_and(|m| {
-            // SAFETY: geteuid cannot fail.
-            m.is_dir() && m.uid() == unsafe { libc::geteuid() } && m.mode() & 0o077 == 0
-        })
+        std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && Some((m.dev(), m.ino())) == made)
     };
     if let Some(dir) = point.dir.clone().filter(|d| ours(d)) {
         if let Ok(path) = CString::new(dir.as_os_str().as_encoded_bytes()) {
@@ -223,14 +224,17 @@ fn mount_point_of(point: &Mutex<MountPoint>) -> io::Result<PathBuf> {
         return Ok(dir);
     }
     let dir = make_private_dir()?;
+    let m = std::fs::symlink_metadata(&dir)?;
+    point.made = Some((m.dev(), m.ino()));
     point.dir = Some(dir.clone());
     point.users += 1;
     Ok(dir)
 }
 
-/// A bot that used the run's mount point is gone (its setup long done: the mount lives on
-/// in its own namespace only). The last one removes the directory, so that none outlives
-/// the bots (a series keeps some bot, playing or staged, nearly all the time).
+/// A bot that used the run's mount point is gone. The last one removes the directory, so
+/// that none outlives the bots (a series keeps some bot, playing or staged, nearly all the
+/// time). Never sooner: removing it detaches the mounts on it in every mount namespace
+/// (a bot's temp files' tmpfs without a view), so it must outlive every bot that uses it.
 fn let_go_of_mount_point() {
     let_go_of(&MOUNT_POINT);
 }
@@ -245,14 +249,16 @@ fn let_go_of(point: &Mutex<MountPoint>) {
     }
 }
 
-/// The run's mount point, once made, and how many bots use it.
+/// The run's mount point, once made (its device and inode), and how many bots use it.
 struct MountPoint {
     dir: Option<PathBuf>,
+    made: Option<(u64, u64)>,
     users: usize,
 }
 
 static MOUNT_POINT: Mutex<MountPoint> = Mutex::new(MountPoint {
     dir: None,
+    made: None,
     users: 0,
 });
 
@@ -1153,6 +1159,7 @@ mod tests {
     fn the_run_s_mount_point_is_shared_checked_and_replaced_when_changed() {
         let point = Mutex::new(MountPoint {
             dir: None,
+            made: None,
             users: 0,
         });
         let mount_point = || mount_point_of(&point);
