@@ -116,6 +116,85 @@ enum Entry {
     Proc,
 }
 
+/// What every view holds of the host (the system's directories, the chosen entries of
+/// `/etc`, the devices and `/dev`'s links), found once and kept while `/`, `/etc` and `/dev`
+/// keep their change times: an entry made, removed, renamed or replaced (a link is only
+/// ever replaced) changes its directory's. Finding them took some 30 system calls per bot
+/// (`/etc` read and each wanted entry looked at), 2% of a quick game's referee thread.
+fn host_entries() -> io::Result<Vec<(PathBuf, Entry)>> {
+    type Key = [Option<(i64, i64)>; 3];
+    type Kept = Option<(Key, Vec<(PathBuf, Entry)>)>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
+    let key: Key = ["/", "/etc", "/dev"].map(|d| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(d)
+            .ok()
+            .map(|m| (m.ctime(), m.ctime_nsec()))
+    });
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, entries)) = kept.as_ref() {
+        if *k == key && key.iter().all(Option::is_some) {
+            return Ok(entries.clone());
+        }
+    }
+    let entries = find_host_entries()?;
+    *kept = Some((key, entries.clone()));
+    Ok(entries)
+}
+
+/// [`host_entries`], looked for.
+fn find_host_entries() -> io::Result<Vec<(PathBuf, Entry)>> {
+    let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
+    for dir in SYSTEM {
+        let p = Path::new(dir);
+        match std::fs::symlink_metadata(p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                entries.push((p.into(), Entry::Link(std::fs::read_link(p)?)))
+            }
+            Ok(m) if m.is_dir() => entries.push((p.into(), Entry::Bind(p.into()))),
+            _ => {}
+        }
+    }
+    if let Ok(list) = std::fs::read_dir("/etc") {
+        for e in list.flatten() {
+            let name = e.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let wanted = ETC.iter().any(|w| match w.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => *w == name,
+            });
+            if !wanted {
+                continue;
+            }
+            let p = e.path();
+            match std::fs::symlink_metadata(&p) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    entries.push((p.clone(), Entry::Link(std::fs::read_link(&p)?)))
+                }
+                Ok(_) => entries.push((p.clone(), Entry::Bind(p))),
+                Err(_) => {}
+            }
+        }
+    }
+    entries.push(("/dev".into(), Entry::Tmpfs));
+    for d in DEVICES {
+        let p = Path::new("/dev").join(d);
+        if p.exists() {
+            entries.push((p.clone(), Entry::Device(p)));
+        }
+    }
+    for (name, target) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+        ("shm", "/tmp"),
+    ] {
+        entries.push((Path::new("/dev").join(name), Entry::Link(target.into())));
+    }
+    Ok(entries)
+}
+
 fn cstr(p: &Path) -> io::Result<CString> {
     CString::new(p.as_os_str().as_encoded_bytes()).map_err(io::Error::other)
 }
@@ -242,54 +321,7 @@ impl View {
     /// Plans the view of one bot, to be mounted on the host directory `root` (which exists
     /// and is empty).
     pub fn plan(inputs: &ViewInputs, root: &Path) -> io::Result<View> {
-        let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
-        for dir in SYSTEM {
-            let p = Path::new(dir);
-            match std::fs::symlink_metadata(p) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    entries.push((p.into(), Entry::Link(std::fs::read_link(p)?)))
-                }
-                Ok(m) if m.is_dir() => entries.push((p.into(), Entry::Bind(p.into()))),
-                _ => {}
-            }
-        }
-        if let Ok(list) = std::fs::read_dir("/etc") {
-            for e in list.flatten() {
-                let name = e.file_name();
-                let Some(name) = name.to_str() else { continue };
-                let wanted = ETC.iter().any(|w| match w.strip_suffix('*') {
-                    Some(prefix) => name.starts_with(prefix),
-                    None => *w == name,
-                });
-                if !wanted {
-                    continue;
-                }
-                let p = e.path();
-                match std::fs::symlink_metadata(&p) {
-                    Ok(m) if m.file_type().is_symlink() => {
-                        entries.push((p.clone(), Entry::Link(std::fs::read_link(&p)?)))
-                    }
-                    Ok(_) => entries.push((p.clone(), Entry::Bind(p))),
-                    Err(_) => {}
-                }
-            }
-        }
-        entries.push(("/dev".into(), Entry::Tmpfs));
-        for d in DEVICES {
-            let p = Path::new("/dev").join(d);
-            if p.exists() {
-                entries.push((p.clone(), Entry::Device(p)));
-            }
-        }
-        for (name, target) in [
-            ("fd", "/proc/self/fd"),
-            ("stdin", "/proc/self/fd/0"),
-            ("stdout", "/proc/self/fd/1"),
-            ("stderr", "/proc/self/fd/2"),
-            ("shm", "/tmp"),
-        ] {
-            entries.push((Path::new("/dev").join(name), Entry::Link(target.into())));
-        }
+        let mut entries = host_entries()?;
         if inputs.proc {
             entries.push(("/proc".into(), Entry::Proc));
         }
@@ -523,6 +555,17 @@ unsafe fn read_only(at: &CStr) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The host's part of every view is found once and is what finding it again gives, as
+    /// long as `/`, `/etc` and `/dev` did not change.
+    #[test]
+    fn the_host_s_part_of_a_view_is_kept_and_the_same_as_found_anew() {
+        let first = host_entries().unwrap();
+        let again = host_entries().unwrap();
+        assert_eq!(first, again);
+        assert_eq!(first, find_host_entries().unwrap());
+        assert!(first.iter().any(|(p, _)| p == Path::new("/dev")));
+    }
     use super::*;
 
     #[test]
