@@ -262,21 +262,6 @@ static MOUNT_POINT: Mutex<MountPoint> = Mutex::new(MountPoint {
     users: 0,
 });
 
-/// Removes the run's mount point, if it was made and no bot uses it (the next use makes
-/// another).
-pub(super) fn remove_mount_point() {
-    remove(&MOUNT_POINT);
-}
-
-fn remove(point: &Mutex<MountPoint>) {
-    let mut point = point.lock().unwrap_or_else(|e| e.into_inner());
-    if point.users == 0 {
-        if let Some(dir) = point.dir.take() {
-            let _ = std::fs::remove_dir(dir);
-        }
-    }
-}
-
 /// Adds the layers of `wall` to a bot's plan; returns the host user id taken for it.
 fn build_wall(
     plan: &mut NsPlan,
@@ -413,10 +398,7 @@ impl Jail {
                 // Without a view, the temp files' tmpfs is the bot's own user's: mounted as
                 // root before the bot becomes that user, a root-owned 0700 one would refuse
                 // it every file.
-                plan.tmpfs_options = CString::new(format!(
-                    "size={},mode=0700,uid={uid},gid={uid}",
-                    disk_size(limits)
-                ))?;
+                plan.tmpfs_options = tmpfs_options(limits, Some(uid))?;
             }
             // A namespace kept from this bot's last start, where one can be (see `netns`): as
             // root (a namespace of the machine's user namespace), the bot a user of its own
@@ -712,6 +694,14 @@ pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     }
 }
 
+/// The options of the tmpfs for a bot's temp files without a view: its disk limit, 0700,
+/// owned by `owner` (its own user) if given, else by whoever mounts it.
+fn tmpfs_options(limits: &Limits, owner: Option<u32>) -> io::Result<CString> {
+    let size = disk_size(limits);
+    let owner = owner.map_or(String::new(), |id| format!(",uid={id},gid={id}"));
+    Ok(CString::new(format!("size={size},mode=0700{owner}"))?)
+}
+
 fn ns_plan(
     limits: &Limits,
     user: bool,
@@ -737,11 +727,10 @@ fn ns_plan(
     } else {
         None
     };
-    let size = disk_size(limits);
     Ok(NsPlan {
         flags,
         maps,
-        tmpfs_options: CString::new(format!("size={size},mode=0700"))?,
+        tmpfs_options: tmpfs_options(limits, None)?,
         tmp: CString::new(tmp.as_os_str().as_encoded_bytes())?,
         pid_pipe,
         net: None,
@@ -1178,8 +1167,7 @@ mod tests {
         assert!(meta.is_dir());
         std::fs::remove_file(&first).unwrap();
         std::fs::remove_dir(&elsewhere).unwrap();
-        // In use: settling leaves it; the last bot to let go removes it.
-        remove(&point);
+        // In use, it stays; the last bot to let go removes it.
         assert!(second.is_dir(), "still used");
         let_go_of(&point);
         assert!(second.is_dir(), "still used");

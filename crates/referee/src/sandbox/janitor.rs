@@ -1,6 +1,7 @@
 //! What a finished bot leaves behind (its cgroups, its temp directory where it has one of
-//! its own, the host user id it held), removed on a thread of its own once the bot's fate is known, so that a game's
-//! end does not wait for the kernel to tear the bot's namespaces and groups down.
+//! its own, the host user id it held), removed on a thread of its own once the bot's fate
+//! is known, so that a game's end does not wait for the kernel to tear the bot's namespaces
+//! and groups down.
 //!
 //! By then the bot has exited and its process group has been killed; what may still run is
 //! its keeper and init, ending, and whatever the namespace's end takes with it. Each job
@@ -83,16 +84,15 @@ pub(crate) fn leave(job: impl FnOnce() + Send + 'static) {
     }
 }
 
-/// Waits until every job left so far is done, then removes the run's mount point if no bot
-/// uses it (`jail::mount_point`).
+/// Waits until every job left so far is done.
 pub fn settle() {
-    if let Some(j) = janitor() {
-        let mut pending = j.pending.lock().unwrap_or_else(|e| e.into_inner());
-        while *pending > 0 {
-            pending = j.done.wait(pending).unwrap_or_else(|e| e.into_inner());
-        }
+    let Some(j) = janitor() else {
+        return;
+    };
+    let mut pending = j.pending.lock().unwrap_or_else(|e| e.into_inner());
+    while *pending > 0 {
+        pending = j.done.wait(pending).unwrap_or_else(|e| e.into_inner());
     }
-    super::jail::remove_mount_point();
 }
 
 #[cfg(test)]
