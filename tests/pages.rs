@@ -36,7 +36,7 @@ const PER_SERIES: i64 = 400;
 fn populate(data: &Path, record: &str) {
     use zebra::server::store::{BotState, Store};
     let mut store = Store::open(data).unwrap();
-    let hash = store.records().put(record).unwrap();
+    let hash = store.keep_record(record).unwrap();
     for i in 1..=BOTS {
         let name = format!("bot-{i:02}");
         let spec = json!({"name": name, "command": "zebra-random-bot"}).to_string();

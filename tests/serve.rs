@@ -997,7 +997,7 @@ fn bad_settings_and_a_bad_data_directory_are_one_line() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("schema 9): ok") && text(&out.stdout).contains("quotas none"),
+        text(&out.stdout).contains("schema 10): ok") && text(&out.stdout).contains("quotas none"),
         "{}",
         text(&out.stdout)
     );
@@ -1645,7 +1645,7 @@ fn each_owner_reads_the_transcript_and_only_their_own_bots_stderr_and_the_data_s
     assert_eq!(log(&ann, "everything").0, 400);
 
     // Private whatever the umask (zero here): the data directory and all in it, the
-    // database and its -wal and -shm, the lock, the records and the logs.
+    // database (records included) and its -wal and -shm, the lock and the logs.
     let mut found = Vec::new();
     modes(&data, &data.join("uploads"), &mut found);
     let names: Vec<String> = found
@@ -1657,7 +1657,6 @@ fn each_owner_reads_the_transcript_and_only_their_own_bots_stderr_and_the_data_s
         "zebra.db-wal",
         "zebra.db-shm",
         "lock",
-        "records",
         "logs",
         "uploads",
     ] {
@@ -1669,7 +1668,8 @@ fn each_owner_reads_the_transcript_and_only_their_own_bots_stderr_and_the_data_s
             .any(|n| n.starts_with("logs/series-1/") && n.ends_with(".stderr")),
         "{names:?}"
     );
-    assert!(names.iter().any(|n| n.ends_with(".pgn")), "{names:?}");
+    // The records are in the database: no record file, no directory of them.
+    assert!(!names.iter().any(|n| n.starts_with("records")), "{names:?}");
     for (path, mode) in &found {
         let want = if path.is_dir() { 0o700 } else { 0o600 };
         assert_eq!(*mode, want, "{}", path.display());

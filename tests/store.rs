@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use zebra::rules::Rules;
 use zebra::server::store::{
-    BotState, Finished, GameEnd, Lease, NewGame, Store, StoreError, Submitted, DB_FILE,
+    record_hash, BotState, Finished, GameEnd, Lease, NewGame, Store, StoreError, Submitted, DB_FILE,
 };
 
 mod common;
@@ -16,7 +16,7 @@ use common::run::scratch;
 use zebra::server::store::Database;
 
 /// The database a test's store is on: SQLite in its directory, or a database of its own on
-/// the test suite's PostgreSQL server (the record files stay in the directory).
+/// the test suite's PostgreSQL server (the archives stay in the directory).
 enum Db {
     Sqlite,
     Postgres(String),
@@ -63,7 +63,7 @@ on_both!(
     a_worker_without_the_same_programs_leases_only_games_of_uploaded_bots,
     an_excluded_owner_s_workers_get_nothing_under_any_name,
     a_cancelled_series_leases_nothing_more,
-    records_are_stored_once_by_content_and_bad_hashes_are_not_paths,
+    records_are_kept_with_their_game_once_by_content_and_bad_hashes_are_not_paths,
     only_active_bots_play_and_a_concluded_series_cancels_what_is_queued,
     tokens_are_found_by_their_hash_only,
     deleting_a_bot_cancels_its_running_series_and_frees_its_archive_only_when_unshared,
@@ -71,17 +71,16 @@ on_both!(
     an_excluded_worker_s_replayed_games_leave_its_figures
 );
 
-/// Stores a game's end: its record file first, then the result if the lease holds.
+/// Stores a game's end with its record, if the lease holds.
 fn finish(store: &mut Store, lease: &Lease, result: &str, record: &str, now: i64) -> Finished {
-    let hash = store.records().put(record).unwrap();
     let end = GameEnd {
         number: lease.number,
         result: result.to_string(),
         termination: "normal".to_string(),
         conduct: "[]".to_string(),
-        record: hash,
+        record: record_hash(record),
     };
-    store.finish(lease, &end, now).unwrap()
+    store.finish(lease, &end, record, now).unwrap()
 }
 
 /// A store with two bots and a series of `n` games between them.
@@ -113,30 +112,10 @@ fn with_series(db: &Db, name: &str, n: u32) -> (PathBuf, Store, i64) {
 }
 
 #[test]
-fn the_record_shards_are_made_once_and_a_file_in_the_way_is_named() {
-    let dir = scratch("shards");
-    let store = Store::open(&dir).unwrap();
-    store.records().make_shards().unwrap();
-    let shards = std::fs::read_dir(dir.join("records")).unwrap().count();
-    assert_eq!(shards, 256);
-    let a = store.records().put("a game\n").unwrap();
-    // Again (a restart): nothing made twice, the record still there.
-    store.records().make_shards().unwrap();
-    assert_eq!(store.record(&a).unwrap(), "a game\n");
-    // A file where a shard should be: the error names it.
-    let other = scratch("shards-blocked");
-    std::fs::create_dir_all(other.join("records")).unwrap();
-    std::fs::write(other.join("records").join("7f"), "not a directory").unwrap();
-    let store = Store::open(&other).unwrap();
-    let err = store.records().make_shards().unwrap_err().to_string();
-    assert!(err.contains("records/7f"), "{err}");
-}
-
-#[test]
 fn a_new_store_is_migrated_and_reopens_as_it_was() {
     let dir = scratch("open");
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     let id = store.add_bot("north", "{}", "ann", 1).unwrap();
     assert!(matches!(
         store.add_bot("north", "{}", "bob", 2),
@@ -144,7 +123,7 @@ fn a_new_store_is_migrated_and_reopens_as_it_was() {
     ));
     drop(store);
     let mut again = Store::open(&dir).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 9);
+    assert_eq!(again.schema_version().unwrap(), 10);
     assert!(matches!(
         again.add_bot("north", "{}", "ann", 3),
         Err(StoreError::BotExists(_))
@@ -216,7 +195,7 @@ fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last
 /// Schema 9 back to 5: no live games, no finish order, no games by bot, no invites, no archive sizes, no
 /// deletions.
 const DOWN_TO_5: &str =
-    "DROP TABLE live_games; DROP INDEX games_by_fin_seq; ALTER TABLE games DROP COLUMN fin_seq; \
+    "DROP TABLE records; DROP TABLE live_games; DROP INDEX games_by_fin_seq; ALTER TABLE games DROP COLUMN fin_seq; \
      DROP TABLE counters; DROP INDEX games_by_white; DROP INDEX games_by_black; \
      DROP INDEX bots_by_owner; DROP INDEX series_by_owner; \
      ALTER TABLE bots DROP COLUMN deleted_ms; ALTER TABLE bots DROP COLUMN bytes; \
@@ -242,6 +221,29 @@ const DOWN_TO_3: &str = "DROP TABLE workers; ALTER TABLE bots DROP COLUMN archiv
      ALTER TABLE series DROP COLUMN game; PRAGMA user_version = 3;";
 
 #[test]
+fn a_database_of_schema_9_gains_records_and_its_record_files_still_read() {
+    let (dir, mut store, _) = with_series(&Db::Sqlite, "schema9", 1);
+    let lease = store.lease("w1", 100, 1_000, 3).unwrap().unwrap();
+    let Finished::Counted { record } = finish(&mut store, &lease, "1-0", "a game\n", 200) else {
+        panic!("counted")
+    };
+    drop(store);
+    // As schema 9 kept it: the record a file named by its hash, not a row.
+    let shard = dir.join("records").join(&record[..2]);
+    std::fs::create_dir_all(&shard).unwrap();
+    std::fs::write(shard.join(format!("{record}.pgn")), "a game\n").unwrap();
+    let conn = rusqlite::Connection::open(dir.join(DB_FILE)).unwrap();
+    conn.execute_batch("DROP TABLE records; PRAGMA user_version = 9;")
+        .unwrap();
+    drop(conn);
+    let store = Store::open(&dir).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 10);
+    assert_eq!(store.record(&record).unwrap(), "a game\n");
+    let reader = store.record_reader(&Database::Sqlite);
+    assert_eq!(reader.read(&record).unwrap(), "a game\n");
+}
+
+#[test]
 fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
     let dir = scratch("schema4");
     let mut store = Store::open(&dir).unwrap();
@@ -259,7 +261,7 @@ fn a_database_of_schema_4_keeps_its_tokens_and_gains_workers() {
         .is_err());
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))
@@ -320,7 +322,7 @@ fn a_database_of_schema_3_gains_games_with_every_bot_and_series_football_chess()
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     assert_eq!(store.series(1).unwrap().unwrap().game, "football-chess");
     let state = |store: &Store, id| {
         let games = store.bot_games(id).unwrap();
@@ -452,7 +454,7 @@ fn a_database_of_schema_2_gains_versions_with_every_bot_its_own_first() {
     .unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     let bot = store.bot(north).unwrap().unwrap();
     assert_eq!((bot.family.as_str(), bot.version), ("north", 1));
     let next = store.add_version(&mut entry("north"), "ann", 2).unwrap();
@@ -482,7 +484,7 @@ fn a_corrupt_or_newer_database_is_refused_with_its_path_and_left_alone() {
             err,
             StoreError::NewerSchema {
                 found: 99,
-                known: 9,
+                known: 10,
                 ..
             }
         ),
@@ -811,30 +813,60 @@ fn a_cancelled_series_leases_nothing_more(db: &Db) {
     assert_eq!((p.finished, p.cancelled, p.queued), (1, 2, 0));
 }
 
-fn records_are_stored_once_by_content_and_bad_hashes_are_not_paths(db: &Db) {
-    let dir = scratch("records");
-    let store = db.open(&dir);
-    let a = store.records().put("one game\n").unwrap();
+fn records_are_kept_with_their_game_once_by_content_and_bad_hashes_are_not_paths(db: &Db) {
+    let (dir, mut store, _) = with_series(db, "records", 2);
+    let first = store.lease("w1", 100, 1_000, 3).unwrap().unwrap();
+    let second = store.lease("w1", 100, 1_000, 3).unwrap().unwrap();
+    let Finished::Counted { record: a } = finish(&mut store, &first, "1-0", "one game\n", 200)
+    else {
+        panic!("counted")
+    };
+    assert_eq!(a, record_hash("one game\n"));
     assert_eq!(a.len(), 64);
-    assert_eq!(store.records().put("one game\n").unwrap(), a);
     assert_eq!(store.record(&a).unwrap(), "one game\n");
-    for bad in ["../../etc/passwd", "", &"g".repeat(64)] {
+    // The same text again (another game, or kept apart): one record, the same name.
+    assert_eq!(store.keep_record("one game\n").unwrap(), a);
+    finish(&mut store, &second, "1-0", "one game\n", 300);
+    // A stale finish keeps nothing: no record without its game.
+    assert_eq!(
+        finish(&mut store, &first, "0-1", "a stale game\n", 400),
+        Finished::Stale
+    );
+    let stale = record_hash("a stale game\n");
+    assert!(matches!(store.record(&stale), Err(StoreError::NoRecord(_))));
+    // Nothing of it is a file in the data directory.
+    assert!(!dir.join("records").exists());
+    // A record stored as a file by a Zebra before schema 10 still reads.
+    let old = record_hash("an older game\n");
+    let shard = dir.join("records").join(&old[..2]);
+    std::fs::create_dir_all(&shard).unwrap();
+    std::fs::write(shard.join(format!("{old}.pgn")), "an older game\n").unwrap();
+    assert_eq!(store.record(&old).unwrap(), "an older game\n");
+    // The reader on a connection of its own reads them all, and sees later records too.
+    let database = match db {
+        Db::Sqlite => Database::Sqlite,
+        Db::Postgres(url) => Database::Postgres(url.clone()),
+    };
+    let reader = store.record_reader(&database);
+    let later = store.keep_record("a later game\n").unwrap();
+    let read: Vec<String> = reader
+        .read_all(&[a.clone(), old.clone(), later.clone()])
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(read, ["one game\n", "an older game\n", "a later game\n"]);
+    let again = store.keep_record("the latest game\n").unwrap();
+    assert_eq!(reader.read(&again).unwrap(), "the latest game\n");
+    for bad in ["../../etc/passwd", "", &"g".repeat(64), &stale] {
         assert!(
             matches!(store.record(bad), Err(StoreError::NoRecord(_))),
             "{bad}"
         );
+        assert!(
+            matches!(reader.read(bad), Err(StoreError::NoRecord(_))),
+            "{bad}"
+        );
     }
-    let leftovers = std::fs::read_dir(dir.join("records").join(&a[..2]))
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .ends_with(".tmp")
-        })
-        .count();
-    assert_eq!(leftovers, 0);
 }
 
 fn only_active_bots_play_and_a_concluded_series_cancels_what_is_queued(db: &Db) {
@@ -905,7 +937,7 @@ fn a_database_of_schema_5_gains_invites_and_an_invite_signs_up_each_new_name_onc
     conn.execute_batch(DOWN_TO_5).unwrap();
     drop(conn);
     let mut store = Store::open(&dir).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     assert_eq!(
         store.token("h-ann").unwrap(),
         Some(("submit".to_string(), "ann".to_string()))
@@ -976,7 +1008,7 @@ fn deleting_a_bot_cancels_its_running_series_and_frees_its_archive_only_when_uns
     assert_eq!(
         finish(&mut store, &lease, "1-0", "[Event \"x\"]\n\n1-0\n", 20),
         Finished::Counted {
-            record: store.records().put("[Event \"x\"]\n\n1-0\n").unwrap()
+            record: record_hash("[Event \"x\"]\n\n1-0\n")
         }
     );
     let deleted = store.delete_bot(2, 3, 30).unwrap().expect("deleted now");

@@ -277,8 +277,7 @@ fn stored_memory(bot: &crate::bot::BotSpec, data: &Path, games: u32) -> Result<u
     }
     let record = Store::open(data)
         .map_err(|e| e.to_string())?
-        .records()
-        .put("[Event \"bench\"]\n")
+        .keep_record("[Event \"bench\"]\n")
         .map_err(|e| e.to_string())?;
     let conduct = serde_json::to_string(&[
         crate::series::conduct::GameConduct::default(),

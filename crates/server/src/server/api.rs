@@ -986,8 +986,8 @@ pub(crate) async fn record_of(
             game.id, game.state
         )));
     };
-    let records = daemon.records().clone();
-    tokio::task::spawn_blocking(move || records.read(&hash))
+    let reader = Arc::clone(daemon);
+    tokio::task::spawn_blocking(move || reader.records().read(&hash))
         .await
         .map_err(|e| internal(e.to_string()))?
         .map_err(Problem::from)

@@ -450,11 +450,12 @@ fn bulk(daemon: Arc<Daemon>, bot: Option<i64>, series: Option<i64>, file: String
                 }
             };
             after = batch.last().map_or(after, |b| b.0);
-            let records = daemon.records().clone();
+            let reader = Arc::clone(&daemon);
             let text = tokio::task::spawn_blocking(move || {
+                let hashes: Vec<String> = batch.into_iter().map(|(_, hash)| hash).collect();
                 let mut text = String::new();
-                for (_, hash) in batch {
-                    match records.read(&hash) {
+                for read in reader.records().read_all(&hashes) {
+                    match read {
                         Ok(r) => {
                             text.push_str(r.trim_end());
                             text.push_str("\n\n");

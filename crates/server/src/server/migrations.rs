@@ -187,6 +187,15 @@ CREATE TABLE live_games (
 );
 CREATE INDEX live_games_by_series ON live_games (series_id, updated_ms);
 "#,
+    // Records kept in the database: each finished game's record text, named by its SHA-256
+    // (`games.record`), written in the same transaction as the game's result. Before, each
+    // was a file (`records/ab/<sha256>.pgn`): those stay where they are and still read.
+    r#"
+CREATE TABLE records (
+    hash TEXT PRIMARY KEY,
+    text TEXT NOT NULL
+);
+"#,
 ];
 
 /// PostgreSQL's schema: `(version, statements)`, each step bringing the schema to its
@@ -303,6 +312,15 @@ CREATE TABLE live_games (
     updated_ms BIGINT NOT NULL
 );
 CREATE INDEX live_games_by_series ON live_games (series_id, updated_ms);
+"#,
+    ),
+    (
+        10,
+        r#"
+CREATE TABLE records (
+    hash TEXT PRIMARY KEY,
+    text TEXT NOT NULL
+);
 "#,
     ),
 ];

@@ -72,13 +72,13 @@ use tokio_util::sync::CancellationToken;
 
 use config::ServeSettings;
 use series::{Books, SeriesRequest};
-use store::{Records, Store, StoreError};
+use store::{RecordReader, Store, StoreError};
 
 /// The daemon's shared state: every task holds it through an `Arc`.
 pub struct Daemon {
     pub settings: ServeSettings,
     store: Mutex<Store>,
-    records: Records,
+    records: RecordReader,
     /// The books of the running series, loaded on first use and dropped when a series ends
     /// (memory grows with the series being played, not with those stored).
     books: Mutex<HashMap<i64, Arc<Mutex<Books>>>>,
@@ -149,8 +149,8 @@ impl Daemon {
         })
     }
 
-    /// The record files (written without holding the database).
-    pub fn records(&self) -> &Records {
+    /// The records, read on a connection of their own (never holding the store).
+    pub fn records(&self) -> &RecordReader {
         &self.records
     }
 
@@ -428,13 +428,9 @@ pub async fn serve(
         loud(&warning);
     }
     http::make_room_for(settings.http.max_connections);
-    store
-        .records()
-        .make_shards()
-        .map_err(|e| ServeError::Setup(e.to_string()))?;
     let daemon = Arc::new(Daemon {
         uploads,
-        records: store.records(),
+        records: store.record_reader(&settings.database),
         store: Mutex::new(store),
         books: Mutex::new(HashMap::new()),
         wake: tokio::sync::Notify::new(),

@@ -1,7 +1,9 @@
 //! The daemon's storage: one database — SQLite (`zebra.db` in the data directory, WAL mode,
-//! one writer), or PostgreSQL shared by several daemons (see [`super::sql`]) — and the game
-//! records as files in the data directory (`records/ab/abcd….pgn`, named by the SHA-256 of
-//! their text, fsynced before the database refers to them).
+//! one writer), or PostgreSQL shared by several daemons (see [`super::sql`]) — holding the
+//! games and their records (each record's text named by its SHA-256 and written in the
+//! same transaction as its game's result), and the uploaded archives as files in the data
+//! directory (`archives/ab/abcd….tar.gz`). Records of games stored by a Zebra before
+//! schema 10 are files (`records/ab/abcd….pgn`) and are read from there.
 //!
 //! The games table is the queue. A game is `queued`, then `leased` by a worker until a
 //! deadline, then `finished` (its result and record stored) — or its attempt is voided:
@@ -26,7 +28,8 @@ use crate::rules::Rules;
 
 /// The database file in the data directory.
 pub const DB_FILE: &str = "zebra.db";
-/// The directory of record files in the data directory.
+/// The directory of the record files of games stored before schema 10 (since then the
+/// records are in the database).
 pub(crate) const RECORDS_DIR: &str = "records";
 /// The directory of uploaded archives in the data directory.
 pub(crate) const ARCHIVES_DIR: &str = "archives";
@@ -306,8 +309,6 @@ impl Store {
         };
         // Private, whoever made them and whatever the umask (see super::private).
         super::private::dir(dir).map_err(io("create", dir))?;
-        let records = dir.join(RECORDS_DIR);
-        super::private::dir(&records).map_err(io("create", &records))?;
         let archives = dir.join(ARCHIVES_DIR);
         super::private::dir(&archives).map_err(io("create", &archives))?;
         let db = match database {
@@ -1005,14 +1006,16 @@ impl Store {
         tx.execute(&sql, args)
     }
 
-    /// Stores a finished game whose record file is already written (see
-    /// [`Records::put`]), if the lease is still current. The game takes the next number
-    /// in the order of finishes (`fin_seq`: one writer at a time numbers them, so a
-    /// reader sees every finish below the highest it sees).
+    /// Stores a finished game with its record's text (`record`, whose hash is
+    /// `game.record`: see [`record_hash`]), if the lease is still current: the result and
+    /// the record in one transaction, so that neither is ever stored without the other.
+    /// The game takes the next number in the order of finishes (`fin_seq`: one writer at a
+    /// time numbers them, so a reader sees every finish below the highest it sees).
     pub fn finish(
         &mut self,
         lease: &Lease,
         game: &GameEnd,
+        record: &str,
         now_ms: i64,
     ) -> Result<Finished, StoreError> {
         let tx = self.db.begin()?;
@@ -1034,6 +1037,7 @@ impl Store {
             ],
         )?;
         if changed == 1 {
+            keep_record(&tx, &game.record, record)?;
             tx.execute(
                 "DELETE FROM live_games WHERE game_id = ?1",
                 args![lease.game],
@@ -2156,50 +2160,178 @@ impl Store {
     }
 
     /// The uploaded archives, named by their SHA-256 (`archives/ab/abcd….tar.gz`).
-    pub fn archives(&self) -> Records {
-        Records {
+    pub fn archives(&self) -> Archives {
+        Archives {
             dir: self.dir.join(ARCHIVES_DIR),
             ext: "tar.gz",
         }
     }
 
-    /// The record files, to write without holding the database.
-    pub fn records(&self) -> Records {
-        Records {
-            dir: self.dir.join(RECORDS_DIR),
-            ext: "pgn",
-        }
+    /// Keeps a record's text (if not kept already) outside any game, and returns its hash.
+    pub fn keep_record(&self, text: &str) -> Result<String, StoreError> {
+        let hash = record_hash(text);
+        let tx = self.db.begin()?;
+        keep_record(&tx, &hash, text)?;
+        tx.commit()?;
+        Ok(hash)
     }
 
     /// A record's text by its hash.
     pub fn record(&self, hash: &str) -> Result<String, StoreError> {
-        self.records().read(hash)
+        read_record(&self.db, &self.dir, hash)
+    }
+
+    /// A reader of records on a connection of its own (see [`RecordReader`]).
+    pub fn record_reader(&self, database: &Database) -> RecordReader {
+        RecordReader {
+            dir: self.dir.clone(),
+            database: database.clone(),
+            db: std::sync::Mutex::new(None),
+        }
     }
 }
 
-/// The record files: `records/ab/abcd….pgn`, named by the SHA-256 of their text.
+/// The SHA-256 of a record's text, in hex: its name in the store (`games.record`).
+pub fn record_hash(text: &str) -> String {
+    hex_digest(text.as_bytes())
+}
+
+fn hex_digest(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut hex = String::with_capacity(64);
+    for b in Sha256::digest(bytes) {
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
+}
+
+/// Whether `text` is a hash the store names things by (so never a path).
+fn is_hash(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Keeps a record's text under its hash, in the transaction open on `db`.
+fn keep_record(db: &Db, hash: &str, text: &str) -> Result<(), StoreError> {
+    db.execute(
+        "INSERT INTO records (hash, text) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING",
+        args![hash, text],
+    )?;
+    Ok(())
+}
+
+/// A record's text by its hash: from the database, or for a game stored before schema 10,
+/// from its file in `dir`'s `records/`.
+fn read_record(db: &Db, dir: &Path, hash: &str) -> Result<String, StoreError> {
+    let missing = || StoreError::NoRecord(hash.to_string());
+    if !is_hash(hash) {
+        return Err(missing());
+    }
+    let text = db.query_opt(
+        "SELECT text FROM records WHERE hash = ?1",
+        args![hash],
+        |r| r.get(0),
+    )?;
+    match text {
+        Some(text) => Ok(text),
+        None => std::fs::read_to_string(
+            dir.join(RECORDS_DIR)
+                .join(&hash[..2])
+                .join(format!("{hash}.pgn")),
+        )
+        .map_err(|_| missing()),
+    }
+}
+
+/// Reads records on a database connection of its own, opened at its first read (SQLite:
+/// a second connection to `zebra.db`, which in WAL mode never waits for the writer), so
+/// that serving records (a bulk download of thousands, a viewer's game) never holds the
+/// store the games are counted in.
+pub struct RecordReader {
+    dir: PathBuf,
+    database: Database,
+    db: std::sync::Mutex<Option<Db>>,
+}
+
+impl RecordReader {
+    /// A record's text by its hash (checked to be one: never a path).
+    pub fn read(&self, hash: &str) -> Result<String, StoreError> {
+        self.read_all(std::slice::from_ref(&hash.to_string()))
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::NoRecord(hash.to_string())))
+    }
+
+    /// Records' texts by their hashes, in order, holding the connection once.
+    pub fn read_all(&self, hashes: &[String]) -> Vec<Result<String, StoreError>> {
+        let mut held = self.db.lock().unwrap_or_else(|e| e.into_inner());
+        if held.is_none() {
+            match self.connect() {
+                Ok(db) => *held = Some(db),
+                Err(e) => {
+                    let detail = e.to_string();
+                    return hashes
+                        .iter()
+                        .map(|_| {
+                            Err(StoreError::Io {
+                                what: "read records from",
+                                path: self.dir.clone(),
+                                source: std::io::Error::other(detail.clone()),
+                            })
+                        })
+                        .collect();
+                }
+            }
+        }
+        let db = held.as_ref().expect("connected just above");
+        hashes
+            .iter()
+            .map(|h| read_record(db, &self.dir, h))
+            .collect()
+    }
+
+    fn connect(&self) -> Result<Db, StoreError> {
+        match &self.database {
+            Database::Sqlite => {
+                let path = self.dir.join(DB_FILE);
+                let corrupt = |e: rusqlite::Error| StoreError::Corrupt {
+                    path: path.clone(),
+                    detail: e.to_string(),
+                };
+                let conn = rusqlite::Connection::open_with_flags(
+                    &path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE
+                        | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )
+                .map_err(corrupt)?;
+                conn.pragma_update(None, "query_only", "ON")
+                    .map_err(corrupt)?;
+                conn.busy_timeout(std::time::Duration::from_secs(5))
+                    .map_err(corrupt)?;
+                Ok(Db::lite(conn))
+            }
+            Database::Postgres(url) => Db::connect_pg(url).map_err(|e| StoreError::Unreachable {
+                url: Database::redacted(url),
+                detail: e.to_string(),
+            }),
+        }
+    }
+}
+
+/// Files named by the SHA-256 of their bytes: the uploaded archives
+/// (`archives/ab/abcd….tar.gz`).
 #[derive(Clone, Debug)]
-pub struct Records {
+pub struct Archives {
     dir: PathBuf,
     /// The files' extension.
     ext: &'static str,
 }
 
-impl Records {
-    /// Writes a record file (if not there already) and returns its hash: written to a
-    /// temporary file, fsynced, renamed, and the directory fsynced, so that the database
-    /// never refers to a record a crash could lose.
-    pub fn put(&self, text: &str) -> Result<String, StoreError> {
-        self.put_bytes(text.as_bytes())
-    }
-
-    /// [`Records::put`] for any bytes (an archive).
+impl Archives {
+    /// Writes a file (if not there already) and returns its hash: written to a temporary
+    /// file, fsynced, renamed, and the directory fsynced, so that the database never refers
+    /// to a file a crash could lose.
     pub fn put_bytes(&self, bytes: &[u8]) -> Result<String, StoreError> {
         use std::io::Write;
-        let hash: String = Sha256::digest(bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hash = hex_digest(bytes);
         let path = self.path(&hash);
         if path.exists() {
             return Ok(hash);
@@ -2236,27 +2368,9 @@ impl Records {
         Ok(hash)
     }
 
-    /// Makes the 256 shard directories (`00` to `ff`) not there yet, so that no game's
-    /// report makes one. A directory is the inode a file system allocates most dearly (ext4
-    /// looks across its block groups for one): 0.04 to 0.6 ms on this project's VM, where a
-    /// new daemon's first few hundred games each made one.
-    pub fn make_shards(&self) -> Result<(), StoreError> {
-        for n in 0..=255u8 {
-            let shard = self.dir.join(format!("{n:02x}"));
-            if !shard.is_dir() {
-                super::private::dir(&shard).map_err(|source| StoreError::Io {
-                    what: "create",
-                    path: shard.clone(),
-                    source,
-                })?;
-            }
-        }
-        Ok(())
-    }
-
     /// Removes a file by its hash (checked to be one); one that is not there is gone.
     pub fn remove(&self, hash: &str) {
-        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_hash(hash) {
             return;
         }
         let path = self.path(hash);
@@ -2267,17 +2381,9 @@ impl Records {
         }
     }
 
-    /// A record's text by its hash (checked to be one: never a path).
-    pub fn read(&self, hash: &str) -> Result<String, StoreError> {
-        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(StoreError::NoRecord(hash.to_string()));
-        }
-        std::fs::read_to_string(self.path(hash)).map_err(|_| StoreError::NoRecord(hash.to_string()))
-    }
-
     /// A file's bytes by its hash (checked to be one), if it is there.
     pub fn read_bytes(&self, hash: &str) -> Option<Vec<u8>> {
-        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_hash(hash) {
             return None;
         }
         std::fs::read(self.path(hash)).ok()

@@ -202,8 +202,8 @@ impl Tally {
     }
 }
 
-/// Stores a finished game (record file first, then the result if the lease still holds)
-/// and folds it into its series; `false` if the lease no longer held (not counted).
+/// Stores a finished game (its result and record, if the lease still holds) and folds it
+/// into its series; `false` if the lease no longer held (not counted).
 pub async fn count(
     daemon: &Arc<Daemon>,
     lease: Lease,
@@ -216,14 +216,7 @@ pub async fn count(
         path: format!("game {}", lease.game).into(),
         source: std::io::Error::other(e.to_string()),
     })?;
-    let records = daemon.records().clone();
-    let hash = tokio::task::spawn_blocking(move || records.put(&text))
-        .await
-        .map_err(|e| StoreError::Io {
-            what: "write the record of",
-            path: format!("game {}", lease.game).into(),
-            source: std::io::Error::other(e),
-        })??;
+    let hash = super::store::record_hash(&text);
     let end = GameEnd {
         number: lease.number,
         result: tally.result.clone(),
@@ -247,7 +240,7 @@ pub async fn count(
             // The game and its worker's figures in one write transaction (an exclusion on
             // another daemon comes wholly before or after both).
             let finished = s.exclusive(|s| {
-                let finished = s.finish(&lease, &end, now_ms())?;
+                let finished = s.finish(&lease, &end, &text, now_ms())?;
                 if finished != Finished::Stale {
                     s.tally_worker(&worker, timeouts, forfeit)?;
                 }
