@@ -297,8 +297,32 @@ fn thread_cpu() -> std::time::Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
+/// All CPUs' busy time so far, in clock ticks: the first line of `/proc/stat` (user nice
+/// system idle iowait irq softirq steal) less idle and iowait; 0 where it cannot be read.
+pub(crate) fn machine_busy_ticks() -> u64 {
+    let Some(line) = std::fs::read_to_string("/proc/stat")
+        .ok()
+        .and_then(|s| s.lines().next().map(String::from))
+    else {
+        return 0;
+    };
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
+    v.iter().take(8).sum::<u64>().saturating_sub(idle)
+}
+
+/// Clock ticks per second (of `/proc`'s CPU times).
+pub(crate) fn ticks_per_second() -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64
+}
+
 /// CPU time this process has used so far (user + system, all threads).
-fn own_cpu() -> std::time::Duration {
+pub(crate) fn own_cpu() -> std::time::Duration {
     // SAFETY: getrusage only writes into the struct we pass.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
@@ -847,25 +871,13 @@ impl Ticks {
                 }
             }
         }
-        // The first line of /proc/stat: user nice system idle iowait irq softirq steal...
-        if let Some(line) =
-            read("/proc/stat".into()).and_then(|s| s.lines().next().map(String::from))
-        {
-            let v: Vec<u64> = line
-                .split_whitespace()
-                .skip(1)
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
-            ticks.machine_busy = v.iter().take(8).sum::<u64>().saturating_sub(idle);
-        }
+        ticks.machine_busy = machine_busy_ticks();
         ticks
     }
 
     /// What was spent since `earlier`, in seconds.
     fn since(self, earlier: Ticks) -> RunCpu {
-        // SAFETY: sysconf has no preconditions.
-        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+        let hz = ticks_per_second();
         let secs = |a: u64, b: u64| a.saturating_sub(b) as f64 / hz;
         let viewer_seconds = secs(self.viewer, earlier.viewer);
         let browser_seconds = secs(self.browser, earlier.browser);

@@ -6,6 +6,12 @@
 //!   The daemon's rate is the series' games over the time from its submission to the
 //!   last game's stored finish (`finished_ms`), so that how often a client looks does
 //!   not move it; meanwhile a client watches as a dashboard would ([`WATCH_EVERY`]).
+//!   Beside each rate, the CPU time a game took over the same span: Zebra's own (this
+//!   process's threads, where both the match's runner and the daemon run) and all CPUs'
+//!   busy time (the bots and the kernel's work for them included). Both CPUs are busy
+//!   with games, so the busy time per game is what the pace is made of, and its ratio
+//!   says how much of a gap in games per second is work and how much is waiting; this
+//!   shared machine's pace drifts by 10-25% within minutes, the CPU per game less.
 //! - PostgreSQL (`--postgres URL`): the daemon's run again on a PostgreSQL store (a
 //!   database made for each run on that server and dropped after), alternated with the
 //!   SQLite runs: what the shared store costs a game.
@@ -50,6 +56,15 @@ pub struct ServeBench {
     pub daemon_runs: Vec<f64>,
     /// The daemon's median as a percentage of `zebra match`'s.
     pub daemon_percent: f64,
+    /// Zebra's own CPU time per game (ms) in each of those runs: `zebra match`'s and the
+    /// daemon's (this process's threads over the run's span).
+    pub match_own_cpu_ms: Vec<f64>,
+    pub daemon_own_cpu_ms: Vec<f64>,
+    /// All CPUs' busy time per game (ms) in each of those runs, and `zebra match`'s
+    /// median as a percentage of the daemon's: the daemon's pace if CPU time alone made it.
+    pub match_busy_ms: Vec<f64>,
+    pub daemon_busy_ms: Vec<f64>,
+    pub busy_percent: f64,
     /// Games per second of the daemon's runs under the read load, and their median as a
     /// percentage of `zebra match`'s.
     pub loaded_runs: Vec<f64>,
@@ -132,11 +147,13 @@ async fn measure(
     let games = games.max(2) / 2 * 2;
     let mut match_runs = Vec::new();
     let mut daemon_runs = Vec::new();
+    let (mut match_cpu, mut daemon_cpu) = (Vec::new(), Vec::new());
     let mut loaded_runs = Vec::new();
     let mut remote_runs = Vec::new();
     let mut postgres_runs = Vec::new();
     let mut latencies = Vec::new();
     for k in 0..repeat {
+        let spent = Spent::start();
         let m = crate::bench::series(
             bot,
             games,
@@ -148,10 +165,11 @@ async fn measure(
         )
         .await?;
         match_runs.push(m.runs[0].games_per_second);
+        match_cpu.push(spent.per_game(games));
         // The daemon watched as people would, then under the read load.
         for (name, every) in [("run", WATCH_EVERY), ("loaded", LOAD_EVERY)] {
             let data = root.join(format!("{name}-{k}"));
-            let (rate, mut reads) = daemon_run(
+            let (rate, mut reads, cpu) = daemon_run(
                 bot,
                 bundled,
                 &data,
@@ -166,6 +184,7 @@ async fn measure(
                 latencies.append(&mut reads);
             } else {
                 daemon_runs.push(rate);
+                daemon_cpu.push(cpu);
             }
         }
         if let Some(url) = postgres {
@@ -216,10 +235,17 @@ async fn measure(
             .copied()
             .unwrap_or(0.0)
     };
+    let own = |runs: &[(f64, f64)]| runs.iter().map(|r| r.0).collect::<Vec<_>>();
+    let busy = |runs: &[(f64, f64)]| runs.iter().map(|r| r.1).collect::<Vec<_>>();
     Ok(ServeBench {
         games,
         concurrency,
         daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
+        match_own_cpu_ms: own(&match_cpu),
+        daemon_own_cpu_ms: own(&daemon_cpu),
+        busy_percent: 100.0 * median(&busy(&match_cpu)) / median(&busy(&daemon_cpu)).max(1e-9),
+        match_busy_ms: busy(&match_cpu),
+        daemon_busy_ms: busy(&daemon_cpu),
         loaded_percent: 100.0 * median(&loaded_runs) / median(&match_runs).max(1e-9),
         loaded_runs,
         remote_percent: 100.0 * median(&remote_runs) / median(&match_runs).max(1e-9),
@@ -514,7 +540,7 @@ async fn daemon_run(
     games: u32,
     concurrency: usize,
     every: Duration,
-) -> Result<(f64, Vec<f64>), String> {
+) -> Result<(f64, Vec<f64>, (f64, f64)), String> {
     // Off the async threads: a PostgreSQL connection blocks on its own runtime.
     let token = blocking({
         let (bot, data, database) = (bot.clone(), data.to_path_buf(), database.clone());
@@ -527,6 +553,7 @@ async fn daemon_run(
     let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
         .to_string();
     let t = token.clone();
+    let spent = Spent::start();
     let submitted = crate::server::now_ms();
     let (status, answer) =
         blocking(move || http(addr, "POST", "/api/v1/series", Some(&t), body.as_bytes())).await?;
@@ -536,13 +563,40 @@ async fn daemon_run(
         ));
     }
     let reads = blocking(move || read_until_done(addr, &token, every)).await?;
+    let cpu = spent.per_game(games);
     daemon.stop().await?;
     let rate = blocking({
         let (data, database) = (data.to_path_buf(), database.clone());
         move || finish_rate(&data, &database, games, submitted)
     })
     .await?;
-    Ok((rate, reads))
+    Ok((rate, reads, cpu))
+}
+
+/// CPU time from a start: this process's own, and all CPUs' busy time.
+struct Spent {
+    own: Duration,
+    busy: u64,
+}
+
+impl Spent {
+    fn start() -> Spent {
+        Spent {
+            own: crate::bench::own_cpu(),
+            busy: crate::bench::machine_busy_ticks(),
+        }
+    }
+
+    /// Since the start, per game of `games`, in ms: (own, all CPUs' busy time).
+    fn per_game(&self, games: u32) -> (f64, f64) {
+        let own = crate::bench::own_cpu()
+            .saturating_sub(self.own)
+            .as_secs_f64();
+        let busy = crate::bench::machine_busy_ticks().saturating_sub(self.busy) as f64
+            / crate::bench::ticks_per_second();
+        let per = |secs: f64| 1e3 * secs / f64::from(games.max(1));
+        (per(own), per(busy))
+    }
 }
 
 /// The benchmark series' games per second: `games` over the time from `submitted` (ms

@@ -127,6 +127,14 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
         rounded(&r.loaded_runs), r.loaded_percent,
         r.submit_10k_seconds, r.restart_seconds
     );
+    let text = format!(
+        "{text}\nCPU per game in the same runs: Zebra's own, zebra match {:?} ms, zebra serve {:?} ms; all CPUs' busy time, zebra match {:?} ms, zebra serve {:?} ms: the daemon at {:.1}% by CPU time (medians)",
+        rounded(&r.match_own_cpu_ms),
+        rounded(&r.daemon_own_cpu_ms),
+        rounded(&r.match_busy_ms),
+        rounded(&r.daemon_busy_ms),
+        r.busy_percent
+    );
     let text = if r.postgres_runs.is_empty() {
         text
     } else {

@@ -46,7 +46,12 @@ pub(crate) fn clean_owned(text: String, max: usize) -> String {
 /// As [`clean`], borrowing `text` when it is already clean (no allocation for the lines a
 /// well-behaved bot sends, which a transcript writes as they come).
 pub fn clean_borrowed(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    if text.len() <= max && !text.chars().any(needs_escape) {
+    // Printable ASCII, what a bot's JSON lines nearly always are, in one pass over the
+    // bytes; anything else char by char.
+    let printable = |b: &u8| (0x20..0x7f).contains(b);
+    if text.len() <= max
+        && (text.as_bytes().iter().all(printable) || !text.chars().any(needs_escape))
+    {
         return std::borrow::Cow::Borrowed(text);
     }
     std::borrow::Cow::Owned(clean(text, max))
@@ -142,6 +147,29 @@ mod tests {
         assert_eq!(clean("a\u{7f}b\u{85}c", SHORT), "a\\u007fb\\u0085c");
         assert_eq!(clean("x\u{202e}y", SHORT), "x\\u202ey");
         assert_eq!(clean("plain ünïcode ♞", SHORT), "plain ünïcode ♞");
+    }
+
+    #[test]
+    fn a_borrowed_clean_line_is_the_cleaned_line_for_every_ascii_byte_and_some_unicode() {
+        let mut texts: Vec<String> = (0u8..0x80)
+            .map(|b| format!("{{\"a\":{}}}", char::from(b)))
+            .collect();
+        texts.extend(
+            [
+                "\u{85}", "\u{a0}", "ü", "♞", "\u{200e}", "\u{202e}", "\u{2066}", "\u{feff}",
+            ]
+            .map(|c| format!("x{c}y")),
+        );
+        for text in &texts {
+            let borrowed = clean_borrowed(text, SHORT);
+            assert_eq!(borrowed, clean(text, SHORT), "{text:?}");
+            let unchanged = clean(text, SHORT) == *text;
+            assert_eq!(
+                matches!(borrowed, std::borrow::Cow::Borrowed(_)),
+                unchanged,
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -254,6 +254,11 @@ impl Spectator for Hub {
         let have = game.entries.len().min(record.entries.len());
         game.entries.extend_from_slice(&record.entries[have..]);
         drop(s);
+        // Nobody to tell: a feed opened later reads what is held when it starts (and the
+        // clock is not read, twice a decision of every game).
+        if self.feeds() == 0 {
+            return;
+        }
         // Told at most every TELL_EVERY: waking the feeds costs the game's thread a lock
         // per shard of the channel, and feeds look again within RECHECK anyway.
         let now = self.born.elapsed().as_millis() as u64;
@@ -269,7 +274,14 @@ impl Spectator for Hub {
             return;
         };
         game.tags = record.tags.clone();
-        game.entries.clone_from(&record.entries);
+        // What it followed is most often all but the last entries: only the rest is copied
+        // (a copy of every entry was a fifth of the hub's cost per game).
+        let have = game.entries.len();
+        if have <= record.entries.len() && game.entries[..] == record.entries[..have] {
+            game.entries.extend_from_slice(&record.entries[have..]);
+        } else {
+            game.entries.clone_from(&record.entries);
+        }
         game.end = Some(GameEnd {
             result: record.tags.get("Result").unwrap_or("*").to_string(),
             termination: record.tags.get("Termination").unwrap_or("?").to_string(),
@@ -696,5 +708,29 @@ mod tests {
         // A game the hub does not hold is not made up.
         hub.restart(9);
         assert!(!hub.holds(9));
+    }
+
+    #[test]
+    fn a_finished_game_holds_exactly_its_record_whatever_was_followed() {
+        let hub = Hub::new("t");
+        let entries = |number: u32| hub.lock().games[&number].entries.clone();
+        // Followed up to its last entries: the rest is added.
+        hub.follow(1, &record(3));
+        hub.game_over(1, &record(5), "done");
+        assert_eq!(entries(1), record(5).entries);
+        // Followed with other entries than its record's (another daemon's account of it):
+        // the record's, not a mix.
+        let other = GameRecord {
+            tags: Tags::new(),
+            entries: vec![Entry::action("x"), Entry::action("y")],
+        };
+        hub.follow(2, &other);
+        hub.game_over(2, &record(4), "done");
+        assert_eq!(entries(2), record(4).entries);
+        // Followed further than the record (it cannot be a prefix): the record's.
+        hub.follow(3, &record(6));
+        hub.game_over(3, &record(2), "done");
+        assert_eq!(entries(3), record(2).entries);
+        assert!(!hub.holds(1) && !hub.holds(2) && !hub.holds(3), "all over");
     }
 }
