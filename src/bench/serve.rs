@@ -2,7 +2,8 @@
 //!
 //! - Throughput: the same queue of games between two instant bots, played by
 //!   `zebra match`'s runner and by the daemon (in this process, over its own store and
-//!   HTTP server) at the same concurrency, alternated `repeat` times; medians compared.
+//!   HTTP server) at the same concurrency, alternated `repeat` times; medians compared,
+//!   and each daemon run with the match run just before it (the median of those ratios).
 //!   The daemon's rate is the series' games over the time from its submission to the
 //!   last game's stored finish (`finished_ms`), so that how often a client looks does
 //!   not move it; meanwhile a client watches as a dashboard would ([`WATCH_EVERY`]).
@@ -56,6 +57,10 @@ pub struct ServeBench {
     pub daemon_runs: Vec<f64>,
     /// The daemon's median as a percentage of `zebra match`'s.
     pub daemon_percent: f64,
+    /// The median of each repetition's daemon run as a percentage of the `zebra match` run
+    /// just before it: steadier than the ratio of medians when the machine's pace drifts
+    /// between repetitions.
+    pub daemon_paired_percent: f64,
     /// Zebra's own CPU time per game (ms) in each of those runs: `zebra match`'s and the
     /// daemon's (this process's threads over the run's span).
     pub match_own_cpu_ms: Vec<f64>,
@@ -241,6 +246,14 @@ async fn measure(
         games,
         concurrency,
         daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
+        daemon_paired_percent: 100.0
+            * median(
+                &daemon_runs
+                    .iter()
+                    .zip(&match_runs)
+                    .map(|(d, m)| d / m.max(1e-9))
+                    .collect::<Vec<_>>(),
+            ),
         match_own_cpu_ms: own(&match_cpu),
         daemon_own_cpu_ms: own(&daemon_cpu),
         busy_percent: 100.0 * median(&busy(&match_cpu)) / median(&busy(&daemon_cpu)).max(1e-9),
