@@ -23,6 +23,15 @@ enum Db {
 }
 
 impl Db {
+    /// A scratch directory of the test's own: the SQLite and PostgreSQL runs of one test
+    /// run at once, and `scratch` empties the directory it gives.
+    fn scratch(&self, name: &str) -> PathBuf {
+        match self {
+            Db::Sqlite => scratch(&format!("{name}-sqlite")),
+            Db::Postgres(_) => scratch(&format!("{name}-postgres")),
+        }
+    }
+
     fn open(&self, dir: &std::path::Path) -> Store {
         match self {
             Db::Sqlite => Store::open(dir),
@@ -85,7 +94,7 @@ fn finish(store: &mut Store, lease: &Lease, result: &str, record: &str, now: i64
 
 /// A store with two bots and a series of `n` games between them.
 fn with_series(db: &Db, name: &str, n: u32) -> (PathBuf, Store, i64) {
-    let dir = scratch(name);
+    let dir = db.scratch(name);
     let mut store = db.open(&dir);
     let a = store
         .add_bot("north", r#"{"command":"a"}"#, "admin", 1)
@@ -143,7 +152,7 @@ fn entry(name: &str) -> zebra::series::BotEntry {
 fn a_name_registered_again_by_its_owner_is_the_next_version_and_retires_the_last_once_checked(
     db: &Db,
 ) {
-    let dir = scratch("versions");
+    let dir = db.scratch("versions");
     let mut store = db.open(&dir);
     let first = store.add_version(&mut entry("north"), "ann", 1).unwrap();
     assert_eq!((first.name.as_str(), first.version), ("north", 1));
@@ -914,7 +923,7 @@ fn only_active_bots_play_and_a_concluded_series_cancels_what_is_queued(db: &Db) 
 }
 
 fn tokens_are_found_by_their_hash_only(db: &Db) {
-    let dir = scratch("tokens");
+    let dir = db.scratch("tokens");
     let mut store = db.open(&dir);
     store
         .add_token(&"ab".repeat(32), "submit", "ann", 1)
@@ -1057,7 +1066,7 @@ fn deleting_a_bot_cancels_its_running_series_and_frees_its_archive_only_when_uns
 }
 
 fn checks_take_turns_among_owners_and_a_deleted_bot_is_never_checked_admitted_or_entered(db: &Db) {
-    let dir = scratch("fair");
+    let dir = db.scratch("fair");
     let mut store = db.open(&dir);
     // ann uploads three bots at once, then bob one: bob's waits behind ann's first only.
     let mut ids = Vec::new();

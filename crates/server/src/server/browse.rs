@@ -451,6 +451,9 @@ fn bulk(daemon: Arc<Daemon>, bot: Option<i64>, series: Option<i64>, file: String
             };
             after = batch.last().map_or(after, |b| b.0);
             let reader = Arc::clone(&daemon);
+            // A record that is not there (an older record file removed) is left out and
+            // said in the log; any other failure (the database) ends the download with an
+            // error rather than leave out a batch.
             let text = tokio::task::spawn_blocking(move || {
                 let hashes: Vec<String> = batch.into_iter().map(|(_, hash)| hash).collect();
                 let mut text = String::new();
@@ -460,13 +463,24 @@ fn bulk(daemon: Arc<Daemon>, bot: Option<i64>, series: Option<i64>, file: String
                             text.push_str(r.trim_end());
                             text.push_str("\n\n");
                         }
-                        Err(e) => tracing::error!("a bulk download: {e}"),
+                        Err(e @ super::store::StoreError::NoRecord(_)) => {
+                            tracing::error!("a bulk download: {e}")
+                        }
+                        Err(e) => return Err(e.to_string()),
                     }
                 }
-                text
+                Ok(text)
             })
             .await
-            .unwrap_or_default();
+            .unwrap_or_else(|e| Err(e.to_string()));
+            let text = match text {
+                Ok(text) => text,
+                Err(e) => {
+                    tracing::error!("a bulk download: {e}");
+                    let _ = tx.send(Err(std::io::Error::other(e))).await;
+                    return;
+                }
+            };
             // The client went away: stop reading.
             if tx.send(Ok(Bytes::from(text))).await.is_err() {
                 return;

@@ -3,8 +3,8 @@
 //!
 //! - [`admin`]: `zebra serve bot ...` and `token create`, on the server's own machine
 //! - [`config`]: the daemon's settings (file and flags), checked once
-//! - [`store`]: the database (embedded SQLite, or PostgreSQL shared by daemons) and the
-//!   record files; the games table is the queue (leases, attempts, voided attempts),
+//! - [`store`]: the database (embedded SQLite, or PostgreSQL shared by daemons) with the
+//!   records, and the archives as files; the games table is the queue (leases, attempts, voided attempts),
 //!   submission is idempotent
 //! - [`sql`]: the two databases behind one interface; [`migrations`]: both schemas
 //! - [`relay`]: live feeds shared by daemons on one PostgreSQL store

@@ -1,6 +1,6 @@
 //! The data directory is the daemon's alone: it and every directory in it are created
-//! 0700, every file 0600 (the database and its `-wal`/`-shm`, the lock, the records, the
-//! failed games' logs), whatever the umask, and a data directory found with wider modes
+//! 0700, every file 0600 (the database with the records and its `-wal`/`-shm`, the lock,
+//! the archives, the failed games' logs), whatever the umask, and a data directory found with wider modes
 //! is tightened at start. Bots run as host users of their own: were the data directory
 //! readable, any bot could read the database (token hashes, every registration), the
 //! records and the other bots' logs, and copy its rivals' uploaded code.

@@ -248,7 +248,7 @@ pub enum Finished {
     /// Stored, with the record's hash.
     Counted { record: String },
     /// The lease was no longer current (voided meanwhile, or the series cancelled): the
-    /// result is not counted. The record file stays (it is named by its content).
+    /// result is not counted, and its record is not kept.
     Stale,
 }
 
@@ -282,7 +282,7 @@ pub struct Progress {
     pub voided_attempts: u64,
 }
 
-/// The data directory: the database and the record files.
+/// The data directory: the database (and the archives, and older record files, beside it).
 pub struct Store {
     db: Db,
     /// The roles this daemon holds (see [`Store::lead`]), one bit each.
@@ -300,8 +300,8 @@ impl Store {
     }
 
     /// Opens the store with its database: SQLite's file in `dir`, or a PostgreSQL server
-    /// (the record files and archives stay in `dir`, which daemons sharing the server
-    /// share too).
+    /// (the archives, and the record files of games stored before schema 10, stay in
+    /// `dir`, which daemons sharing the server share too).
     pub fn open_on(dir: &Path, database: &Database) -> Result<Store, StoreError> {
         let io = |what, path: &Path| {
             let path = path.to_path_buf();
@@ -357,7 +357,9 @@ impl Store {
         };
         let conn = rusqlite::Connection::open(&path).map_err(corrupt)?;
         // WAL: readers never wait for the writer; NORMAL sync is durable at each
-        // checkpoint and never corrupts (the records themselves are fsynced files).
+        // checkpoint and never corrupts. A crash may lose the last commits before one
+        // (games then played again: their leases were never finished), never half of one:
+        // a game's result and its record are one commit.
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(corrupt)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
@@ -2292,20 +2294,23 @@ impl RecordReader {
         match &self.database {
             Database::Sqlite => {
                 let path = self.dir.join(DB_FILE);
-                let corrupt = |e: rusqlite::Error| StoreError::Corrupt {
+                // The store opened this database and checked it: a failure here is not
+                // the file's (descriptors run out, say), and is said as it is.
+                let cannot = |e: rusqlite::Error| StoreError::Io {
+                    what: "open for reading records",
                     path: path.clone(),
-                    detail: e.to_string(),
+                    source: std::io::Error::other(e.to_string()),
                 };
                 let conn = rusqlite::Connection::open_with_flags(
                     &path,
                     rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE
                         | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
                 )
-                .map_err(corrupt)?;
+                .map_err(cannot)?;
                 conn.pragma_update(None, "query_only", "ON")
-                    .map_err(corrupt)?;
+                    .map_err(cannot)?;
                 conn.busy_timeout(std::time::Duration::from_secs(5))
-                    .map_err(corrupt)?;
+                    .map_err(cannot)?;
                 Ok(Db::lite(conn))
             }
             Database::Postgres(url) => Db::connect_pg(url).map_err(|e| StoreError::Unreachable {

@@ -88,8 +88,8 @@ pub trait Lessor: Send + Sync + 'static {
 /// [`crate::series::placement`]; `None`: nothing pinned).
 ///
 /// A finished game is reported while the worker's next game plays (for the daemon's own
-/// workers: its record written and fsynced, its result committed, its series settled, some
-/// 3 ms a game, which would otherwise be a pause between games), once that game is leased
+/// workers: its result and record committed, its series settled, about a millisecond a
+/// game, which would otherwise be a pause between games), once that game is leased
 /// (at most `REPORT_AFTER` later). Per worker at most one played game is held and one
 /// being reported (a report waits for the one before it, so a slow report holds the
 /// worker back rather than piling up), and the worker does not return before both are
