@@ -860,6 +860,7 @@ fn records_are_kept_with_their_game_once_by_content_and_bad_hashes_are_not_paths
     let later = store.keep_record("a later game\n").unwrap();
     let read: Vec<String> = reader
         .read_all(&[a.clone(), old.clone(), later.clone()])
+        .unwrap()
         .into_iter()
         .map(Result::unwrap)
         .collect();

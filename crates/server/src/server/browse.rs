@@ -457,7 +457,11 @@ fn bulk(daemon: Arc<Daemon>, bot: Option<i64>, series: Option<i64>, file: String
             let text = tokio::task::spawn_blocking(move || {
                 let hashes: Vec<String> = batch.into_iter().map(|(_, hash)| hash).collect();
                 let mut text = String::new();
-                for read in reader.records().read_all(&hashes) {
+                let reads = reader
+                    .records()
+                    .read_all(&hashes)
+                    .map_err(|e| e.to_string())?;
+                for read in reads {
                     match read {
                         Ok(r) => {
                             text.push_str(r.trim_end());

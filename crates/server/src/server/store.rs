@@ -313,12 +313,7 @@ impl Store {
         super::private::dir(&archives).map_err(io("create", &archives))?;
         let db = match database {
             Database::Sqlite => Self::open_sqlite(dir)?,
-            Database::Postgres(url) => {
-                Db::connect_pg(url).map_err(|e| StoreError::Unreachable {
-                    url: Database::redacted(url),
-                    detail: e.to_string(),
-                })?
-            }
+            Database::Postgres(url) => connect_pg(url)?,
         };
         let mut store = Store {
             db,
@@ -2257,37 +2252,26 @@ pub struct RecordReader {
 impl RecordReader {
     /// A record's text by its hash (checked to be one: never a path).
     pub fn read(&self, hash: &str) -> Result<String, StoreError> {
-        self.read_all(std::slice::from_ref(&hash.to_string()))
+        self.read_all(&[hash.to_string()])?
             .pop()
             .unwrap_or_else(|| Err(StoreError::NoRecord(hash.to_string())))
     }
 
-    /// Records' texts by their hashes, in order, holding the connection once.
-    pub fn read_all(&self, hashes: &[String]) -> Vec<Result<String, StoreError>> {
+    /// Records' texts by their hashes, in order, holding the connection once; `Err` if
+    /// the connection cannot be opened.
+    pub fn read_all(
+        &self,
+        hashes: &[String],
+    ) -> Result<Vec<Result<String, StoreError>>, StoreError> {
         let mut held = self.db.lock().unwrap_or_else(|e| e.into_inner());
-        if held.is_none() {
-            match self.connect() {
-                Ok(db) => *held = Some(db),
-                Err(e) => {
-                    let detail = e.to_string();
-                    return hashes
-                        .iter()
-                        .map(|_| {
-                            Err(StoreError::Io {
-                                what: "read records from",
-                                path: self.dir.clone(),
-                                source: std::io::Error::other(detail.clone()),
-                            })
-                        })
-                        .collect();
-                }
-            }
-        }
-        let db = held.as_ref().expect("connected just above");
-        hashes
+        let db = match held.take() {
+            Some(db) => held.insert(db),
+            None => held.insert(self.connect()?),
+        };
+        Ok(hashes
             .iter()
             .map(|h| read_record(db, &self.dir, h))
-            .collect()
+            .collect())
     }
 
     fn connect(&self) -> Result<Db, StoreError> {
@@ -2313,12 +2297,17 @@ impl RecordReader {
                     .map_err(cannot)?;
                 Ok(Db::lite(conn))
             }
-            Database::Postgres(url) => Db::connect_pg(url).map_err(|e| StoreError::Unreachable {
-                url: Database::redacted(url),
-                detail: e.to_string(),
-            }),
+            Database::Postgres(url) => connect_pg(url),
         }
     }
+}
+
+/// A connection to the PostgreSQL server at `url`.
+fn connect_pg(url: &str) -> Result<Db, StoreError> {
+    Db::connect_pg(url).map_err(|e| StoreError::Unreachable {
+        url: Database::redacted(url),
+        detail: e.to_string(),
+    })
 }
 
 /// Files named by the SHA-256 of their bytes: the uploaded archives
