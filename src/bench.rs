@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::playout::Benched;
 use crate::rules::Game;
+use crate::series::game::thread_cpu;
 
 /// What an engine benchmark run measured.
 #[derive(Clone, Debug, Serialize)]
@@ -287,15 +288,6 @@ impl Split {
 }
 
 pub use crate::series::placement::allowed_cpus;
-
-/// The calling thread's CPU time so far.
-fn thread_cpu() -> std::time::Duration {
-    // SAFETY: getrusage only writes into the struct we pass.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
-    let tv = |t: libc::timeval| std::time::Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
-}
 
 /// All CPUs' busy time so far, in clock ticks: the first line of `/proc/stat` (user nice
 /// system idle iowait irq softirq steal) less idle and iowait; 0 where it cannot be read.

@@ -65,6 +65,10 @@ pub struct ServeBench {
     /// daemon's (this process's threads over the run's span).
     pub match_own_cpu_ms: Vec<f64>,
     pub daemon_own_cpu_ms: Vec<f64>,
+    /// Of which the game threads' (the referee, the bots' start and wall, the transcript,
+    /// the live feed): the rest is the runner's or the daemon's own work.
+    pub match_game_threads_cpu_ms: Vec<f64>,
+    pub daemon_game_threads_cpu_ms: Vec<f64>,
     /// All CPUs' busy time per game (ms) in each of those runs, and `zebra match`'s
     /// median as a percentage of the daemon's: the daemon's pace if CPU time alone made it.
     pub match_busy_ms: Vec<f64>,
@@ -111,6 +115,8 @@ const STORED: [u32; 2] = [1_000, 100_000];
 
 /// The time control of the benchmark's games: the match benchmark's.
 const TC: &str = "plays=10,play=10s,reaction=10s";
+/// The seed of the match side's series, and of the daemon's: both play the same games.
+const MATCH_SEED: u64 = 1;
 /// Reads per run at most (the load test is bounded whatever the machine's speed).
 const MAX_READS: usize = 20_000;
 /// How long the client of the throughput runs pauses between two rounds of reads (the
@@ -162,7 +168,7 @@ async fn measure(
         let m = crate::bench::series(
             bot,
             games,
-            1,
+            MATCH_SEED,
             &[concurrency],
             None,
             1,
@@ -240,8 +246,9 @@ async fn measure(
             .copied()
             .unwrap_or(0.0)
     };
-    let own = |runs: &[(f64, f64)]| runs.iter().map(|r| r.0).collect::<Vec<_>>();
-    let busy = |runs: &[(f64, f64)]| runs.iter().map(|r| r.1).collect::<Vec<_>>();
+    let own = |runs: &[PerGame]| runs.iter().map(|r| r.own).collect::<Vec<_>>();
+    let threads = |runs: &[PerGame]| runs.iter().map(|r| r.games).collect::<Vec<_>>();
+    let busy = |runs: &[PerGame]| runs.iter().map(|r| r.busy).collect::<Vec<_>>();
     Ok(ServeBench {
         games,
         concurrency,
@@ -256,6 +263,8 @@ async fn measure(
             ),
         match_own_cpu_ms: own(&match_cpu),
         daemon_own_cpu_ms: own(&daemon_cpu),
+        match_game_threads_cpu_ms: threads(&match_cpu),
+        daemon_game_threads_cpu_ms: threads(&daemon_cpu),
         busy_percent: 100.0 * median(&busy(&match_cpu)) / median(&busy(&daemon_cpu)).max(1e-9),
         match_busy_ms: busy(&match_cpu),
         daemon_busy_ms: busy(&daemon_cpu),
@@ -553,7 +562,7 @@ async fn daemon_run(
     games: u32,
     concurrency: usize,
     every: Duration,
-) -> Result<(f64, Vec<f64>, (f64, f64)), String> {
+) -> Result<(f64, Vec<f64>, PerGame), String> {
     // Off the async threads: a PostgreSQL connection blocks on its own runtime.
     let token = blocking({
         let (bot, data, database) = (bot.clone(), data.to_path_buf(), database.clone());
@@ -562,8 +571,8 @@ async fn daemon_run(
     .await?;
     let daemon = start(data, database, bundled, concurrency).await?;
     let addr = daemon.addr;
-    // The opening drive, as the match side plays it.
-    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
+    // The opening drive and the seed the match side plays: the same games.
+    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none", "seed": MATCH_SEED})
         .to_string();
     let t = token.clone();
     let spent = Spent::start();
@@ -586,29 +595,45 @@ async fn daemon_run(
     Ok((rate, reads, cpu))
 }
 
-/// CPU time from a start: this process's own, and all CPUs' busy time.
+/// CPU time from a start: this process's own, its game threads', and all CPUs' busy time.
 struct Spent {
     own: Duration,
+    games: Duration,
     busy: u64,
+}
+
+/// CPU time per game over a run, in ms.
+#[derive(Clone, Copy)]
+struct PerGame {
+    /// This process's (Zebra's own).
+    own: f64,
+    /// Of which its game threads' (counted as each ends).
+    games: f64,
+    /// All CPUs' busy time.
+    busy: f64,
 }
 
 impl Spent {
     fn start() -> Spent {
         Spent {
             own: crate::bench::own_cpu(),
+            games: crate::series::game::game_threads_cpu(),
             busy: crate::bench::machine_busy_ticks(),
         }
     }
 
-    /// Since the start, per game of `games`, in ms: (own, all CPUs' busy time).
-    fn per_game(&self, games: u32) -> (f64, f64) {
-        let own = crate::bench::own_cpu()
-            .saturating_sub(self.own)
-            .as_secs_f64();
+    /// Since the start, per game of `games`.
+    fn per_game(&self, games: u32) -> PerGame {
+        let per = |secs: f64| 1e3 * secs / f64::from(games.max(1));
+        let own = crate::bench::own_cpu().saturating_sub(self.own);
+        let threads = crate::series::game::game_threads_cpu().saturating_sub(self.games);
         let busy = crate::bench::machine_busy_ticks().saturating_sub(self.busy) as f64
             / crate::bench::ticks_per_second();
-        let per = |secs: f64| 1e3 * secs / f64::from(games.max(1));
-        (per(own), per(busy))
+        PerGame {
+            own: per(own.as_secs_f64()),
+            games: per(threads.as_secs_f64()),
+            busy: per(busy),
+        }
     }
 }
 
@@ -702,7 +727,7 @@ async fn remote_run(
         .map_err(|e| format!("cannot start a zebra worker: {e}"))?;
         workers.push(child);
     }
-    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none"})
+    let body = serde_json::json!({"bots": [1, 2], "games": games, "tc": TC, "situations": "none", "seed": MATCH_SEED})
         .to_string();
     let submitted = crate::server::now_ms();
     let played = blocking(move || {

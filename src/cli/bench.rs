@@ -128,9 +128,11 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
         r.submit_10k_seconds, r.restart_seconds
     );
     let text = format!(
-        "{text}\nCPU per game in the same runs: Zebra's own, zebra match {:?} ms, zebra serve {:?} ms; all CPUs' busy time, zebra match {:?} ms, zebra serve {:?} ms: the daemon at {:.1}% by CPU time (medians)",
+        "{text}\nCPU per game in the same runs: Zebra's own, zebra match {:?} ms, zebra serve {:?} ms (of which its game threads', zebra match {:?} ms, zebra serve {:?} ms); all CPUs' busy time, zebra match {:?} ms, zebra serve {:?} ms: the daemon at {:.1}% by CPU time (medians)",
         rounded(&r.match_own_cpu_ms),
         rounded(&r.daemon_own_cpu_ms),
+        rounded(&r.match_game_threads_cpu_ms),
+        rounded(&r.daemon_game_threads_cpu_ms),
         rounded(&r.match_busy_ms),
         rounded(&r.daemon_busy_ms),
         r.busy_percent

@@ -4,6 +4,7 @@
 //! bots' limits and time odds, the referee's settings, the thread the game runs on, and the
 //! tags the series adds to its record (pair, game, attempt, each side's conduct).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -318,6 +319,7 @@ pub async fn play(
             });
             drop(runtime);
             drop(claim);
+            GAME_THREADS_CPU_NS.fetch_add(thread_cpu().as_nanos() as u64, Ordering::Relaxed);
             let _ = tx.send(played);
         });
     if let Err(e) = spawned {
@@ -326,6 +328,26 @@ pub async fn play(
     }
     let (report, duration) = rx.await.ok().flatten()?;
     Some(counted(fixture, attempt, report, duration))
+}
+
+/// The CPU time (user and system, in ns) of this process's game threads, added as each
+/// ends: `zebra bench serve` splits Zebra's own CPU per game with it into the games' own
+/// work (referee, bots' start and wall, transcript, live feed) and the rest (the runner's or
+/// the daemon's: store, books, records, HTTP).
+static GAME_THREADS_CPU_NS: AtomicU64 = AtomicU64::new(0);
+
+/// The CPU time the game threads of this process that have ended used in all.
+pub fn game_threads_cpu() -> Duration {
+    Duration::from_nanos(GAME_THREADS_CPU_NS.load(Ordering::Relaxed))
+}
+
+/// The calling thread's CPU time so far (user and system).
+pub fn thread_cpu() -> Duration {
+    // SAFETY: getrusage only writes into the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// What the series makes of a finished game: its tags, conduct and outcome.

@@ -2,8 +2,9 @@
 //! played (and what `zebra serve` will).
 //!
 //! The [`Hub`] is the [`Spectator`] the games report to. It keeps, under one lock, each
-//! running game's record entries (a few bytes each: the steps a browser sees are made from
-//! them on demand, by the same [`Replay`] that shows recorded games), the last
+//! running game's record entries (a few bytes each, in one buffer a game: see
+//! [`super::entries`]; the steps a browser sees are made from them on demand, by the same
+//! [`Replay`] that shows recorded games), the last
 //! [`KEPT_FINISHED`] finished games, and the last [`KEPT_EVENTS`] lines of the series'
 //! event stream. A game thread only appends under the lock and bumps a counter, so a
 //! watched game costs its referee next to nothing, and memory stays bounded however long
@@ -40,8 +41,9 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 
+use super::entries::Entries;
 use super::feed::{view_head, GameView, Replay, Step};
-use crate::record::{Entry, GameRecord, Tags};
+use crate::record::{GameRecord, Tags};
 use crate::referee::Spectator;
 
 /// Finished games whose entries are kept for browsers that open them.
@@ -69,7 +71,7 @@ struct LiveGame {
     /// Counts the attempts at this game number (`--replay-suspect` plays a game again).
     attempt: u32,
     tags: Tags,
-    entries: Vec<Entry>,
+    entries: Entries,
     end: Option<GameEnd>,
 }
 
@@ -183,7 +185,7 @@ impl Hub {
             attempt: g.attempt,
             record: GameRecord {
                 tags: g.tags.clone(),
-                entries: g.entries.clone(),
+                entries: g.entries.all(),
             },
             ended: g.end.is_some(),
         })
@@ -212,7 +214,7 @@ impl Spectator for Hub {
         self.lock().games.entry(number).or_insert_with(|| LiveGame {
             attempt: 0,
             tags: Tags::new(),
-            entries: Vec::new(),
+            entries: Entries::default(),
             end: None,
         });
         self.tell();
@@ -242,7 +244,7 @@ impl Spectator for Hub {
         let game = s.games.entry(number).or_insert_with(|| LiveGame {
             attempt: 0,
             tags: Tags::new(),
-            entries: Vec::new(),
+            entries: Entries::default(),
             end: None,
         });
         if game.end.is_some() || game.attempt == 0 {
@@ -252,7 +254,7 @@ impl Spectator for Hub {
             game.end = None;
         }
         let have = game.entries.len().min(record.entries.len());
-        game.entries.extend_from_slice(&record.entries[have..]);
+        game.entries.extend(&record.entries[have..]);
         drop(s);
         // Nobody to tell: a feed opened later reads what is held when it starts (and the
         // clock is not read, twice a decision of every game).
@@ -277,10 +279,10 @@ impl Spectator for Hub {
         // What it followed is most often all but the last entries: only the rest is copied
         // (a copy of every entry was a fifth of the hub's cost per game).
         let have = game.entries.len();
-        if have <= record.entries.len() && game.entries[..] == record.entries[..have] {
-            game.entries.extend_from_slice(&record.entries[have..]);
+        if game.entries.begins(&record.entries) {
+            game.entries.extend(&record.entries[have..]);
         } else {
-            game.entries.clone_from(&record.entries);
+            game.entries.replace(&record.entries);
         }
         game.end = Some(GameEnd {
             result: record.tags.get("Result").unwrap_or("*").to_string(),
@@ -417,12 +419,7 @@ impl GameFeed {
             };
             let upto = g.entries.len().min(from + BATCH_STEPS);
             let tags = (self.has.as_ref().map(|h| h.0) != Some(g.attempt)).then(|| g.tags.clone());
-            (
-                g.attempt,
-                tags,
-                g.entries[from..upto].to_vec(),
-                g.end.clone(),
-            )
+            (g.attempt, tags, g.entries.to_vec(from, upto), g.end.clone())
         };
         if let Some(tags) = tags {
             // A new browser, or a new attempt at this game: the whole game so far.
@@ -676,6 +673,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::Entry;
 
     fn record(actions: usize) -> GameRecord {
         GameRecord {
@@ -713,7 +711,7 @@ mod tests {
     #[test]
     fn a_finished_game_holds_exactly_its_record_whatever_was_followed() {
         let hub = Hub::new("t");
-        let entries = |number: u32| hub.lock().games[&number].entries.clone();
+        let entries = |number: u32| hub.lock().games[&number].entries.all();
         // Followed up to its last entries: the rest is added.
         hub.follow(1, &record(3));
         hub.game_over(1, &record(5), "done");

@@ -7,6 +7,7 @@
 //! games (`live`: `zebra play --watch`, `zebra match --watch`, and `zebra serve` next) as
 //! they are played; `seat` lets a person play one side in the page.
 
+mod entries;
 pub mod feed;
 pub mod live;
 pub mod page;
