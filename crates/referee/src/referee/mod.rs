@@ -1141,9 +1141,8 @@ impl<'a, R: Refereed> Referee<'a, R> {
     }
 
     fn log_out(&mut self, side: Side, line: &str) {
-        let at = self.start.elapsed();
         if let Some(t) = self.transcript.as_mut() {
-            t.sent(at, side, line);
+            t.sent(self.start.elapsed(), side, line);
         }
     }
 

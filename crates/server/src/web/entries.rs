@@ -36,6 +36,11 @@ impl Entries {
         self.items.len()
     }
 
+    /// The bytes held for entries, used or not.
+    pub fn capacity_bytes(&self) -> usize {
+        self.text.capacity() + self.items.capacity() * std::mem::size_of::<Item>()
+    }
+
     pub fn clear(&mut self) {
         self.text.clear();
         self.items.clear();

@@ -48,6 +48,11 @@ use crate::referee::Spectator;
 
 /// Finished games whose entries are kept for browsers that open them.
 pub(crate) const KEPT_FINISHED: usize = 200;
+/// Entries of games dropped past [`KEPT_FINISHED`] kept (cleared) for the next games to
+/// start with, so that a series of many games allocates none while it plays; at most this
+/// many, of at most [`SPARE_BYTES`] each.
+const SPARES: usize = 4;
+const SPARE_BYTES: usize = 1 << 20;
 /// Lines of the series' event stream kept for browsers that connect late or reconnect.
 pub(crate) const KEPT_EVENTS: usize = 20_000;
 /// Steps in one `steps` message at most.
@@ -95,6 +100,8 @@ struct Held {
     finished: VecDeque<u32>,
     /// Game numbers whose entries were dropped.
     dropped: u64,
+    /// The cleared entries of dropped games, for new games (see [`SPARES`]).
+    spare: Vec<Entries>,
     /// The games are over and nothing more will come: feeds end once they have said all.
     closed: bool,
 }
@@ -211,12 +218,15 @@ fn replay_to(record: &GameRecord, steps: usize) -> Option<Replay> {
 
 impl Spectator for Hub {
     fn announce(&self, number: u32) {
-        self.lock().games.entry(number).or_insert_with(|| LiveGame {
+        let mut s = self.lock();
+        let Held { games, spare, .. } = &mut *s;
+        games.entry(number).or_insert_with(|| LiveGame {
             attempt: 0,
             tags: Tags::new(),
-            entries: Entries::default(),
+            entries: spare.pop().unwrap_or_default(),
             end: None,
         });
+        drop(s);
         self.tell();
     }
 
@@ -241,10 +251,11 @@ impl Spectator for Hub {
             // A new attempt at a finished game (`--replay-suspect`): running, not finished.
             s.finished.retain(|&n| n != number);
         }
-        let game = s.games.entry(number).or_insert_with(|| LiveGame {
+        let Held { games, spare, .. } = &mut *s;
+        let game = games.entry(number).or_insert_with(|| LiveGame {
             attempt: 0,
             tags: Tags::new(),
-            entries: Entries::default(),
+            entries: spare.pop().unwrap_or_default(),
             end: None,
         });
         if game.end.is_some() || game.attempt == 0 {
@@ -293,7 +304,12 @@ impl Spectator for Hub {
         s.finished.push_back(number);
         while s.finished.len() > KEPT_FINISHED {
             if let Some(old) = s.finished.pop_front() {
-                s.games.remove(&old);
+                if let Some(mut dropped) = s.games.remove(&old).map(|g| g.entries) {
+                    if s.spare.len() < SPARES && dropped.capacity_bytes() <= SPARE_BYTES {
+                        dropped.clear();
+                        s.spare.push(dropped);
+                    }
+                }
                 s.dropped += 1;
             }
         }
@@ -706,6 +722,26 @@ mod tests {
         // A game the hub does not hold is not made up.
         hub.restart(9);
         assert!(!hub.holds(9));
+    }
+
+    #[test]
+    fn games_started_on_dropped_games_entries_hold_only_their_own() {
+        let hub = Hub::new("t");
+        let games = KEPT_FINISHED as u32 + 20;
+        for number in 1..=games {
+            // Of lengths that differ, so that a leftover would show.
+            let length = 3 + (number as usize * 7) % 11;
+            hub.announce(number);
+            hub.follow(number, &record(length - 1));
+            hub.game_over(number, &record(length), "done");
+            let s = hub.lock();
+            assert_eq!(s.games[&number].entries.all(), record(length).entries);
+            assert!(s.spare.len() <= SPARES);
+        }
+        let s = hub.lock();
+        assert_eq!(s.games.len(), KEPT_FINISHED);
+        assert_eq!(s.dropped, 20);
+        assert!(!s.spare.is_empty(), "dropped games' entries are used again");
     }
 
     #[test]
