@@ -61,6 +61,10 @@ pub struct ServeBench {
     /// just before it: steadier than the ratio of medians when the machine's pace drifts
     /// between repetitions.
     pub daemon_paired_percent: f64,
+    /// The mean of those per-repetition percentages and its standard error (the standard
+    /// deviation over the square root of the repetitions; 0 with fewer than two): whether
+    /// a target is met on average, beyond this machine's drift.
+    pub daemon_paired_mean: (f64, f64),
     /// Zebra's own CPU time per game (ms) in each of those runs: `zebra match`'s and the
     /// daemon's (this process's threads over the run's span).
     pub match_own_cpu_ms: Vec<f64>,
@@ -246,6 +250,11 @@ async fn measure(
             .copied()
             .unwrap_or(0.0)
     };
+    let paired: Vec<f64> = daemon_runs
+        .iter()
+        .zip(&match_runs)
+        .map(|(d, m)| 100.0 * d / m.max(1e-9))
+        .collect();
     let own = |runs: &[PerGame]| runs.iter().map(|r| r.own).collect::<Vec<_>>();
     let threads = |runs: &[PerGame]| runs.iter().map(|r| r.games).collect::<Vec<_>>();
     let busy = |runs: &[PerGame]| runs.iter().map(|r| r.busy).collect::<Vec<_>>();
@@ -253,14 +262,8 @@ async fn measure(
         games,
         concurrency,
         daemon_percent: 100.0 * median(&daemon_runs) / median(&match_runs).max(1e-9),
-        daemon_paired_percent: 100.0
-            * median(
-                &daemon_runs
-                    .iter()
-                    .zip(&match_runs)
-                    .map(|(d, m)| d / m.max(1e-9))
-                    .collect::<Vec<_>>(),
-            ),
+        daemon_paired_percent: median(&paired),
+        daemon_paired_mean: mean_and_error(&paired),
         match_own_cpu_ms: own(&match_cpu),
         daemon_own_cpu_ms: own(&daemon_cpu),
         match_game_threads_cpu_ms: threads(&match_cpu),
@@ -434,6 +437,20 @@ fn fresh_database(url: &str, name: &str) -> Result<Database, String> {
 fn drop_database(url: &str, name: &str) -> Result<(), String> {
     crate::server::sql::drop_database(url, name)
         .map_err(|e| format!("--postgres {}: {e}", Database::redacted(url)))
+}
+
+/// The mean of `v` and its standard error (0 with fewer than two values).
+fn mean_and_error(v: &[f64]) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    if v.len() < 2 {
+        return (mean, 0.0);
+    }
+    let variance = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (variance / n).sqrt())
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -833,4 +850,19 @@ fn http(
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| format!("no HTTP status in: {head}"))?;
     Ok((status, body.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mean_of_the_runs_comes_with_its_standard_error() {
+        let (mean, error) = mean_and_error(&[96.0, 98.0, 100.0, 102.0]);
+        assert!((mean - 99.0).abs() < 1e-9);
+        // Sample standard deviation sqrt(20/3), over sqrt(4).
+        assert!((error - (20.0_f64 / 3.0).sqrt() / 2.0).abs() < 1e-9);
+        assert_eq!(mean_and_error(&[97.0]), (97.0, 0.0));
+        assert_eq!(mean_and_error(&[]), (0.0, 0.0));
+    }
 }

@@ -119,9 +119,9 @@ fn serve(args: &BenchArgs) -> Result<(), Failure> {
             .collect::<Vec<_>>()
     };
     let text = format!(
-        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s (a client reading every {} ms): the daemon at {:.1}% (medians; run by run {:.1}%)\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads under load (series status and leaderboard, {} ms between rounds): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; the daemon meanwhile {:?} games/s, {:.1}% of zebra match\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
+        "{} games of instant bots at concurrency {}: zebra match {:?} games/s, zebra serve {:?} games/s (a client reading every {} ms): the daemon at {:.1}% (medians; run by run {:.1}%, mean {:.1}% ± {:.1})\nzebra serve --concurrency 0 with two zebra worker processes (each half): {:?} games/s, {:.1}% of zebra match (medians)\nreads under load (series status and leaderboard, {} ms between rounds): {} requests, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; the daemon meanwhile {:?} games/s, {:.1}% of zebra match\nsubmit a 10,000-game series: {:.3} s; restart on that queue to the first answer: {:.3} s",
         r.games, r.concurrency, rounded(&r.match_runs), rounded(&r.daemon_runs),
-        crate::bench::serve::WATCH_EVERY.as_millis(), r.daemon_percent, r.daemon_paired_percent,
+        crate::bench::serve::WATCH_EVERY.as_millis(), r.daemon_percent, r.daemon_paired_percent, r.daemon_paired_mean.0, r.daemon_paired_mean.1,
         rounded(&r.remote_runs), r.remote_percent,
         crate::bench::serve::LOAD_EVERY.as_millis(), r.reads, r.read_p50_ms, r.read_p99_ms, r.read_max_ms,
         rounded(&r.loaded_runs), r.loaded_percent,
