@@ -11,9 +11,10 @@
 //! 300 us to a file then deleted (named or unlinked alike). Writing into memory was once
 //! slower (each page written after a bot's fork was a copy-on-write fault for as long as
 //! the bot's keeper lived); the keeper now execs (see `sandbox::keeper`). The memory of a
-//! clean game's transcript is kept for the next game's (at most [`SPARE_BYTES`] of it in
-//! all): a game then writes into pages already there, where growing a new buffer to its
-//! size cost the game thread some 0.2 ms of allocation, copying and page faults.
+//! transcript that ended in memory (written out or not) is kept, cleared, for a next game's
+//! (at most [`SPARE_BYTES`] of it in all): a game then writes into pages already there,
+//! where growing a new buffer to its size cost the game thread some 0.2 ms of allocation,
+//! copying and page faults.
 //! With [`KeepLogs::Always`] the lines go to the named file as they come.
 
 use std::fs::File;
@@ -31,31 +32,46 @@ use crate::rules::Side;
 pub const MEMORY_CAP: usize = 4 << 20;
 
 /// The most bytes of cleared memory transcripts kept for the next games' (see
-/// [`take_spare`]): a few games' worth at once, however many games there were.
-pub const SPARE_BYTES: usize = 16 << 20;
+/// [`Spares`]): a few games' worth at once, however many games there were.
+pub(crate) const SPARE_BYTES: usize = 16 << 20;
 
-/// Cleared memory transcripts, for the next games.
-static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-
-/// A cleared buffer for a memory transcript: one a finished game gave back, else new.
-fn take_spare() -> Vec<u8> {
-    SPARE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .pop()
-        .unwrap_or_else(|| Vec::with_capacity(64 << 10))
+/// Cleared buffers of memory transcripts, for the next games: at most `cap` bytes of them.
+struct Spares {
+    held: Mutex<Vec<Vec<u8>>>,
+    cap: usize,
 }
 
-/// Keeps a memory transcript's buffer, cleared, for a next game, unless the spares would
-/// then hold more than [`SPARE_BYTES`].
-fn give_spare(mut bytes: Vec<u8>) {
-    bytes.clear();
-    let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
-    let held: usize = spare.iter().map(Vec::capacity).sum();
-    if held + bytes.capacity() <= SPARE_BYTES {
-        spare.push(bytes);
+impl Spares {
+    const fn new(cap: usize) -> Spares {
+        Spares {
+            held: Mutex::new(Vec::new()),
+            cap,
+        }
+    }
+
+    /// A cleared buffer for a memory transcript: one a finished game gave back, else new.
+    fn take(&self) -> Vec<u8> {
+        self.held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(64 << 10))
+    }
+
+    /// Keeps a memory transcript's buffer, cleared, for a next game, unless the spares
+    /// would then hold more than their cap.
+    fn give(&self, mut bytes: Vec<u8>) {
+        bytes.clear();
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let bytes_held: usize = held.iter().map(Vec::capacity).sum();
+        if bytes_held + bytes.capacity() <= self.cap {
+            held.push(bytes);
+        }
     }
 }
+
+/// This process's spare transcript buffers.
+static SPARES: Spares = Spares::new(SPARE_BYTES);
 
 /// Which games keep their transcript and their bots' stderr.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,7 +168,7 @@ impl Transcript {
             KeepLogs::Failures => {
                 // Made now, so that a directory that cannot be is said as the game starts.
                 make_dir(path, private)?;
-                Sink::Memory(take_spare())
+                Sink::Memory(SPARES.take())
             }
         };
         Ok(Transcript {
@@ -258,7 +274,7 @@ impl Transcript {
                             )
                         })
                         .is_ok();
-                give_spare(bytes);
+                SPARES.give(bytes);
                 kept
             }
             Sink::Unlinked(out) => went_wrong && name(out, &self.path),
@@ -414,7 +430,7 @@ mod tests {
     }
 
     #[test]
-    fn a_clean_games_memory_is_used_again_empty_and_the_spares_stay_bounded() {
+    fn a_transcript_on_a_used_buffer_holds_only_its_own_lines() {
         let path = scratch("spare");
         for game in 0..20 {
             let mut t = Transcript::create(&path, KeepLogs::Failures, false).unwrap();
@@ -431,22 +447,35 @@ mod tests {
             let Sink::Memory(bytes) = &t.sink else {
                 panic!("in memory")
             };
-            // Whichever buffer it was given, it holds this game's lines only.
-            // Two lines of a stamp (10), a space, the side (5), the arrow (3) and a newline.
+            // Whichever buffer it was given, it holds this game's lines only: two lines of
+            // a stamp (10), a space, the side (5), the arrow (3) and a newline.
             assert_eq!(bytes.len(), 2 * 20 + 100_000 + format!("game {game}").len());
             assert!(!t.finish(false));
         }
-        // Given back after each game: the spares hold what the games used, within bounds.
-        let spare = SPARE.lock().unwrap();
-        assert!(!spare.is_empty());
-        assert!(spare.iter().all(Vec::is_empty));
-        assert!(spare.iter().map(Vec::capacity).sum::<usize>() <= SPARE_BYTES);
-        drop(spare);
-        for _ in 0..100 {
-            give_spare(Vec::with_capacity(1 << 20));
+    }
+
+    #[test]
+    fn spare_buffers_come_back_cleared_and_stay_within_their_cap() {
+        let spares = Spares::new(3 << 20);
+        let mut first = spares.take();
+        first.resize(1 << 20, 7);
+        let capacity = first.capacity();
+        spares.give(first);
+        // The same memory, empty.
+        let again = spares.take();
+        assert!(again.is_empty());
+        assert_eq!(again.capacity(), capacity);
+        // None left: a new one.
+        assert_eq!(spares.take().capacity(), 64 << 10);
+        spares.give(again);
+        for _ in 0..10 {
+            spares.give(Vec::with_capacity(1 << 20));
         }
-        let spare = SPARE.lock().unwrap();
-        assert!(spare.iter().map(Vec::capacity).sum::<usize>() <= SPARE_BYTES);
+        let held = spares.held.lock().unwrap();
+        assert!(held.iter().all(Vec::is_empty));
+        let bytes: usize = held.iter().map(Vec::capacity).sum();
+        assert!(bytes <= 3 << 20, "{bytes}");
+        assert!(held.len() >= 2, "kept up to the cap");
     }
 
     #[test]

@@ -267,6 +267,8 @@ pub async fn play(
                     }
                     None => {
                         drop(staged);
+                        GAME_THREADS_CPU_NS
+                            .fetch_add(thread_cpu().as_nanos() as u64, Ordering::Relaxed);
                         let _ = tx.send(None);
                         return;
                     }

@@ -32,6 +32,7 @@ pub(crate) struct Entries {
 }
 
 impl Entries {
+    /// How many entries are held.
     pub fn len(&self) -> usize {
         self.items.len()
     }
@@ -41,14 +42,15 @@ impl Entries {
         self.text.capacity() + self.items.capacity() * std::mem::size_of::<Item>()
     }
 
+    /// Holds nothing (the memory stays, for the entries to come).
     pub fn clear(&mut self) {
         self.text.clear();
         self.items.clear();
     }
 
     /// Appends `entries`. A game's text over 4 GiB cannot be held (a real game's is a few
-    /// kilobytes): entries past it are left out, and the feeds then end with the record's
-    /// error when they replay.
+    /// kilobytes): the entries from the first that would pass it are left out, so what is
+    /// held is the start of the game, shown live as if it had not gone further.
     pub fn extend(&mut self, entries: &[Entry]) {
         self.items.reserve(entries.len());
         for entry in entries {
@@ -76,6 +78,14 @@ impl Entries {
             };
             self.items.push(item);
         }
+    }
+
+    /// Empties the entries for another game to use, keeping only as much memory as they
+    /// used: memory passed from game to game never grows past what one game needed.
+    pub fn recycle(&mut self) {
+        self.text.shrink_to_fit();
+        self.items.shrink_to_fit();
+        self.clear();
     }
 
     /// Holds exactly `entries` (what was held is dropped).
@@ -194,6 +204,23 @@ mod tests {
         held.clear();
         assert_eq!(held.len(), 0);
         assert_eq!(held.all(), Vec::<Entry>::new());
+    }
+
+    #[test]
+    fn recycled_entries_are_empty_and_keep_only_the_memory_they_used() {
+        let all = some_entries();
+        let mut held = Entries::default();
+        held.extend(&all);
+        let used = held.capacity_bytes();
+        // Grown far past what the game used (as by a long game before).
+        held.items.reserve(10_000);
+        held.text.reserve(100_000);
+        assert!(held.capacity_bytes() > 100_000);
+        held.recycle();
+        assert_eq!(held.len(), 0);
+        assert!(held.capacity_bytes() <= used, "{}", held.capacity_bytes());
+        held.extend(&all[1..3]);
+        assert_eq!(held.all(), all[1..3].to_vec());
     }
 
     #[test]

@@ -48,11 +48,12 @@ use crate::referee::Spectator;
 
 /// Finished games whose entries are kept for browsers that open them.
 pub(crate) const KEPT_FINISHED: usize = 200;
-/// Entries of games dropped past [`KEPT_FINISHED`] kept (cleared) for the next games to
-/// start with, so that a series of many games allocates none while it plays; at most this
-/// many, of at most [`SPARE_BYTES`] each.
+/// Entries of games dropped past [`KEPT_FINISHED`] kept (emptied, with only the memory
+/// their game used: see `Entries::recycle`) for the next games to start with, so that a
+/// series of many games allocates none while it plays; at most this many, of at most
+/// [`SPARE_ENTRIES_BYTES`] each.
 const SPARES: usize = 4;
-const SPARE_BYTES: usize = 1 << 20;
+const SPARE_ENTRIES_BYTES: usize = 1 << 20;
 /// Lines of the series' event stream kept for browsers that connect late or reconnect.
 pub(crate) const KEPT_EVENTS: usize = 20_000;
 /// Steps in one `steps` message at most.
@@ -305,8 +306,8 @@ impl Spectator for Hub {
         while s.finished.len() > KEPT_FINISHED {
             if let Some(old) = s.finished.pop_front() {
                 if let Some(mut dropped) = s.games.remove(&old).map(|g| g.entries) {
-                    if s.spare.len() < SPARES && dropped.capacity_bytes() <= SPARE_BYTES {
-                        dropped.clear();
+                    dropped.recycle();
+                    if s.spare.len() < SPARES && dropped.capacity_bytes() <= SPARE_ENTRIES_BYTES {
                         s.spare.push(dropped);
                     }
                 }
@@ -729,19 +730,27 @@ mod tests {
         let hub = Hub::new("t");
         let games = KEPT_FINISHED as u32 + 20;
         for number in 1..=games {
-            // Of lengths that differ, so that a leftover would show.
+            // Of lengths that differ; every other game ends without being followed (its
+            // entries are then what a spare held plus the record's, were it not emptied).
             let length = 3 + (number as usize * 7) % 11;
             hub.announce(number);
-            hub.follow(number, &record(length - 1));
+            if number % 2 == 0 {
+                hub.follow(number, &record(length - 1));
+            }
             hub.game_over(number, &record(length), "done");
             let s = hub.lock();
             assert_eq!(s.games[&number].entries.all(), record(length).entries);
             assert!(s.spare.len() <= SPARES);
+            assert!(s.spare.iter().all(|e| e.len() == 0));
         }
         let s = hub.lock();
         assert_eq!(s.games.len(), KEPT_FINISHED);
         assert_eq!(s.dropped, 20);
         assert!(!s.spare.is_empty(), "dropped games' entries are used again");
+        // Each spare holds no more memory than one of these short games used (13 entries
+        // at most, of an item and a few bytes of text each).
+        let most = 13 * 100;
+        assert!(s.spare.iter().all(|e| e.capacity_bytes() <= most));
     }
 
     #[test]
