@@ -2,9 +2,10 @@
 //! buffer and a small fixed-size item per entry. A game's thread appends each decision
 //! while the game plays ([`super::live::Hub`] follows every game of a series, watched or
 //! not); holding [`Entry`] values instead cost an allocation per decision on that thread
-//! (each action's `String`), freed much later by whichever thread dropped the game, which
-//! made the allocator's slow paths a tenth of what following a game cost. Entries are made
-//! again as [`Entry`] values only when a browser or a seat reads them.
+//! (each action's `String`), freed much later by whichever thread dropped the game: the
+//! allocator's slow paths then cost the game's thread more than the copying itself (see
+//! the benchmark journal, "The daemon's game threads"). Entries are made again as
+//! [`Entry`] values only when a browser or a seat reads them.
 
 use crate::record::Entry;
 use crate::rules::Clock;
